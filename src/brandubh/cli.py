@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 
@@ -9,3 +11,43 @@ import click
 @click.version_option(package_name="brandubh")
 def main() -> None:
     """Brandubh Live: play, serve and verify games of Brandubh."""
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option(
+    "--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+    help="Port to listen on; 0 picks a free one.",
+)
+@click.option(
+    "--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+    help="Hub processes sharing the port and one Redis.",
+)
+@click.option(
+    "--data", "data_dir", default=".brandubh/redis", show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where the embedded Redis keeps its data (unused with REDIS_URL).",
+)
+@click.option("--no-build", is_flag=True, help="Do not build the client if it is missing.")
+def serve(host: str, port: int, workers: int, data_dir: Path, no_build: bool) -> None:
+    """Run the service: the hub, and an embedded Redis unless REDIS_URL is set."""
+    from brandubh.serve import run
+
+    run(host, port, workers, data_dir, build_client=not no_build)
+
+
+@main.command()
+@click.argument("depth", type=click.IntRange(1, 8))
+@click.option("--ruleset", default="nielsen", show_default=True)
+@click.option("--position", default=None, help="Position string; the start by default.")
+def perft(depth: int, ruleset: str, position: str | None) -> None:
+    """Count the move sequences of DEPTH plies (to check move generation)."""
+    from brandubh.engine import START_POSITION, EngineError, Game
+    from brandubh.engine import perft as count
+
+    try:
+        game = Game(ruleset, position or START_POSITION)
+    except EngineError as exc:
+        raise click.ClickException(str(exc)) from None
+    for d in range(1, depth + 1):
+        click.echo(f"{d}\t{count(game, d)}")

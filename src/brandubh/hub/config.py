@@ -1,0 +1,69 @@
+"""Hub settings, read once from the environment (every name starts with BRANDUBH_)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _int(name: str, default: int) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise SystemExit(f"{name} must be a whole number, not {raw!r}") from None
+
+
+def _float(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise SystemExit(f"{name} must be a number, not {raw!r}") from None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything a hub process can be told; defaults suit production."""
+
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    # Origins allowed to open a websocket or send a non-GET request. Empty: the request's
+    # own host only (same-origin), which is what a single deployment wants.
+    allowed_origins: frozenset[str] = field(default_factory=frozenset)
+    max_frame_bytes: int = 4096  # larger frames get an error reply
+    hard_frame_bytes: int = 65536  # uvicorn closes the socket (1009) beyond this
+    credits: int = 100  # messages per credit window (pings and pongs are free)
+    credit_window_s: float = 20.0
+    strikes: int = 10  # error replies a socket may earn before it is closed (4001)
+    strike_refill_s: float = 2.0  # one strike forgiven per this many seconds
+    outbound_queue: int = 256  # frames waiting for a slow reader before it is closed (4002)
+    ping_interval_s: float = 2.5
+    dead_after_s: float = 9.0
+    replay_window: int = 20  # a client further behind than this gets a snapshot
+    bot_poll_s: float = 1.0
+    bot_lease_s: float = 30.0
+    redis_pool_size: int = 64
+    client_dir: str = ""  # built client (index.html and assets); empty: the package's build
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        origins = os.environ.get("BRANDUBH_ALLOWED_ORIGINS", "")
+        return cls(
+            redis_url=os.environ.get("REDIS_URL") or cls.redis_url,
+            allowed_origins=frozenset(o.strip() for o in origins.split(",") if o.strip()),
+            max_frame_bytes=_int("BRANDUBH_MAX_FRAME_BYTES", cls.max_frame_bytes),
+            credits=_int("BRANDUBH_CREDITS", cls.credits),
+            credit_window_s=_float("BRANDUBH_CREDIT_WINDOW_S", cls.credit_window_s),
+            strikes=_int("BRANDUBH_STRIKES", cls.strikes),
+            outbound_queue=_int("BRANDUBH_OUTBOUND_QUEUE", cls.outbound_queue),
+            ping_interval_s=_float("BRANDUBH_PING_INTERVAL_S", cls.ping_interval_s),
+            dead_after_s=_float("BRANDUBH_DEAD_AFTER_S", cls.dead_after_s),
+            replay_window=_int("BRANDUBH_REPLAY_WINDOW", cls.replay_window),
+            bot_poll_s=_float("BRANDUBH_BOT_POLL_S", cls.bot_poll_s),
+            redis_pool_size=_int("BRANDUBH_REDIS_POOL", cls.redis_pool_size),
+            client_dir=os.environ.get("BRANDUBH_CLIENT_DIR", ""),
+        )

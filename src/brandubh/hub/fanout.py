@@ -1,0 +1,104 @@
+"""Fan-out between hub processes: one pub/sub listener per process, and the local registry
+of which sockets follow which game.
+
+Every commit publishes its event frame on the game's bucket channel; each hub process
+listens on all bucket channels and hands each frame to the sockets it holds for that game.
+Pub/sub is at-most-once, so each subscription also numbers what it delivered and fills any
+gap from the game's event list (``Subscription.deliver``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol
+
+import msgpack
+from redis.asyncio import Redis
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from brandubh.hub import keys
+
+log = logging.getLogger("brandubh.hub")
+
+
+class Listener(Protocol):
+    """Something that follows one game on this process (a socket's subscription)."""
+
+    def on_frame(self, kind: str, n: int, frame: bytes) -> None: ...
+    def resync(self) -> None: ...
+
+
+EventHook = Callable[[dict[str, Any]], Awaitable[None] | None]
+
+
+class Fanout:
+    """The process's pub/sub listener and its registry of local subscriptions."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self.games: dict[str, set[Listener]] = {}
+        self.hooks: list[EventHook] = []
+        self._task: asyncio.Task[None] | None = None
+        self.ready = asyncio.Event()
+
+    def add(self, game_id: str, listener: Listener) -> None:
+        self.games.setdefault(game_id, set()).add(listener)
+
+    def remove(self, game_id: str, listener: Listener) -> None:
+        listeners = self.games.get(game_id)
+        if listeners is not None:
+            listeners.discard(listener)
+            if not listeners:
+                del self.games[game_id]
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="fanout")
+        await asyncio.wait_for(self.ready.wait(), timeout=10)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        first = True
+        while True:
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            try:
+                await pubsub.subscribe(*(keys.channel(b) for b in range(keys.BUCKETS)))
+                if not first:
+                    # Whatever was published while we were away reaches nobody: catch up.
+                    for listeners in list(self.games.values()):
+                        for listener in list(listeners):
+                            listener.resync()
+                first = False
+                self.ready.set()
+                async for message in pubsub.listen():
+                    if message["type"] == "message":
+                        self._dispatch(message["data"])
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                log.warning("pub/sub connection lost (%s); reconnecting", exc)
+                await asyncio.sleep(0.2)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+
+    def _dispatch(self, data: bytes) -> None:
+        try:
+            msg = msgpack.unpackb(data, raw=False)
+            kind, game_id = msg["t"], msg["game"]
+        except (ValueError, KeyError, TypeError):
+            log.error("unreadable frame on a game channel; dropped")
+            return
+        for listener in list(self.games.get(game_id, ())):
+            listener.on_frame(kind, msg.get("n", 0), data)
+        if kind == "event":
+            for hook in self.hooks:
+                result = hook(msg)
+                if result is not None:
+                    asyncio.ensure_future(result)

@@ -1,0 +1,156 @@
+"""HTTP routes: the session, creating and joining games, the client's pages, health."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from brandubh.engine import RULESETS
+from brandubh.hub.origin import unsafe_request_allowed
+from brandubh.hub.protocol import GAME_ID_RE, ProtocolError
+from brandubh.hub.sessions import COOKIE, TTL_S
+from brandubh.hub.state import Player
+
+if TYPE_CHECKING:
+    from brandubh.hub.app import Hub
+
+MAX_BODY = 4096
+
+_STATUS = {
+    "not_found": 404,
+    "bad_invite": 403,
+    "game_not_waiting": 409,
+    "forbidden": 403,
+    "busy": 503,
+}
+
+
+def _error(code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=_STATUS.get(code, 400))
+
+
+def routes(hub: Hub, static: Path) -> list[Route]:
+    """The HTTP routes of one hub."""
+
+    async def player_for(request: Request) -> tuple[Player, str | None]:
+        """The request's player, creating a guest session when it has none."""
+        player = await hub.sessions.get(request.cookies.get(COOKIE))
+        if player is not None:
+            return player, None
+        token, player = await hub.sessions.create_guest()
+        return player, token
+
+    def with_cookie(response: Response, token: str | None, request: Request) -> Response:
+        if token is not None:
+            response.set_cookie(
+                COOKIE, token, max_age=TTL_S, httponly=True, samesite="lax",
+                secure=request.url.scheme == "https", path="/",
+            )
+        return response
+
+    async def read_json(request: Request) -> dict[str, Any]:
+        if not unsafe_request_allowed(request.headers, hub.settings.allowed_origins):
+            raise ProtocolError("forbidden", "cross-site request refused: send an Origin header")
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            raise ProtocolError("bad_request", f"request body over {MAX_BODY} bytes")
+        if not body:
+            return {}
+        try:
+            data = json.loads(body)
+        except ValueError:
+            raise ProtocolError("bad_request", "the request body must be JSON") from None
+        if not isinstance(data, dict):
+            raise ProtocolError("bad_request", "the request body must be a JSON object")
+        return data
+
+    async def me(request: Request) -> Response:
+        player, token = await player_for(request)
+        return with_cookie(JSONResponse({"id": player.id, "name": player.name}), token, request)
+
+    async def create_game(request: Request) -> Response:
+        try:
+            body = await read_json(request)
+            unknown = set(body) - {"ruleset", "move_time", "opponent", "bot_level"}
+            if unknown:
+                raise ProtocolError("bad_field", f"unexpected fields: {', '.join(sorted(unknown))}")
+            ruleset = body.get("ruleset", "nielsen")
+            move_time = body.get("move_time", 3600)
+            opponent = body.get("opponent", "bot")
+            bot_level = body.get("bot_level", 1)
+            if not isinstance(ruleset, str) or not isinstance(opponent, str):
+                raise ProtocolError("bad_field", "ruleset and opponent must be strings")
+            if type(move_time) is not int or type(bot_level) is not int:
+                raise ProtocolError("bad_field", "move_time and bot_level must be whole numbers")
+            player, token = await player_for(request)
+            state, invite = await hub.games.create(player, ruleset, move_time, opponent, bot_level)
+        except ProtocolError as exc:
+            return _error(exc.code, exc.message)
+        body_out: dict[str, Any] = {"id": state.id, "url": f"/g/{state.id}"}
+        if invite:
+            body_out["invite"] = f"/join/{state.id}/{invite}"
+        return with_cookie(JSONResponse(body_out, status_code=201), token, request)
+
+    async def join_game(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        try:
+            body = await read_json(request)
+            invite = body.get("invite")
+            if not isinstance(invite, str):
+                raise ProtocolError("bad_field", "invite must be the token from the invite link")
+            player, token = await player_for(request)
+            state = await hub.games.join(player, game_id, invite)
+        except ProtocolError as exc:
+            return _error(exc.code, exc.message)
+        return with_cookie(JSONResponse({"id": state.id, "url": f"/g/{state.id}"}), token, request)
+
+    async def game_state(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        if not GAME_ID_RE.match(game_id):
+            return _error("not_found", f"there is no game {game_id}")
+        try:
+            state = await hub.games.load(game_id)
+        except ProtocolError as exc:
+            return _error(exc.code, exc.message)
+        seed = await hub.games.revealed_seed(state)
+        return JSONResponse(
+            {"n": state.seq, "state": state.public(seed=seed), "moves": list(state.moves)}
+        )
+
+    async def rulesets(request: Request) -> Response:
+        return JSONResponse(
+            [{"id": rs.name, "title": rs.title, "summary": rs.summary} for rs in RULESETS.values()]
+        )
+
+    async def health(request: Request) -> Response:
+        await hub.redis.ping()
+        return PlainTextResponse("ok")
+
+    async def page(request: Request) -> Response:
+        index = static / "index.html"
+        if not index.is_file():
+            return PlainTextResponse(
+                "The client is not built: run `brandubh serve`, which builds it, "
+                "or `npm ci && npm run build` in client/.",
+                status_code=503,
+            )
+        player, token = await player_for(request)
+        return with_cookie(FileResponse(index), token, request)
+
+    return [
+        Route("/api/me", me),
+        Route("/api/rulesets", rulesets),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games/{game_id}", game_state),
+        Route("/api/games/{game_id}/join", join_game, methods=["POST"]),
+        Route("/healthz", health),
+        Route("/", page),
+        Route("/g/{game_id}", page),
+        Route("/join/{game_id}/{invite}", page),
+        Route("/rules/{ruleset}", page),
+    ]

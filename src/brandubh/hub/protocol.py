@@ -1,0 +1,161 @@
+"""The websocket protocol: frame decoding, message shapes, error and close codes.
+
+docs/protocol.md describes every message exactly as this module and connection.py
+handle them; change them together.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+import msgpack
+
+# Close codes (4000-4999 are the application's own).
+CLOSE_TOO_MANY_ERRORS: Final = 4001
+CLOSE_TOO_SLOW: Final = 4002
+CLOSE_HEARTBEAT: Final = 4003
+CLOSE_SERVER_SHUTDOWN: Final = 1001  # standard "going away"
+
+GAME_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
+MSG_ID_RE: Final = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+MAX_PLY: Final = 10_000
+MAX_EVENT: Final = 1 << 31
+
+
+class ProtocolError(Exception):
+    """A frame or message the server refuses; ``code`` is stable, ``message`` for people."""
+
+    def __init__(self, code: str, message: str, msg_id: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.msg_id = msg_id
+
+
+def _reject_ext(code: int, data: bytes) -> Any:
+    raise ValueError("msgpack extension types are not accepted")
+
+
+def decode_frame(data: bytes, max_bytes: int) -> dict[str, Any]:
+    """Decode one client frame into a message map; ProtocolError says what was wrong."""
+    if len(data) > max_bytes:
+        raise ProtocolError(
+            "frame_too_large", f"frame of {len(data)} bytes exceeds the limit of {max_bytes}"
+        )
+    try:
+        msg = msgpack.unpackb(
+            data,
+            raw=False,
+            strict_map_key=True,
+            ext_hook=_reject_ext,
+            max_str_len=max_bytes,
+            max_bin_len=max_bytes,
+            max_array_len=max_bytes,
+            max_map_len=max_bytes,
+            max_ext_len=0,
+        )
+    except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
+        raise ProtocolError("bad_frame", f"frame is not one msgpack value: {exc}") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("bad_frame", "a message must be a msgpack map with a 't' field")
+    if not isinstance(msg.get("t"), str):
+        raise ProtocolError("bad_frame", "a message needs a 't' field naming its type")
+    return msg
+
+
+# -- message shapes -----------------------------------------------------------------------
+
+Check = Callable[[Any], bool]
+
+
+def _game_id(v: Any) -> bool:
+    return isinstance(v, str) and GAME_ID_RE.match(v) is not None
+
+
+def _msg_id(v: Any) -> bool:
+    return isinstance(v, str) and MSG_ID_RE.match(v) is not None
+
+
+def _ply(v: Any) -> bool:
+    return type(v) is int and 0 <= v <= MAX_PLY
+
+
+def _event_no(v: Any) -> bool:
+    return type(v) is int and 0 <= v <= MAX_EVENT
+
+
+def _move_text(v: Any) -> bool:
+    return isinstance(v, str) and 0 < len(v) <= 32
+
+
+def _counter(v: Any) -> bool:
+    return type(v) is int and 0 <= v <= MAX_EVENT
+
+
+@dataclass(frozen=True)
+class Field:
+    check: Check
+    expect: str  # what a person should send instead
+    required: bool = True
+
+
+# Every message a client may send: its fields, each required unless marked optional.
+MESSAGES: Final[dict[str, dict[str, Field]]] = {
+    "watch": {
+        "game": Field(_game_id, "a game id (6-32 letters, digits, '-' or '_')"),
+        "since": Field(_event_no, "the last event number seen, 0 for none", required=False),
+    },
+    "unwatch": {"game": Field(_game_id, "a game id")},
+    "move": {
+        "game": Field(_game_id, "a game id"),
+        "ply": Field(_ply, "the ply the move is for (the state's 'ply')"),
+        "move": Field(_move_text, "move text such as 'd1-c1' (at most 32 characters)"),
+        "id": Field(_msg_id, "a message id of 1-64 letters, digits or '_.:-'"),
+    },
+    "ping": {"n": Field(_counter, "a counter", required=False)},
+    "pong": {"n": Field(_counter, "the counter of the ping answered", required=False)},
+}
+FREE: Final = frozenset({"ping", "pong"})  # cost no credits
+
+
+def validate(msg: dict[str, Any]) -> dict[str, Any]:
+    """Check a decoded message against its shape: known type, exact keys, right types."""
+    kind = msg["t"]
+    shape = MESSAGES.get(kind)
+    msg_id = msg.get("id") if _msg_id(msg.get("id")) else None
+    if shape is None:
+        known = ", ".join(sorted(MESSAGES))
+        raise ProtocolError("unknown_type", f"unknown message type {kind!r}: one of {known}")
+    for key in msg:
+        if key != "t" and key not in shape:
+            raise ProtocolError(
+                "bad_field", f"{kind}: unexpected field {key!r}; fields: {', '.join(shape)}", msg_id
+            )
+    for key, spec in shape.items():
+        if key not in msg:
+            if spec.required:
+                raise ProtocolError(
+                    "bad_field", f"{kind}: missing field {key!r}: {spec.expect}", msg_id
+                )
+            continue
+        if not spec.check(msg[key]):
+            raise ProtocolError(
+                "bad_field",
+                f"{kind}: field {key!r} must be {spec.expect}, got {msg[key]!r:.40}",
+                msg_id,
+            )
+    return msg
+
+
+def encode(msg: dict[str, Any]) -> bytes:
+    return msgpack.packb(msg, use_bin_type=True)
+
+
+def error_frame(code: str, message: str, msg_id: str | None = None) -> bytes:
+    frame: dict[str, Any] = {"t": "error", "code": code, "message": message}
+    if msg_id is not None:
+        frame["id"] = msg_id
+    return encode(frame)

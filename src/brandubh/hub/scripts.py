@@ -1,0 +1,32 @@
+"""The Lua scripts, loaded from ``lua/`` beside this module and registered once per client."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import resources
+
+from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
+
+
+def _source(name: str) -> str:
+    return resources.files("brandubh.hub").joinpath(f"lua/{name}.lua").read_text()
+
+
+@dataclass(frozen=True)
+class Scripts:
+    """One registered script per file; each call runs EVALSHA (EVAL once if not cached)."""
+
+    commit: AsyncScript
+    create: AsyncScript
+    claim: AsyncScript
+    watchers: AsyncScript
+
+    @classmethod
+    def register(cls, redis: Redis) -> Scripts:
+        return cls(
+            commit=redis.register_script(_source("commit")),
+            create=redis.register_script(_source("create")),
+            claim=redis.register_script(_source("claim")),
+            watchers=redis.register_script(_source("watchers")),
+        )

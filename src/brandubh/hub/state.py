@@ -1,0 +1,179 @@
+"""A live game's fields as stored in its Redis hash, and the public view sent to clients.
+
+Pure: no I/O. The hash holds bytes; ``GameState.from_hash`` reads them, ``public()`` makes
+the map every client sees (never the seed before the end, never the invite token).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+import msgpack
+
+from brandubh.engine import Game, Result, Snapshot
+
+BOT_ID: Final = "bot"
+
+Hash = dict[bytes, bytes]
+
+
+def pack_snapshot(snap: Snapshot) -> bytes:
+    return msgpack.packb(
+        [
+            snap.ruleset,
+            snap.start_position,
+            snap.position,
+            snap.ply,
+            list(snap.woods),
+            list(snap.recent),
+        ],
+        use_bin_type=True,
+    )
+
+
+def unpack_snapshot(data: bytes) -> Snapshot:
+    ruleset, start, position, ply, woods, recent = msgpack.unpackb(data, raw=False)
+    a1, a7, g1, g7 = woods
+    return Snapshot(ruleset, start, position, ply, (a1, a7, g1, g7), tuple(recent))
+
+
+@dataclass(frozen=True)
+class Player:
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The fields of a game's hash (see keys.game)."""
+
+    id: str
+    ruleset: str
+    status: str  # waiting | active | ended
+    seq: int  # number of the last event
+    ply: int
+    created: int  # ms, Redis clock
+    move_time: int  # seconds per move (enforced by the scheduler)
+    opponent: str  # bot | friend
+    bot_level: int
+    creator: Player
+    joiner: Player | None
+    attacker: str  # player id, "" until the game has both players
+    defender: str
+    turn: str  # id of the player on turn, "" unless active
+    snap: bytes
+    moves: tuple[str, ...]
+    commitment: str
+    invite: str
+    result: Result | None
+
+    @classmethod
+    def from_hash(cls, game_id: str, h: Hash) -> GameState:
+        def s(key: str, default: str = "") -> str:
+            v = h.get(key.encode())
+            return v.decode() if v is not None else default
+
+        joiner = Player(s("p2"), s("p2name")) if s("p2") else None
+        reason = s("reason")
+        winner = s("winner")
+        return cls(
+            id=game_id,
+            ruleset=s("ruleset"),
+            status=s("status"),
+            seq=int(s("seq", "0")),
+            ply=int(s("ply", "0")),
+            created=int(s("created", "0")),
+            move_time=int(s("move_time", "0")),
+            opponent=s("opponent"),
+            bot_level=int(s("bot_level", "0")),
+            creator=Player(s("p1"), s("p1name")),
+            joiner=joiner,
+            attacker=s("attacker"),
+            defender=s("defender"),
+            turn=s("turn"),
+            snap=h.get(b"snap", b""),
+            moves=tuple(s("moves").split()),
+            commitment=s("commitment"),
+            invite=s("invite"),
+            result=Result(winner or None, reason) if reason else None,  # type: ignore[arg-type]
+        )
+
+    def fields(self) -> dict[str, str | bytes]:
+        """Every field the hub writes (``created`` and ``seq`` are the scripts' own)."""
+        return {
+            "ruleset": self.ruleset,
+            "status": self.status,
+            "ply": str(self.ply),
+            "move_time": str(self.move_time),
+            "opponent": self.opponent,
+            "bot_level": str(self.bot_level),
+            "p1": self.creator.id,
+            "p1name": self.creator.name,
+            "p2": self.joiner.id if self.joiner else "",
+            "p2name": self.joiner.name if self.joiner else "",
+            "attacker": self.attacker,
+            "defender": self.defender,
+            "turn": self.turn,
+            "snap": self.snap,
+            "moves": " ".join(self.moves),
+            "commitment": self.commitment,
+            "invite": self.invite,
+            "winner": (self.result.winner or "") if self.result else "",
+            "reason": self.result.reason if self.result else "",
+        }
+
+    def game(self) -> Game:
+        """The engine's game at this state."""
+        return Game.from_snapshot(unpack_snapshot(self.snap))
+
+    def side_of(self, player_id: str) -> str | None:
+        """ "attackers" or "defenders" for a player of this game, None for anyone else."""
+        if player_id and player_id == self.attacker:
+            return "attackers"
+        if player_id and player_id == self.defender:
+            return "defenders"
+        return None
+
+    def is_player(self, player_id: str) -> bool:
+        return bool(player_id) and player_id in (self.creator.id, getattr(self.joiner, "id", ""))
+
+    def player(self, player_id: str) -> Player | None:
+        for p in (self.creator, self.joiner):
+            if p is not None and p.id == player_id:
+                return p
+        return None
+
+    def public(self, game: Game | None = None, seed: str | None = None) -> dict[str, Any]:
+        """The state every client may see; ``game`` saves rebuilding it when at hand."""
+        if game is None:
+            game = self.game()
+
+        def who(pid: str) -> dict[str, str] | None:
+            p = self.player(pid)
+            return {"id": p.id, "name": p.name} if p else None
+
+        active = self.status == "active"
+        return {
+            "id": self.id,
+            "ruleset": self.ruleset,
+            "status": self.status,
+            "players": {"attackers": who(self.attacker), "defenders": who(self.defender)},
+            "ply": self.ply,
+            "position": game.position,
+            "turn": game.side_to_move if active else None,
+            "legal": [str(m) for m in game.legal_moves()] if active else [],
+            "repetitions": game.repetitions,
+            "last": self.moves[-1] if self.moves else None,
+            "result": (
+                {"winner": self.result.winner, "reason": self.result.reason}
+                if self.result
+                else None
+            ),
+            "commitment": self.commitment,
+            "seed": seed,
+            "move_time": self.move_time,
+            "opponent": self.opponent,
+            "bot_level": self.bot_level if self.opponent == "bot" else None,
+            "created": self.created,
+        }
