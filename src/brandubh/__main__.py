@@ -1,0 +1,3 @@
+from brandubh.cli import main
+
+main()

@@ -1,0 +1,143 @@
+"""A small protocol client for the tests: real HTTP and a real websocket, msgpack frames.
+
+It speaks docs/protocol.md and nothing else, answers pings, and keeps every frame it
+received (``frames``) so tests can inspect all traffic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import msgpack
+import websockets
+from websockets.asyncio.client import ClientConnection
+
+Msg = dict[str, Any]
+_ids = itertools.count(1)
+
+
+class Player:
+    """An HTTP session (cookie jar) that can open websockets as that session."""
+
+    def __init__(self, base_url: str) -> None:
+        self.base_url = base_url
+        self.http = httpx.AsyncClient(base_url=base_url, headers={"Origin": base_url})
+        self.me: Msg = {}
+
+    async def start(self) -> Player:
+        r = await self.http.get("/api/me")
+        r.raise_for_status()
+        self.me = r.json()
+        return self
+
+    @property
+    def id(self) -> str:
+        return str(self.me["id"])
+
+    @property
+    def cookie(self) -> str:
+        return str(self.http.cookies.get("bd_session"))
+
+    async def create_game(self, **body: Any) -> Msg:
+        r = await self.http.post("/api/games", json=body)
+        assert r.status_code == 201, r.text
+        data: Msg = r.json()
+        return data
+
+    async def join(self, invite_path: str) -> Msg:
+        _, _, game_id, token = invite_path.split("/")
+        r = await self.http.post(f"/api/games/{game_id}/join", json={"invite": token})
+        assert r.status_code == 200, r.text
+        data: Msg = r.json()
+        return data
+
+    async def connect(self, base_url: str | None = None) -> Socket:
+        """A websocket with this player's session, to this hub or another."""
+        return await Socket.open(base_url or self.base_url, cookie=self.cookie)
+
+    async def close(self) -> None:
+        await self.http.aclose()
+
+
+class Socket:
+    """One websocket: send maps, receive maps, answer pings."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.frames: list[Msg] = []
+        self.raw: list[bytes] = []
+        self.hello: Msg = {}
+
+    @classmethod
+    async def open(
+        cls, base_url: str, cookie: str | None = None, origin: str | None = None
+    ) -> Socket:
+        headers = {}
+        if cookie:
+            headers["Cookie"] = f"bd_session={cookie}"
+        if origin:
+            headers["Origin"] = origin
+        url = base_url.replace("http://", "ws://") + "/ws"
+        ws = await websockets.connect(url, additional_headers=headers, max_size=2**20)
+        sock = cls(ws)
+        sock.hello = await sock.recv()
+        assert sock.hello["t"] == "hello"
+        return sock
+
+    async def send(self, msg: Msg) -> None:
+        await self.ws.send(msgpack.packb(msg))
+
+    async def send_raw(self, data: bytes | str) -> None:
+        await self.ws.send(data)
+
+    async def recv(self, timeout: float = 10.0) -> Msg:
+        """The next frame that is not a ping (pings are answered)."""
+        while True:
+            data = await asyncio.wait_for(self.ws.recv(), timeout)
+            assert isinstance(data, bytes), "the server sent a text frame"
+            self.raw.append(data)
+            msg: Msg = msgpack.unpackb(data, raw=False)
+            self.frames.append(msg)
+            if msg["t"] == "ping":
+                await self.send({"t": "pong", "n": msg["n"]})
+                continue
+            return msg
+
+    async def recv_until(self, pred: Callable[[Msg], bool], timeout: float = 10.0) -> Msg:
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            msg = await self.recv(timeout=max(left, 0.01))
+            if pred(msg):
+                return msg
+
+    async def watch(self, game: str, since: int | None = None) -> Msg:
+        msg: Msg = {"t": "watch", "game": game}
+        if since is not None:
+            msg["since"] = since
+        await self.send(msg)
+        return await self.recv_until(lambda m: m["t"] in ("snapshot", "event", "error"))
+
+    async def move(self, game: str, ply: int, move: str, msg_id: str | None = None) -> str:
+        msg_id = msg_id or f"m{next(_ids)}"
+        await self.send({"t": "move", "game": game, "ply": ply, "move": move, "id": msg_id})
+        return msg_id
+
+    async def reply_to(self, msg_id: str, timeout: float = 10.0) -> Msg:
+        """The ack or error for a message id."""
+        return await self.recv_until(
+            lambda m: m["t"] in ("ack", "error") and m.get("id") == msg_id, timeout
+        )
+
+    async def event(self, n: int, timeout: float = 10.0) -> Msg:
+        return await self.recv_until(lambda m: m["t"] == "event" and m["n"] == n, timeout)
+
+    def events(self, game: str) -> list[Msg]:
+        return [m for m in self.frames if m["t"] == "event" and m["game"] == game]
+
+    async def close(self) -> None:
+        await self.ws.close()
