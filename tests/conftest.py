@@ -88,10 +88,23 @@ class HubProcess:
         return self.url.replace("http://", "ws://") + "/ws"
 
     def start(self, timeout: float = 20.0) -> HubProcess:
-        cmd = [sys.executable, "-m", "brandubh", "serve", "--port", "0", "--no-build",
-               "--workers", str(self.workers)]
+        cmd = [
+            sys.executable,
+            "-m",
+            "brandubh",
+            "serve",
+            "--port",
+            "0",
+            "--no-build",
+            "--workers",
+            str(self.workers),
+        ]
         self.proc = subprocess.Popen(
-            cmd, env=self.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            cmd,
+            env=self.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
             start_new_session=True,
         )
         assert self.proc.stdout is not None

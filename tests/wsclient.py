@@ -55,6 +55,13 @@ class Player:
         data: Msg = r.json()
         return data
 
+    async def game(self, game_id: str) -> Msg:
+        """The game as GET /api/games/<id> gives it: {"n", "state", "moves"}."""
+        r = await self.http.get(f"/api/games/{game_id}")
+        r.raise_for_status()
+        data: Msg = r.json()
+        return data
+
     async def connect(self, base_url: str | None = None) -> Socket:
         """A websocket with this player's session, to this hub or another."""
         return await Socket.open(base_url or self.base_url, cookie=self.cookie)
@@ -139,5 +146,45 @@ class Socket:
     def events(self, game: str) -> list[Msg]:
         return [m for m in self.frames if m["t"] == "event" and m["game"] == game]
 
+    async def close_code(self, timeout: float = 15.0) -> int | None:
+        """Read (answering nothing) until the server closes; its close code."""
+        return await close_code(self.ws, timeout)
+
     async def close(self) -> None:
         await self.ws.close()
+
+
+async def close_code(ws: ClientConnection, timeout: float = 15.0) -> int | None:
+    """Read a raw websocket until it closes; the code the server sent (None if none)."""
+    try:
+        async with asyncio.timeout(timeout):
+            while True:
+                await ws.recv()
+    except websockets.ConnectionClosed as closed:
+        return closed.rcvd.code if closed.rcvd is not None else None
+
+
+async def friend_game(
+    base: str, ruleset: str = "nielsen", joiner_base: str | None = None
+) -> tuple[str, Player, Player]:
+    """A started friend game between two fresh guests: (game id, creator, joiner)."""
+    alice = await Player(base).start()
+    bob = await Player(joiner_base or base).start()
+    created = await alice.create_game(opponent="friend", ruleset=ruleset, move_time=600)
+    await bob.join(created["invite"])
+    return created["id"], alice, bob
+
+
+def side_of(state: Msg, player: Player) -> str:
+    """The side a player has in a game's state."""
+    return next(s for s, p in state["players"].items() if p and p["id"] == player.id)
+
+
+async def seated(game: str, *players: Player, base_url: str | None = None) -> dict[str, Socket]:
+    """Connect each player and watch the game; sockets by side."""
+    out: dict[str, Socket] = {}
+    for player in players:
+        sock = await player.connect(base_url)
+        snap = await sock.watch(game)
+        out[side_of(snap["state"], player)] = sock
+    return out

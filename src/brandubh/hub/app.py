@@ -9,7 +9,7 @@ from pathlib import Path
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from starlette.applications import Starlette
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
@@ -64,8 +64,14 @@ class Hub:
     ) -> int:
         count = await self.scripts.watchers(
             keys=[keys.watchers(game_id)],
-            args=[conn_id, op, WATCHER_TTL_MS, keys.game_channel(game_id), game_id,
-                  "1" if publish else "0"],
+            args=[
+                conn_id,
+                op,
+                WATCHER_TTL_MS,
+                keys.game_channel(game_id),
+                game_id,
+                "1" if publish else "0",
+            ],
         )
         return int(count)
 

@@ -79,7 +79,7 @@ class BotWorker:
         if state.status != "active" or state.turn != BOT_ID:
             await self.hub.redis.zrem(keys.bot_jobs(keys.bucket(game_id)), game_id)
             return
-        seed = await self.hub.redis.get(keys.seed(game_id)) or b""
+        seed = await games.seed(game_id)
         game = state.game()
         move = choose_move(game, rng_for(seed, game_id, state.ply), state.bot_level)
         try:

@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from brandubh.hub import keys
 from brandubh.hub.protocol import (
     CLOSE_HEARTBEAT,
     CLOSE_TOO_MANY_ERRORS,
@@ -303,8 +302,13 @@ class Connection:
         )
         self.send(
             encode(
-                {"t": "ack", "id": msg["id"], "game": msg["game"], "n": done.n,
-                 "duplicate": done.duplicate}
+                {
+                    "t": "ack",
+                    "id": msg["id"],
+                    "game": msg["game"],
+                    "n": done.n,
+                    "duplicate": done.duplicate,
+                }
             )
         )
 
@@ -319,5 +323,3 @@ class Connection:
                 await self._drop(sub)
         self.subs.clear()
 
-
-__all__ = ["Connection", "Subscription", "keys"]

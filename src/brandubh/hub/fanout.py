@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import msgpack
@@ -32,7 +32,8 @@ class Listener(Protocol):
     def resync(self) -> None: ...
 
 
-EventHook = Callable[[dict[str, Any]], Awaitable[None] | None]
+# Called for every event on this process (the bot worker wakes on them); must not block.
+EventHook = Callable[[dict[str, Any]], None]
 
 
 class Fanout:
@@ -86,7 +87,7 @@ class Fanout:
                 await asyncio.sleep(0.2)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     def _dispatch(self, data: bytes) -> None:
         try:
@@ -99,6 +100,4 @@ class Fanout:
             listener.on_frame(kind, msg.get("n", 0), data)
         if kind == "event":
             for hook in self.hooks:
-                result = hook(msg)
-                if result is not None:
-                    asyncio.ensure_future(result)
+                hook(msg)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
@@ -19,7 +19,7 @@ from brandubh.engine import RULESETS, Game, IllegalMove, Move
 from brandubh.hub import keys
 from brandubh.hub.protocol import ProtocolError, encode
 from brandubh.hub.scripts import Scripts
-from brandubh.hub.state import BOT_ID, GameState, Player, pack_snapshot
+from brandubh.hub.state import BOT_ID, GameState, Hash, Player, pack_snapshot
 
 MIN_MOVE_TIME: Final = 60
 MAX_MOVE_TIME: Final = 7 * 24 * 3600
@@ -49,17 +49,20 @@ class GameService:
     # -- reading --------------------------------------------------------------------------
 
     async def load(self, game_id: str) -> GameState:
-        raw = await self.redis.hgetall(keys.game(game_id))
+        raw = cast(Hash, await self.redis.hgetall(keys.game(game_id)))
         if not raw:
             raise ProtocolError("not_found", f"there is no game {game_id}")
         return GameState.from_hash(game_id, raw)
+
+    async def seed(self, game_id: str) -> bytes:
+        """The game's secret seed: for the server's own use (sides, the bot, the reveal)."""
+        return cast(bytes, await self.redis.get(keys.seed(game_id)) or b"")
 
     async def revealed_seed(self, state: GameState) -> str | None:
         """The seed, hex, once the game has ended; None before."""
         if state.status != "ended":
             return None
-        raw = await self.redis.get(keys.seed(state.id))
-        return raw.hex() if raw else None
+        return (await self.seed(state.id)).hex() or None
 
     async def snapshot_frame(self, state: GameState, watchers: int) -> bytes:
         seed = await self.revealed_seed(state)
@@ -76,8 +79,7 @@ class GameService:
 
     async def events_after(self, game_id: str, since: int) -> list[bytes]:
         """Event frames numbered after ``since``, in order."""
-        frames: list[bytes] = await self.redis.lrange(keys.events(game_id), since, -1)
-        return frames
+        return cast(list[bytes], await self.redis.lrange(keys.events(game_id), since, -1))
 
     # -- creating and joining -------------------------------------------------------------
 
@@ -147,8 +149,7 @@ class GameService:
             raise ProtocolError("game_not_waiting", "this game already has both its players")
         if not invite or not secrets.compare_digest(invite, state.invite):
             raise ProtocolError("bad_invite", "this invite link is not valid for this game")
-        seed = await self.redis.get(keys.seed(game_id))
-        return await self._start(state, player, seed or b"")
+        return await self._start(state, player, await self.seed(game_id))
 
     async def _start(self, state: GameState, joiner: Player, seed: bytes) -> GameState:
         """Seat the second player, sides by the seed (docs/fair-play.md), and start."""
@@ -228,10 +229,7 @@ class GameService:
             status="active" if result is None else "ended",
             result=result,
         )
-        seed: str | None = None
-        if result is not None:
-            raw_seed = await self.redis.get(keys.seed(state.id))
-            seed = raw_seed.hex() if raw_seed else None
+        seed = (await self.seed(state.id)).hex() if result is not None else None
         return await self._commit(
             state,
             new,

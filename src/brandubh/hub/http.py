@@ -48,8 +48,13 @@ def routes(hub: Hub, static: Path) -> list[Route]:
     def with_cookie(response: Response, token: str | None, request: Request) -> Response:
         if token is not None:
             response.set_cookie(
-                COOKIE, token, max_age=TTL_S, httponly=True, samesite="lax",
-                secure=request.url.scheme == "https", path="/",
+                COOKIE,
+                token,
+                max_age=TTL_S,
+                httponly=True,
+                samesite="lax",
+                secure=request.url.scheme == "https",
+                path="/",
             )
         return response
 
@@ -139,7 +144,7 @@ def routes(hub: Hub, static: Path) -> list[Route]:
                 "or `npm ci && npm run build` in client/.",
                 status_code=503,
             )
-        player, token = await player_for(request)
+        _player, token = await player_for(request)
         return with_cookie(FileResponse(index), token, request)
 
     return [

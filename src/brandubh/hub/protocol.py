@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgpack
 
@@ -151,7 +151,7 @@ def validate(msg: dict[str, Any]) -> dict[str, Any]:
 
 
 def encode(msg: dict[str, Any]) -> bytes:
-    return msgpack.packb(msg, use_bin_type=True)
+    return cast(bytes, msgpack.packb(msg, use_bin_type=True))
 
 
 def error_frame(code: str, message: str, msg_id: str | None = None) -> bytes:

@@ -6,7 +6,7 @@ Until accounts exist every visitor is a guest with a random id and display name.
 from __future__ import annotations
 
 import secrets
-from typing import Final
+from typing import Final, cast
 
 from redis.asyncio import Redis
 
@@ -17,20 +17,54 @@ COOKIE: Final = "bd_session"
 TTL_S: Final = 30 * 24 * 3600
 
 _ADJECTIVES: Final = (
-    "Amber", "Bold", "Brave", "Bright", "Calm", "Clever", "Swift", "Grey", "Keen", "Quiet",
-    "Red", "Silver", "Steady", "Wild", "Wise", "Young", "Green", "Iron", "Lucky", "Noble",
+    "Amber",
+    "Bold",
+    "Brave",
+    "Bright",
+    "Calm",
+    "Clever",
+    "Swift",
+    "Grey",
+    "Keen",
+    "Quiet",
+    "Red",
+    "Silver",
+    "Steady",
+    "Wild",
+    "Wise",
+    "Young",
+    "Green",
+    "Iron",
+    "Lucky",
+    "Noble",
 )
 _NOUNS: Final = (
-    "Raven", "Otter", "Heron", "Hound", "Hare", "Stag", "Salmon", "Wren", "Falcon", "Badger",
-    "Fox", "Owl", "Boar", "Crane", "Seal", "Wolf", "Lark", "Eagle", "Pike", "Swan",
+    "Raven",
+    "Otter",
+    "Heron",
+    "Hound",
+    "Hare",
+    "Stag",
+    "Salmon",
+    "Wren",
+    "Falcon",
+    "Badger",
+    "Fox",
+    "Owl",
+    "Boar",
+    "Crane",
+    "Seal",
+    "Wolf",
+    "Lark",
+    "Eagle",
+    "Pike",
+    "Swan",
 )
 
 
 def guest_name() -> str:
     """A friendly random display name such as "Swift Raven 42"."""
-    return (
-        f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_NOUNS)} {secrets.randbelow(90) + 10}"
-    )
+    return f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_NOUNS)} {secrets.randbelow(90) + 10}"
 
 
 class Sessions:
@@ -41,10 +75,12 @@ class Sessions:
         """The player of a session token, or None for a missing or unknown one."""
         if not token or len(token) > 64:
             return None
-        raw = await self.redis.hmget(keys.session(token), ["id", "name"])
-        if raw[0] is None:
+        pid, name = cast(
+            list[bytes | None], await self.redis.hmget(keys.session(token), ["id", "name"])
+        )
+        if pid is None or name is None:
             return None
-        return Player(raw[0].decode(), raw[1].decode())
+        return Player(pid.decode(), name.decode())
 
     async def create_guest(self) -> tuple[str, Player]:
         """A new guest session: its token and player."""

@@ -7,7 +7,7 @@ the map every client sees (never the seed before the end, never the invite token
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgpack
 
@@ -19,16 +19,19 @@ Hash = dict[bytes, bytes]
 
 
 def pack_snapshot(snap: Snapshot) -> bytes:
-    return msgpack.packb(
-        [
-            snap.ruleset,
-            snap.start_position,
-            snap.position,
-            snap.ply,
-            list(snap.woods),
-            list(snap.recent),
-        ],
-        use_bin_type=True,
+    return cast(
+        bytes,
+        msgpack.packb(
+            [
+                snap.ruleset,
+                snap.start_position,
+                snap.position,
+                snap.ply,
+                list(snap.woods),
+                list(snap.recent),
+            ],
+            use_bin_type=True,
+        ),
     )
 
 

@@ -1,0 +1,126 @@
+"""Pure parts of the hub: frame decoding, message shapes, origins, keys, the public state."""
+
+from __future__ import annotations
+
+import re
+
+import msgpack
+import pytest
+
+from brandubh import fairplay
+from brandubh.engine import Game
+from brandubh.hub import keys
+from brandubh.hub.origin import origin_allowed, unsafe_request_allowed
+from brandubh.hub.protocol import ProtocolError, decode_frame, validate
+from brandubh.hub.state import GameState, Player, pack_snapshot, unpack_snapshot
+
+
+def test_decode_refuses_oversized_before_decoding() -> None:
+    with pytest.raises(ProtocolError) as err:
+        decode_frame(b"\x00" * 5000, 4096)
+    assert err.value.code == "frame_too_large" and "5000" in err.value.message
+
+
+def test_decode_refuses_non_string_map_keys() -> None:
+    with pytest.raises(ProtocolError) as err:
+        decode_frame(msgpack.packb({1: 2}), 4096)
+    assert err.value.code == "bad_frame"
+
+
+@pytest.mark.parametrize(
+    ("msg", "needle"),
+    [
+        ({"t": "move", "game": "abcdefgh", "ply": 1, "move": "d1-c1"}, "missing field 'id'"),
+        ({"t": "move", "game": "abcdefgh", "ply": True, "move": "d1-c1", "id": "x"}, "'ply'"),
+        ({"t": "watch", "game": "abcdefgh", "since": -3}, "'since'"),
+        ({"t": "watch", "game": "abc"}, "'game'"),
+        ({"t": "ping", "n": 1, "extra": 0}, "unexpected field 'extra'"),
+    ],
+)
+def test_validate_names_the_field(msg: dict[str, object], needle: str) -> None:
+    with pytest.raises(ProtocolError) as err:
+        validate(msg)
+    assert err.value.code == "bad_field" and needle in err.value.message
+
+
+def test_validate_accepts_every_documented_shape() -> None:
+    for msg in (
+        {"t": "watch", "game": "abcdefgh"},
+        {"t": "watch", "game": "abcdefgh", "since": 3},
+        {"t": "unwatch", "game": "abcdefgh"},
+        {"t": "move", "game": "abcdefgh", "ply": 0, "move": "d1-c1", "id": "m-1"},
+        {"t": "ping"},
+        {"t": "pong", "n": 4},
+    ):
+        assert validate(msg) is msg
+
+
+def test_origin_rules() -> None:
+    h = {"host": "play.example:8000"}
+    assert origin_allowed(h, frozenset())  # no Origin: not a browser
+    assert origin_allowed({**h, "origin": "http://play.example:8000"}, frozenset())
+    assert not origin_allowed({**h, "origin": "http://evil.example"}, frozenset())
+    allow = frozenset({"https://brandubh.live"})
+    assert origin_allowed({**h, "origin": "https://brandubh.live"}, allow)
+    assert not origin_allowed({**h, "origin": "http://play.example:8000"}, allow)
+    assert not unsafe_request_allowed(h, frozenset())
+    assert unsafe_request_allowed({**h, "sec-fetch-site": "same-origin"}, frozenset())
+    assert not unsafe_request_allowed({**h, "sec-fetch-site": "cross-site"}, frozenset())
+
+
+def test_a_games_keys_share_one_slot_tag() -> None:
+    game_id = "Zq3xK9_abc12"
+    names = [
+        keys.game(game_id),
+        keys.events(game_id),
+        keys.acks(game_id),
+        keys.seed(game_id),
+        keys.watchers(game_id),
+        keys.bot_jobs(keys.bucket(game_id)),
+        keys.game_channel(game_id),
+    ]
+    tags = {re.search(r"\{[^}]*\}", name).group(0) for name in names}  # type: ignore[union-attr]
+    assert len(tags) == 1
+
+
+def test_snapshot_packing_round_trips() -> None:
+    game = Game("newsome")
+    for move in ("d2-c3", "c4-c5"):
+        game.play(move)
+    snap = game.snapshot()
+    assert unpack_snapshot(pack_snapshot(snap)) == snap
+
+
+def test_public_state_hides_the_seed_and_the_invite() -> None:
+    seed = fairplay.new_seed()
+    state = GameState(
+        id="abcdefgh",
+        ruleset="nielsen",
+        status="active",
+        seq=1,
+        ply=0,
+        created=0,
+        move_time=600,
+        opponent="friend",
+        bot_level=0,
+        creator=Player("p1", "A"),
+        joiner=Player("p2", "B"),
+        attacker="p1",
+        defender="p2",
+        turn="p1",
+        snap=pack_snapshot(Game().snapshot()),
+        moves=(),
+        commitment=fairplay.commitment(seed),
+        invite="secret-invite-token",
+        result=None,
+    )
+    packed = msgpack.packb(state.public())
+    assert seed not in packed and seed.hex().encode() not in packed
+    assert b"secret-invite-token" not in packed
+    assert state.public()["seed"] is None
+    assert len(state.public()["legal"]) == 40
+
+
+def test_sides_formula_is_a_fair_coin() -> None:
+    wins = sum(fairplay.creator_attacks(fairplay.new_seed(), f"game{i:04d}") for i in range(2000))
+    assert 850 < wins < 1150  # binomial(2000, 1/2): outside this is about 6 sigma
