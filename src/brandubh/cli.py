@@ -16,15 +16,24 @@ def main() -> None:
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option(
-    "--port", default=8000, show_default=True, type=click.IntRange(0, 65535),
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
     help="Port to listen on; 0 picks a free one.",
 )
 @click.option(
-    "--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
     help="Hub processes sharing the port and one Redis.",
 )
 @click.option(
-    "--data", "data_dir", default=".brandubh/redis", show_default=True,
+    "--data",
+    "data_dir",
+    default=".brandubh/redis",
+    show_default=True,
     type=click.Path(file_okay=False, path_type=Path),
     help="Where the embedded Redis keeps its data (unused with REDIS_URL).",
 )

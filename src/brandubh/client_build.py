@@ -25,9 +25,7 @@ def is_built(client_dir: Path = CLIENT_DIR) -> bool:
     return all(p.stat().st_mtime <= built for p in sources if p.is_file())
 
 
-def ensure_client_built(
-    client_dir: Path = CLIENT_DIR, echo: Callable[[str], None] = print
-) -> None:
+def ensure_client_built(client_dir: Path = CLIENT_DIR, echo: Callable[[str], None] = print) -> None:
     """Run ``npm ci`` (if node_modules is missing) and ``npm run build`` unless up to date."""
     if not (client_dir / "package.json").is_file():
         raise ClientBuildError(f"no client sources at {client_dir}")
