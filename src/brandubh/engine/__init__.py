@@ -11,7 +11,7 @@ from brandubh.engine.errors import (
     InvalidRecord,
     UnknownRuleSet,
 )
-from brandubh.engine.game import Game
+from brandubh.engine.game import Game, Snapshot
 from brandubh.engine.notation import Move, MoveText, format_move, parse_move
 from brandubh.engine.perft import perft
 from brandubh.engine.record import Record, format_record, parse_record
@@ -37,6 +37,7 @@ __all__ = [
     "Result",
     "RuleSet",
     "Side",
+    "Snapshot",
     "UnknownRuleSet",
     "format_move",
     "format_position",

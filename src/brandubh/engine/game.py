@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 from brandubh.engine.board import (
@@ -44,12 +45,55 @@ class Game:
         self._counts: dict[int, int] = {self.board.hash: 1}
         # One entry per ply: what pop restores, the result before, the move and its captures.
         self._stack: list[tuple[Undo, Result | None, int, list[int]]] = []
+        # Set by from_snapshot: plies and repeatable positions from before this object.
+        self._base_ply = 0
+        self._base_recent: tuple[int, ...] = ()
         self.result: Result | None = self._initial_result()
 
     @classmethod
     def from_position(cls, position: str, ruleset: str | RuleSet = DEFAULT_RULESET) -> Game:
         """A game that starts from a position string."""
         return cls(ruleset, position)
+
+    @classmethod
+    def from_snapshot(cls, snapshot: Snapshot) -> Game:
+        """Resume a game from ``snapshot()``: same position, ply, repetition counts and result.
+
+        The moves before the snapshot are not part of it: ``moves`` lists only later ones.
+        """
+        game = cls(snapshot.ruleset, snapshot.position)
+        game.board.woods = snapshot.woods
+        game._base_ply = snapshot.ply
+        game._base_recent = snapshot.recent[:-1]
+        game.start_position = snapshot.start_position
+        counts: dict[int, int] = {}
+        for h in snapshot.recent:
+            counts[h] = counts.get(h, 0) + 1
+        game._counts = counts
+        game.result = snapshot.result
+        return game
+
+    def snapshot(self) -> Snapshot:
+        """What ``from_snapshot`` needs to resume this game: compact and plain."""
+        board = self.board
+        recent = [board.hash]
+        pieces = _pieces(board.att, board.dfn, board.king)
+        for undo, _, _, _ in reversed(self._stack):
+            if _pieces(undo[0], undo[1], undo[2]) != pieces:
+                break
+            recent.append(undo[4])
+        else:
+            recent.extend(reversed(self._base_recent))
+        recent.reverse()
+        return Snapshot(
+            ruleset=self.ruleset.name,
+            start_position=self.start_position,
+            position=board.position,
+            ply=self.ply,
+            woods=board.woods,
+            recent=tuple(recent),
+            result=self.result,
+        )
 
     # -- state -------------------------------------------------------------------------
 
@@ -65,7 +109,7 @@ class Game:
     @property
     def ply(self) -> int:
         """How many moves have been played in this game."""
-        return len(self._stack)
+        return self._base_ply + len(self._stack)
 
     @property
     def repetitions(self) -> int:
@@ -175,7 +219,7 @@ class Game:
             return _judged(rs.third_repetition, "repetition", mover)
         if not board.has_legal_move():
             return _judged(rs.no_legal_moves, "no_legal_moves", mover)
-        if len(self._stack) >= rs.move_limit:
+        if self._base_ply + len(self._stack) >= rs.move_limit:
             return Result(None, "move_limit")
         return None
 
@@ -201,6 +245,27 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game(ruleset={self.ruleset.name!r}, position={self.position!r})"
+
+
+def _pieces(att: int, dfn: int, king: int) -> int:
+    return att.bit_count() + dfn.bit_count() + (king >= 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game in progress as plain values: enough to resume it exactly.
+
+    ``recent`` holds the Zobrist hashes of the positions since the last capture (the only
+    ones that can come round again), oldest first, the current one last.
+    """
+
+    ruleset: str
+    start_position: str
+    position: str
+    ply: int
+    woods: tuple[int, int, int, int]
+    recent: tuple[int, ...]
+    result: Result | None = None
 
 
 def _judged(outcome: Outcome, reason: str, mover: Side) -> Result:
