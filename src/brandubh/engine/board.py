@@ -217,23 +217,39 @@ def parse_position(text: str) -> tuple[int, int, int, int]:
     return att, dfn, king, side
 
 
+def _format_rank(att: int, dfn: int, king_file: int) -> str:
+    out = []
+    empty = 0
+    for f in range(SIZE):
+        ch = "A" if att >> f & 1 else "D" if dfn >> f & 1 else "K" if f == king_file else ""
+        if ch:
+            if empty:
+                out.append(str(empty))
+                empty = 0
+            out.append(ch)
+        else:
+            empty += 1
+    if empty:
+        out.append(str(empty))
+    return "".join(out)
+
+
+# Ranks seen so far, by (attackers, defenders, king file): a game meets few distinct ones.
+_RANKS: Final[dict[tuple[int, int, int], str]] = {}
+_ROW: Final = (1 << SIZE) - 1
+
+
 def format_position(att: int, dfn: int, king: int, side: int) -> str:
     """Write a position string from bitboards, king square (or -1) and side."""
     ranks = []
-    for rank in range(SIZE - 1, -1, -1):
-        out = []
-        empty = 0
-        for file in range(SIZE):
-            sq = rank * SIZE + file
-            ch = "A" if att >> sq & 1 else "D" if dfn >> sq & 1 else "K" if sq == king else ""
-            if ch:
-                if empty:
-                    out.append(str(empty))
-                    empty = 0
-                out.append(ch)
-            else:
-                empty += 1
-        if empty:
-            out.append(str(empty))
-        ranks.append("".join(out))
+    for start in range(NUM_SQUARES - SIZE, -1, -SIZE):
+        key = (
+            att >> start & _ROW,
+            dfn >> start & _ROW,
+            king - start if 0 <= king - start < SIZE else -1,
+        )
+        text = _RANKS.get(key)
+        if text is None:
+            text = _RANKS[key] = _format_rank(*key)
+        ranks.append(text)
     return "/".join(ranks) + (" d" if side else " a")

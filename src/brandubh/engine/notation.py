@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from brandubh.engine.errors import IllegalMove
@@ -25,9 +25,14 @@ class Move:
     destination: str
     king: bool = False
     captures: tuple[str, ...] = ()
+    # The canonical text, made once: moves are printed far more often than made.
+    text: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "text", format_move(self))
 
     def __str__(self) -> str:
-        return format_move(self)
+        return self.text
 
     @property
     def code(self) -> int:

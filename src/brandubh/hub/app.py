@@ -45,6 +45,7 @@ class Hub:
     async def start(self) -> None:
         await self.redis.ping()
         await self.fanout.start()
+        self.fanout.hooks.append(self.games.observe)
         self.fanout.hooks.append(self.bot.on_event)
         await self.bot.start()
 

@@ -9,6 +9,7 @@ the change is then validated again against the new state.
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import Any, Final, cast
 
@@ -25,6 +26,10 @@ MIN_MOVE_TIME: Final = 60
 MAX_MOVE_TIME: Final = 7 * 24 * 3600
 BOT_LEVELS: Final = range(1, 6)
 _RETRIES: Final = 16
+CACHE_GAMES: Final = 10_000
+# The fields each kind of change writes (the others stay as they are).
+START_FIELDS: Final = ("status", "p2", "p2name", "attacker", "defender", "turn")
+MOVE_FIELDS: Final = ("ply", "snap", "moves", "turn", "status", "winner", "reason")
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,8 @@ class GameService:
     def __init__(self, redis: Redis, scripts: Scripts) -> None:
         self.redis = redis
         self.scripts = scripts
+        # Last known state of recently used games; only ever a first guess (see move).
+        self._cache: OrderedDict[str, GameState] = OrderedDict()
 
     # -- reading --------------------------------------------------------------------------
 
@@ -52,7 +59,7 @@ class GameService:
         raw = cast(Hash, await self.redis.hgetall(keys.game(game_id)))
         if not raw:
             raise ProtocolError("not_found", f"there is no game {game_id}")
-        return GameState.from_hash(game_id, raw)
+        return self._remember(GameState.from_hash(game_id, raw))
 
     async def seed(self, game_id: str) -> bytes:
         """The game's secret seed: for the server's own use (sides, the bot, the reveal)."""
@@ -178,6 +185,7 @@ class GameService:
                 ply=None,
                 require_turn=False,
                 bot_job="add" if attacker.id == BOT_ID else "",
+                write=START_FIELDS,
             )
             if done is not None:
                 return new
@@ -191,27 +199,55 @@ class GameService:
     async def move(
         self, player_id: str, game_id: str, ply: int, text: str, msg_id: str
     ) -> Committed:
-        """Validate and commit a move; a resend of an applied message id is acknowledged again."""
+        """Validate and commit a move; a resend of an applied message id is acknowledged again.
+
+        The first attempt validates against this process's last known state of the game, so
+        the usual move costs one round trip to Redis; commit.lua catches a stale one.
+        """
+        state = self._cache.get(game_id)
         for _ in range(_RETRIES):
-            pipe = self.redis.pipeline(transaction=False)
-            pipe.hgetall(keys.game(game_id))
-            pipe.hget(keys.acks(game_id), f"{player_id}:{msg_id}")
-            raw, prev = await pipe.execute()
-            if prev is not None:
-                return Committed(int(prev), duplicate=True)
-            if not raw:
-                raise ProtocolError("not_found", f"there is no game {game_id}", msg_id)
-            state = GameState.from_hash(game_id, raw)
-            _check_can_move(state, player_id, ply, msg_id)
+            if state is None or _move_refusal(state, player_id, ply, msg_id) is not None:
+                # Ask Redis for the truth before refusing anything (or for a resend's ack).
+                pipe = self.redis.pipeline(transaction=False)
+                pipe.hgetall(keys.game(game_id))
+                pipe.hget(keys.acks(game_id), f"{player_id}:{msg_id}")
+                raw, prev = await pipe.execute()
+                if prev is not None:
+                    return Committed(int(prev), duplicate=True)
+                if not raw:
+                    raise ProtocolError("not_found", f"there is no game {game_id}", msg_id)
+                state = self._remember(GameState.from_hash(game_id, raw))
+                refusal = _move_refusal(state, player_id, ply, msg_id)
+                if refusal is not None:
+                    raise refusal
             game = state.game()
             try:
                 played = game.play(text)
             except IllegalMove as exc:
                 raise ProtocolError("illegal_move", str(exc), msg_id) from None
-            committed = await self._commit_move(state, game, played, player_id, msg_id)
+            try:
+                committed = await self._commit_move(state, game, played, player_id, msg_id)
+            except ProtocolError:
+                self._cache.pop(game_id, None)
+                raise
             if committed is not None:
                 return committed
+            state = None  # the game changed meanwhile: read it again
         raise ProtocolError("busy", "the game is changing too fast; send the move again", msg_id)
+
+    def _remember(self, state: GameState) -> GameState:
+        cache = self._cache
+        cache[state.id] = state
+        cache.move_to_end(state.id)
+        if len(cache) > CACHE_GAMES:
+            cache.popitem(last=False)
+        return state
+
+    def observe(self, event: dict[str, Any]) -> None:
+        """Fan-out hook: forget a cached game once an event newer than it was committed."""
+        cached = self._cache.get(event["game"])
+        if cached is not None and cached.seq < event["n"]:
+            del self._cache[event["game"]]
 
     async def _commit_move(
         self, state: GameState, game: Game, played: Move, actor: str, msg_id: str
@@ -240,6 +276,7 @@ class GameService:
             status="active",
             ply=state.ply,
             require_turn=True,
+            write=MOVE_FIELDS,
             bot_job="add" if result is None and next_player == BOT_ID else "del",
             seed=seed,
         )
@@ -257,6 +294,7 @@ class GameService:
         require_turn: bool,
         bot_job: str,
         game: Game | None = None,
+        write: tuple[str, ...],
         seed: str | None = None,
     ) -> Committed | None:
         """Run commit.lua; None means the game changed meanwhile and the caller retries."""
@@ -287,11 +325,12 @@ class GameService:
                 frame,
                 bot_job,
                 old.id,
-                *_flatten(new.fields()),
+                *_flatten(new.fields(), write),
             ],
         )
         tag = reply[0].decode()
         if tag == "ok":
+            self._remember(new)
             return Committed(int(reply[1]))
         if tag == "dup":
             return Committed(int(reply[1]), duplicate=True)
@@ -300,24 +339,27 @@ class GameService:
         raise _commit_error(reply[1].decode(), reply[2].decode(), msg_id or None)
 
 
-def _check_can_move(state: GameState, player_id: str, ply: int, msg_id: str) -> None:
-    """The friendly early checks; commit.lua repeats the ones that can race."""
+def _move_refusal(
+    state: GameState, player_id: str, ply: int, msg_id: str
+) -> ProtocolError | None:
+    """Why a player may not move now, if so; commit.lua repeats the checks that can race."""
     if not state.is_player(player_id):
-        raise ProtocolError(
+        return ProtocolError(
             "not_a_player", "you are watching this game: only its players can move", msg_id
         )
     if state.status != "active":
         what = "has not started yet" if state.status == "waiting" else "is over"
-        raise ProtocolError("game_not_active", f"the game {what}: no moves now", msg_id)
+        return ProtocolError("game_not_active", f"the game {what}: no moves now", msg_id)
     if ply != state.ply:
-        raise ProtocolError(
+        return ProtocolError(
             "stale_ply",
             f"your move was for ply {ply} but the game is at ply {state.ply}: "
             "the board has been brought up to date",
             msg_id,
         )
     if state.turn != player_id:
-        raise ProtocolError("not_your_turn", "it is your opponent's move", msg_id)
+        return ProtocolError("not_your_turn", "it is your opponent's move", msg_id)
+    return None
 
 
 def _commit_error(code: str, detail: str, msg_id: str | None) -> ProtocolError:
@@ -334,8 +376,10 @@ def _commit_error(code: str, detail: str, msg_id: str | None) -> ProtocolError:
     return ProtocolError(code, f"the game could not be changed ({code})", msg_id)
 
 
-def _flatten(fields: dict[str, str | bytes]) -> list[str | bytes]:
+def _flatten(
+    fields: dict[str, str | bytes], only: tuple[str, ...] | None = None
+) -> list[str | bytes]:
     out: list[str | bytes] = []
-    for k, v in fields.items():
-        out += [k, v]
+    for k in only or fields:
+        out += [k, fields[k]]
     return out
