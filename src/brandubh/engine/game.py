@@ -153,7 +153,8 @@ class Game:
         parsed = parse_move(move if isinstance(move, str) else str(move))
         code = parsed.origin | parsed.destination << 6
         board = self.board
-        if code not in board.legal_moves():
+        # A K written before any piece but the king does not match it (RULES.md notation).
+        if code not in board.legal_moves() or (parsed.king and parsed.origin != board.king):
             raise IllegalMove(explain_illegal(board, parsed))
         captures = board.captures(code)
         if parsed.captures is not None and sorted(parsed.captures) != captures:
@@ -185,8 +186,8 @@ class Game:
         self.result = result
 
     def finish(self, winner: Side | None, reason: str) -> Result:
-        """End a running game for a reason the service decides: timeout, resignation or
-        draw_agreed."""
+        """End a running game for a reason the service decides: timeout, resignation,
+        draw_agreed or aborted."""
         if self.result is not None:
             raise IllegalMove(f"the game is over ({self.result}): it cannot end again")
         if reason not in SITE_REASONS:
@@ -281,7 +282,9 @@ def _judged(outcome: Outcome, reason: str, mover: Side) -> Result:
 def _capture_mismatch(parsed: MoveText, captures: list[int]) -> str:
     base = f"{SQUARE_NAMES[parsed.origin]}-{SQUARE_NAMES[parsed.destination]}"
     given = ", ".join(SQUARE_NAMES[sq] for sq in parsed.captures or ())
-    real = ", ".join(SQUARE_NAMES[sq] for sq in captures) or "nothing"
+    # In the order of move text: ascending by file, then rank.
+    ordered = sorted(captures, key=lambda sq: (sq % 7, sq // 7))
+    real = ", ".join(SQUARE_NAMES[sq] for sq in ordered) or "nothing"
     return f"{base} captures {real}, not {given}: leave the x-suffix out or correct it"
 
 

@@ -20,7 +20,8 @@ ENGINE_REASONS: Final = frozenset(
     }
 )
 # Endings decided by the players or the clock, which the service records (RULES.md, 6).
-SITE_REASONS: Final = frozenset({"timeout", "resignation", "draw_agreed"})
+# "aborted" is the end of a game with no result: cancelled before both sides moved.
+SITE_REASONS: Final = frozenset({"timeout", "resignation", "draw_agreed", "aborted"})
 REASONS: Final = ENGINE_REASONS | SITE_REASONS
 
 
@@ -45,6 +46,8 @@ class Result:
         return self.winner is None
 
     def __str__(self) -> str:
+        if self.reason == "aborted":
+            return "aborted (no result)"
         who = "draw" if self.winner is None else f"{self.winner} win"
         return f"{who} ({self.reason})"
 
