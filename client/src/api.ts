@@ -1,0 +1,89 @@
+// The HTTP half of docs/protocol.md: session, rule sets, creating and joining games.
+
+import type { PlayerInfo, State } from "./protocol";
+
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+  constructor(code: string, message: string, status: number) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError("network", "The server could not be reached. Check your connection and try again.", 0);
+  }
+  let data: unknown = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = (data ?? {}) as { error?: string; message?: string };
+    throw new ApiError(
+      err.error ?? "http_" + res.status,
+      err.message ?? `The server answered ${res.status}.`,
+      res.status,
+    );
+  }
+  return data as T;
+}
+
+export interface RulesetInfo {
+  id: string;
+  title: string;
+  summary: string;
+}
+
+export interface CreateGameRequest {
+  ruleset: string;
+  move_time: number;
+  opponent: "bot" | "friend";
+  bot_level?: number;
+}
+
+export interface CreatedGame {
+  id: string;
+  url: string;
+  invite?: string;
+}
+
+export const api = {
+  me: () => request<PlayerInfo>("GET", "/api/me"),
+  rulesets: () => request<RulesetInfo[]>("GET", "/api/rulesets"),
+  createGame: (body: CreateGameRequest) => request<CreatedGame>("POST", "/api/games", body),
+  joinGame: (id: string, invite: string) =>
+    request<{ id: string; url: string }>("POST", `/api/games/${encodeURIComponent(id)}/join`, {
+      invite,
+    }),
+  game: (id: string) =>
+    request<{ n: number; state: State; moves: string[] }>("GET", `/api/games/${encodeURIComponent(id)}`),
+};
+
+/** Words for an HTTP error code of the join and create requests. */
+export function joinErrorText(err: ApiError): string {
+  switch (err.code) {
+    case "bad_invite":
+      return "This invite link is not valid for this game. Ask your friend to send it again.";
+    case "game_not_waiting":
+      return "This game already has both its players, so you cannot join it. You can still watch it.";
+    case "not_found":
+      return "There is no such game. The link may be mistyped or the game may have been removed.";
+    case "busy":
+      return "The server is busy. Please try again in a moment.";
+    default:
+      return err.message;
+  }
+}

@@ -1,0 +1,48 @@
+// A few DOM helpers: no framework, just elements.
+
+type Attrs = Record<string, string | number | boolean | null | undefined>;
+type Child = Node | string | null | undefined | false;
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") el.className = String(value);
+    else if (key === "text") el.textContent = String(value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, ...children);
+  return el;
+}
+
+export function append(parent: Node, ...children: Child[]): void {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    parent.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+  }
+}
+
+export function clear(el: Element): void {
+  while (el.firstChild) el.removeChild(el.firstChild);
+}
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An inline SVG from markup that this client writes itself (never from the network). */
+export function svg(markup: string, cls: string, label?: string): SVGSVGElement {
+  const el = document.createElementNS(SVG_NS, "svg");
+  el.setAttribute("viewBox", "0 0 100 100");
+  el.setAttribute("class", cls);
+  if (label) {
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", label);
+  } else {
+    el.setAttribute("aria-hidden", "true");
+  }
+  el.innerHTML = markup;
+  return el;
+}

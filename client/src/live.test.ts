@@ -1,0 +1,234 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { decode, encode } from "@msgpack/msgpack";
+import { LiveClient, type Change, type SocketLike } from "./live";
+import type { State } from "./protocol";
+
+class FakeSocket implements SocketLike {
+  binaryType = "blob";
+  readyState = 0;
+  onopen: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onclose: ((ev: { code?: number }) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  sent: Record<string, unknown>[] = [];
+  closed = false;
+  constructor(readonly url: string) {}
+  send(data: Uint8Array): void {
+    this.sent.push(decode(data) as Record<string, unknown>);
+  }
+  close(): void {
+    this.closed = true;
+    this.readyState = 3;
+  }
+  // server side
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  receive(frame: Record<string, unknown>): void {
+    const bytes = encode(frame);
+    this.onmessage?.({ data: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) });
+  }
+  drop(): void {
+    this.readyState = 3;
+    this.onclose?.({ code: 1006 });
+  }
+  of(t: string): Record<string, unknown>[] {
+    return this.sent.filter((f) => f.t === t);
+  }
+}
+
+function state(ply: number, extra: Partial<State> = {}): State {
+  return {
+    id: "game01",
+    ruleset: "nielsen",
+    status: "active",
+    players: { attackers: { id: "me", name: "Me" }, defenders: { id: "you", name: "You" } },
+    ply,
+    position: "3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3 a",
+    turn: ply % 2 === 0 ? "attackers" : "defenders",
+    legal: ["d1-c1"],
+    repetitions: 1,
+    last: null,
+    result: null,
+    commitment: "00",
+    seed: null,
+    move_time: 3600,
+    opponent: "friend",
+    bot_level: null,
+    created: 0,
+    ...extra,
+  };
+}
+
+const HELLO = {
+  t: "hello",
+  player: { id: "me", name: "Me" },
+  ping_interval: 2.5,
+  limits: { max_frame_bytes: 4096, credits: 100, credit_window: 20 },
+};
+
+describe("LiveClient", () => {
+  let sockets: FakeSocket[];
+  let client: LiveClient;
+  let changes: Change[];
+
+  beforeEach(() => {
+    vi.useFakeTimers();
+    sockets = [];
+    client = new LiveClient({
+      url: "ws://hub/ws",
+      createSocket: (url) => {
+        const s = new FakeSocket(url);
+        sockets.push(s);
+        return s;
+      },
+      random: () => 0.5,
+      idPrefix: "t",
+    });
+    changes = [];
+    client.subscribe((c) => changes.push(c));
+  });
+  afterEach(() => {
+    client.stop();
+    vi.useRealTimers();
+  });
+
+  function connect(): FakeSocket {
+    const s = sockets[sockets.length - 1];
+    s.open();
+    s.receive(HELLO);
+    return s;
+  }
+
+  it("watches after hello and answers pings", () => {
+    client.watch("game01");
+    client.start();
+    const s = connect();
+    expect(client.connection).toBe("open");
+    expect(client.player?.id).toBe("me");
+    expect(s.of("watch")).toEqual([{ t: "watch", game: "game01" }]);
+    s.receive({ t: "ping", n: 7 });
+    expect(s.of("pong")).toEqual([{ t: "pong", n: 7 }]);
+  });
+
+  it("resumes with since after a drop and resends an unacknowledged move unchanged", () => {
+    client.watch("game01");
+    client.start();
+    let s = connect();
+    s.receive({ t: "snapshot", game: "game01", n: 1, state: state(0), moves: [], watchers: 0 });
+    const p = client.move("game01", 0, "d1-c1");
+    expect(s.of("move")).toEqual([{ t: "move", game: "game01", ply: 0, move: "d1-c1", id: p.id }]);
+    s.drop();
+    expect(client.connection).toBe("down");
+    expect(client.pending.forGame("game01")?.id).toBe(p.id);
+    vi.advanceTimersByTime(499);
+    expect(sockets).toHaveLength(1);
+    vi.advanceTimersByTime(1); // first retry after 0.5 s (no jitter with random() = 0.5)
+    expect(sockets).toHaveLength(2);
+    s = connect();
+    expect(s.of("watch")).toEqual([{ t: "watch", game: "game01", since: 1 }]);
+    expect(s.of("move")).toEqual([{ t: "move", game: "game01", ply: 0, move: "d1-c1", id: p.id }]);
+    s.receive({ t: "ack", id: p.id, game: "game01", n: 2, duplicate: true });
+    expect(client.pending.all()).toHaveLength(0);
+    expect(changes).toContainEqual({
+      type: "settled",
+      game: "game01",
+      settlement: { kind: "acked", move: expect.objectContaining({ id: p.id }), duplicate: true },
+    });
+  });
+
+  it("queues a move made while down and sends it after reconnecting", () => {
+    client.watch("game01");
+    client.start();
+    const s = connect();
+    s.receive({ t: "snapshot", game: "game01", n: 1, state: state(0), moves: [], watchers: 0 });
+    client.dropConnection(2000);
+    const p = client.move("game01", 0, "d1-c1");
+    expect(p.sent).toBe(false);
+    vi.advanceTimersByTime(1000);
+    expect(sockets).toHaveLength(1); // held for 2 s
+    vi.advanceTimersByTime(1100);
+    const s2 = connect();
+    expect(s2.of("move")).toEqual([{ t: "move", game: "game01", ply: 0, move: "d1-c1", id: p.id }]);
+    expect(client.pending.forGame("game01")?.sent).toBe(true);
+    // the event settles it even before the ack
+    s2.receive({ t: "event", game: "game01", n: 2, kind: "move", move: "d1-c1", by: "attackers", state: state(1) });
+    expect(client.pending.all()).toHaveLength(0);
+    expect(client.games.get("game01")?.moves).toEqual(["d1-c1"]);
+  });
+
+  it("settles a refused move and reports errors without an id", () => {
+    client.watch("game01");
+    client.start();
+    const s = connect();
+    s.receive({ t: "snapshot", game: "game01", n: 1, state: state(0), moves: [], watchers: 0 });
+    const p = client.move("game01", 0, "d1-d7");
+    s.receive({ t: "error", code: "illegal_move", message: "blocked", id: p.id });
+    expect(client.pending.all()).toHaveLength(0);
+    expect(changes).toContainEqual({
+      type: "settled",
+      game: "game01",
+      settlement: { kind: "refused", move: expect.objectContaining({ id: p.id }), code: "illegal_move", message: "blocked" },
+    });
+    s.receive({ t: "error", code: "rate_limited", message: "slow down" });
+    expect(changes).toContainEqual({ type: "error", game: null, code: "rate_limited", message: "slow down" });
+  });
+
+  it("asks again from its last event on a gap and ignores duplicates", () => {
+    client.watch("game01");
+    client.start();
+    const s = connect();
+    s.receive({ t: "snapshot", game: "game01", n: 3, state: state(2), moves: ["a1-a2", "b1-b2"], watchers: 2 });
+    s.receive({ t: "event", game: "game01", n: 3, kind: "move", move: "b1-b2", by: "defenders", state: state(2) });
+    expect(client.games.get("game01")?.moves).toHaveLength(2);
+    s.receive({ t: "event", game: "game01", n: 5, kind: "move", move: "x", by: "attackers", state: state(4) });
+    expect(s.of("watch").at(-1)).toEqual({ t: "watch", game: "game01", since: 3 });
+    s.receive({ t: "watchers", game: "game01", count: 4 });
+    expect(client.games.get("game01")?.watchers).toBe(4);
+  });
+
+  it("treats nine seconds of silence as a dead connection", () => {
+    client.start();
+    const s = connect();
+    vi.advanceTimersByTime(8000);
+    s.receive({ t: "ping", n: 1 });
+    vi.advanceTimersByTime(8000);
+    expect(client.connection).toBe("open");
+    vi.advanceTimersByTime(2000);
+    expect(client.connection).toBe("down");
+    expect(s.closed).toBe(true);
+  });
+
+  it("backs off 0.5 s, 1 s, 2 s … and resets after a good hello", () => {
+    client.start();
+    const delays: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const before = Date.now();
+      sockets[sockets.length - 1].drop();
+      delays.push((client.retryAt ?? 0) - before);
+      vi.advanceTimersByTime(delays[i]);
+    }
+    expect(delays).toEqual([500, 1000, 2000, 4000, 8000]);
+    connect();
+    expect(client.attempt).toBe(0);
+  });
+
+  it("refuses a pending move clearly when the game ends before it is played", () => {
+    client.watch("game01");
+    client.start();
+    const s = connect();
+    s.receive({ t: "snapshot", game: "game01", n: 1, state: state(0), moves: [], watchers: 0 });
+    client.dropConnection(5000);
+    client.move("game01", 0, "d1-c1");
+    vi.advanceTimersByTime(5000);
+    const s2 = connect();
+    s2.receive({
+      t: "event", game: "game01", n: 2, kind: "move", move: "d1-b1", by: "attackers",
+      state: state(1, { status: "ended", turn: null, result: { winner: "defenders", reason: "timeout" } }),
+    });
+    const settled = changes.filter((c) => c.type === "settled");
+    expect(settled).toHaveLength(1);
+    expect(client.pending.all()).toHaveLength(0);
+  });
+});

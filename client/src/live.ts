@@ -1,0 +1,345 @@
+// The one websocket: hello, heartbeat, watching games, sending moves, and reconnecting
+// with backoff (docs/protocol.md §3–4). No DOM here; pages listen for changes.
+
+import { GameTracker } from "./gamestate";
+import { PendingMoves, isSilentTooLong, jitteredDelay, type PendingMove, type Settlement } from "./pending";
+import {
+  decodeFrame,
+  encodeFrame,
+  type ClientFrame,
+  type PlayerInfo,
+  type ServerFrame,
+} from "./protocol";
+
+/** The parts of a browser WebSocket this client uses (tests pass a fake). */
+export interface SocketLike {
+  binaryType: string;
+  readyState: number;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code?: number }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  send(data: Uint8Array): void;
+  close(code?: number, reason?: string): void;
+}
+
+export type ConnectionState = "connecting" | "open" | "down";
+
+export type Change =
+  | { type: "connection" }
+  | { type: "hello" }
+  | { type: "game"; game: string }
+  | { type: "watchers"; game: string }
+  | { type: "pending"; game: string }
+  | { type: "settled"; game: string; settlement: Settlement }
+  | { type: "error"; game: string | null; code: string; message: string };
+
+export interface LiveOptions {
+  url: string;
+  createSocket?: (url: string) => SocketLike;
+  now?: () => number;
+  random?: () => number;
+  idPrefix?: string;
+}
+
+const OPEN = 1;
+
+function randomPrefix(): string {
+  const bytes = new Uint8Array(6);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(36).padStart(2, "0")).join("");
+}
+
+export class LiveClient {
+  connection: ConnectionState = "down";
+  player: PlayerInfo | null = null;
+  /** attempts since the last good hello: the backoff step */
+  attempt = 0;
+  /** when the next reconnect is due (ms, client clock), while down */
+  retryAt: number | null = null;
+  readonly games = new Map<string, GameTracker>();
+  readonly pending: PendingMoves;
+
+  private ws: SocketLike | null = null;
+  private ready = false; // hello received on the current socket
+  private lastFrameAt = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private watchdog: ReturnType<typeof setInterval> | null = null;
+  private holdUntil = 0;
+  private stopped = false;
+  private listeners = new Set<(change: Change) => void>();
+  private readonly opts: Required<LiveOptions>;
+
+  constructor(opts: LiveOptions) {
+    this.opts = {
+      createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
+      now: () => Date.now(),
+      random: Math.random,
+      idPrefix: randomPrefix(),
+      ...opts,
+    };
+    this.pending = new PendingMoves(this.opts.idPrefix);
+  }
+
+  // -- listening ------------------------------------------------------------------------
+
+  subscribe(fn: (change: Change) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private emit(change: Change): void {
+    for (const fn of [...this.listeners]) fn(change);
+  }
+
+  // -- the socket's life ----------------------------------------------------------------
+
+  start(): void {
+    this.stopped = false;
+    if (this.watchdog === null) {
+      this.watchdog = setInterval(() => this.checkHeartbeat(), 1000);
+    }
+    if (this.ws === null && this.retryTimer === null) this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.watchdog !== null) clearInterval(this.watchdog);
+    this.watchdog = null;
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      this.detach(ws);
+      ws.close(1000);
+    }
+    this.connection = "down";
+  }
+
+  get isOpen(): boolean {
+    return this.ready && this.ws !== null;
+  }
+
+  private connect(): void {
+    this.retryTimer = null;
+    this.retryAt = null;
+    if (this.stopped) return;
+    this.ready = false;
+    this.connection = "connecting";
+    this.lastFrameAt = this.opts.now();
+    let ws: SocketLike;
+    try {
+      ws = this.opts.createSocket(this.opts.url);
+    } catch {
+      this.scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.binaryType = "arraybuffer";
+    ws.onopen = () => {
+      if (ws === this.ws) this.lastFrameAt = this.opts.now();
+    };
+    ws.onmessage = (ev) => {
+      if (ws === this.ws) this.onData(ev.data);
+    };
+    ws.onclose = () => this.onDown(ws);
+    ws.onerror = () => undefined; // a close event follows
+    this.emit({ type: "connection" });
+  }
+
+  private detach(ws: SocketLike): void {
+    ws.onopen = null;
+    ws.onmessage = null;
+    ws.onclose = null;
+    ws.onerror = null;
+  }
+
+  private onDown(ws: SocketLike): void {
+    if (ws !== this.ws) return; // an old socket closing late
+    this.ws = null;
+    this.ready = false;
+    this.detach(ws);
+    try {
+      ws.close();
+    } catch {
+      /* already closed */
+    }
+    for (const p of this.pending.all()) p.sent = false; // resend every one after reconnecting
+    this.scheduleReconnect();
+  }
+
+  private scheduleReconnect(): void {
+    this.connection = "down";
+    if (this.stopped) return;
+    const now = this.opts.now();
+    const delay = Math.max(jitteredDelay(this.attempt, this.opts.random), this.holdUntil - now);
+    this.attempt += 1;
+    this.retryAt = now + delay;
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+    this.emit({ type: "connection" });
+  }
+
+  /** Reconnect now instead of waiting for the backoff (the "retry now" button). */
+  retryNow(): void {
+    if (this.ws !== null || this.stopped) return;
+    if (this.retryTimer !== null) clearTimeout(this.retryTimer);
+    this.holdUntil = 0;
+    this.connect();
+  }
+
+  /** Close the socket as if the network had dropped it (for tests and the dev console). */
+  dropConnection(holdMs = 0): void {
+    this.holdUntil = this.opts.now() + holdMs;
+    const ws = this.ws;
+    if (ws) {
+      try {
+        ws.close();
+      } catch {
+        /* ignore */
+      }
+      this.onDown(ws);
+    }
+  }
+
+  private checkHeartbeat(): void {
+    if (this.ws !== null && isSilentTooLong(this.lastFrameAt, this.opts.now())) {
+      this.onDown(this.ws);
+    }
+  }
+
+  private send(frame: ClientFrame): boolean {
+    const ws = this.ws;
+    if (ws === null || ws.readyState !== OPEN) return false;
+    try {
+      ws.send(encodeFrame(frame));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  // -- frames in --------------------------------------------------------------------------
+
+  private onData(data: unknown): void {
+    this.lastFrameAt = this.opts.now();
+    if (!(data instanceof ArrayBuffer) && !(data instanceof Uint8Array)) return;
+    const frame = decodeFrame(data);
+    if (frame !== null) this.handle(frame);
+  }
+
+  handle(frame: ServerFrame): void {
+    switch (frame.t) {
+      case "hello":
+        this.onHello(frame.player);
+        break;
+      case "ping":
+        this.send({ t: "pong", n: frame.n });
+        break;
+      case "pong":
+        break;
+      case "snapshot": {
+        const tracker = this.games.get(frame.game);
+        if (tracker && tracker.applySnapshot(frame) === "applied") this.afterState(frame.game);
+        break;
+      }
+      case "event": {
+        const tracker = this.games.get(frame.game);
+        if (!tracker) break;
+        const outcome = tracker.applyEvent(frame);
+        if (outcome === "applied") this.afterState(frame.game);
+        else if (outcome === "gap") this.sendWatch(tracker);
+        break;
+      }
+      case "watchers": {
+        const tracker = this.games.get(frame.game);
+        if (tracker) {
+          tracker.setWatchers(frame.count);
+          this.emit({ type: "watchers", game: frame.game });
+        }
+        break;
+      }
+      case "ack": {
+        const s = this.pending.ack(frame.id, frame.duplicate);
+        if (s) this.emit({ type: "settled", game: s.move.game, settlement: s });
+        break;
+      }
+      case "error": {
+        const s = frame.id ? this.pending.error(frame.id, frame.code, frame.message) : null;
+        if (s) this.emit({ type: "settled", game: s.move.game, settlement: s });
+        else this.emit({ type: "error", game: null, code: frame.code, message: frame.message });
+        break;
+      }
+    }
+  }
+
+  private onHello(player: PlayerInfo | null): void {
+    this.player = player;
+    this.ready = true;
+    this.connection = "open";
+    this.attempt = 0;
+    this.holdUntil = 0;
+    for (const tracker of this.games.values()) this.sendWatch(tracker);
+    for (const p of this.pending.toResend()) {
+      if (this.sendMove(p)) this.pending.markSent(p.id);
+    }
+    this.emit({ type: "hello" });
+    this.emit({ type: "connection" });
+    for (const p of this.pending.all()) this.emit({ type: "pending", game: p.game });
+  }
+
+  private afterState(game: string): void {
+    const tracker = this.games.get(game);
+    const state = tracker?.state;
+    if (!tracker || !state) return;
+    this.emit({ type: "game", game });
+    for (const s of this.pending.advance(game, state.ply)) {
+      this.emit({ type: "settled", game, settlement: s });
+    }
+    if (state.status !== "active") {
+      for (const move of this.pending.dropGame(game)) {
+        const message =
+          state.status === "ended" ? "the game is over" : "the game has not started yet";
+        this.emit({
+          type: "settled",
+          game,
+          settlement: { kind: "refused", move, code: "game_not_active", message },
+        });
+      }
+    }
+  }
+
+  // -- frames out -------------------------------------------------------------------------
+
+  private sendWatch(tracker: GameTracker): void {
+    const since = tracker.since;
+    this.send(since === undefined ? { t: "watch", game: tracker.game } : { t: "watch", game: tracker.game, since });
+  }
+
+  private sendMove(p: PendingMove): boolean {
+    return this.send({ t: "move", game: p.game, ply: p.ply, move: p.move, id: p.id });
+  }
+
+  /** Follow a game (again, after reconnecting, from its last event). */
+  watch(game: string): GameTracker {
+    let tracker = this.games.get(game);
+    if (!tracker) {
+      tracker = new GameTracker(game);
+      this.games.set(game, tracker);
+      if (this.isOpen) this.sendWatch(tracker);
+    }
+    return tracker;
+  }
+
+  unwatch(game: string): void {
+    if (this.games.delete(game) && this.isOpen) this.send({ t: "unwatch", game });
+  }
+
+  /** Play a move chosen in the state at `ply`; pending until its ack, event or error. */
+  move(game: string, ply: number, text: string): PendingMove {
+    const p = this.pending.add(game, ply, text, false);
+    if (this.isOpen && this.sendMove(p)) this.pending.markSent(p.id);
+    this.emit({ type: "pending", game });
+    return p;
+  }
+}

@@ -1,0 +1,343 @@
+// `/g/<id>`: the board, the status line, the players, the moves — for players and
+// spectators alike (spectators get no control that acts).
+
+import { Board } from "../board";
+import { type AppContext, type Unmount, recallInvite } from "../context";
+import { clear, h } from "../dom";
+import { invitePanel } from "../invite";
+import type { Change } from "../live";
+import {
+  applyMoveLocally,
+  describeMove,
+  findLegal,
+  formatMoveRow,
+  moveRows,
+  parseMove,
+  parsePosition,
+} from "../notation";
+import type { Settlement } from "../pending";
+import { cornerSvg, pieceSvg, throneSvg } from "../pieces";
+import type { State } from "../protocol";
+import { RULES } from "../rules";
+import {
+  durationText,
+  errorText,
+  isMyTurn,
+  otherSide,
+  playerLine,
+  repetitionWarning,
+  resultText,
+  sideOf,
+  statusLine,
+  watchersText,
+} from "../status";
+
+export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unmount {
+  const live = ctx.live;
+  const tracker = live.watch(game);
+  let meId: string | null = live.player?.id ?? null;
+  let errorMessage = "";
+  let errorPly = -1;
+  let infoMessage = "";
+
+  const status = h("p", { class: "status-line", id: "status-line", "aria-live": "polite" });
+  const connBanner = h("div", { class: "conn-banner", id: "conn-banner", role: "status", hidden: true });
+  const alert = h("div", { class: "alert", id: "game-error", role: "alert" });
+  const notice = h("p", { class: "notice", id: "game-notice", "aria-live": "polite" });
+  const board = new Board((move) => play(move, "board"));
+  const input = h("input", {
+    id: "move-input",
+    type: "text",
+    autocomplete: "off",
+    autocapitalize: "off",
+    spellcheck: "false",
+    placeholder: "e.g. d1-c1",
+    "aria-describedby": "move-help",
+  });
+  const moveForm = h(
+    "form",
+    { class: "move-form", id: "move-form" },
+    h("label", { for: "move-input", text: "Type a move" }),
+    h("div", { class: "move-row" }, input, h("button", { type: "submit", class: "btn", id: "move-submit", text: "Play" })),
+    h("p", { class: "hint", id: "move-help", text: "Two squares joined by a dash: d1-c1. Captures are added for you." }),
+  );
+  const players = h("ul", { class: "players", id: "players" });
+  const watchers = h("p", { class: "watchers", id: "watchers" });
+  const result = h("div", { class: "result", id: "result", role: "status" });
+  const info = h("dl", { class: "info", id: "game-info" });
+  const moves = h("ol", { class: "moves", id: "moves", "aria-label": "Moves" });
+  const invite = h("div", { class: "invite-slot" });
+  const legend = h(
+    "ul",
+    { class: "legend", "aria-label": "Legend" },
+    h("li", {}, pieceSvg("A"), "Attacker (dark diamond)"),
+    h("li", {}, pieceSvg("D"), "Defender (light disc)"),
+    h("li", {}, pieceSvg("K"), "King (disc with a crown)"),
+    h("li", {}, throneSvg(), "Throne, d4"),
+    h("li", {}, cornerSvg(), "Corner"),
+    h("li", {}, h("span", { class: "swatch swatch-dest", "aria-hidden": "true" }), "Where the selected piece can go"),
+    h("li", {}, h("span", { class: "swatch swatch-last", "aria-hidden": "true" }), "Last move"),
+    h("li", {}, h("span", { class: "swatch swatch-captured", "aria-hidden": "true" }), "Captured by the last move"),
+  );
+
+  const howTo = h("p", {
+    class: "hint",
+    text: "Pick one of your pieces to see where it can go, then pick a square — or drag the piece. With the keyboard: arrow keys, then Enter.",
+  });
+  const page = h(
+    "div",
+    { class: "page page-game", "data-game": game },
+    h(
+      "section",
+      { class: "play", "aria-label": "Game" },
+      status,
+      connBanner,
+      alert,
+      notice,
+      invite,
+      h("div", { class: "board-wrap" }, board.root),
+      moveForm,
+    ),
+    h(
+      "aside",
+      { class: "side" },
+      result,
+      h("section", { class: "panel" }, h("h2", { text: "Players" }), players, watchers),
+      h("section", { class: "panel" }, h("h2", { text: "Moves" }), moves),
+      h("section", { class: "panel" }, h("h2", { text: "Game" }), info),
+      h("section", { class: "panel" }, h("h2", { text: "Legend" }), legend, howTo),
+    ),
+  );
+  root.appendChild(page);
+
+  function showError(text: string): void {
+    errorMessage = text;
+    errorPly = tracker.state?.ply ?? -1;
+    board.reset();
+    render();
+  }
+
+  function play(text: string, from: "board" | "typed"): void {
+    const state = tracker.state;
+    infoMessage = "";
+    if (!state) return;
+    const side = sideOf(state, meId);
+    if (!side) return showError("You are watching this game: only its players can move.");
+    if (state.status !== "active") return showError(state.status === "waiting" ? "The game has not started yet." : "The game is over: no more moves.");
+    if (live.pending.forGame(game)) return showError("Wait until your last move has been confirmed.");
+    if (state.turn !== side) return showError(`It is not your move: wait for the ${otherSide(side)}.`);
+    errorMessage = "";
+    live.move(game, state.ply, text);
+    if (from === "typed") input.value = "";
+    render();
+  }
+
+  moveForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    const parsed = parseMove(text);
+    if (!parsed) {
+      showError(`“${text}” is not a move: write two squares joined by a dash, like d1-c1.`);
+      return;
+    }
+    // Typed without captures: send the canonical text when it is legal; otherwise as typed,
+    // and the server says why it is refused.
+    const state = tracker.state;
+    const canonical = state ? findLegal(state.legal, parsed.from, parsed.to) : null;
+    play(canonical && parsed.captures.length === 0 ? canonical : text, "typed");
+  });
+
+  function onSettled(s: Settlement): void {
+    if (s.kind === "refused") {
+      showError(`Your move ${s.move.move} was not played. ${errorText(s.code, s.message)}`);
+    } else if (s.kind === "overtaken") {
+      const played = tracker.moves[s.move.ply];
+      const mine = parseMove(s.move.move);
+      const got = played ? parseMove(played) : null;
+      if (!mine || !got || mine.from !== got.from || mine.to !== got.to) {
+        showError(`Your move ${s.move.move} was not played: the game had moved on while it was on its way.`);
+      }
+    } else if (s.duplicate) {
+      infoMessage = `Your move ${s.move.move} had already arrived before the connection dropped; it was played once.`;
+    }
+  }
+
+  const unsubscribe = live.subscribe((c: Change) => {
+    if (c.type === "hello") meId = live.player?.id ?? meId;
+    if ("game" in c && c.game !== null && c.game !== game) return;
+    if (c.type === "settled") onSettled(c.settlement);
+    if (c.type === "error") {
+      if (c.code === "not_found" && !tracker.synced) {
+        renderMissing(c.message);
+        return;
+      }
+      showError(errorText(c.code, c.message));
+      return;
+    }
+    render();
+  });
+  void ctx.me.then((me) => {
+    if (!meId && me) {
+      meId = me.id;
+      render();
+    }
+  });
+
+  let missing = false;
+  function renderMissing(message: string): void {
+    missing = true;
+    clear(page);
+    page.appendChild(
+      h(
+        "div",
+        { class: "panel" },
+        h("h1", { text: "No such game" }),
+        h("p", { class: "error", role: "alert", text: `${message.charAt(0).toUpperCase()}${message.slice(1)}.` }),
+        h("p", {}, h("a", { href: "/", class: "btn btn-primary", text: "Start a game" })),
+      ),
+    );
+  }
+
+  function renderPlayers(state: State): void {
+    clear(players);
+    for (const side of ["attackers", "defenders"] as const) {
+      const turn = state.status === "active" && state.turn === side;
+      players.appendChild(
+        h(
+          "li",
+          { class: `player${turn ? " to-move" : ""}`, "data-side": side },
+          pieceSvg(side === "attackers" ? "A" : "K"),
+          h("span", { text: playerLine(state, side, meId) }),
+          turn ? h("span", { class: "badge", text: "to move" }) : null,
+        ),
+      );
+    }
+  }
+
+  function renderMoves(list: readonly string[]): void {
+    clear(moves);
+    for (const row of moveRows(list)) {
+      moves.appendChild(h("li", { "data-number": row.number, text: formatMoveRow(row) }));
+    }
+    if (list.length === 0) moves.appendChild(h("li", { class: "muted empty", text: "No moves yet." }));
+    moves.scrollTop = moves.scrollHeight;
+  }
+
+  function renderInfo(state: State): void {
+    clear(info);
+    const rs = RULES[state.ruleset];
+    const add = (term: string, ...desc: (Node | string)[]) => info.append(h("dt", { text: term }), h("dd", {}, ...desc));
+    add("Rule set", h("a", { href: `/rules/${state.ruleset}`, text: rs ? rs.title : state.ruleset }));
+    add("Time per move", durationText(state.move_time));
+    add("Opponent", state.opponent === "bot" ? `the bot, level ${state.bot_level ?? 1}` : "a friend");
+    add("Ply", String(state.ply));
+  }
+
+  function renderConnection(): void {
+    const down = live.connection !== "open";
+    connBanner.hidden = !down;
+    if (down) {
+      const secs = live.retryAt ? Math.max(0, Math.ceil((live.retryAt - Date.now()) / 1000)) : 0;
+      connBanner.textContent =
+        live.connection === "connecting"
+          ? "Connecting to the server…"
+          : `Connection lost — reconnecting${secs > 0 ? ` in ${secs} s` : "…"}. Moves you make now are sent when it is back.`;
+    }
+  }
+
+  function render(): void {
+    if (missing) return;
+    renderConnection();
+    const state = tracker.state;
+    const pending = live.pending.forGame(game);
+    const myInvite = recallInvite(game);
+    const waitingForFriend = state?.status === "waiting" && myInvite !== null;
+    status.textContent = statusLine(state, meId, waitingForFriend);
+    ctx.setTitle(state ? statusLine(state, meId, waitingForFriend).replace(/ — /, ": ") : "Game");
+    if (!state) return;
+    page.dataset.status = state.status;
+    const side = sideOf(state, meId);
+    page.dataset.side = side ?? "spectator";
+    status.dataset.turn = state.turn ?? "";
+    status.classList.toggle("my-turn", isMyTurn(state, meId));
+
+    if (errorMessage && state.ply !== errorPly) errorMessage = ""; // the game moved on
+    alert.textContent = errorMessage;
+    alert.hidden = !errorMessage;
+
+    const warn = repetitionWarning(state);
+    let noticeText = infoMessage || warn || "";
+    if (pending) {
+      noticeText = pending.sent
+        ? `Sending your move ${pending.move}…`
+        : `Your move ${pending.move} is waiting for the connection; it is sent as soon as it is back.`;
+    }
+    notice.textContent = noticeText;
+    notice.dataset.pending = pending ? pending.move : "";
+    notice.hidden = !noticeText;
+
+    if (state.status === "waiting" && myInvite) {
+      if (!invite.firstChild) invite.appendChild(invitePanel(game, myInvite));
+    } else if (invite.firstChild) {
+      clear(invite);
+    }
+
+    let position = parsePosition(state.position);
+    const showPending = pending && pending.ply === state.ply ? pending.move : null;
+    if (showPending) position = applyMoveLocally(position, showPending);
+    const interactive = isMyTurn(state, meId) && !pending;
+    board.update({
+      position,
+      legal: interactive ? state.legal : [],
+      interactive,
+      last: state.last,
+      pending: showPending,
+      ply: state.ply,
+      status: state.status,
+      turn: state.turn,
+    });
+    board.root.dataset.lastMove = state.last ?? "";
+    board.root.setAttribute(
+      "aria-description",
+      state.last ? `Last move: ${describeMove(state.last)}` : "No move played yet",
+    );
+
+    moveForm.hidden = side === null || state.status === "ended";
+    howTo.hidden = side === null;
+    input.disabled = state.status !== "active";
+
+    renderPlayers(state);
+    watchers.textContent = watchersText(tracker.watchers, side === null && !waitingForFriend);
+    watchers.dataset.count = String(tracker.watchers);
+    renderMoves(tracker.moves);
+    renderInfo(state);
+
+    if (state.status === "ended" && state.result) {
+      const r = state.result;
+      const mine = side && r.winner ? (r.winner === side ? "You won! " : "You lost. ") : "";
+      result.replaceChildren(
+        h("h2", { text: "Game over" }),
+        h("p", { class: "result-text", text: `${mine}${resultText(r)}` }),
+        h("p", {}, h("a", { href: "/", class: "btn btn-primary", text: "Play another game" })),
+      );
+      result.hidden = false;
+      result.dataset.winner = r.winner ?? "draw";
+      result.dataset.reason = r.reason;
+    } else {
+      result.hidden = true;
+      result.replaceChildren();
+    }
+  }
+
+  const timer = setInterval(() => {
+    if (live.connection !== "open") renderConnection();
+  }, 500);
+  render();
+
+  return () => {
+    clearInterval(timer);
+    unsubscribe();
+    live.unwatch(game);
+  };
+}

@@ -1,0 +1,149 @@
+// Who am I in this game, and the sentences that say so. Pure functions only.
+
+import type { Side } from "./notation";
+import type { GameResult, State } from "./protocol";
+
+export function otherSide(side: Side): Side {
+  return side === "attackers" ? "defenders" : "attackers";
+}
+
+/** The side a player id plays in this state, or null for a spectator. */
+export function sideOf(state: State, playerId: string | null | undefined): Side | null {
+  if (!playerId) return null;
+  if (state.players.attackers?.id === playerId) return "attackers";
+  if (state.players.defenders?.id === playerId) return "defenders";
+  return null;
+}
+
+export function isSpectator(state: State, playerId: string | null | undefined): boolean {
+  return sideOf(state, playerId) === null;
+}
+
+export function isMyTurn(state: State, playerId: string | null | undefined): boolean {
+  const side = sideOf(state, playerId);
+  return state.status === "active" && side !== null && state.turn === side;
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+const REASONS: Record<string, string> = {
+  king_escaped: "the king reached a corner",
+  king_captured: "the king was captured",
+  attackers_eliminated: "every attacker was captured",
+  defenders_eliminated: "every defender was captured",
+  no_legal_moves: "a side had no legal move",
+  repetition: "the same position came round a third time",
+  move_limit: "400 plies were played",
+  timeout: "a player's time for a move ran out",
+  resignation: "a player resigned",
+  draw_agreed: "the players agreed a draw",
+};
+
+/** The reason of a result in words. */
+export function reasonText(reason: string): string {
+  return REASONS[reason] ?? reason.replace(/_/g, " ");
+}
+
+/** "The defenders won: the king reached a corner." / "Draw: …" */
+export function resultText(result: GameResult): string {
+  const why = reasonText(result.reason);
+  if (result.winner === null) return `Draw: ${why}.`;
+  return `The ${result.winner} won: ${why}.`;
+}
+
+/** The line above the board, on every state. */
+export function statusLine(
+  state: State | null,
+  playerId: string | null | undefined,
+  waitingForFriend = false,
+): string {
+  if (state === null) return "Loading the game…";
+  const side = sideOf(state, playerId);
+  const who = side ? `You are the ${side}` : "You are watching";
+  if (state.status === "waiting") {
+    return waitingForFriend
+      ? "Waiting for your friend to join — send them the invite link"
+      : `${who} — waiting for the second player to join`;
+  }
+  if (state.status === "ended") {
+    const r = state.result;
+    if (!r) return `${who} — the game is over`;
+    const why = reasonText(r.reason);
+    if (r.winner === null) return `${who} — game over: a draw, ${why}`;
+    const outcome = side ? (r.winner === side ? "you won" : "you lost") : `the ${r.winner} won`;
+    return `${who} — game over: ${outcome}, ${why}`;
+  }
+  const turn = state.turn ?? "attackers";
+  if (side === null) return `${who} — ${turn} to move`;
+  if (side === turn) return `${who} — your move`;
+  return `${who} — waiting for the ${turn}`;
+}
+
+/** "1 minute", "3 minutes", "1 hour", "7 days". */
+export function durationText(seconds: number): string {
+  const units: [number, string][] = [
+    [86_400, "day"],
+    [3_600, "hour"],
+    [60, "minute"],
+  ];
+  for (const [size, name] of units) {
+    if (seconds >= size && seconds % size === 0) {
+      const n = seconds / size;
+      return `${n} ${name}${n === 1 ? "" : "s"}`;
+    }
+  }
+  return `${seconds} seconds`;
+}
+
+/** How many spectators; a spectator is one of them. */
+export function watchersText(count: number, spectator = false): string {
+  if (spectator) {
+    if (count <= 1) return "Only you are watching";
+    return count === 2 ? "You and 1 other person are watching" : `You and ${count - 1} others are watching`;
+  }
+  if (count <= 0) return "Nobody is watching";
+  return count === 1 ? "1 person watching" : `${count} people watching`;
+}
+
+/** The names line for one side: "Attackers: Swift Raven 42 (you)". */
+export function playerLine(state: State, side: Side, playerId: string | null | undefined): string {
+  const p = state.players[side];
+  const name = p ? p.name : "waiting for a player";
+  const you = p && playerId && p.id === playerId ? " (you)" : "";
+  return `${capitalise(side)}: ${name}${you}`;
+}
+
+/** The warning after a position has come round twice (RULES.md: shown in every rule set). */
+export function repetitionWarning(state: State): string | null {
+  if (state.status !== "active" || state.repetitions < 2) return null;
+  const what: Record<string, string> = {
+    nielsen: "is a draw",
+    federation: "loses for the defenders",
+    common: "loses for the player who makes it",
+    walker: "is a draw",
+    newsome: "is a draw",
+  };
+  return `This position has now occurred twice: a third time ${what[state.ruleset] ?? "ends the game"}.`;
+}
+
+/** Words for an `error` frame's code, used with the server's own message. */
+export function errorText(code: string, message: string): string {
+  const lead: Record<string, string> = {
+    illegal_move: "That move is not allowed",
+    not_your_turn: "It is not your move",
+    stale_ply: "The game had moved on",
+    game_not_active: "No moves now",
+    not_a_player: "You are watching this game",
+    no_session: "You have no session",
+    rate_limited: "Too many messages",
+    busy: "The server was busy",
+    not_found: "No such game",
+    unavailable: "The server could not load the game",
+  };
+  const head = lead[code];
+  const body = message ? capitalise(message) : code;
+  if (!head) return body.endsWith(".") ? body : `${body}.`;
+  return `${head}: ${message}${message.endsWith(".") ? "" : "."}`;
+}
