@@ -10,20 +10,15 @@ Where a service is missing the tests that need it are skipped saying why, except
 from __future__ import annotations
 
 import os
-import re
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 import redis
 import redis.asyncio as aioredis
 
 from brandubh.redis_server import EmbeddedRedis, RedisNotFound
+from services import HubProcess
 
 REQUIRE = os.environ.get("BRANDUBH_REQUIRE_SERVICES") == "1"
 ROOT = Path(__file__).resolve().parents[1]
@@ -51,6 +46,17 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
+def fresh_redis_url(tmp_path: Path) -> Iterator[str]:
+    """A redis-server of the test's own, for tests that need every hub on it stopped."""
+    try:
+        server = EmbeddedRedis(tmp_path / "redis", appendonly=False)
+    except RedisNotFound as exc:
+        missing(str(exc))
+    with server:
+        yield server.url
+
+
+@pytest.fixture
 def redis_sync(redis_url: str) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(redis_url)
     yield client
@@ -65,84 +71,6 @@ async def redis_async(redis_url: str) -> AsyncIterator[aioredis.Redis]:
 
 
 # -- hub processes ----------------------------------------------------------------------
-
-# Short heartbeats and polls keep the tests quick; limits stay at their defaults.
-TEST_ENV = {
-    "BRANDUBH_BOT_POLL_S": "0.2",
-    "BRANDUBH_LOG_LEVEL": "warning",
-}
-
-
-class HubProcess:
-    """A `brandubh serve --port 0` child process on the shared Redis."""
-
-    def __init__(self, redis_url: str, env: dict[str, str] | None = None, workers: int = 1):
-        self.env = {**os.environ, **TEST_ENV, "REDIS_URL": redis_url, **(env or {})}
-        self.workers = workers
-        self.proc: subprocess.Popen[str] | None = None
-        self.url = ""
-        self.log: list[str] = []
-
-    @property
-    def ws_url(self) -> str:
-        return self.url.replace("http://", "ws://") + "/ws"
-
-    def start(self, timeout: float = 20.0) -> HubProcess:
-        cmd = [
-            sys.executable,
-            "-m",
-            "brandubh",
-            "serve",
-            "--port",
-            "0",
-            "--no-build",
-            "--workers",
-            str(self.workers),
-        ]
-        self.proc = subprocess.Popen(
-            cmd,
-            env=self.env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            start_new_session=True,
-        )
-        assert self.proc.stdout is not None
-        deadline = time.monotonic() + timeout
-        while not self.url:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"hub exited at start:\n{''.join(self.log)}")
-            self.log.append(line)
-            m = re.search(r"listening on (http://\S+)", line)
-            if m:
-                self.url = m.group(1)
-            if time.monotonic() > deadline:
-                raise RuntimeError("hub did not start in time")
-        while time.monotonic() < deadline:  # the socket is bound; wait for the app itself
-            try:
-                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("hub did not become healthy in time")
-
-    def kill(self) -> None:
-        """SIGKILL the whole process group: no goodbye to anyone."""
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        if self.proc is not None and self.proc.stdout is not None:
-            self.proc.stdout.close()
 
 
 @pytest.fixture(scope="session")
@@ -166,11 +94,81 @@ def start_hub(redis_url: str) -> Iterator[Callable[..., HubProcess]]:
     """Start hubs of the test's own (to kill or configure); all are stopped afterwards."""
     started: list[HubProcess] = []
 
-    def start(env: dict[str, str] | None = None, workers: int = 1) -> HubProcess:
-        proc = HubProcess(redis_url, env, workers).start()
+    def start(
+        env: dict[str, str] | None = None, workers: int = 1, redis: str | None = None
+    ) -> HubProcess:
+        proc = HubProcess(redis or redis_url, env, workers).start()
         started.append(proc)
         return proc
 
     yield start
     for proc in started:
         proc.stop()
+
+
+# -- browser ---------------------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")  # Debian's; Playwright never downloads a browser here
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture(scope="session")
+def npm() -> str:
+    """The npm command, for the client's own tests."""
+    import shutil
+
+    path = shutil.which("npm")
+    if path is None:
+        missing("npm is not installed (Node.js 20.19 or newer is needed for the client)")
+    return str(path)
+
+
+@pytest.fixture(scope="session")
+def client_dist() -> Path:
+    """The built client (client/dist), built once per session if missing or stale."""
+    from brandubh.client_build import CLIENT_DIR, ClientBuildError, ensure_client_built
+
+    try:
+        ensure_client_built()
+    except ClientBuildError as exc:
+        missing(str(exc))
+    return CLIENT_DIR / "dist"
+
+
+@pytest.fixture(scope="session")
+def web_hub(redis_url: str, client_dist: Path) -> Iterator[HubProcess]:
+    """A hub serving the built client, for the browser tests."""
+    proc = HubProcess(redis_url, env={"BRANDUBH_CLIENT_DIR": str(client_dist)}).start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    """Headless Debian Chromium driven by Playwright's sync API, one per test module:
+    its event loop must be gone before the asyncio tests of other modules run."""
+    if not CHROMIUM.exists():
+        missing(f"{CHROMIUM} is not installed (Debian: apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("playwright is not installed (pip install -e '.[test]')")
+    pw = sync_playwright().start()
+    try:
+        chromium = pw.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+    except Exception as exc:
+        pw.stop()
+        missing(f"Chromium did not start: {exc}")
+    yield chromium
+    chromium.close()
+    pw.stop()

@@ -165,12 +165,12 @@ async def close_code(ws: ClientConnection, timeout: float = 15.0) -> int | None:
 
 
 async def friend_game(
-    base: str, ruleset: str = "nielsen", joiner_base: str | None = None
+    base: str, ruleset: str = "nielsen", joiner_base: str | None = None, move_time: int = 600
 ) -> tuple[str, Player, Player]:
     """A started friend game between two fresh guests: (game id, creator, joiner)."""
     alice = await Player(base).start()
     bob = await Player(joiner_base or base).start()
-    created = await alice.create_game(opponent="friend", ruleset=ruleset, move_time=600)
+    created = await alice.create_game(opponent="friend", ruleset=ruleset, move_time=move_time)
     await bob.join(created["invite"])
     return created["id"], alice, bob
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TextIO
 
 import click
 
@@ -60,3 +61,23 @@ def perft(depth: int, ruleset: str, position: str | None) -> None:
         raise click.ClickException(str(exc)) from None
     for d in range(1, depth + 1):
         click.echo(f"{d}\t{count(game, d)}")
+
+
+@main.command()
+@click.argument("record_file", type=click.File("r", encoding="utf-8"))
+def verify(record_file: TextIO) -> None:
+    """Check a finished game's record: seed, sides, every move, the result."""
+    from brandubh.engine import EngineError, parse_record
+    from brandubh.fairplay import VerificationFailed
+    from brandubh.fairplay import verify as check
+
+    try:
+        record = parse_record(record_file.read())
+        game = check(record)
+    except (EngineError, VerificationFailed) as exc:
+        click.echo(f"FAILED: {exc}", err=True)
+        raise SystemExit(1) from None
+    click.echo(
+        f"OK: game {record.game_id}, {record.ruleset}, {len(record.moves)} moves, "
+        f"{game.result}; the seed matches its commitment and the sides follow from it"
+    )

@@ -10,7 +10,7 @@ import redis
 import websockets
 
 from brandubh.hub import keys
-from conftest import HubProcess
+from services import HubProcess
 from wsclient import Msg, Player, Socket, close_code, friend_game, seated
 
 

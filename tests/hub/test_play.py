@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from conftest import HubProcess
+from services import HubProcess
 from wsclient import Player, Socket, friend_game, seated
 
 

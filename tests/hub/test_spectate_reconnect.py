@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import random
 
-from conftest import HubProcess
+from services import HubProcess
 from wsclient import Player, Socket, friend_game, seated
 
 CORNERS = ("a1", "a7", "g1", "g7")

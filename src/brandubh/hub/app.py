@@ -20,6 +20,7 @@ from brandubh.hub.connection import WATCHER_TTL_MS, Connection
 from brandubh.hub.fanout import Fanout
 from brandubh.hub.games import GameService
 from brandubh.hub.origin import origin_allowed
+from brandubh.hub.scheduler import Scheduler
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.sessions import COOKIE, Sessions
 
@@ -36,7 +37,14 @@ class Hub:
         )
         self.redis = Redis(connection_pool=self.pool)
         self.scripts = Scripts.register(self.redis)
-        self.games = GameService(self.redis, self.scripts)
+        self.games = GameService(self.redis, self.scripts, settings.time_scale)
+        self.scheduler = Scheduler(
+            self.redis,
+            self.scripts,
+            self.games,
+            poll_s=settings.scheduler_poll_s,
+            outage_after_s=settings.outage_after_s,
+        )
         self.sessions = Sessions(self.redis)
         self.fanout = Fanout(self.redis)
         self.bot = BotWorker(self, settings)
@@ -48,10 +56,12 @@ class Hub:
         self.fanout.hooks.append(self.games.observe)
         self.fanout.hooks.append(self.bot.on_event)
         await self.bot.start()
+        await self.scheduler.start()
 
     async def stop(self) -> None:
         for conn in list(self.connections):
             conn.close(1001, "server shutting down")
+        await self.scheduler.stop()
         await self.bot.stop()
         await self.fanout.stop()
         await self.redis.aclose()

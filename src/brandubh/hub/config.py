@@ -47,6 +47,9 @@ class Settings:
     bot_poll_s: float = 1.0
     bot_lease_s: float = 30.0
     redis_pool_size: int = 64
+    time_scale: float = 1.0  # multiplies every move deadline; tests shorten them with it
+    scheduler_poll_s: float = 0.05
+    outage_after_s: float = 30.0  # no scheduler beat for this long: the service was down
     client_dir: str = ""  # built client (index.html and assets); empty: the package's build
 
     @classmethod
@@ -65,5 +68,8 @@ class Settings:
             replay_window=_int("BRANDUBH_REPLAY_WINDOW", cls.replay_window),
             bot_poll_s=_float("BRANDUBH_BOT_POLL_S", cls.bot_poll_s),
             redis_pool_size=_int("BRANDUBH_REDIS_POOL", cls.redis_pool_size),
+            time_scale=_float("BRANDUBH_TIME_SCALE", cls.time_scale),
+            scheduler_poll_s=_float("BRANDUBH_SCHEDULER_POLL_S", cls.scheduler_poll_s),
+            outage_after_s=_float("BRANDUBH_OUTAGE_AFTER_S", cls.outage_after_s),
             client_dir=os.environ.get("BRANDUBH_CLIENT_DIR", ""),
         )

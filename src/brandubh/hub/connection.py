@@ -256,8 +256,10 @@ class Connection:
             await self._watch(msg["game"], msg.get("since"))
         elif kind == "unwatch":
             await self._unwatch(msg["game"])
-        elif kind == "move":
-            await self._move(msg)
+        elif kind == "rematch":
+            await self._rematch(msg)
+        else:
+            await self._act(msg)
 
     async def _watch(self, game_id: str, since: int | None) -> None:
         sub = self.subs.get(game_id)
@@ -292,14 +294,27 @@ class Connection:
         if sub.spectator:
             await self.hub.watchers_update(sub.game_id, self.id, "del")
 
-    async def _move(self, msg: dict[str, Any]) -> None:
+    def _player_id(self, msg: dict[str, Any]) -> str:
         if self.player is None:
             raise ProtocolError(
                 "no_session", "this socket has no session: open the site to get one", msg["id"]
             )
-        done = await self.hub.games.move(
-            self.player.id, msg["game"], msg["ply"], msg["move"], msg["id"]
-        )
+        return self.player.id
+
+    async def _act(self, msg: dict[str, Any]) -> None:
+        """A player's action on a game: answered by an ack with its event number."""
+        player, games, game, msg_id = self._player_id(msg), self.hub.games, msg["game"], msg["id"]
+        kind = msg["t"]
+        if kind == "move":
+            done = await games.move(player, game, msg["ply"], msg["move"], msg_id)
+        elif kind == "resign":
+            done = await games.resign(player, game, msg_id)
+        elif kind == "abort":
+            done = await games.abort(player, game, msg_id)
+        elif kind == "offer_draw":
+            done = await games.offer_draw(player, game, msg_id)
+        else:
+            done = await games.answer_draw(player, game, msg["accept"], msg_id)
         self.send(
             encode(
                 {
@@ -308,6 +323,20 @@ class Connection:
                     "game": msg["game"],
                     "n": done.n,
                     "duplicate": done.duplicate,
+                }
+            )
+        )
+
+    async def _rematch(self, msg: dict[str, Any]) -> None:
+        outcome, next_game = await self.hub.games.rematch(self._player_id(msg), msg["game"])
+        self.send(
+            encode(
+                {
+                    "t": "rematch_ack",
+                    "id": msg["id"],
+                    "game": msg["game"],
+                    "outcome": outcome,
+                    "next": next_game,
                 }
             )
         )
@@ -322,4 +351,3 @@ class Connection:
             with contextlib.suppress(Exception):
                 await self._drop(sub)
         self.subs.clear()
-

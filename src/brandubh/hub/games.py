@@ -1,22 +1,25 @@
 """Live games: create, join, and every change through the one commit path.
 
-Each change reads the game, validates it with the engine, then runs ``commit.lua``, which
-re-checks that nothing changed in between and writes the state, the numbered event, the
-ack and the publication at once. A concurrent change makes the script answer ``retry``;
-the change is then validated again against the new state.
+Each change reads the game (or starts from this process's last known state of it),
+validates it with the engine, then runs ``commit.lua``, which re-checks that nothing
+changed in between and writes the state, the numbered event, the ack, the deadline and
+bot indexes and the publication at once. A concurrent change makes the script answer
+``retry``; the change is then validated again against the new state.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
 from brandubh import fairplay
-from brandubh.engine import RULESETS, Game, IllegalMove, Move
+from brandubh.engine import RULESETS, Game, IllegalMove, Record, Result, Side
 from brandubh.hub import keys
 from brandubh.hub.protocol import ProtocolError, encode
 from brandubh.hub.scripts import Scripts
@@ -25,11 +28,30 @@ from brandubh.hub.state import BOT_ID, GameState, Hash, Player, pack_snapshot
 MIN_MOVE_TIME: Final = 60
 MAX_MOVE_TIME: Final = 7 * 24 * 3600
 BOT_LEVELS: Final = range(1, 6)
+DRAW_OFFER_GAP: Final = 10  # plies after a declined offer before that player may offer again
 _RETRIES: Final = 16
 CACHE_GAMES: Final = 10_000
+# Stands in the event frame for a deadline only commit.lua knows (it reads Redis's TIME);
+# any value of 2**32 or more is packed by msgpack as 0xcf and 8 bytes.
+DEADLINE_PLACEHOLDER: Final = 0xFEED_FACE_CAFE_BEEF
+_PLACEHOLDER_BYTES: Final = b"\xcf" + DEADLINE_PLACEHOLDER.to_bytes(8, "big")
+
 # The fields each kind of change writes (the others stay as they are).
 START_FIELDS: Final = ("status", "p2", "p2name", "attacker", "defender", "turn")
-MOVE_FIELDS: Final = ("ply", "snap", "moves", "turn", "status", "winner", "reason")
+MOVE_FIELDS: Final = (
+    "ply",
+    "snap",
+    "moves",
+    "turn",
+    "status",
+    "winner",
+    "reason",
+    "draw_offer",
+    "draw_block_a",
+    "draw_block_d",
+)
+END_FIELDS: Final = ("turn", "status", "winner", "reason", "draw_offer")
+DRAW_FIELDS: Final = ("draw_offer", "draw_block_a", "draw_block_d")
 
 
 @dataclass(frozen=True)
@@ -40,18 +62,48 @@ class Committed:
     duplicate: bool = False
 
 
+@dataclass(frozen=True)
+class Change:
+    """A validated change to a game, with what commit.lua must check and update."""
+
+    new: GameState
+    event: dict[str, Any]
+    write: tuple[str, ...]
+    status: str = "active"  # the status the game must still have
+    ply: int | None = None  # the ply it must still be at
+    require_turn: bool = False  # the actor must be the player on turn
+    deadline_check: str = ""  # "before": not yet passed; "after": passed (a timeout)
+    deadline_change: str = ""  # "set" (now + allowance), "at" (deadline_ms), "del"
+    deadline_ms: int = 0
+    bot_job: str = ""  # "add", "del"
+    game: Game | None = None  # the engine's game at ``new``, when at hand
+
+
+Build = Callable[[GameState], Change]
+
+
 def new_game_id() -> str:
     return secrets.token_urlsafe(9)  # 12 characters
+
+
+def other(side: str) -> Side:
+    """The other side."""
+    return "defenders" if side == "attackers" else "attackers"
 
 
 class GameService:
     """The hub's only writer of live games."""
 
-    def __init__(self, redis: Redis, scripts: Scripts) -> None:
+    def __init__(self, redis: Redis, scripts: Scripts, time_scale: float = 1.0) -> None:
         self.redis = redis
         self.scripts = scripts
-        # Last known state of recently used games; only ever a first guess (see move).
+        self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production
+        # Last known state of recently used games; only ever a first guess (see _act).
         self._cache: OrderedDict[str, GameState] = OrderedDict()
+
+    def allowance_ms(self, state: GameState) -> int:
+        """How long the side to move has for one move, in ms."""
+        return max(1, int(state.move_time * 1000 * self.time_scale))
 
     # -- reading --------------------------------------------------------------------------
 
@@ -84,6 +136,24 @@ class GameService:
             }
         )
 
+    async def record(self, state: GameState) -> Record:
+        """The game's record (docs/record-format.md); the seed only once it has ended."""
+        started = datetime.fromtimestamp(state.created / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        creator = state.side_of(state.creator.id)
+        attacker, defender = state.player(state.attacker), state.player(state.defender)
+        return Record(
+            ruleset=state.ruleset,
+            moves=state.moves,
+            result=state.result,
+            game_id=state.id,
+            attackers=attacker.name if attacker else None,
+            defenders=defender.name if defender else None,
+            start=started,
+            commitment=state.commitment,
+            seed=await self.revealed_seed(state),
+            extra=(("Creator", creator),) if creator else (),
+        )
+
     async def events_after(self, game_id: str, since: int) -> list[bytes]:
         """Event frames numbered after ``since``, in order."""
         return cast(list[bytes], await self.redis.lrange(keys.events(game_id), since, -1))
@@ -91,9 +161,18 @@ class GameService:
     # -- creating and joining -------------------------------------------------------------
 
     async def create(
-        self, creator: Player, ruleset: str, move_time: int, opponent: str, bot_level: int = 1
+        self,
+        creator: Player,
+        ruleset: str,
+        move_time: int,
+        opponent: str,
+        bot_level: int = 1,
+        joiner: Player | None = None,
     ) -> tuple[GameState, str]:
-        """Create a game; return its state and the invite token (empty against the bot)."""
+        """Create a game; return its state and the invite token (empty against the bot).
+
+        With ``joiner`` (a rematch) the game starts at once between the two.
+        """
         if ruleset not in RULESETS:
             raise ProtocolError(
                 "bad_field", f"unknown rule set {ruleset!r}: one of {', '.join(RULESETS)}"
@@ -143,9 +222,67 @@ class GameService:
         else:  # pragma: no cover - 72 random bits do not collide 16 times
             raise RuntimeError("could not find a free game id")
         if opponent == "bot":
-            bot = Player(BOT_ID, f"Bot (level {bot_level})")
-            state = await self._start(state, bot, seed)
+            joiner = Player(BOT_ID, f"Bot (level {bot_level})")
+        if joiner is not None:
+            state = await self._start(state, joiner, seed)
         return state, invite
+
+    async def rematch(self, player_id: str, game_id: str) -> tuple[str, str | None]:
+        """Offer a rematch after the end, or accept the opponent's: ("offered", None) or
+        ("agreed", the new game's id). The bot accepts at once."""
+        for _ in range(3):
+            state = await self.load(game_id)
+            side = state.side_of(player_id)
+            if side is None:
+                raise ProtocolError("not_a_player", "only the game's players can ask for a rematch")
+            if state.status != "ended":
+                raise ProtocolError("game_not_over", "a rematch can be asked for after the end")
+            if state.rematch:
+                return "agreed", state.rematch
+            new_id = ""
+            if state.opponent == "bot" or state.rematch_offer == other(side):
+                joiner = state.joiner if state.creator.id != BOT_ID else None
+                assert joiner is not None
+                new, _ = await self.create(
+                    state.creator,
+                    state.ruleset,
+                    state.move_time,
+                    state.opponent,
+                    max(state.bot_level, 1),
+                    joiner=None if state.opponent == "bot" else joiner,
+                )
+                new_id = new.id
+            reply = await self.scripts.rematch(
+                keys=[keys.game(game_id)],
+                args=[
+                    side,
+                    new_id,
+                    keys.game_channel(game_id),
+                    game_id,
+                    "1" if state.opponent == "bot" else "0",
+                ],
+            )
+            tag = reply[0].decode()
+            if tag == "agreed":
+                return "agreed", new_id
+            if tag == "exists":
+                if new_id:  # a second click lost the race: that game is not wanted
+                    await self._discard(new_id)
+                return "agreed", reply[1].decode()
+            if tag == "offered":
+                return "offered", None
+            if tag == "err":
+                raise ProtocolError(reply[1].decode(), "the rematch could not be arranged")
+        raise ProtocolError("busy", "the rematch is changing too fast; try again")
+
+    async def _discard(self, game_id: str) -> None:
+        """End an unwanted, just-created game with no result."""
+
+        def build(state: GameState) -> Change:
+            event = {"kind": "abort", "by": None}
+            return self._ending(state.next(), Result(None, "aborted"), event)
+
+        await self._act("server", game_id, "", build)
 
     async def join(self, player: Player, game_id: str, invite: str) -> GameState:
         """Join a friend's game with its invite token; the game starts at once."""
@@ -165,75 +302,324 @@ class GameService:
             attacker, defender = creator, joiner
         else:
             attacker, defender = joiner, creator
-        for _ in range(_RETRIES):
+
+        def build(current: GameState) -> Change:
+            if current.status != "waiting":
+                raise ProtocolError("game_not_waiting", "this game already has both its players")
             new = replace(
-                state,
-                seq=state.seq + 1,
+                current,
+                seq=current.seq + 1,
                 status="active",
                 joiner=joiner,
                 attacker=attacker.id,
                 defender=defender.id,
                 turn=attacker.id,
             )
-            done = await self._commit(
-                state,
+            return Change(
                 new,
                 {"kind": "start"},
-                actor=joiner.id,
-                msg_id="",
+                START_FIELDS,
                 status="waiting",
-                ply=None,
-                require_turn=False,
+                deadline_change="set",
+                deadline_ms=self.allowance_ms(current),
                 bot_job="add" if attacker.id == BOT_ID else "",
-                write=START_FIELDS,
             )
-            if done is not None:
-                return new
-            state = await self.load(state.id)
-            if state.status != "waiting":
-                raise ProtocolError("game_not_waiting", "this game already has both its players")
-        raise ProtocolError("busy", "the game is changing too fast; try again")
 
-    # -- moves ----------------------------------------------------------------------------
+        await self._act(joiner.id, state.id, "", build, first=state)
+        return await self.load(state.id)
+
+    # -- changes ---------------------------------------------------------------------------
 
     async def move(
         self, player_id: str, game_id: str, ply: int, text: str, msg_id: str
     ) -> Committed:
-        """Validate and commit a move; a resend of an applied message id is acknowledged again.
+        """Validate and commit a move; a resend of an applied message id is acknowledged again."""
 
-        The first attempt validates against this process's last known state of the game, so
-        the usual move costs one round trip to Redis; commit.lua catches a stale one.
-        """
-        state = self._cache.get(game_id)
-        for _ in range(_RETRIES):
-            if state is None or _move_refusal(state, player_id, ply, msg_id) is not None:
-                # Ask Redis for the truth before refusing anything (or for a resend's ack).
-                pipe = self.redis.pipeline(transaction=False)
-                pipe.hgetall(keys.game(game_id))
-                pipe.hget(keys.acks(game_id), f"{player_id}:{msg_id}")
-                raw, prev = await pipe.execute()
-                if prev is not None:
-                    return Committed(int(prev), duplicate=True)
-                if not raw:
-                    raise ProtocolError("not_found", f"there is no game {game_id}", msg_id)
-                state = self._remember(GameState.from_hash(game_id, raw))
-                refusal = _move_refusal(state, player_id, ply, msg_id)
-                if refusal is not None:
-                    raise refusal
+        def build(state: GameState) -> Change:
+            refusal = _move_refusal(state, player_id, ply, msg_id)
+            if refusal is not None:
+                raise refusal
             game = state.game()
             try:
                 played = game.play(text)
             except IllegalMove as exc:
                 raise ProtocolError("illegal_move", str(exc), msg_id) from None
+            mover = other(game.side_to_move)
+            new = replace(
+                state,
+                seq=state.seq + 1,
+                ply=state.ply + 1,
+                snap=pack_snapshot(game.snapshot()),
+                moves=(*state.moves, str(played)),
+            )
+            event: dict[str, Any] = {"kind": "move", "move": str(played), "by": mover}
+            if state.draw_offer == other(mover):
+                # Playing on declines the opponent's offer.
+                new = _declined(new, state.draw_offer)
+                event["draw_declined"] = True
+            if game.result is not None:
+                return self._ending(
+                    new,
+                    game.result,
+                    event,
+                    game=game,
+                    write=MOVE_FIELDS,
+                    ply=state.ply,
+                    require_turn=True,
+                    deadline_check="before",
+                )
+            next_player = new.player_of(game.side_to_move)
+            return Change(
+                replace(new, turn=next_player),
+                event,
+                MOVE_FIELDS,
+                ply=state.ply,
+                require_turn=True,
+                deadline_check="before",
+                deadline_change="set",
+                deadline_ms=self.allowance_ms(state),
+                bot_job="add" if next_player == BOT_ID else "del",
+                game=game,
+            )
+
+        return await self._act(player_id, game_id, msg_id, build, cached=True)
+
+    async def resign(self, player_id: str, game_id: str, msg_id: str) -> Committed:
+        def build(state: GameState) -> Change:
+            side = _playing_side(state, player_id, msg_id)
+            event = {"kind": "resign", "by": side}
+            return self._ending(state.next(), Result(other(side), "resignation"), event)
+
+        return await self._act(player_id, game_id, msg_id, build)
+
+    async def abort(self, player_id: str, game_id: str, msg_id: str) -> Committed:
+        def build(state: GameState) -> Change:
+            side = _playing_side(state, player_id, msg_id)
+            if state.ply >= 2:
+                raise ProtocolError(
+                    "cannot_abort",
+                    "both sides have moved, so the game can no longer be aborted: "
+                    "resign or offer a draw instead",
+                    msg_id,
+                )
+            event = {"kind": "abort", "by": side}
+            return self._ending(state.next(), Result(None, "aborted"), event)
+
+        return await self._act(player_id, game_id, msg_id, build)
+
+    async def offer_draw(self, player_id: str, game_id: str, msg_id: str) -> Committed:
+        def build(state: GameState) -> Change:
+            side = _playing_side(state, player_id, msg_id)
+            if state.opponent == "bot":
+                raise ProtocolError(
+                    "bot_declines",
+                    "the bot plays every game out: it does not agree to draws",
+                    msg_id,
+                )
+            if state.draw_offer == side:
+                raise ProtocolError("draw_offer_open", "your draw offer is still open", msg_id)
+            if state.draw_offer:
+                raise ProtocolError(
+                    "draw_offer_open",
+                    "your opponent has offered a draw: accept or decline it",
+                    msg_id,
+                )
+            allowed = state.draw_block[0 if side == "attackers" else 1]
+            if state.ply < allowed:
+                raise ProtocolError(
+                    "draw_offer_too_soon",
+                    f"your last offer was declined: you may offer again from ply {allowed} "
+                    f"(the game is at ply {state.ply})",
+                    msg_id,
+                )
+            new = replace(state.next(), draw_offer=side)
+            return Change(new, {"kind": "draw_offer", "by": side}, DRAW_FIELDS)
+
+        return await self._act(player_id, game_id, msg_id, build)
+
+    async def answer_draw(
+        self, player_id: str, game_id: str, accept: bool, msg_id: str
+    ) -> Committed:
+        def build(state: GameState) -> Change:
+            side = _playing_side(state, player_id, msg_id)
+            if state.draw_offer != other(side):
+                raise ProtocolError("no_draw_offer", "there is no draw offer to answer", msg_id)
+            if accept:
+                event = {"kind": "draw_agreed", "by": side}
+                return self._ending(state.next(), Result(None, "draw_agreed"), event)
+            new = _declined(state.next(), state.draw_offer)
+            return Change(new, {"kind": "draw_declined", "by": side}, DRAW_FIELDS)
+
+        return await self._act(player_id, game_id, msg_id, build)
+
+    async def expire(self, game_id: str, outages: list[tuple[int, int]]) -> str:
+        """The scheduler's work on a due deadline: extend it for outages, or end the game.
+
+        Returns what happened: "extended", "timeout", "aborted" or "not_due".
+        """
+
+        def build(state: GameState) -> Change:
+            if state.status != "active" or not state.deadline:
+                raise ProtocolError("game_not_active", "no deadline runs in this game")
+            extended = extend_for_outages(state.deadline, state.deadline_set, outages)
+            if extended > state.deadline:
+                notice = {"kind": "deadline_extended", "deadline": extended}
+                return Change(state.next(), notice, (), deadline_change="at", deadline_ms=extended)
+            side = state.side_of(state.turn) or "attackers"
+            if state.ply < 2:  # a first move that never came: no result
+                result = Result(None, "aborted")
+                event: dict[str, Any] = {"kind": "abort", "by": None, "timeout": side}
+            else:
+                result = Result(other(side), "timeout")
+                event = {"kind": "timeout", "side": side}
+            return self._ending(state.next(), result, event, deadline_check="after")
+
+        try:
+            await self._act("scheduler", game_id, "", build)
+        except ProtocolError as exc:
+            if exc.code == "deadline_not_passed":
+                return "not_due"  # a move came first; it re-indexed the deadline
+            if exc.code in ("game_not_active", "not_found"):
+                await self.redis.zrem(keys.deadlines(keys.bucket(game_id)), game_id)
+                return "gone"
+            raise
+        state = self._cache.get(game_id) or await self.load(game_id)
+        return state.result.reason if state.result is not None else "extended"
+
+    def _ending(
+        self,
+        new: GameState,
+        result: Result,
+        event: dict[str, Any],
+        *,
+        game: Game | None = None,
+        write: tuple[str, ...] = END_FIELDS,
+        ply: int | None = None,
+        require_turn: bool = False,
+        deadline_check: str = "",
+    ) -> Change:
+        """The change that ends a game: result, no deadline, no bot turn, no open offer."""
+        new = replace(new, status="ended", turn="", result=result, draw_offer="")
+        return Change(
+            new,
+            {**event, "result": {"winner": result.winner, "reason": result.reason}},
+            write,
+            ply=ply,
+            require_turn=require_turn,
+            deadline_check=deadline_check,
+            deadline_change="del",
+            bot_job="del",
+            game=game,
+        )
+
+    # -- the commit path -------------------------------------------------------------------
+
+    async def _act(
+        self,
+        actor: str,
+        game_id: str,
+        msg_id: str,
+        build: Build,
+        *,
+        cached: bool = False,
+        first: GameState | None = None,
+    ) -> Committed:
+        """Build a change against the game's state and commit it, retrying on a race.
+
+        With ``cached``, the first attempt uses this process's last known state, so the
+        usual move costs one round trip; a refusal is only ever given on Redis's word.
+        """
+        state = first or (self._cache.get(game_id) if cached else None)
+        trusted = first is not None
+        for _ in range(_RETRIES):
+            if state is None:
+                pipe = self.redis.pipeline(transaction=False)
+                pipe.hgetall(keys.game(game_id))
+                pipe.hget(keys.acks(game_id), f"{actor}:{msg_id}")
+                raw, prev = await pipe.execute()
+                if msg_id and prev is not None:
+                    return Committed(int(prev), duplicate=True)
+                if not raw:
+                    raise ProtocolError("not_found", f"there is no game {game_id}", msg_id or None)
+                state = self._remember(GameState.from_hash(game_id, raw))
+                trusted = True
             try:
-                committed = await self._commit_move(state, game, played, player_id, msg_id)
+                change = build(state)
+            except ProtocolError:
+                if trusted:
+                    raise
+                state = None  # the cached state may be stale: ask Redis before refusing
+                continue
+            try:
+                committed = await self._commit(state, actor, msg_id, change)
             except ProtocolError:
                 self._cache.pop(game_id, None)
                 raise
             if committed is not None:
                 return committed
             state = None  # the game changed meanwhile: read it again
-        raise ProtocolError("busy", "the game is changing too fast; send the move again", msg_id)
+        raise ProtocolError("busy", "the game is changing too fast; try again", msg_id or None)
+
+    async def _commit(
+        self, old: GameState, actor: str, msg_id: str, change: Change
+    ) -> Committed | None:
+        """Run commit.lua; None means the game changed meanwhile and the caller retries."""
+        new = change.new
+        seed = (await self.seed(old.id)).hex() if new.status == "ended" else None
+        shown: int | None = None
+        if change.deadline_change == "set":
+            shown = DEADLINE_PLACEHOLDER
+        elif change.deadline_change == "at":
+            shown = change.deadline_ms
+        elif change.deadline_change == "del":
+            shown = 0
+        frame = encode(
+            {
+                "t": "event",
+                "game": old.id,
+                "n": new.seq,
+                **change.event,
+                "state": new.public(change.game, seed=seed, deadline=shown),
+            }
+        )
+        fields = new.fields()
+        args: list[str | bytes | int] = [
+            actor,
+            msg_id,
+            change.status,
+            "" if change.ply is None else str(change.ply),
+            str(old.seq),
+            "1" if change.require_turn else "0",
+            change.deadline_check,
+            change.deadline_change,
+            change.deadline_ms,
+            keys.game_channel(old.id),
+            frame,
+            _PLACEHOLDER_BYTES if change.deadline_change == "set" else b"",
+            change.bot_job,
+            old.id,
+        ]
+        for name in change.write:
+            args += [name, fields[name]]
+        reply = await self.scripts.commit(
+            keys=[
+                keys.game(old.id),
+                keys.events(old.id),
+                keys.acks(old.id),
+                keys.bot_jobs(keys.bucket(old.id)),
+                keys.deadlines(keys.bucket(old.id)),
+            ],
+            args=args,
+        )
+        tag = reply[0].decode()
+        if tag == "ok":
+            self._remember(replace(new, deadline=int(reply[2])))
+            return Committed(int(reply[1]))
+        if tag == "dup":
+            return Committed(int(reply[1]), duplicate=True)
+        if tag == "retry":
+            return None
+        raise _commit_error(reply[1].decode(), reply[2].decode(), msg_id or None)
 
     def _remember(self, state: GameState) -> GameState:
         cache = self._cache
@@ -249,99 +635,41 @@ class GameService:
         if cached is not None and cached.seq < event["n"]:
             del self._cache[event["game"]]
 
-    async def _commit_move(
-        self, state: GameState, game: Game, played: Move, actor: str, msg_id: str
-    ) -> Committed | None:
-        result = game.result
-        mover = "defenders" if game.side_to_move == "attackers" else "attackers"
-        next_player = state.attacker if game.side_to_move == "attackers" else state.defender
-        new = replace(
-            state,
-            seq=state.seq + 1,
-            ply=state.ply + 1,
-            snap=pack_snapshot(game.snapshot()),
-            moves=(*state.moves, str(played)),
-            turn=next_player if result is None else "",
-            status="active" if result is None else "ended",
-            result=result,
-        )
-        seed = (await self.seed(state.id)).hex() if result is not None else None
-        return await self._commit(
-            state,
-            new,
-            {"kind": "move", "move": str(played), "by": mover},
-            game=game,
-            actor=actor,
-            msg_id=msg_id,
-            status="active",
-            ply=state.ply,
-            require_turn=True,
-            write=MOVE_FIELDS,
-            bot_job="add" if result is None and next_player == BOT_ID else "del",
-            seed=seed,
-        )
 
-    async def _commit(
-        self,
-        old: GameState,
-        new: GameState,
-        event: dict[str, Any],
-        *,
-        actor: str,
-        msg_id: str,
-        status: str,
-        ply: int | None,
-        require_turn: bool,
-        bot_job: str,
-        game: Game | None = None,
-        write: tuple[str, ...],
-        seed: str | None = None,
-    ) -> Committed | None:
-        """Run commit.lua; None means the game changed meanwhile and the caller retries."""
-        frame = encode(
-            {
-                "t": "event",
-                "game": old.id,
-                "n": new.seq,
-                **event,
-                "state": new.public(game, seed=seed),
-            }
-        )
-        reply = await self.scripts.commit(
-            keys=[
-                keys.game(old.id),
-                keys.events(old.id),
-                keys.acks(old.id),
-                keys.bot_jobs(keys.bucket(old.id)),
-            ],
-            args=[
-                actor,
-                msg_id,
-                status,
-                "" if ply is None else str(ply),
-                str(old.seq),
-                "1" if require_turn else "0",
-                keys.game_channel(old.id),
-                frame,
-                bot_job,
-                old.id,
-                *_flatten(new.fields(), write),
-            ],
-        )
-        tag = reply[0].decode()
-        if tag == "ok":
-            self._remember(new)
-            return Committed(int(reply[1]))
-        if tag == "dup":
-            return Committed(int(reply[1]), duplicate=True)
-        if tag == "retry":
-            return None
-        raise _commit_error(reply[1].decode(), reply[2].decode(), msg_id or None)
+def extend_for_outages(deadline: int, set_at: int, outages: list[tuple[int, int]]) -> int:
+    """A deadline moved on by every outage that began before it fell and ended after it was
+    set (docs/fair-play.md): the side to move keeps the time it had when the service went
+    down. An outage starts at the last heartbeat, so it may seem to start before the
+    deadline was set; then the time lost counts from the setting."""
+    for start, end in sorted(outages):
+        if start < deadline and end > set_at:
+            deadline += end - max(start, set_at)
+    return deadline
 
 
-def _move_refusal(
-    state: GameState, player_id: str, ply: int, msg_id: str
-) -> ProtocolError | None:
+def _declined(state: GameState, offerer: str) -> GameState:
+    """The state after an offer is declined: closed, and its maker waits DRAW_OFFER_GAP plies."""
+    block = state.ply + DRAW_OFFER_GAP
+    a, d = state.draw_block
+    return replace(
+        state, draw_offer="", draw_block=(block, d) if offerer == "attackers" else (a, block)
+    )
+
+
+def _playing_side(state: GameState, player_id: str, msg_id: str) -> str:
+    """The side of a player of a running game; a refusal for anyone or anything else."""
+    side = state.side_of(player_id)
+    if side is None:
+        raise ProtocolError(
+            "not_a_player", "you are watching this game: only its players can act", msg_id
+        )
+    if state.status != "active":
+        what = "has not started yet" if state.status == "waiting" else "is over"
+        raise ProtocolError("game_not_active", f"the game {what}", msg_id)
+    return side
+
+
+def _move_refusal(state: GameState, player_id: str, ply: int, msg_id: str) -> ProtocolError | None:
     """Why a player may not move now, if so; commit.lua repeats the checks that can race."""
     if not state.is_player(player_id):
         return ProtocolError(
@@ -363,6 +691,10 @@ def _move_refusal(
 
 
 def _commit_error(code: str, detail: str, msg_id: str | None) -> ProtocolError:
+    if code == "deadline_passed":
+        return ProtocolError(
+            "deadline_passed", "the time for this move ran out: the game ends on time", msg_id
+        )
     if code == "stale_ply":
         return ProtocolError(
             "stale_ply",

@@ -10,7 +10,8 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from brandubh.engine import RULESETS
+from brandubh import fairplay
+from brandubh.engine import RULESETS, EngineError, format_record, parse_record
 from brandubh.hub.origin import unsafe_request_allowed
 from brandubh.hub.protocol import GAME_ID_RE, ProtocolError
 from brandubh.hub.sessions import COOKIE, TTL_S
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from brandubh.hub.app import Hub
 
 MAX_BODY = 4096
+MAX_RECORD = 64 * 1024
 
 _STATUS = {
     "not_found": 404,
@@ -127,6 +129,45 @@ def routes(hub: Hub, static: Path) -> list[Route]:
             {"n": state.seq, "state": state.public(seed=seed), "moves": list(state.moves)}
         )
 
+    async def game_record(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        try:
+            if not GAME_ID_RE.match(game_id):
+                raise ProtocolError("not_found", f"there is no game {game_id}")
+            state = await hub.games.load(game_id)
+        except ProtocolError as exc:
+            return _error(exc.code, exc.message)
+        text = format_record(await hub.games.record(state))
+        return PlainTextResponse(
+            text, headers={"Content-Disposition": f'attachment; filename="brandubh-{game_id}.txt"'}
+        )
+
+    async def verify_record(request: Request) -> Response:
+        if not unsafe_request_allowed(request.headers, hub.settings.allowed_origins):
+            return _error("forbidden", "cross-site request refused: send an Origin header")
+        body = await request.body()
+        if len(body) > MAX_RECORD:
+            return _error("bad_request", f"a record is at most {MAX_RECORD} bytes")
+        try:
+            record = parse_record(body.decode("utf-8"))
+            game = fairplay.verify(record)
+        except UnicodeDecodeError:
+            return JSONResponse({"ok": False, "error": "the record is not UTF-8 text"})
+        except (EngineError, fairplay.VerificationFailed) as exc:
+            return JSONResponse({"ok": False, "error": str(exc)})
+        assert game.result is not None
+        return JSONResponse(
+            {
+                "ok": True,
+                "game": record.game_id,
+                "ruleset": record.ruleset,
+                "moves": len(record.moves),
+                "result": str(game.result),
+                "winner": game.result.winner,
+                "reason": game.result.reason,
+            }
+        )
+
     async def rulesets(request: Request) -> Response:
         return JSONResponse(
             [{"id": rs.name, "title": rs.title, "summary": rs.summary} for rs in RULESETS.values()]
@@ -153,6 +194,9 @@ def routes(hub: Hub, static: Path) -> list[Route]:
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game_id}", game_state),
         Route("/api/games/{game_id}/join", join_game, methods=["POST"]),
+        Route("/api/games/{game_id}/record", game_record),
+        Route("/api/verify", verify_record, methods=["POST"]),
+        Route("/verify", page),
         Route("/healthz", health),
         Route("/", page),
         Route("/g/{game_id}", page),

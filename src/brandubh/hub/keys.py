@@ -53,6 +53,21 @@ def bot_jobs(n: int) -> str:
     return f"{PREFIX}:{tag(n)}:bot"
 
 
+def deadlines(n: int) -> str:
+    """Sorted set per bucket: game id -> its move deadline (ms, Redis clock)."""
+    return f"{PREFIX}:{tag(n)}:dl"
+
+
+def alive() -> str:
+    """String: when a scheduler last ran (ms, Redis clock); see lua/heartbeat.lua."""
+    return f"{PREFIX}:alive"
+
+
+def outages() -> str:
+    """List: outages of the whole service as "start:end" (ms, Redis clock)."""
+    return f"{PREFIX}:outages"
+
+
 def channel(n: int) -> str:
     """Pub/sub channel per bucket: every event and notice of that bucket's games."""
     return f"{PREFIX}:{tag(n)}:chan"

@@ -91,6 +91,10 @@ def _move_text(v: Any) -> bool:
     return isinstance(v, str) and 0 < len(v) <= 32
 
 
+def _bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
 def _counter(v: Any) -> bool:
     return type(v) is int and 0 <= v <= MAX_EVENT
 
@@ -115,6 +119,15 @@ MESSAGES: Final[dict[str, dict[str, Field]]] = {
         "move": Field(_move_text, "move text such as 'd1-c1' (at most 32 characters)"),
         "id": Field(_msg_id, "a message id of 1-64 letters, digits or '_.:-'"),
     },
+    "resign": {"game": Field(_game_id, "a game id"), "id": Field(_msg_id, "a message id")},
+    "abort": {"game": Field(_game_id, "a game id"), "id": Field(_msg_id, "a message id")},
+    "offer_draw": {"game": Field(_game_id, "a game id"), "id": Field(_msg_id, "a message id")},
+    "answer_draw": {
+        "game": Field(_game_id, "a game id"),
+        "accept": Field(_bool, "true to accept the draw, false to decline it"),
+        "id": Field(_msg_id, "a message id"),
+    },
+    "rematch": {"game": Field(_game_id, "a game id"), "id": Field(_msg_id, "a message id")},
     "ping": {"n": Field(_counter, "a counter", required=False)},
     "pong": {"n": Field(_counter, "the counter of the ping answered", required=False)},
 }

@@ -21,6 +21,8 @@ class Scripts:
     create: AsyncScript
     claim: AsyncScript
     watchers: AsyncScript
+    heartbeat: AsyncScript
+    rematch: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -29,4 +31,6 @@ class Scripts:
             create=redis.register_script(_source("create")),
             claim=redis.register_script(_source("claim")),
             watchers=redis.register_script(_source("watchers")),
+            heartbeat=redis.register_script(_source("heartbeat")),
+            rematch=redis.register_script(_source("rematch")),
         )

@@ -6,7 +6,7 @@ the map every client sees (never the seed before the end, never the invite token
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final, cast
 
 import msgpack
@@ -70,6 +70,12 @@ class GameState:
     commitment: str
     invite: str
     result: Result | None
+    deadline: int = 0  # ms, Redis clock: when the side to move loses on time; 0 for none
+    deadline_set: int = 0  # ms, when that deadline was set
+    draw_offer: str = ""  # the side whose draw offer is open, if any
+    draw_block: tuple[int, int] = (0, 0)  # (attackers, defenders): ply from which each may offer
+    rematch_offer: str = ""  # the side that offered a rematch after the end
+    rematch: str = ""  # the id of the rematch game, once agreed
 
     @classmethod
     def from_hash(cls, game_id: str, h: Hash) -> GameState:
@@ -100,6 +106,12 @@ class GameState:
             commitment=s("commitment"),
             invite=s("invite"),
             result=Result(winner or None, reason) if reason else None,  # type: ignore[arg-type]
+            deadline=int(s("deadline", "0")),
+            deadline_set=int(s("deadline_set", "0")),
+            draw_offer=s("draw_offer"),
+            draw_block=(int(s("draw_block_a", "0")), int(s("draw_block_d", "0"))),
+            rematch_offer=s("rematch_offer"),
+            rematch=s("rematch"),
         )
 
     def fields(self) -> dict[str, str | bytes]:
@@ -124,11 +136,22 @@ class GameState:
             "invite": self.invite,
             "winner": (self.result.winner or "") if self.result else "",
             "reason": self.result.reason if self.result else "",
+            "draw_offer": self.draw_offer,
+            "draw_block_a": str(self.draw_block[0]),
+            "draw_block_d": str(self.draw_block[1]),
         }
 
     def game(self) -> Game:
         """The engine's game at this state."""
         return Game.from_snapshot(unpack_snapshot(self.snap))
+
+    def next(self) -> GameState:
+        """The same state as the next event will number it."""
+        return replace(self, seq=self.seq + 1)
+
+    def player_of(self, side: str) -> str:
+        """The id of the player who has a side."""
+        return self.attacker if side == "attackers" else self.defender
 
     def side_of(self, player_id: str) -> str | None:
         """ "attackers" or "defenders" for a player of this game, None for anyone else."""
@@ -147,10 +170,15 @@ class GameState:
                 return p
         return None
 
-    def public(self, game: Game | None = None, seed: str | None = None) -> dict[str, Any]:
-        """The state every client may see; ``game`` saves rebuilding it when at hand."""
+    def public(
+        self, game: Game | None = None, seed: str | None = None, deadline: int | None = None
+    ) -> dict[str, Any]:
+        """The state every client may see; ``game`` saves rebuilding it when at hand,
+        ``deadline`` overrides the stored one (commit.lua fills in a new one)."""
         if game is None:
             game = self.game()
+        if deadline is None:
+            deadline = self.deadline
 
         def who(pid: str) -> dict[str, str] | None:
             p = self.player(pid)
@@ -179,4 +207,8 @@ class GameState:
             "opponent": self.opponent,
             "bot_level": self.bot_level if self.opponent == "bot" else None,
             "created": self.created,
+            "deadline": deadline or None,
+            "draw_offer": self.draw_offer or None,
+            "draw_block": {"attackers": self.draw_block[0], "defenders": self.draw_block[1]},
+            "rematch": {"offer": self.rematch_offer or None, "game": self.rematch or None},
         }

@@ -1,0 +1,117 @@
+"""The scheduler: ends games whose move deadline passed, exactly once, from any hub.
+
+Every hub runs one. Each polls its buckets' deadline indexes (sorted sets scored by the
+deadline, written by commit.lua) and hands every due game to ``GameService.expire``,
+which commits the timeout through the one commit path. commit.lua re-checks the
+deadline against Redis's clock and the game's version, so two schedulers firing at once,
+or a move racing the deadline, end in exactly one change: no lock is needed.
+
+About once a second each scheduler also beats (lua/heartbeat.lua). A gap between beats
+longer than the outage threshold means no hub ran at all: that interval is recorded as an
+outage, and a deadline that fell inside it is extended by it (docs/fair-play.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import cast
+
+from redis.asyncio import Redis
+
+from brandubh.hub import keys
+from brandubh.hub.games import GameService
+from brandubh.hub.protocol import ProtocolError
+from brandubh.hub.scripts import Scripts
+
+log = logging.getLogger("brandubh.scheduler")
+
+OUTAGES_KEPT = 100
+
+
+class Scheduler:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        games: GameService,
+        *,
+        poll_s: float = 0.05,
+        beat_s: float = 1.0,
+        outage_after_s: float = 30.0,
+    ) -> None:
+        self.redis = redis
+        self.scripts = scripts
+        self.games = games
+        self.poll_s = poll_s
+        self.beat_s = beat_s
+        self.outage_after_s = outage_after_s
+        self.outages: list[tuple[int, int]] = []
+        self.offset_ms = 0.0  # Redis clock minus this process's clock
+        self.fired = 0
+        self._next_beat = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await self.beat()  # before any deadline is judged: was the whole service down?
+        self._task = asyncio.create_task(self._run(), name="scheduler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def redis_now_ms(self) -> int:
+        """This process's estimate of Redis's clock (only to choose what to look at)."""
+        return int(time.time() * 1000 + self.offset_ms)
+
+    async def beat(self) -> None:
+        local = time.time() * 1000
+        now, started = await self.scripts.heartbeat(
+            keys=[keys.alive(), keys.outages()],
+            args=[int(self.outage_after_s * 1000), OUTAGES_KEPT],
+        )
+        self.offset_ms = int(now) - local
+        if int(started):
+            log.warning(
+                "the whole service was down for %.1f s: extending deadlines",
+                (int(now) - int(started)) / 1000,
+            )
+        raw = cast(list[bytes], await self.redis.lrange(keys.outages(), 0, -1))
+        self.outages = [(int(a), int(b)) for a, b in (item.decode().split(":") for item in raw)]
+        self._next_beat = time.monotonic() + self.beat_s
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                if time.monotonic() >= self._next_beat:
+                    await self.beat()
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("scheduler pass failed; trying again")
+            await asyncio.sleep(self.poll_s)
+
+    async def sweep(self) -> int:
+        """Fire every deadline due now; return how many games it ended or extended."""
+        now = self.redis_now_ms()
+        pipe = self.redis.pipeline(transaction=False)
+        for b in range(keys.BUCKETS):
+            pipe.zrange(keys.deadlines(b), "-inf", now, byscore=True, offset=0, num=200)
+        due = cast(list[list[bytes]], await pipe.execute())
+        done = 0
+        for ids in due:
+            for raw in ids:
+                try:
+                    outcome = await self.games.expire(raw.decode(), self.outages)
+                except ProtocolError as exc:
+                    log.info("deadline of %s not fired: %s", raw.decode(), exc.message)
+                    continue
+                if outcome not in ("not_due", "gone"):
+                    done += 1
+                    self.fired += outcome != "extended"
+        return done
