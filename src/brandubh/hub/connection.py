@@ -169,7 +169,7 @@ class Connection:
                 self.close(CLOSE_HEARTBEAT, "no message or pong within the heartbeat timeout")
                 return
             n += 1
-            self.send(encode({"t": "ping", "n": n}))
+            self.send(encode({"t": "ping", "n": n, "now": self.hub.scheduler.redis_now_ms()}))
             if n % 8 == 0:
                 await self._refresh_watchers()
 
@@ -185,6 +185,7 @@ class Connection:
                     if self.player
                     else None,
                     "ping_interval": self.hub.settings.ping_interval_s,
+                    "now": self.hub.scheduler.redis_now_ms(),
                     "limits": {
                         "max_frame_bytes": self.hub.settings.max_frame_bytes,
                         "credits": self.hub.settings.credits,

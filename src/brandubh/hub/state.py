@@ -190,6 +190,7 @@ class GameState:
             "ruleset": self.ruleset,
             "status": self.status,
             "players": {"attackers": who(self.attacker), "defenders": who(self.defender)},
+            "creator": who(self.creator.id),
             "ply": self.ply,
             "position": game.position,
             "turn": game.side_to_move if active else None,
