@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Final, cast
 
+import msgpack
 from redis.asyncio import Redis
 
 from brandubh import fairplay
@@ -452,30 +453,30 @@ class GameService:
 
         return await self._act(player_id, game_id, msg_id, build)
 
+    def _expiry(self, state: GameState, outages: list[tuple[int, int]]) -> Change:
+        """What a due deadline does: move it on for outages, or end the game on time."""
+        if state.status != "active" or not state.deadline:
+            raise ProtocolError("game_not_active", "no deadline runs in this game")
+        extended = extend_for_outages(state.deadline, state.deadline_set, outages)
+        if extended > state.deadline:
+            notice = {"kind": "deadline_extended", "deadline": extended}
+            return Change(state.next(), notice, (), deadline_change="at", deadline_ms=extended)
+        side = state.side_of(state.turn) or "attackers"
+        if state.ply < 2:  # a first move that never came: no result
+            result = Result(None, "aborted")
+            event: dict[str, Any] = {"kind": "abort", "by": None, "timeout": side}
+        else:
+            result = Result(other(side), "timeout")
+            event = {"kind": "timeout", "side": side}
+        return self._ending(state.next(), result, event, deadline_check="after")
+
     async def expire(self, game_id: str, outages: list[tuple[int, int]]) -> str:
-        """The scheduler's work on a due deadline: extend it for outages, or end the game.
+        """The scheduler's work on one due deadline: extend it for outages, or end the game.
 
-        Returns what happened: "extended", "timeout", "aborted" or "not_due".
+        Returns what happened: "extended", "timeout", "aborted", "not_due" or "gone".
         """
-
-        def build(state: GameState) -> Change:
-            if state.status != "active" or not state.deadline:
-                raise ProtocolError("game_not_active", "no deadline runs in this game")
-            extended = extend_for_outages(state.deadline, state.deadline_set, outages)
-            if extended > state.deadline:
-                notice = {"kind": "deadline_extended", "deadline": extended}
-                return Change(state.next(), notice, (), deadline_change="at", deadline_ms=extended)
-            side = state.side_of(state.turn) or "attackers"
-            if state.ply < 2:  # a first move that never came: no result
-                result = Result(None, "aborted")
-                event: dict[str, Any] = {"kind": "abort", "by": None, "timeout": side}
-            else:
-                result = Result(other(side), "timeout")
-                event = {"kind": "timeout", "side": side}
-            return self._ending(state.next(), result, event, deadline_check="after")
-
         try:
-            await self._act("scheduler", game_id, "", build)
+            await self._act("scheduler", game_id, "", lambda s: self._expiry(s, outages))
         except ProtocolError as exc:
             if exc.code == "deadline_not_passed":
                 return "not_due"  # a move came first; it re-indexed the deadline
@@ -485,6 +486,46 @@ class GameService:
             raise
         state = self._cache.get(game_id) or await self.load(game_id)
         return state.result.reason if state.result is not None else "extended"
+
+    async def expire_many(self, game_ids: list[str], outages: list[tuple[int, int]]) -> int:
+        """Fire many due deadlines with two pipelined round trips: read every game, then
+        run every commit. Any that raced with another change go one by one through
+        ``expire``. Returns how many games were ended or extended."""
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in game_ids:
+            pipe.hgetall(keys.game(game_id))
+            pipe.get(keys.seed(game_id))
+        replies = await pipe.execute()
+        pending: list[tuple[GameState, Change]] = []
+        again: list[str] = []
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id, raw, seed in zip(game_ids, replies[::2], replies[1::2], strict=True):
+            if not raw:
+                again.append(game_id)
+                continue
+            state = GameState.from_hash(game_id, raw)
+            try:
+                change = self._expiry(state, outages)
+            except ProtocolError:
+                again.append(game_id)
+                continue
+            keys_, args = self._commit_call(state, "scheduler", "", change, seed or b"")
+            await self.scripts.commit(keys=keys_, args=args, client=pipe)
+            pending.append((state, change))
+        done = 0
+        if pending:
+            for (state, change), reply in zip(pending, await pipe.execute(), strict=True):
+                try:
+                    committed = self._settle(reply, change.new, "")
+                except ProtocolError:
+                    committed = None  # not due after all, or gone: the single path decides
+                if committed is None:
+                    again.append(state.id)
+                else:
+                    done += 1
+        for game_id in again:
+            done += await self.expire(game_id, outages) not in ("not_due", "gone")
+        return done
 
     def _ending(
         self,
@@ -564,8 +605,16 @@ class GameService:
         self, old: GameState, actor: str, msg_id: str, change: Change
     ) -> Committed | None:
         """Run commit.lua; None means the game changed meanwhile and the caller retries."""
+        seed = await self.seed(old.id) if change.new.status == "ended" else b""
+        keys_, args = self._commit_call(old, actor, msg_id, change, seed)
+        reply = await self.scripts.commit(keys=keys_, args=args)
+        return self._settle(reply, change.new, msg_id)
+
+    def _commit_call(
+        self, old: GameState, actor: str, msg_id: str, change: Change, seed: bytes
+    ) -> tuple[list[str], list[str | bytes | int]]:
+        """The keys and arguments of commit.lua for a change (see the script's header)."""
         new = change.new
-        seed = (await self.seed(old.id)).hex() if new.status == "ended" else None
         shown: int | None = None
         if change.deadline_change == "set":
             shown = DEADLINE_PLACEHOLDER
@@ -573,13 +622,14 @@ class GameService:
             shown = change.deadline_ms
         elif change.deadline_change == "del":
             shown = 0
+        revealed = seed.hex() if new.status == "ended" and seed else None
         frame = encode(
             {
                 "t": "event",
                 "game": old.id,
                 "n": new.seq,
                 **change.event,
-                "state": new.public(change.game, seed=seed, deadline=shown),
+                "state": new.public(change.game, seed=revealed, deadline=shown),
             }
         )
         fields = new.fields()
@@ -598,19 +648,23 @@ class GameService:
             _PLACEHOLDER_BYTES if change.deadline_change == "set" else b"",
             change.bot_job,
             old.id,
+            # One argument for all fields: far cheaper for the client to send than many.
+            # (Redis's Lua msgpack reads no bin type: bytes go as raw strings.)
+            msgpack.packb(
+                [x for name in change.write for x in (name, fields[name])], use_bin_type=False
+            ),
         ]
-        for name in change.write:
-            args += [name, fields[name]]
-        reply = await self.scripts.commit(
-            keys=[
-                keys.game(old.id),
-                keys.events(old.id),
-                keys.acks(old.id),
-                keys.bot_jobs(keys.bucket(old.id)),
-                keys.deadlines(keys.bucket(old.id)),
-            ],
-            args=args,
-        )
+        bucket = keys.bucket(old.id)
+        return [
+            keys.game(old.id),
+            keys.events(old.id),
+            keys.acks(old.id),
+            keys.bot_jobs(bucket),
+            keys.deadlines(bucket),
+        ], args
+
+    def _settle(self, reply: list[Any], new: GameState, msg_id: str) -> Committed | None:
+        """What commit.lua's reply means: committed, a resend, a race (None) or a refusal."""
         tag = reply[0].decode()
         if tag == "ok":
             self._remember(replace(new, deadline=int(reply[2])))
@@ -619,6 +673,7 @@ class GameService:
             return Committed(int(reply[1]), duplicate=True)
         if tag == "retry":
             return None
+        self._cache.pop(new.id, None)
         raise _commit_error(reply[1].decode(), reply[2].decode(), msg_id or None)
 
     def _remember(self, state: GameState) -> GameState:

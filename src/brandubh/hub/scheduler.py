@@ -23,12 +23,13 @@ from redis.asyncio import Redis
 
 from brandubh.hub import keys
 from brandubh.hub.games import GameService
-from brandubh.hub.protocol import ProtocolError
 from brandubh.hub.scripts import Scripts
 
 log = logging.getLogger("brandubh.scheduler")
 
 OUTAGES_KEPT = 100
+FIRING_BATCH = 200  # due games read and committed in one pipeline each
+CLAIM_LEASE_MS = 1000
 
 
 class Scheduler:
@@ -97,21 +98,21 @@ class Scheduler:
             await asyncio.sleep(self.poll_s)
 
     async def sweep(self) -> int:
-        """Fire every deadline due now; return how many games it ended or extended."""
-        now = self.redis_now_ms()
+        """Fire every deadline due now; return how many games it ended or extended.
+
+        Due entries are claimed for a short lease (lua/claim.lua) so that two schedulers
+        do not both work on them; one that dies only delays what it claimed until the
+        lease runs out, and commit.lua would refuse a second firing anyway.
+        """
         pipe = self.redis.pipeline(transaction=False)
         for b in range(keys.BUCKETS):
-            pipe.zrange(keys.deadlines(b), "-inf", now, byscore=True, offset=0, num=200)
+            await self.scripts.claim(
+                keys=[keys.deadlines(b)], args=[CLAIM_LEASE_MS, FIRING_BATCH], client=pipe
+            )
         due = cast(list[list[bytes]], await pipe.execute())
+        ids = [raw.decode() for batch in due for raw in batch]
         done = 0
-        for ids in due:
-            for raw in ids:
-                try:
-                    outcome = await self.games.expire(raw.decode(), self.outages)
-                except ProtocolError as exc:
-                    log.info("deadline of %s not fired: %s", raw.decode(), exc.message)
-                    continue
-                if outcome not in ("not_due", "gone"):
-                    done += 1
-                    self.fired += outcome != "extended"
+        for start in range(0, len(ids), FIRING_BATCH):
+            done += await self.games.expire_many(ids[start : start + FIRING_BATCH], self.outages)
+        self.fired += done
         return done

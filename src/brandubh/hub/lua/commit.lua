@@ -20,7 +20,7 @@
 -- ARGV[10] channel    ARGV[11] event frame (msgpack)
 -- ARGV[12] the 9 bytes that stand for the new deadline in the frame ('' if none)
 -- ARGV[13] bot job: '' leave, 'add' queue the game, 'del' drop it
--- ARGV[14] game id    ARGV[15..] field, value pairs to write
+-- ARGV[14] game id    ARGV[15] the fields to write: a msgpack array of name, value, ...
 --
 -- Returns {'ok', n, deadline} | {'dup', n} | {'err', code, detail} | {'retry'}
 
@@ -77,7 +77,7 @@ if ARGV[8] ~= '' then
   fields[#fields + 1] = 'deadline_set'
   fields[#fields + 1] = tostring(now)
 end
-for i = 15, #ARGV do fields[#fields + 1] = ARGV[i] end
+for _, v in ipairs(cmsgpack.unpack(ARGV[15])) do fields[#fields + 1] = v end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('RPUSH', KEYS[2], frame)
 if msg_id ~= '' then redis.call('HSET', KEYS[3], actor .. ':' .. msg_id, n) end

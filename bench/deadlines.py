@@ -1,0 +1,163 @@
+"""Deadlines at scale: N games whose move deadlines fall due within a few seconds, fired by
+the schedulers of two hub processes, one of which is killed midway.
+
+    python bench/deadlines.py [--games 5000] [--window 5] [--hubs 2]
+
+Prints how many fired, fired twice (duplicates) or never (missed), and the lateness of
+each firing by Redis's clock (the ending commit's TIME minus the deadline), p50/p99/max.
+The baseline measured in the same run is a bare Redis round trip (PING) from this
+process, with the schedulers' poll interval: lateness can be no better than about half
+the poll interval plus a few round trips.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import msgpack
+import redis as redis_sync
+from redis.asyncio import BlockingConnectionPool, Redis
+
+from brandubh.hub import keys
+from brandubh.hub.games import GameService
+from brandubh.hub.scripts import Scripts
+from brandubh.hub.state import Player
+from brandubh.redis_server import EmbeddedRedis
+
+
+def pct(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p / 100 * len(values)))] if values else float("nan")
+
+
+def start_hub(redis_url: str, log: Path, poll: float) -> subprocess.Popen[str]:
+    env = {
+        **os.environ,
+        "REDIS_URL": redis_url,
+        "BRANDUBH_LOG_LEVEL": "warning",
+        "BRANDUBH_SCHEDULER_POLL_S": str(poll),
+        "BRANDUBH_OUTAGE_AFTER_S": "600",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "brandubh", "serve", "--port", "0", "--no-build"],
+        env=env,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    for _ in range(400):
+        if re.search(r"listening on", log.read_text()):
+            return proc
+        time.sleep(0.05)
+    raise RuntimeError(log.read_text())
+
+
+async def stage(url: str, games: int, window_s: float) -> dict[str, int]:
+    """Create ``games`` running games through the real service code, then move their
+    deadlines so they fall due evenly over ``window_s`` seconds, starting in 2 s."""
+    pool = BlockingConnectionPool.from_url(url, max_connections=32)
+    r = Redis(connection_pool=pool)
+    service = GameService(r, Scripts.register(r))
+    a, b = Player("p_a", "A"), Player("p_b", "B")
+    sem = asyncio.Semaphore(32)
+
+    async def one(i: int) -> str:
+        async with sem:
+            state, _ = await service.create(a, "nielsen", 3600, "friend", joiner=b)
+            return state.id
+
+    ids = await asyncio.gather(*(one(i) for i in range(games)))
+    sec, usec = await r.time()
+    start = int(sec) * 1000 + int(usec) // 1000 + 2000
+    pipe = r.pipeline(transaction=False)
+    dues = {}
+    for i, game_id in enumerate(ids):
+        dues[game_id] = due = start + int(i * window_s * 1000 / games)
+        pipe.hset(keys.game(game_id), "deadline", due)
+        pipe.zadd(keys.deadlines(keys.bucket(game_id)), {game_id: due})
+    await pipe.execute()
+    await r.aclose()
+    await pool.aclose()
+    return dues
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=5000)
+    parser.add_argument("--window", type=float, default=5.0)
+    parser.add_argument("--hubs", type=int, default=2)
+    parser.add_argument("--poll", type=float, default=0.05)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp)) as server:
+        r = redis_sync.Redis.from_url(server.url)
+        pings = []
+        for _ in range(2000):
+            t0 = time.perf_counter()
+            r.ping()
+            pings.append((time.perf_counter() - t0) * 1000)
+        print(
+            f"baseline: Redis PING round trip p50 {pct(pings, 50):.3f} ms, "
+            f"p99 {pct(pings, 99):.3f} ms; scheduler poll every {args.poll * 1000:.0f} ms"
+        )
+
+        t0 = time.perf_counter()
+        dues = asyncio.run(stage(server.url, args.games, args.window))
+        ids = list(dues)
+        print(
+            f"staged {len(ids)} running games in {time.perf_counter() - t0:.1f} s; "
+            f"deadlines due over {args.window:.0f} s starting in 2 s"
+        )
+        hubs = [
+            start_hub(server.url, Path(tmp) / f"hub{i}.log", args.poll) for i in range(args.hubs)
+        ]
+        time.sleep(2 + args.window / 2)
+        os.killpg(hubs[0].pid, signal.SIGKILL)
+        print(f"killed hub 0 (SIGKILL) {args.window / 2:.1f} s into the window")
+        time.sleep(args.window / 2 + 2)
+
+        fired = duplicates = missed = 0
+        late: list[float] = []
+        pipe = r.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.lrange(keys.events(game_id), 0, -1)
+            pipe.hget(keys.game(game_id), "updated")
+        replies = pipe.execute()
+        for game_id, events, updated in zip(ids, replies[::2], replies[1::2], strict=True):
+            ends = [
+                e
+                for e in (msgpack.unpackb(x, raw=False) for x in events)
+                if e["state"]["status"] == "ended"
+            ]
+            if not ends:
+                missed += 1
+                continue
+            fired += 1
+            duplicates += len(ends) - 1
+            late.append(int(updated) - dues[game_id])
+        for proc in hubs:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait()
+        print(f"\n{args.games} deadlines, {args.hubs} schedulers (one killed midway)")
+        print(f"  fired      {fired}")
+        print(f"  duplicates {duplicates}   (goal 0)")
+        print(f"  missed     {missed}   (goal 0)")
+        print(
+            f"  lateness by Redis's clock: p50 {pct(late, 50):.0f} ms, "
+            f"p99 {pct(late, 99):.0f} ms, max {max(late, default=0):.0f} ms   (goal p99 < 100)"
+        )
+
+
+if __name__ == "__main__":
+    main()
