@@ -122,6 +122,13 @@ class Socket:
             if pred(msg):
                 return msg
 
+    async def seen_or_next(self, pred: Callable[[Msg], bool], timeout: float = 10.0) -> Msg:
+        """A frame already received that matches, else the next one that does."""
+        for msg in self.frames:
+            if pred(msg):
+                return msg
+        return await self.recv_until(pred, timeout)
+
     async def watch(self, game: str, since: int | None = None) -> Msg:
         msg: Msg = {"t": "watch", "game": game}
         if since is not None:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from starlette.applications import Starlette
@@ -19,12 +21,17 @@ from brandubh.hub.config import Settings
 from brandubh.hub.connection import WATCHER_TTL_MS, Connection
 from brandubh.hub.fanout import Fanout
 from brandubh.hub.games import GameService
+from brandubh.hub.lobby import Lobby
 from brandubh.hub.origin import origin_allowed
+from brandubh.hub.protocol import encode
 from brandubh.hub.scheduler import Scheduler
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.sessions import COOKIE, Sessions
 
 log = logging.getLogger("brandubh.hub")
+
+LOBBY_TICK_S = 1.0
+WATCH_LIST_EVERY = 3  # ticks between pushes of the list of games to watch
 
 
 class Hub:
@@ -48,24 +55,61 @@ class Hub:
         self.sessions = Sessions(self.redis)
         self.fanout = Fanout(self.redis)
         self.bot = BotWorker(self, settings)
+        self.lobby = Lobby(self.redis, self.scripts, self.games)
         self.connections: set[Connection] = set()
+        self.by_player: dict[str, set[Connection]] = {}
+        self.lobby_sockets: set[Connection] = set()
+        self._lobby_task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         await self.redis.ping()
         await self.fanout.start()
         self.fanout.hooks.append(self.games.observe)
+        self.fanout.lobby_hooks.append(self.on_lobby_notice)
         self.fanout.hooks.append(self.bot.on_event)
         await self.bot.start()
         await self.scheduler.start()
+        self._lobby_task = asyncio.create_task(self._lobby_loop(), name="lobby")
 
     async def stop(self) -> None:
         for conn in list(self.connections):
             conn.close(1001, "server shutting down")
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lobby_task
         await self.scheduler.stop()
         await self.bot.stop()
         await self.fanout.stop()
         await self.redis.aclose()
         await self.pool.aclose()
+
+    def on_lobby_notice(self, msg: dict[str, Any], frame: bytes) -> None:
+        """A lobby frame from any hub: seeks go to lobby sockets, pairings to the players."""
+        if msg.get("t") == "paired":
+            for pid in msg.get("players", ()):
+                for conn in list(self.by_player.get(pid, ())):
+                    conn.send(frame)
+        else:
+            for conn in list(self.lobby_sockets):
+                conn.send(frame)
+
+    async def _lobby_loop(self) -> None:
+        """Pair waiting players whose windows have widened; push the watch list."""
+        tick = 0
+        while True:
+            await asyncio.sleep(LOBBY_TICK_S)
+            tick += 1
+            try:
+                await self.lobby.sweep()
+                if self.lobby_sockets and tick % WATCH_LIST_EVERY == 0:
+                    frame = encode({"t": "games", "games": await self.lobby.watch_list()})
+                    for conn in list(self.lobby_sockets):
+                        conn.send(frame)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lobby pass failed; trying again")
 
     async def watcher_count(self, game_id: str) -> int:
         return await self.watchers_update(game_id, "", "get", publish=False)
@@ -93,10 +137,18 @@ class Hub:
         player = await self.sessions.get(ws.cookies.get(COOKIE))
         conn = Connection(self, ws, player)
         self.connections.add(conn)
+        if player is not None:
+            self.by_player.setdefault(player.id, set()).add(conn)
         try:
             await conn.run()
         finally:
             self.connections.discard(conn)
+            self.lobby_sockets.discard(conn)
+            if player is not None:
+                mine = self.by_player.get(player.id, set())
+                mine.discard(conn)
+                if not mine:
+                    self.by_player.pop(player.id, None)
 
 
 def client_dir(settings: Settings) -> Path:

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("brandubh.hub")
 
 MAX_GAMES_PER_SOCKET = 16
+LOBBY_MESSAGES = frozenset({"lobby", "seek", "cancel_seek", "accept_seek", "quick", "cancel_quick"})
 WATCHER_TTL_MS = 60_000
 
 
@@ -137,6 +138,7 @@ class Connection:
         self.subs: dict[str, Subscription] = {}
         self.last_seen = time.monotonic()
         self.closing: tuple[int, str] | None = None
+        self.lobby_player: Player | None = None  # set once it opens seeks or waits to pair
         self._closed = asyncio.Event()
 
     # -- sending --------------------------------------------------------------------------
@@ -172,6 +174,8 @@ class Connection:
             self.send(encode({"t": "ping", "n": n, "now": self.hub.scheduler.redis_now_ms()}))
             if n % 8 == 0:
                 await self._refresh_watchers()
+                if self.lobby_player is not None:
+                    await self.hub.lobby.refresh_live_seeks(self.lobby_player, self.id)
 
     # -- the socket's life ----------------------------------------------------------------
 
@@ -240,7 +244,12 @@ class Connection:
                         "too many messages: wait a few seconds; this one was ignored",
                         msg.get("id"),
                     )
-                await self._handle(msg)
+                try:
+                    await self._handle(msg)
+                except ProtocolError as exc:
+                    # Answer with the message's id, so the client knows what was refused.
+                    exc.msg_id = exc.msg_id or msg.get("id")
+                    raise
             except ProtocolError as exc:
                 self.send(error_frame(exc.code, exc.message, exc.msg_id))
                 if not self.strikes.take():
@@ -259,6 +268,8 @@ class Connection:
             await self._unwatch(msg["game"])
         elif kind == "rematch":
             await self._rematch(msg)
+        elif kind in LOBBY_MESSAGES:
+            await self._lobby(msg)
         else:
             await self._act(msg)
 
@@ -328,6 +339,55 @@ class Connection:
             )
         )
 
+    async def _lobby(self, msg: dict[str, Any]) -> None:
+        """Lobby messages: follow it, open/cancel/accept seeks, quick pairing."""
+        kind, lobby = msg["t"], self.hub.lobby
+        if kind == "lobby":
+            if msg["on"]:
+                self.hub.lobby_sockets.add(self)
+                self.send(
+                    encode(
+                        {
+                            "t": "lobby",
+                            "seeks": await lobby.seek_list(),
+                            "games": await lobby.watch_list(),
+                        }
+                    )
+                )
+            else:
+                self.hub.lobby_sockets.discard(self)
+            return
+        player = self._lobby_player(msg)
+        reply: dict[str, Any] = {"t": "lobby_ack", "id": msg["id"], "of": kind}
+        if kind == "seek":
+            reply["seek"] = await lobby.open_seek(
+                player,
+                msg["ruleset"],
+                msg["move_time"],
+                msg.get("rated", True),
+                msg.get("match", False),
+                self.id,
+            )
+            self.lobby_player = player
+        elif kind == "cancel_seek":
+            await lobby.cancel_seek(player, msg["seek"])
+        elif kind == "accept_seek":
+            reply["game"] = (await lobby.accept_seek(player, msg["seek"])).game
+        elif kind == "quick":
+            pairs = await lobby.quick(player, msg["ruleset"], msg["move_time"], self.id)
+            reply["game"] = pairs[0].game if pairs else None
+            self.lobby_player = player
+        else:
+            reply["left"] = await lobby.leave_quick(player)
+        self.send(encode(reply))
+
+    def _lobby_player(self, msg: dict[str, Any]) -> Player:
+        if self.player is None:
+            raise ProtocolError(
+                "no_session", "this socket has no session: open the site to get one", msg["id"]
+            )
+        return self.player
+
     async def _rematch(self, msg: dict[str, Any]) -> None:
         outcome, next_game = await self.hub.games.rematch(self._player_id(msg), msg["game"])
         self.send(
@@ -348,6 +408,9 @@ class Connection:
                 await self.hub.watchers_update(sub.game_id, self.id, "add", publish=False)
 
     async def _cleanup(self) -> None:
+        if self.lobby_player is not None:
+            with contextlib.suppress(Exception):
+                await self.hub.lobby.drop_live_seeks(self.lobby_player, self.id)
         for sub in list(self.subs.values()):
             with contextlib.suppress(Exception):
                 await self._drop(sub)

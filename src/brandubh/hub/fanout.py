@@ -43,6 +43,8 @@ class Fanout:
         self.redis = redis
         self.games: dict[str, set[Listener]] = {}
         self.hooks: list[EventHook] = []
+        # Frames of the lobby channel: (decoded map, raw frame).
+        self.lobby_hooks: list[Callable[[dict[str, Any], bytes], None]] = []
         self._task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
 
@@ -71,7 +73,9 @@ class Fanout:
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(*(keys.channel(b) for b in range(keys.BUCKETS)))
+                await pubsub.subscribe(
+                    *(keys.channel(b) for b in range(keys.BUCKETS)), keys.lobby_channel()
+                )
                 if not first:
                     # Whatever was published while we were away reaches nobody: catch up.
                     for listeners in list(self.games.values()):
@@ -79,8 +83,13 @@ class Fanout:
                             listener.resync()
                 first = False
                 self.ready.set()
+                lobby = keys.lobby_channel().encode()
                 async for message in pubsub.listen():
-                    if message["type"] == "message":
+                    if message["type"] != "message":
+                        continue
+                    if message["channel"] == lobby:
+                        self._dispatch_lobby(message["data"])
+                    else:
                         self._dispatch(message["data"])
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
                 log.warning("pub/sub connection lost (%s); reconnecting", exc)
@@ -88,6 +97,15 @@ class Fanout:
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    def _dispatch_lobby(self, data: bytes) -> None:
+        try:
+            msg = msgpack.unpackb(data, raw=False)
+        except ValueError:
+            log.error("unreadable frame on the lobby channel; dropped")
+            return
+        for hook in self.lobby_hooks:
+            hook(msg, data)
 
     def _dispatch(self, data: bytes) -> None:
         try:

@@ -10,6 +10,7 @@ bot indexes and the publication at once. A concurrent change makes the script an
 from __future__ import annotations
 
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -169,10 +170,13 @@ class GameService:
         opponent: str,
         bot_level: int = 1,
         joiner: Player | None = None,
+        rated: bool | None = None,
     ) -> tuple[GameState, str]:
         """Create a game; return its state and the invite token (empty against the bot).
 
-        With ``joiner`` (a rematch) the game starts at once between the two.
+        With ``joiner`` (a rematch) the game starts at once between the two. ``rated``
+        defaults to True for a game between people; a bot game is never rated (the
+        rater also rates only games between two accounts: rater.py).
         """
         if ruleset not in RULESETS:
             raise ProtocolError(
@@ -187,6 +191,9 @@ class GameService:
             raise ProtocolError("bad_field", "opponent must be 'bot' or 'friend'")
         if opponent == "bot" and bot_level not in BOT_LEVELS:
             raise ProtocolError("bad_field", "bot_level must be 1 to 5")
+        if opponent == "bot" and rated:
+            raise ProtocolError("bad_field", "rated: games against the bot are never rated")
+        is_rated = opponent == "friend" and rated is not False
         seed = fairplay.new_seed()
         snap = pack_snapshot(Game(ruleset).snapshot())
         invite = secrets.token_urlsafe(12) if opponent == "friend" else ""
@@ -212,6 +219,7 @@ class GameService:
                 commitment=fairplay.commitment(seed),
                 invite=invite,
                 result=None,
+                rated=is_rated,
             )
             created = await self.scripts.create(
                 keys=[keys.game(game_id), keys.seed(game_id)],
@@ -251,6 +259,7 @@ class GameService:
                     state.opponent,
                     max(state.bot_level, 1),
                     joiner=None if state.opponent == "bot" else joiner,
+                    rated=state.rated,
                 )
                 new_id = new.id
             reply = await self.scripts.rematch(
@@ -513,6 +522,7 @@ class GameService:
             await self.scripts.commit(keys=keys_, args=args, client=pipe)
             pending.append((state, change))
         done = 0
+        settled: list[Change] = []
         if pending:
             for (state, change), reply in zip(pending, await pipe.execute(), strict=True):
                 try:
@@ -522,7 +532,9 @@ class GameService:
                 if committed is None:
                     again.append(state.id)
                 else:
+                    settled.append(change)
                     done += 1
+            await self._list_live(settled)
         for game_id in again:
             done += await self.expire(game_id, outages) not in ("not_due", "gone")
         return done
@@ -608,7 +620,21 @@ class GameService:
         seed = await self.seed(old.id) if change.new.status == "ended" else b""
         keys_, args = self._commit_call(old, actor, msg_id, change, seed)
         reply = await self.scripts.commit(keys=keys_, args=args)
-        return self._settle(reply, change.new, msg_id)
+        committed = self._settle(reply, change.new, msg_id)
+        if committed is not None and not committed.duplicate:
+            await self._list_live([change])
+        return committed
+
+    async def _list_live(self, changes: list[Change]) -> None:
+        """Keep the watch list (keys.live_games) in step: games that start join it, games
+        that end leave it. Only a list to browse: a lapse here changes no game."""
+        now = time.time() * 1000
+        started = {c.new.id: now for c in changes if c.event.get("kind") == "start"}
+        ended = [c.new.id for c in changes if c.new.status == "ended"]
+        if started:
+            await self.redis.zadd(keys.live_games(), started)
+        if ended:
+            await self.redis.zrem(keys.live_games(), *ended)
 
     def _commit_call(
         self, old: GameState, actor: str, msg_id: str, change: Change, seed: bytes
@@ -653,6 +679,7 @@ class GameService:
             msgpack.packb(
                 [x for name in change.write for x in (name, fields[name])], use_bin_type=False
             ),
+            "1" if new.status == "ended" else "0",
         ]
         bucket = keys.bucket(old.id)
         return [
@@ -661,6 +688,7 @@ class GameService:
             keys.acks(old.id),
             keys.bot_jobs(bucket),
             keys.deadlines(bucket),
+            keys.finished(bucket),
         ], args
 
     def _settle(self, reply: list[Any], new: GameState, msg_id: str) -> Committed | None:

@@ -77,6 +77,123 @@ def game_channel(game_id: str) -> str:
     return channel(bucket(game_id))
 
 
-def session(token: str) -> str:
-    """Hash: a browser session (player id, display name, kind)."""
-    return f"{PREFIX}:s:{token}"
+def session(session_id: str) -> str:
+    """Hash: a browser session (player id, display name, kind, account), by its id: the
+    SHA-256 of the cookie's token, so that Redis never holds a usable token."""
+    return f"{PREFIX}:s:{session_id}"
+
+
+# -- the lobby ----------------------------------------------------------------------------
+# Every lobby key shares the hash tag {lobby}, so each pairing is one script in one slot:
+# nobody can be paired twice, on one Redis or in a cluster.
+
+LOBBY: Final = f"{PREFIX}:{{lobby}}"
+
+
+def seeks() -> str:
+    """Sorted set: open seek id -> creation time (ms)."""
+    return f"{LOBBY}:seeks"
+
+
+def seek(seek_id: str) -> str:
+    """Hash: one seek's fields; a live seek's key expires unless its owner's socket lives."""
+    return f"{LOBBY}:seek:{seek_id}"
+
+
+def owned(player_id: str) -> str:
+    """Set: the seek ids a player has open."""
+    return f"{LOBBY}:owned:{player_id}"
+
+
+def pool(ruleset: str, move_time: int) -> str:
+    """Sorted set: players waiting for quick pairing in one rule set and time -> rating."""
+    return f"{LOBBY}:pool:{ruleset}:{move_time}"
+
+
+def pools() -> str:
+    """Hash: player id -> "ruleset|move_time|rating|joined ms|connection": who waits where."""
+    return f"{LOBBY}:pools"
+
+
+def names() -> str:
+    """Hash: player id -> display name, for players waiting in quick pairing."""
+    return f"{LOBBY}:names"
+
+
+def lobby_channel() -> str:
+    """Pub/sub channel: seeks appearing and vanishing, and pairings."""
+    return f"{LOBBY}:chan"
+
+
+def live_games() -> str:
+    """Sorted set: games in progress -> when last changed (ms), for the watch list."""
+    return f"{LOBBY}:live"
+
+
+def finished(n: int) -> str:
+    """Sorted set per bucket: ended games not yet archived (and rated) -> when they may be
+    claimed (ms); commit.lua adds a game when it ends, the rater removes it (rater.py)."""
+    return f"{PREFIX}:{tag(n)}:fin"
+
+
+def hub_channel() -> str:
+    """Pub/sub channel every hub listens on for notices that are not about one game:
+    sessions that ended (their sockets are closed with 4004)."""
+    return f"{PREFIX}:hubs"
+
+
+# -- accounts, ratings and the archive ---------------------------------------------------
+# Every key here shares the hash tag {acct}: the script that rates a game must update both
+# players' ratings, histories, game lists and the leaderboard, and mark the game rated, in
+# one step, and the two players' keys would otherwise be in any two slots. In a Redis
+# Cluster this data therefore lives on one node (docs/accounts.md): one write per finished
+# game and one per sign-up, small next to the games' own traffic, which spreads over the
+# {p<bucket>} tags. Sessions are not here: they are read on every request, each its own key.
+
+ACCT: Final = f"{PREFIX}:{{acct}}"
+
+
+def emails() -> str:
+    """Hash: normalised email -> account id."""
+    return f"{ACCT}:emails"
+
+
+def account(account_id: str) -> str:
+    """Hash: an account (email, name, argon2 hash, created, leaderboard opt-in)."""
+    return f"{ACCT}:a:{account_id}"
+
+
+def account_sessions(account_id: str) -> str:
+    """Set: the session ids (see ``session``) logged in to an account."""
+    return f"{ACCT}:as:{account_id}"
+
+
+def rating(player_id: str, ruleset: str) -> str:
+    """Hash: a player's Glicko-2 rating in one rule set (r, rd, vol, n games, last ms)."""
+    return f"{ACCT}:r:{player_id}:{ruleset}"
+
+
+def rating_history(player_id: str, ruleset: str) -> str:
+    """List: "ended ms|rating|rd|game id" after each rated game, oldest first."""
+    return f"{ACCT}:h:{player_id}:{ruleset}"
+
+
+def player_games(player_id: str) -> str:
+    """Sorted set: a player's finished games -> when they ended (ms). A guest's expires
+    with their session unless they sign up (the account adopts the guest's id)."""
+    return f"{ACCT}:pg:{player_id}"
+
+
+def archived() -> str:
+    """Hash: game id -> its summary (JSON) once archived; the rate-once guard."""
+    return f"{ACCT}:done"
+
+
+def leaderboard(ruleset: str) -> str:
+    """Sorted set: opted-in players with a non-provisional rating -> rating."""
+    return f"{ACCT}:lb:{ruleset}"
+
+
+def login_limits() -> str:
+    """Key prefix of the login rate limits (sorted sets of attempts, one slot: {login})."""
+    return f"{PREFIX}:{{login}}"

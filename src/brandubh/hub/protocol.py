@@ -13,6 +13,8 @@ from typing import Any, Final, cast
 
 import msgpack
 
+from brandubh.engine import RULESETS
+
 # Close codes (4000-4999 are the application's own).
 CLOSE_TOO_MANY_ERRORS: Final = 4001
 CLOSE_TOO_SLOW: Final = 4002
@@ -91,6 +93,18 @@ def _move_text(v: Any) -> bool:
     return isinstance(v, str) and 0 < len(v) <= 32
 
 
+def _ruleset(v: Any) -> bool:
+    return isinstance(v, str) and v in RULESETS
+
+
+def _move_time(v: Any) -> bool:
+    return type(v) is int and 60 <= v <= 7 * 24 * 3600 and v % 60 == 0
+
+
+def _token(v: Any) -> bool:
+    return isinstance(v, str) and GAME_ID_RE.match(v) is not None
+
+
 def _bool(v: Any) -> bool:
     return isinstance(v, bool)
 
@@ -128,6 +142,22 @@ MESSAGES: Final[dict[str, dict[str, Field]]] = {
         "id": Field(_msg_id, "a message id"),
     },
     "rematch": {"game": Field(_game_id, "a game id"), "id": Field(_msg_id, "a message id")},
+    "lobby": {"on": Field(_bool, "true to follow the lobby, false to stop")},
+    "seek": {
+        "ruleset": Field(_ruleset, "a rule set id such as 'nielsen'"),
+        "move_time": Field(_move_time, "seconds per move: whole minutes from 60 to 604800"),
+        "rated": Field(_bool, "true for a rated game", required=False),
+        "match": Field(_bool, "true for a two-game match", required=False),
+        "id": Field(_msg_id, "a message id"),
+    },
+    "cancel_seek": {"seek": Field(_token, "a seek id"), "id": Field(_msg_id, "a message id")},
+    "accept_seek": {"seek": Field(_token, "a seek id"), "id": Field(_msg_id, "a message id")},
+    "quick": {
+        "ruleset": Field(_ruleset, "a rule set id such as 'nielsen'"),
+        "move_time": Field(_move_time, "seconds per move, under one hour"),
+        "id": Field(_msg_id, "a message id"),
+    },
+    "cancel_quick": {"id": Field(_msg_id, "a message id")},
     "ping": {"n": Field(_counter, "a counter", required=False)},
     "pong": {"n": Field(_counter, "the counter of the ping answered", required=False)},
 }

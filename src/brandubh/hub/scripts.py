@@ -23,6 +23,14 @@ class Scripts:
     watchers: AsyncScript
     heartbeat: AsyncScript
     rematch: AsyncScript
+    seek_add: AsyncScript
+    seek_take: AsyncScript
+    quick: AsyncScript
+    pool_leave: AsyncScript
+    signup: AsyncScript
+    login_limit: AsyncScript
+    archive: AsyncScript
+    leaderboard: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -33,4 +41,12 @@ class Scripts:
             watchers=redis.register_script(_source("watchers")),
             heartbeat=redis.register_script(_source("heartbeat")),
             rematch=redis.register_script(_source("rematch")),
+            seek_add=redis.register_script(_source("seek_add")),
+            seek_take=redis.register_script(_source("seek_take")),
+            quick=redis.register_script(_source("quick")),
+            pool_leave=redis.register_script(_source("pool_leave")),
+            signup=redis.register_script(_source("signup")),
+            login_limit=redis.register_script(_source("login_limit")),
+            archive=redis.register_script(_source("archive")),
+            leaderboard=redis.register_script(_source("leaderboard")),
         )

@@ -1,0 +1,318 @@
+"""The lobby: open seeks, quick pairing, and the list of games to watch.
+
+Every lobby key lives under one hash tag (keys.LOBBY), so a pairing is one Lua script:
+a seek is taken once, and taking it (or being quick-paired) takes all of both players'
+live seeks and pool places in the same step, so nobody lands in two games. The game
+itself is then created by the hub that ran the script, and both players are told on
+whichever hub they are connected to (a `paired` notice on the lobby channel).
+
+Seeks with a move time under an hour are *live*: they belong to the socket that opened
+them, vanish when it closes, and expire if their hub dies without closing it.
+Correspondence seeks stay until taken or cancelled.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Final, cast
+
+from redis.asyncio import Redis
+
+from brandubh.engine import RULESETS
+from brandubh.hub import keys
+from brandubh.hub.games import MAX_MOVE_TIME, MIN_MOVE_TIME, GameService
+from brandubh.hub.protocol import ProtocolError, encode
+from brandubh.hub.scripts import Scripts
+from brandubh.hub.state import Player
+
+log = logging.getLogger("brandubh.lobby")
+
+LIVE_UNDER_S: Final = 3600  # seeks with shorter move times vanish with their socket
+LIVE_SEEK_TTL_MS: Final = 60_000  # refreshed by the owning socket's heartbeat
+MAX_SEEKS: Final = 5
+WINDOW_BASE: Final = 100  # rating points a quick pairing accepts at once...
+WINDOW_PER_S: Final = 25  # ...widening by this much a second of waiting...
+WINDOW_WIDEST: Final = 1000  # ...up to this
+WATCH_LIST: Final = 50
+
+# Looks up a player's rating in a rule set: (rating, provisional).
+RatingLookup = Callable[[str, str], Awaitable[tuple[float, bool]]]
+
+
+async def default_rating(player_id: str, ruleset: str) -> tuple[float, bool]:
+    return 1500.0, True
+
+
+@dataclass(frozen=True)
+class Pairing:
+    game: str
+    players: tuple[str, str]
+
+
+class Lobby:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        games: GameService,
+        rating: RatingLookup = default_rating,
+    ) -> None:
+        self.redis = redis
+        self.scripts = scripts
+        self.games = games
+        self.rating = rating
+
+    # -- seeks -------------------------------------------------------------------------
+
+    async def open_seek(
+        self,
+        player: Player,
+        ruleset: str,
+        move_time: int,
+        rated: bool,
+        match: bool,
+        conn_id: str,
+    ) -> str:
+        _check_terms(ruleset, move_time)
+        seek_id = secrets.token_urlsafe(8)
+        rating, provisional = await self.rating(player.id, ruleset)
+        live = move_time < LIVE_UNDER_S
+        public = {
+            "id": seek_id,
+            "player": {"id": player.id, "name": player.name},
+            "rating": round(rating),
+            "provisional": provisional,
+            "ruleset": ruleset,
+            "move_time": move_time,
+            "rated": rated,
+            "match": match,
+            "kind": "live" if live else "correspondence",
+        }
+        fields: dict[str, str] = {
+            "id": seek_id,
+            "player": player.id,
+            "name": player.name,
+            "rating": str(round(rating)),
+            "provisional": "1" if provisional else "0",
+            "ruleset": ruleset,
+            "move_time": str(move_time),
+            "rated": "1" if rated else "0",
+            "match": "1" if match else "0",
+            "live": "1" if live else "0",
+            "conn": conn_id,
+        }
+        reply = await self.scripts.seek_add(
+            keys=[keys.seeks(), keys.seek(seek_id), keys.owned(player.id)],
+            args=[
+                seek_id,
+                LIVE_SEEK_TTL_MS if live else 0,
+                MAX_SEEKS,
+                keys.lobby_channel(),
+                encode({"t": "seek_added", "seek": public}),
+                *[x for kv in fields.items() for x in kv],
+            ],
+        )
+        if reply == b"too_many":
+            raise ProtocolError("too_many_seeks", f"at most {MAX_SEEKS} open seeks at a time")
+        return seek_id
+
+    async def cancel_seek(self, player: Player, seek_id: str) -> None:
+        await self._take(player, seek_id, "cancel")
+
+    async def accept_seek(self, player: Player, seek_id: str) -> Pairing:
+        """Take someone's seek: the game starts at once for both."""
+        seek = await self._take(player, seek_id, "accept")
+        owner = Player(seek["player"], seek["name"])
+        return await self._start(owner, player, seek["ruleset"], int(seek["move_time"]))
+
+    async def _take(self, player: Player, seek_id: str, how: str) -> dict[str, str]:
+        reply = await self.scripts.seek_take(
+            keys=[keys.seeks(), keys.seek(seek_id), keys.pools()],
+            args=[seek_id, player.id, how, keys.lobby_channel(), f"{keys.LOBBY}:"],
+        )
+        items = [x.decode() for x in reply]
+        if items[0] == "err":
+            raise ProtocolError(items[1], _TAKE_ERRORS[items[1]])
+        return dict(zip(items[1::2], items[2::2], strict=True))
+
+    async def drop_live_seeks(self, player: Player, conn_id: str) -> None:
+        """A socket closed: its live seeks and its place in quick pairing go with it."""
+        ids = cast(set[bytes], await self.redis.smembers(keys.owned(player.id)))
+        for raw in ids:
+            seek_id = raw.decode()
+            fields = await self.redis.hmget(keys.seek(seek_id), ["live", "conn"])
+            if fields[0] == b"1" and fields[1] == conn_id.encode():
+                with contextlib.suppress(ProtocolError):  # taken meanwhile
+                    await self._take(player, seek_id, "cancel")
+        await self.leave_quick(player, conn_id)
+
+    async def refresh_live_seeks(self, player: Player, conn_id: str) -> None:
+        ids = cast(set[bytes], await self.redis.smembers(keys.owned(player.id)))
+        for raw in ids:
+            key = keys.seek(raw.decode())
+            if await self.redis.hget(key, "conn") == conn_id.encode():
+                await self.redis.pexpire(key, LIVE_SEEK_TTL_MS)
+
+    async def seek_list(self) -> list[dict[str, Any]]:
+        ids = cast(list[bytes], await self.redis.zrange(keys.seeks(), 0, -1))
+        pipe = self.redis.pipeline(transaction=False)
+        for raw in ids:
+            pipe.hgetall(keys.seek(raw.decode()))
+        out = []
+        for raw in await pipe.execute():
+            if raw:
+                f = {k.decode(): v.decode() for k, v in raw.items()}
+                out.append(_public_seek(f))
+        return out
+
+    # -- quick pairing -----------------------------------------------------------------
+
+    async def quick(
+        self, player: Player, ruleset: str, move_time: int, conn_id: str
+    ) -> list[Pairing]:
+        """Wait for a close-rated player in a rule set and time; paired at once if one waits."""
+        _check_terms(ruleset, move_time)
+        if move_time >= LIVE_UNDER_S:
+            raise ProtocolError(
+                "bad_field", "quick pairing is for live games: a move time under one hour"
+            )
+        rating, _ = await self.rating(player.id, ruleset)
+        await self.redis.hset(keys.names(), player.id, player.name)
+        reply = await self._pool(ruleset, move_time, player.id, rating, conn_id)
+        return await self._start_pairs(reply, ruleset, move_time)
+
+    async def leave_quick(self, player: Player, conn_id: str = "") -> bool:
+        left = await self.scripts.pool_leave(
+            keys=[keys.pools()], args=[player.id, f"{keys.LOBBY}:", conn_id]
+        )
+        return bool(left)
+
+    async def sweep(self) -> list[Pairing]:
+        """Pair whoever now fits in every pool (windows widen while players wait)."""
+        waiting = cast(dict[bytes, bytes], await self.redis.hgetall(keys.pools()))
+        terms = {tuple(v.decode().split("|")[:2]) for v in waiting.values()}
+        out: list[Pairing] = []
+        for ruleset, minutes in terms:
+            reply = await self._pool(ruleset, int(minutes), "", 0, "")
+            out += await self._start_pairs(reply, ruleset, int(minutes))
+        return out
+
+    async def _pool(
+        self, ruleset: str, move_time: int, player_id: str, rating: float, conn_id: str
+    ) -> list[bytes]:
+        reply = await self.scripts.quick(
+            keys=[keys.pool(ruleset, move_time), keys.pools(), keys.seeks()],
+            args=[
+                player_id,
+                round(rating),
+                ruleset,
+                move_time,
+                conn_id,
+                WINDOW_BASE,
+                WINDOW_PER_S,
+                WINDOW_WIDEST,
+                f"{keys.LOBBY}:",
+                keys.lobby_channel(),
+            ],
+        )
+        if reply and reply[0] == b"err":
+            raise ProtocolError(
+                "already_waiting", "you are already waiting for a game with other terms"
+            )
+        return cast(list[bytes], reply)
+
+    async def _start_pairs(self, reply: list[bytes], ruleset: str, move_time: int) -> list[Pairing]:
+        out = []
+        for a, b in zip(reply[::2], reply[1::2], strict=True):
+            first, second = await self._player(a.decode()), await self._player(b.decode())
+            out.append(await self._start(first, second, ruleset, move_time))
+        return out
+
+    async def _player(self, player_id: str) -> Player:
+        """A player's display name, from any of their sessions' records."""
+        name = cast(bytes | None, await self.redis.hget(keys.names(), player_id))
+        return Player(player_id, name.decode() if name else player_id)
+
+    async def _start(
+        self, creator: Player, joiner: Player, ruleset: str, move_time: int
+    ) -> Pairing:
+        state, _ = await self.games.create(creator, ruleset, move_time, "friend", joiner=joiner)
+        notice = encode({"t": "paired", "game": state.id, "players": [creator.id, joiner.id]})
+        await self.redis.publish(keys.lobby_channel(), notice)
+        return Pairing(state.id, (creator.id, joiner.id))
+
+    # -- games to watch ----------------------------------------------------------------
+
+    async def watch_list(self) -> list[dict[str, Any]]:
+        """The most recently started games in progress, with players, ply and spectators."""
+        ids = cast(list[bytes], await self.redis.zrevrange(keys.live_games(), 0, WATCH_LIST - 1))
+        out = []
+        for raw in ids:
+            game_id = raw.decode()
+            try:
+                state = await self.games.load(game_id)
+            except ProtocolError:
+                await self.redis.zrem(keys.live_games(), game_id)
+                continue
+            if state.status != "active":
+                await self.redis.zrem(keys.live_games(), game_id)
+                continue
+            watchers = await self.redis.zcard(keys.watchers(game_id))
+            players = {}
+            for side, pid in (("attackers", state.attacker), ("defenders", state.defender)):
+                p = state.player(pid)
+                rating, provisional = await self.rating(pid, state.ruleset)
+                players[side] = {
+                    "id": pid,
+                    "name": p.name if p else pid,
+                    "rating": round(rating),
+                    "provisional": provisional,
+                }
+            out.append(
+                {
+                    "id": game_id,
+                    "ruleset": state.ruleset,
+                    "ply": state.ply,
+                    "move": state.ply // 2 + 1,
+                    "players": players,
+                    "watchers": watchers,
+                    "opponent": state.opponent,
+                }
+            )
+        return out
+
+
+_TAKE_ERRORS: Final = {
+    "seek_gone": "that seek is no longer open: someone took it or it was cancelled",
+    "not_yours": "only the player who opened a seek can cancel it",
+    "own_seek": "that is your own seek: cancel it instead",
+}
+
+
+def _public_seek(f: dict[str, str]) -> dict[str, Any]:
+    return {
+        "id": f["id"],
+        "player": {"id": f["player"], "name": f["name"]},
+        "rating": int(f["rating"]),
+        "provisional": f["provisional"] == "1",
+        "ruleset": f["ruleset"],
+        "move_time": int(f["move_time"]),
+        "rated": f["rated"] == "1",
+        "match": f["match"] == "1",
+        "kind": "live" if f["live"] == "1" else "correspondence",
+    }
+
+
+def _check_terms(ruleset: str, move_time: int) -> None:
+    if ruleset not in RULESETS:
+        raise ProtocolError(
+            "bad_field", f"unknown rule set {ruleset!r}: one of {', '.join(RULESETS)}"
+        )
+    if not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME or move_time % 60:
+        raise ProtocolError(
+            "bad_field", "move_time must be whole minutes from 1 minute to 7 days, in seconds"
+        )
