@@ -1,30 +1,49 @@
-"""The bot: chooses moves on the engine. Deterministic for a given game seed and position."""
+"""The bot: chooses moves on the engine. Deterministic for a given game seed and position.
 
-from __future__ import annotations
+In-process: ``choose_move(game, rng_for(seed, game_id, ply), level) -> Move``.
+For a process pool (``ProcessPoolExecutor``), pass plain values and get move text back::
 
-import hashlib
-import random
+    text = pool.submit(think, game.snapshot(), seed, game_id, level).result()
+    game.play(text)
 
-from brandubh.engine import Game, Move
+``think(snapshot, seed, game_id, level) -> str`` rebuilds the game with
+``Game.from_snapshot`` (position, ply, repetition history), derives the turn's randomness
+from ``rng_for(seed, game_id, snapshot.ply)`` and returns canonical move text such as
+``"Kc5-c7"`` or ``"c4-c7xb7xc6"``. Everything it needs is picklable and nothing depends on
+the clock or on earlier calls: each search has its own transposition table and a budget
+counted in nodes (``levels.LEVELS``), so a finished bot game replays move for move.
 
-_DOMAIN = b"brandubh-live/bot/v1:"
+Modules: ``evaluation`` (tafl features, newsome material, forced escapes), ``search``
+(PVS with a transposition table and quiescence), ``levels`` (the five levels),
+``player`` (seeded choice, ``choose_move``, ``think``).
+"""
 
+from brandubh.bot.evaluation import WIN, evaluate, forced_escape, open_lanes
+from brandubh.bot.levels import LEVELS, Level, level_for
+from brandubh.bot.player import (
+    choose_code,
+    choose_move,
+    decide,
+    rng_for,
+    search_position,
+    think,
+)
+from brandubh.bot.search import Searcher, SearchResult
 
-def rng_for(seed: bytes, game_id: str, ply: int) -> random.Random:
-    """The bot's randomness for one turn: derived from the game's seed, id and ply."""
-    digest = hashlib.sha256(_DOMAIN + seed + game_id.encode() + ply.to_bytes(4, "big")).digest()
-    return random.Random(int.from_bytes(digest, "big"))
-
-
-def choose_move(game: Game, rng: random.Random, level: int = 1) -> Move:
-    """A legal move: one that wins at once if there is one, else one chosen by ``rng``."""
-    moves = game.legal_moves()
-    if not moves:
-        raise ValueError("the side to move has no legal move")
-    for move in moves:
-        game.push(move.code)
-        result = game.result
-        game.pop()
-        if result is not None and result.winner == game.side_to_move:
-            return move
-    return moves[rng.randrange(len(moves))]
+__all__ = [
+    "LEVELS",
+    "WIN",
+    "Level",
+    "SearchResult",
+    "Searcher",
+    "choose_code",
+    "choose_move",
+    "decide",
+    "evaluate",
+    "forced_escape",
+    "level_for",
+    "open_lanes",
+    "rng_for",
+    "search_position",
+    "think",
+]

@@ -1,10 +1,13 @@
 """Plays the bot's turns: claims them from Redis for a lease, commits like any player.
 
-Any hub process may take any bot turn. A commit that makes it the bot's turn queues the
-game in its bucket's job set; every worker wakes on that event and on a slow poll (which
-also picks up turns left by a worker that died: their lease runs out). The move is
-committed with the message id ``bot-<ply>``, so two workers racing on one turn apply it
-once.
+The search runs in a process pool (``BRANDUBH_BOT_PROCESSES`` processes per hub), never
+on the event loop, so a thinking bot delays no other game's push. Any hub process may
+take any bot turn, so bot work scales by adding hub processes.
+
+A commit that makes it the bot's turn queues the game in its bucket's job set; every
+worker wakes on that event and on a slow poll (which also picks up turns left by a worker
+that died: their lease runs out). The move is committed with the message id
+``bot-<ply>``, so two workers racing on one turn apply it once.
 """
 
 from __future__ import annotations
@@ -12,13 +15,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from brandubh.bot import choose_move, rng_for
+from brandubh.bot import think
 from brandubh.hub import keys
 from brandubh.hub.config import Settings
 from brandubh.hub.protocol import ProtocolError
-from brandubh.hub.state import BOT_ID
+from brandubh.hub.state import BOT_ID, unpack_snapshot
 
 if TYPE_CHECKING:
     from brandubh.hub.app import Hub
@@ -32,6 +37,11 @@ class BotWorker:
         self.settings = settings
         self.wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        # Spawned, not forked: a fork of a process running an event loop and threads is
+        # not safe. Started on first use, so hubs that never see a bot game pay nothing.
+        self._pool: ProcessPoolExecutor | None = None
+        self._busy: set[str] = set()  # games this process is thinking about now
+        self._running: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="bot-worker")
@@ -41,6 +51,18 @@ class BotWorker:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
+        for task in list(self._running):
+            task.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.settings.bot_processes,
+                mp_context=multiprocessing.get_context("spawn"),
+            )
+        return self._pool
 
     def on_event(self, event: dict[str, Any]) -> None:
         """Fan-out hook: wake when an event makes it the bot's turn."""
@@ -65,11 +87,26 @@ class BotWorker:
     async def _sweep(self) -> None:
         lease_ms = int(self.settings.bot_lease_s * 1000)
         for b in range(keys.BUCKETS):
-            claimed = await self.hub.scripts.claim(keys=[keys.bot_jobs(b)], args=[lease_ms, 16])
+            if len(self._busy) >= self.settings.bot_processes * 2:
+                return  # enough thinking queued here; other hubs take the rest
+            claimed = await self.hub.scripts.claim(keys=[keys.bot_jobs(b)], args=[lease_ms, 4])
             for raw in claimed:
-                await self._play(raw.decode())
+                game_id = raw.decode()
+                if game_id in self._busy:
+                    continue
+                self._busy.add(game_id)
+                task = asyncio.create_task(self._play(game_id))
+                self._running.add(task)
+                task.add_done_callback(self._running.discard)
 
     async def _play(self, game_id: str) -> None:
+        try:
+            await self._think_and_move(game_id)
+        finally:
+            self._busy.discard(game_id)
+            self.wake.set()  # room for another turn here
+
+    async def _think_and_move(self, game_id: str) -> None:
         games = self.hub.games
         try:
             state = await games.load(game_id)
@@ -80,10 +117,17 @@ class BotWorker:
             await self.hub.redis.zrem(keys.bot_jobs(keys.bucket(game_id)), game_id)
             return
         seed = await games.seed(game_id)
-        game = state.game()
-        move = choose_move(game, rng_for(seed, game_id, state.ply), state.bot_level)
+        snapshot = unpack_snapshot(state.snap)
+        loop = asyncio.get_running_loop()
         try:
-            await games.move(BOT_ID, game_id, state.ply, str(move), f"bot-{state.ply}")
+            text = await loop.run_in_executor(
+                self.pool(), think, snapshot, seed, game_id, max(1, state.bot_level)
+            )
+        except Exception:
+            log.exception("the bot failed to think in %s; its turn goes back to the queue", game_id)
+            return
+        try:
+            await games.move(BOT_ID, game_id, state.ply, text, f"bot-{state.ply}")
         except ProtocolError as exc:
             # Someone else played this turn, or the game ended meanwhile: nothing to do.
             log.info("bot move in %s not applied: %s", game_id, exc.message)

@@ -46,11 +46,20 @@ class Settings:
     replay_window: int = 20  # a client further behind than this gets a snapshot
     bot_poll_s: float = 1.0
     bot_lease_s: float = 30.0
+    bot_processes: int = 1  # processes per hub that run the bot's search
     redis_pool_size: int = 64
     time_scale: float = 1.0  # multiplies every move deadline; tests shorten them with it
     scheduler_poll_s: float = 0.05
     outage_after_s: float = 30.0  # no scheduler beat for this long: the service was down
     client_dir: str = ""  # built client (index.html and assets); empty: the package's build
+    # Login attempts allowed per sliding window (docs/accounts.md): per account (by email,
+    # known or not), per client address, and over the whole service.
+    login_window_s: float = 600.0
+    login_per_account: int = 10
+    login_per_address: int = 200
+    login_overall: int = 5000
+    hash_concurrency: int = 2  # argon2 hashes computed at once per process (off the loop)
+    archive_poll_s: float = 2.0  # how often a hub sweeps finished games not yet archived
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -67,9 +76,16 @@ class Settings:
             dead_after_s=_float("BRANDUBH_DEAD_AFTER_S", cls.dead_after_s),
             replay_window=_int("BRANDUBH_REPLAY_WINDOW", cls.replay_window),
             bot_poll_s=_float("BRANDUBH_BOT_POLL_S", cls.bot_poll_s),
+            bot_processes=_int("BRANDUBH_BOT_PROCESSES", cls.bot_processes),
             redis_pool_size=_int("BRANDUBH_REDIS_POOL", cls.redis_pool_size),
             time_scale=_float("BRANDUBH_TIME_SCALE", cls.time_scale),
             scheduler_poll_s=_float("BRANDUBH_SCHEDULER_POLL_S", cls.scheduler_poll_s),
             outage_after_s=_float("BRANDUBH_OUTAGE_AFTER_S", cls.outage_after_s),
             client_dir=os.environ.get("BRANDUBH_CLIENT_DIR", ""),
+            login_window_s=_float("BRANDUBH_LOGIN_WINDOW_S", cls.login_window_s),
+            login_per_account=_int("BRANDUBH_LOGIN_PER_ACCOUNT", cls.login_per_account),
+            login_per_address=_int("BRANDUBH_LOGIN_PER_ADDRESS", cls.login_per_address),
+            login_overall=_int("BRANDUBH_LOGIN_OVERALL", cls.login_overall),
+            hash_concurrency=_int("BRANDUBH_HASH_CONCURRENCY", cls.hash_concurrency),
+            archive_poll_s=_float("BRANDUBH_ARCHIVE_POLL_S", cls.archive_poll_s),
         )

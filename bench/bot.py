@@ -1,0 +1,284 @@
+"""Bot strength and speed: a round robin between levels and two baselines, per rule set.
+
+Run by hand: ``python bench/bot.py [--games N] [--rulesets a,b] [--levels 1,2,...]
+[--baselines random,greedy] [--pairs L5-greedy,...] [--workers 2]``; or
+``python bench/bot.py --calibrate N`` to time level 5 alone on N real positions per rule set.
+Every pairing plays ``--games`` games per rule set, sides alternating, each game from its
+own seed (so replayable). Prints per rule set and overall: a score table (row's score against
+column, in %), Elo differences with a 95 % interval from a normal approximation of the score,
+and per player nodes per second and the average and maximum time per move: CPU seconds of the
+worker process (one core, so other load on the machine does not inflate it), and the maximum
+wall-clock seconds beside it.
+
+Baselines: ``random`` plays a uniformly random legal move; ``greedy`` looks one ply ahead
+and plays a move that wins at once, else one that captures most, else a random one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import math
+import multiprocessing
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from brandubh.bot import decide, rng_for
+from brandubh.bot.levels import level_for
+from brandubh.engine import RULESETS, Game
+
+BASELINES = ("random", "greedy")
+
+
+@dataclass
+class GameOutcome:
+    """One finished bench game: who played which side, the result and per-player costs."""
+
+    ruleset: str
+    attacker: str
+    defender: str
+    winner: str | None  # "attackers", "defenders" or None
+    reason: str
+    plies: int
+    # player -> [moves, CPU seconds, nodes, max CPU seconds, max wall seconds]
+    stats: dict[str, list[float]] = field(default_factory=dict)
+
+
+def random_move(game: Game, rng_seed: bytes, game_id: str) -> int:
+    """A uniformly random legal move."""
+    moves = game.board.legal_moves()
+    return moves[rng_for(rng_seed, game_id, game.ply).randrange(len(moves))]
+
+
+def greedy_move(game: Game, rng_seed: bytes, game_id: str) -> int:
+    """One ply ahead: an immediate win, else the most captures, ties broken at random."""
+    board = game.board
+    rng = rng_for(rng_seed, game_id, game.ply)
+    moves = board.legal_moves()
+    rng.shuffle(moves)
+    me = "defenders" if board.side else "attackers"
+    best, best_key = moves[0], -1
+    for m in moves:
+        caps = board.captures(m)
+        game.push(m, caps)
+        result = game.result
+        game.pop()
+        key = 1000 if result is not None and result.winner == me else len(caps)
+        if key > best_key:
+            best, best_key = m, key
+    return best
+
+
+def play_game(task: tuple[str, str, str, int]) -> GameOutcome:
+    """Play one game to its end; the task is (rule set, attacker, defender, game number)."""
+    ruleset, attacker, defender, number = task
+    seed = f"bench:{ruleset}:{attacker}:{defender}:{number}".encode()
+    game_id = f"g{number}"
+    game = Game(ruleset)
+    out = GameOutcome(ruleset, attacker, defender, None, "", 0)
+    for name in (attacker, defender):
+        out.stats.setdefault(name, [0.0, 0.0, 0.0, 0.0, 0.0])
+    while game.result is None:
+        name = defender if game.board.side else attacker
+        t0 = time.process_time()
+        w0 = time.perf_counter()
+        nodes = 0
+        if name == "random":
+            code = random_move(game, seed, game_id)
+        elif name == "greedy":
+            code = greedy_move(game, seed, game_id)
+        else:
+            level = level_for(int(name[1:]))
+            rng = rng_for(seed, game_id, game.ply)
+            code, found = decide(game, rng, level)
+            nodes = found.nodes
+        dt = time.process_time() - t0
+        wall = time.perf_counter() - w0
+        st = out.stats[name]
+        st[0] += 1
+        st[1] += dt
+        st[2] += nodes
+        st[3] = max(st[3], dt)
+        st[4] = max(st[4], wall)
+        game.push(code)
+    assert game.result is not None
+    out.winner, out.reason, out.plies = game.result.winner, game.result.reason, game.ply
+    return out
+
+
+def calibration_positions(ruleset: str, count: int) -> list[Game]:
+    """Positions of real play: level-2 self-play games, cut at plies spread over the game."""
+    out: list[Game] = []
+    number = 0
+    while len(out) < count:
+        seed = f"calibrate:{ruleset}:{number}".encode()
+        game = Game(ruleset)
+        stop = 4 + (number * 7) % 40
+        while game.result is None and game.ply < stop:
+            game.push(decide(game, rng_for(seed, "c", game.ply), 2)[0])
+        if game.result is None:
+            out.append(game)
+        number += 1
+    return out
+
+
+def calibrate_ruleset(task: tuple[str, int, int]) -> tuple[str, list[tuple[int, float]]]:
+    """Search each calibration position at a level; (nodes, CPU seconds) per search."""
+    ruleset, count, level = task
+    out = []
+    for i, game in enumerate(calibration_positions(ruleset, count)):
+        t0 = time.process_time()
+        _, found = decide(game, rng_for(b"calibrate", str(i), game.ply), level)
+        out.append((found.nodes, time.process_time() - t0))
+    return ruleset, out
+
+
+def calibrate(rulesets: list[str], count: int, workers: int) -> None:
+    """Nodes per second per rule set and level 5's CPU seconds per move, on real positions."""
+    print(f"calibration: {count} positions per rule set, level 5 budget {level_for(5).nodes:,}")
+    print(f"{'rule set':>11} {'nodes/s':>9} {'avg s':>7} {'max s':>7} {'p95 s':>7}")
+    with multiprocessing.Pool(workers) as pool:
+        for ruleset, runs in pool.imap(calibrate_ruleset, [(r, count, 5) for r in rulesets]):
+            nodes = sum(n for n, _ in runs)
+            secs = sum(t for _, t in runs)
+            times = sorted(t for _, t in runs)
+            p95 = times[int(0.95 * (len(times) - 1))]
+            print(
+                f"{ruleset:>11} {nodes / secs:>9,.0f} {secs / len(runs):>7.3f} "
+                f"{times[-1]:>7.3f} {p95:>7.3f}"
+            )
+
+
+def elo(score: float, n: int) -> tuple[float, float]:
+    """Elo difference for a score fraction over n games, with a 95 % half-interval."""
+    if n == 0:
+        return 0.0, float("inf")
+    s = min(max(score, 0.5 / n), 1 - 0.5 / n)
+    diff = -400 * math.log10(1 / s - 1)
+    se = math.sqrt(s * (1 - s) / n)
+    half = 1.96 * se * 400 / math.log(10) / (s * (1 - s))
+    return diff, half
+
+
+def report(outcomes: list[GameOutcome], players: list[str], title: str) -> None:
+    """Print the score table and Elo differences for a set of games."""
+    points: dict[tuple[str, str], float] = defaultdict(float)
+    games: dict[tuple[str, str], int] = defaultdict(int)
+    for o in outcomes:
+        a_pts = 1.0 if o.winner == "attackers" else 0.0 if o.winner == "defenders" else 0.5
+        points[o.attacker, o.defender] += a_pts
+        points[o.defender, o.attacker] += 1 - a_pts
+        games[o.attacker, o.defender] += 1
+        games[o.defender, o.attacker] += 1
+    print(f"\n== {title}: score of row against column, % (games) ==")
+    print(f"{'':>8}" + "".join(f"{p:>12}" for p in players) + f"{'total':>10}")
+    for p in players:
+        row = f"{p:>8}"
+        tp = tn = 0.0
+        for q in players:
+            n = games[p, q]
+            if p == q or n == 0:
+                row += f"{'-':>12}"
+            else:
+                row += f"{100 * points[p, q] / n:>7.0f} ({n:>2})"
+                tp += points[p, q]
+                tn += n
+        row += f"{100 * tp / tn:>9.0f}%" if tn else f"{'-':>10}"
+        print(row)
+    print("Elo (row minus column, ±95 %), for the pairings that matter:")
+    for p, q in itertools.combinations(players, 2):
+        n = games[p, q]
+        if n and (
+            p in BASELINES or q in BASELINES or abs(players.index(p) - players.index(q)) == 1
+        ):
+            d, h = elo(points[q, p] / n, n)
+            print(f"  {q:>6} vs {p:<6} {d:+7.0f} ± {h:<5.0f}  ({points[q, p]:.1f}/{n})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=4, help="games per pairing per rule set")
+    parser.add_argument("--rulesets", default=",".join(RULESETS))
+    parser.add_argument("--levels", default="1,2,3,4,5")
+    parser.add_argument("--baselines", default=",".join(BASELINES))
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--pairs", default="", help="only these pairings, e.g. L5-greedy,L4-L5")
+    parser.add_argument(
+        "--calibrate", type=int, default=0, help="instead: time level 5 on N positions per set"
+    )
+    args = parser.parse_args()
+    rulesets = [r for r in args.rulesets.split(",") if r]
+    if args.calibrate:
+        calibrate(rulesets, args.calibrate, args.workers)
+        return
+    players = [b for b in args.baselines.split(",") if b] + [
+        f"L{n}" for n in args.levels.split(",") if n
+    ]
+    if args.pairs:
+        pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
+    else:
+        pairs = list(itertools.combinations(players, 2))
+    tasks = []
+    for rs in rulesets:
+        for p, q in pairs:
+            for i in range(args.games):
+                # Sides alternate: even games p attacks, odd games q attacks.
+                att, dfn = (p, q) if i % 2 == 0 else (q, p)
+                tasks.append((rs, att, dfn, i))
+    # The slowest games (highest levels) first, so the pool does not end on a straggler.
+    tasks.sort(key=lambda t: -max(_weight(t[1]), _weight(t[2])))
+    print(f"{len(tasks)} games on {args.workers} workers: {', '.join(rulesets)}")
+    t0 = time.perf_counter()
+    with multiprocessing.Pool(args.workers) as pool:
+        outcomes = []
+        for k, o in enumerate(pool.imap_unordered(play_game, tasks), 1):
+            outcomes.append(o)
+            if k % 20 == 0:
+                print(f"  {k}/{len(tasks)} games, {time.perf_counter() - t0:.0f} s", flush=True)
+    print(f"done in {time.perf_counter() - t0:.0f} s")
+    for rs in rulesets:
+        report([o for o in outcomes if o.ruleset == rs], players, rs)
+    if len(rulesets) > 1:
+        report(outcomes, players, "all rule sets")
+    print("\n== speed per player and rule set (nodes/s of the search; time per move) ==")
+    print(
+        f"{'player':>7} {'rule set':>11} {'moves':>7} {'nodes/s':>9} {'avg s':>7} {'max s':>7}"
+        f" {'max wall':>9}"
+    )
+    agg: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0] * 5)
+    for o in outcomes:
+        for name, st in o.stats.items():
+            a = agg[name, o.ruleset]
+            a[0] += st[0]
+            a[1] += st[1]
+            a[2] += st[2]
+            a[3] = max(a[3], st[3])
+            a[4] = max(a[4], st[4])
+    for name in players:
+        for rs in rulesets:
+            moves, secs, nodes, mx, mx_wall = agg[name, rs]
+            if moves:
+                nps = f"{nodes / secs:>9,.0f}" if nodes and secs else f"{'-':>9}"
+                print(
+                    f"{name:>7} {rs:>11} {moves:>7.0f} {nps} {secs / moves:>7.3f} {mx:>7.3f}"
+                    f" {mx_wall:>9.3f}"
+                )
+    lengths = defaultdict(list)
+    for o in outcomes:
+        lengths[o.ruleset].append(o.plies)
+    print(
+        "\nplies per game: " + ", ".join(f"{r} {sum(v) / len(v):.0f}" for r, v in lengths.items())
+    )
+    reasons: dict[str, int] = defaultdict(int)
+    for o in outcomes:
+        reasons[o.reason] += 1
+    print("endings: " + ", ".join(f"{r} {n}" for r, n in sorted(reasons.items())))
+
+
+def _weight(name: str) -> int:
+    return int(name[1:]) if name.startswith("L") else 0
+
+
+if __name__ == "__main__":
+    main()
