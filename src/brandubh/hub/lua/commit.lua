@@ -7,7 +7,7 @@
 -- deadline, version. Redis's TIME is the one clock.
 --
 -- KEYS[1] game hash   KEYS[2] event list   KEYS[3] ack hash   KEYS[4] bot job zset
--- KEYS[5] deadline zset
+-- KEYS[5] deadline zset   KEYS[6] finished-games zset (to archive and rate: rater.py)
 -- ARGV[1] actor id    ARGV[2] client message id ('' for none)
 -- ARGV[3] required status ('active', or 'waiting' for a join)
 -- ARGV[4] expected ply ('' to skip)   ARGV[5] expected event number
@@ -21,6 +21,8 @@
 -- ARGV[12] the 9 bytes that stand for the new deadline in the frame ('' if none)
 -- ARGV[13] bot job: '' leave, 'add' queue the game, 'del' drop it
 -- ARGV[14] game id    ARGV[15] the fields to write: a msgpack array of name, value, ...
+-- ARGV[16] when this change ends the game: after how many ms a sweep may archive it
+--          (it is queued in KEYS[6]; the live path usually archives it first), else ''
 --
 -- Returns {'ok', n, deadline} | {'dup', n} | {'err', code, detail} | {'retry'}
 
@@ -91,5 +93,6 @@ if ARGV[13] == 'add' then
 elseif ARGV[13] == 'del' then
   redis.call('ZREM', KEYS[4], ARGV[14])
 end
+if ARGV[16] ~= '' then redis.call('ZADD', KEYS[6], now + tonumber(ARGV[16]), ARGV[14]) end
 redis.call('PUBLISH', ARGV[10], frame)
 return {'ok', n, tostring(deadline)}
