@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,7 @@ from websockets.asyncio.client import ClientConnection
 
 Msg = dict[str, Any]
 _ids = itertools.count(1)
+PASSWORD = "correct horse battery"
 
 
 class Player:
@@ -27,12 +29,39 @@ class Player:
         self.base_url = base_url
         self.http = httpx.AsyncClient(base_url=base_url, headers={"Origin": base_url})
         self.me: Msg = {}
+        self.email = ""
+        self.password = ""
 
     async def start(self) -> Player:
         r = await self.http.get("/api/me")
         r.raise_for_status()
         self.me = r.json()
         return self
+
+    async def signup(
+        self, email: str | None = None, password: str = PASSWORD, name: str | None = None
+    ) -> Player:
+        """Sign up a new account from this session (a random email unless given); a guest
+        session started before keeps its player id."""
+        self.email = email or f"p{secrets.token_hex(6)}@example.org"
+        self.password = password
+        body = {"email": self.email, "password": password}
+        if name is not None:
+            body["name"] = name
+        r = await self.http.post("/api/signup", json=body)
+        assert r.status_code == 201, r.text
+        self.me = r.json()
+        return self
+
+    async def login(self, email: str | None = None, password: str | None = None) -> httpx.Response:
+        """POST /api/login (this player's own email and password unless given)."""
+        r = await self.http.post(
+            "/api/login",
+            json={"email": email or self.email, "password": password or self.password},
+        )
+        if r.status_code == 200:
+            self.me = r.json()
+        return r
 
     @property
     def id(self) -> str:
@@ -174,9 +203,9 @@ async def close_code(ws: ClientConnection, timeout: float = 15.0) -> int | None:
 async def friend_game(
     base: str, ruleset: str = "nielsen", joiner_base: str | None = None, move_time: int = 600
 ) -> tuple[str, Player, Player]:
-    """A started friend game between two fresh guests: (game id, creator, joiner)."""
-    alice = await Player(base).start()
-    bob = await Player(joiner_base or base).start()
+    """A started friend game between two new accounts: (game id, creator, joiner)."""
+    alice = await Player(base).signup()
+    bob = await Player(joiner_base or base).signup()
     created = await alice.create_game(opponent="friend", ruleset=ruleset, move_time=move_time)
     await bob.join(created["invite"])
     return created["id"], alice, bob

@@ -227,12 +227,12 @@ async def test_game_creation_errors_name_the_field(hub: HubProcess, body: Msg, f
 
 
 async def test_invites_are_checked(hub: HubProcess) -> None:
-    alice = await Player(hub.url).start()
+    alice = await Player(hub.url).signup()
     created = await alice.create_game(opponent="friend")
-    mallory = await Player(hub.url).start()
+    mallory = await Player(hub.url).signup()
     r = await mallory.http.post(f"/api/games/{created['id']}/join", json={"invite": "guess"})
     assert r.status_code == 403 and r.json()["error"] == "bad_invite"
-    bob = await Player(hub.url).start()
+    bob = await Player(hub.url).signup()
     await bob.join(created["invite"])
     r = await mallory.http.post(
         f"/api/games/{created['id']}/join", json={"invite": created["invite"].split("/")[-1]}

@@ -13,7 +13,7 @@ from wsclient import Msg, Player, Socket
 
 
 async def lobby_socket(base: str) -> tuple[Player, Socket]:
-    player = await Player(base).start()
+    player = await Player(base).signup()
     sock = await player.connect()
     await sock.send({"t": "lobby", "on": True})
     await sock.recv_until(lambda m: m["t"] == "lobby")
@@ -104,7 +104,7 @@ async def _lobby_snapshot(base: str) -> Msg:
 async def test_two_hundred_quick_pairings_make_a_hundred_games(
     hub: HubProcess, hub2: HubProcess, redis_sync: redis.Redis
 ) -> None:
-    players = [await Player((hub, hub2)[i % 2].url).start() for i in range(200)]
+    players = [await Player((hub, hub2)[i % 2].url).signup() for i in range(200)]
     sockets = [await p.connect() for p in players]
 
     async def ask(sock: Socket, i: int) -> Msg:
@@ -134,7 +134,7 @@ async def test_two_hundred_quick_pairings_make_a_hundred_games(
 async def test_quick_pairing_waits_for_a_close_rating_then_widens(hub: Any) -> None:
     # Everyone starts at 1500, so the window matters only as time passes; here: a lone
     # player waits, leaves, and is no longer in the pool.
-    player = await Player(hub.url).start()
+    player = await Player(hub.url).signup()
     sock = await player.connect()
     await sock.send({"t": "quick", "ruleset": "newsome", "move_time": 60, "id": "q"})
     ack = await lobby_reply(sock, "q")
@@ -159,3 +159,20 @@ async def test_the_watch_list_shows_games_in_progress(hub: HubProcess) -> None:
     assert {p["id"] for p in entry["players"].values()} == {alice.id, bob.id}
     for sock in (a, b):
         await sock.close()
+
+
+async def test_a_guest_may_watch_the_lobby_but_not_seek_a_person(hub: HubProcess) -> None:
+    guest = await Player(hub.url).start()
+    sock = await guest.connect()
+    await sock.send({"t": "lobby", "on": True})
+    assert (await sock.recv_until(lambda m: m["t"] == "lobby"))["seeks"] is not None
+    for i, msg in enumerate(
+        (
+            {"t": "seek", "ruleset": "nielsen", "move_time": 600},
+            {"t": "quick", "ruleset": "nielsen", "move_time": 600},
+        )
+    ):
+        await sock.send({**msg, "id": f"g{i}"})
+        refused = await lobby_reply(sock, f"g{i}")
+        assert refused["t"] == "error" and refused["code"] == "account_required"
+    await sock.close()

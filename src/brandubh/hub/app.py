@@ -16,14 +16,17 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from brandubh.hub import http, keys
+from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
 from brandubh.hub.config import Settings
 from brandubh.hub.connection import WATCHER_TTL_MS, Connection
 from brandubh.hub.fanout import Fanout
 from brandubh.hub.games import GameService
 from brandubh.hub.lobby import Lobby
+from brandubh.hub.matches import MatchService
 from brandubh.hub.origin import origin_allowed
 from brandubh.hub.protocol import encode
+from brandubh.hub.rater import Rater
 from brandubh.hub.scheduler import Scheduler
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.sessions import COOKIE, Sessions
@@ -53,9 +56,15 @@ class Hub:
             outage_after_s=settings.outage_after_s,
         )
         self.sessions = Sessions(self.redis)
+        self.accounts = Accounts(self.redis, self.scripts, self.sessions, settings)
+        self.session_guard = SessionGuard(self.sessions)
+        self.rater = Rater(self.redis, self.scripts, self.games, settings.archive_poll_s)
         self.fanout = Fanout(self.redis)
         self.bot = BotWorker(self, settings)
-        self.lobby = Lobby(self.redis, self.scripts, self.games)
+        self.matches = MatchService(self.redis, self.games)
+        self.lobby = Lobby(
+            self.redis, self.scripts, self.games, rating=self.rater.lookup, matches=self.matches
+        )
         self.connections: set[Connection] = set()
         self.by_player: dict[str, set[Connection]] = {}
         self.lobby_sockets: set[Connection] = set()
@@ -63,9 +72,15 @@ class Hub:
 
     async def start(self) -> None:
         await self.redis.ping()
+        self.fanout.hub_hooks.append(self.session_guard.on_notice)
         await self.fanout.start()
         self.fanout.hooks.append(self.games.observe)
+        self.fanout.hooks.append(self.rater.on_event)
+        await self.accounts.start()
+        await self.session_guard.start()
+        await self.rater.start()
         self.fanout.lobby_hooks.append(self.on_lobby_notice)
+        self.fanout.hooks.append(self.matches.on_event)
         self.fanout.hooks.append(self.bot.on_event)
         await self.bot.start()
         await self.scheduler.start()
@@ -79,6 +94,9 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._lobby_task
         await self.scheduler.stop()
+        await self.rater.stop()
+        await self.session_guard.stop()
+        await self.matches.stop()
         await self.bot.stop()
         await self.fanout.stop()
         await self.redis.aclose()
@@ -134,15 +152,20 @@ class Hub:
         if not origin_allowed(ws.headers, self.settings.allowed_origins):
             await ws.close(code=1008, reason="origin not allowed")
             return
-        player = await self.sessions.get(ws.cookies.get(COOKIE))
+        session = await self.sessions.get_session(ws.cookies.get(COOKIE))
+        player = session.player if session else None
         conn = Connection(self, ws, player)
+        conn.account = bool(session and session.account)
         self.connections.add(conn)
+        if session is not None:
+            self.session_guard.add(conn, session.id)
         if player is not None:
             self.by_player.setdefault(player.id, set()).add(conn)
         try:
             await conn.run()
         finally:
             self.connections.discard(conn)
+            self.session_guard.discard(conn)
             self.lobby_sockets.discard(conn)
             if player is not None:
                 mine = self.by_player.get(player.id, set())

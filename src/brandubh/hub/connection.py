@@ -139,6 +139,7 @@ class Connection:
         self.last_seen = time.monotonic()
         self.closing: tuple[int, str] | None = None
         self.lobby_player: Player | None = None  # set once it opens seeks or waits to pair
+        self.account = False  # the session is an account's, not a guest's
         self._closed = asyncio.Event()
 
     # -- sending --------------------------------------------------------------------------
@@ -268,6 +269,11 @@ class Connection:
             await self._unwatch(msg["game"])
         elif kind == "rematch":
             await self._rematch(msg)
+        elif kind == "choose_sides":
+            game = await self.hub.matches.choose_sides(
+                self._lobby_player(msg).id, msg["match"], msg["side"]
+            )
+            self.send(encode({"t": "lobby_ack", "id": msg["id"], "of": kind, "game": game}))
         elif kind in LOBBY_MESSAGES:
             await self._lobby(msg)
         else:
@@ -382,9 +388,16 @@ class Connection:
         self.send(encode(reply))
 
     def _lobby_player(self, msg: dict[str, Any]) -> Player:
+        """The player behind a seek or pairing: games against people need an account."""
         if self.player is None:
             raise ProtocolError(
                 "no_session", "this socket has no session: open the site to get one", msg["id"]
+            )
+        if not self.account:
+            raise ProtocolError(
+                "account_required",
+                "playing a person needs an account: sign up or log in first (the bot needs none)",
+                msg["id"],
             )
         return self.player
 

@@ -45,6 +45,8 @@ class Fanout:
         self.hooks: list[EventHook] = []
         # Frames of the lobby channel: (decoded map, raw frame).
         self.lobby_hooks: list[Callable[[dict[str, Any], bytes], None]] = []
+        # Notices of the hubs' own channel (keys.hub_channel): sessions that ended.
+        self.hub_hooks: list[Callable[[dict[str, Any]], None]] = []
         self._task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
 
@@ -74,7 +76,9 @@ class Fanout:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
             try:
                 await pubsub.subscribe(
-                    *(keys.channel(b) for b in range(keys.BUCKETS)), keys.lobby_channel()
+                    *(keys.channel(b) for b in range(keys.BUCKETS)),
+                    keys.lobby_channel(),
+                    keys.hub_channel(),
                 )
                 if not first:
                     # Whatever was published while we were away reaches nobody: catch up.
@@ -84,11 +88,14 @@ class Fanout:
                 first = False
                 self.ready.set()
                 lobby = keys.lobby_channel().encode()
+                hubs = keys.hub_channel().encode()
                 async for message in pubsub.listen():
                     if message["type"] != "message":
                         continue
                     if message["channel"] == lobby:
                         self._dispatch_lobby(message["data"])
+                    elif message["channel"] == hubs:
+                        self._dispatch_hub(message["data"])
                     else:
                         self._dispatch(message["data"])
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
@@ -106,6 +113,16 @@ class Fanout:
             return
         for hook in self.lobby_hooks:
             hook(msg, data)
+
+    def _dispatch_hub(self, data: bytes) -> None:
+        try:
+            msg = msgpack.unpackb(data, raw=False)
+        except ValueError:
+            log.error("unreadable frame on the hubs' channel; dropped")
+            return
+        if isinstance(msg, dict):
+            for hook in self.hub_hooks:
+                hook(msg)
 
     def _dispatch(self, data: bytes) -> None:
         try:

@@ -33,6 +33,9 @@ BOT_LEVELS: Final = range(1, 6)
 DRAW_OFFER_GAP: Final = 10  # plies after a declined offer before that player may offer again
 _RETRIES: Final = 16
 CACHE_GAMES: Final = 10_000
+# An ended game waits this long in its bucket's finished-games queue before a sweep may
+# archive it; the hubs' live path (rater.py, fed by the final event) normally does first.
+ARCHIVE_GRACE_MS: Final = 5_000
 # Stands in the event frame for a deadline only commit.lua knows (it reads Redis's TIME);
 # any value of 2**32 or more is packed by msgpack as 0xcf and 8 bytes.
 DEADLINE_PLACEHOLDER: Final = 0xFEED_FACE_CAFE_BEEF
@@ -153,7 +156,10 @@ class GameService:
             start=started,
             commitment=state.commitment,
             seed=await self.revealed_seed(state),
-            extra=(("Creator", creator),) if creator else (),
+            extra=(
+                *((("Creator", creator),) if creator else ()),
+                *((("Match", f"{state.match} game {state.match_no}"),) if state.match else ()),
+            ),
         )
 
     async def events_after(self, game_id: str, since: int) -> list[bytes]:
@@ -171,6 +177,10 @@ class GameService:
         bot_level: int = 1,
         joiner: Player | None = None,
         rated: bool | None = None,
+        invitee: str = "",
+        match: str = "",
+        match_no: int = 0,
+        attacker_id: str = "",
     ) -> tuple[GameState, str]:
         """Create a game; return its state and the invite token (empty against the bot).
 
@@ -220,6 +230,9 @@ class GameService:
                 invite=invite,
                 result=None,
                 rated=is_rated,
+                invitee=invitee,
+                match=match,
+                match_no=match_no,
             )
             created = await self.scripts.create(
                 keys=[keys.game(game_id), keys.seed(game_id)],
@@ -233,7 +246,7 @@ class GameService:
         if opponent == "bot":
             joiner = Player(BOT_ID, f"Bot (level {bot_level})")
         if joiner is not None:
-            state = await self._start(state, joiner, seed)
+            state = await self._start(state, joiner, seed, attacker_id)
         return state, invite
 
     async def rematch(self, player_id: str, game_id: str) -> tuple[str, str | None]:
@@ -303,12 +316,23 @@ class GameService:
             raise ProtocolError("game_not_waiting", "this game already has both its players")
         if not invite or not secrets.compare_digest(invite, state.invite):
             raise ProtocolError("bad_invite", "this invite link is not valid for this game")
+        if state.invitee and state.invitee != player.id:
+            raise ProtocolError(
+                "not_invited", "this challenge is for another player: only they can accept it"
+            )
         return await self._start(state, player, await self.seed(game_id))
 
-    async def _start(self, state: GameState, joiner: Player, seed: bytes) -> GameState:
-        """Seat the second player, sides by the seed (docs/fair-play.md), and start."""
+    async def _start(
+        self, state: GameState, joiner: Player, seed: bytes, attacker_id: str = ""
+    ) -> GameState:
+        """Seat the second player, sides by the seed (docs/fair-play.md) unless given (the
+        later games of a match), and start."""
         creator = state.creator
-        if fairplay.creator_attacks(seed, state.id):
+        if attacker_id:
+            attacks = attacker_id == creator.id
+        else:
+            attacks = fairplay.creator_attacks(seed, state.id)
+        if attacks:
             attacker, defender = creator, joiner
         else:
             attacker, defender = joiner, creator
@@ -679,7 +703,7 @@ class GameService:
             msgpack.packb(
                 [x for name in change.write for x in (name, fields[name])], use_bin_type=False
             ),
-            "1" if new.status == "ended" else "0",
+            str(ARCHIVE_GRACE_MS) if new.status == "ended" else "",
         ]
         bucket = keys.bucket(old.id)
         return [

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,7 @@ from starlette.routing import Route
 
 from brandubh import fairplay
 from brandubh.engine import RULESETS, EngineError, format_record, parse_record
+from brandubh.hub import http_accounts
 from brandubh.hub.origin import unsafe_request_allowed
 from brandubh.hub.protocol import GAME_ID_RE, ProtocolError
 from brandubh.hub.sessions import COOKIE, TTL_S
@@ -27,7 +29,9 @@ _STATUS = {
     "not_found": 404,
     "bad_invite": 403,
     "game_not_waiting": 409,
+    "not_invited": 403,
     "forbidden": 403,
+    "account_required": 403,
     "busy": 503,
 }
 
@@ -77,13 +81,42 @@ def routes(hub: Hub, static: Path) -> list[Route]:
         return data
 
     async def me(request: Request) -> Response:
+        session = await hub.sessions.get_session(request.cookies.get(COOKIE))
+        if session is not None and session.account:
+            account = await hub.accounts.get(session.player.id)
+            return JSONResponse(
+                {
+                    "id": session.player.id,
+                    "name": session.player.name,
+                    "account": True,
+                    "email": account.email if account else None,
+                }
+            )
         player, token = await player_for(request)
-        return with_cookie(JSONResponse({"id": player.id, "name": player.name}), token, request)
+        body = {"id": player.id, "name": player.name, "account": False, "email": None}
+        return with_cookie(JSONResponse(body), token, request)
+
+    async def require_account(request: Request) -> None:
+        """Games against people need an account session (the bot needs none)."""
+        session = await hub.sessions.get_session(request.cookies.get(COOKIE))
+        if session is None or not session.account:
+            raise ProtocolError(
+                "account_required",
+                "playing a person needs an account: sign up or log in first (the bot needs none)",
+            )
 
     async def create_game(request: Request) -> Response:
         try:
             body = await read_json(request)
-            unknown = set(body) - {"ruleset", "move_time", "opponent", "bot_level"}
+            unknown = set(body) - {
+                "ruleset",
+                "move_time",
+                "opponent",
+                "bot_level",
+                "rated",
+                "match",
+                "invitee",
+            }
             if unknown:
                 raise ProtocolError("bad_field", f"unexpected fields: {', '.join(sorted(unknown))}")
             ruleset = body.get("ruleset", "nielsen")
@@ -94,11 +127,41 @@ def routes(hub: Hub, static: Path) -> list[Route]:
                 raise ProtocolError("bad_field", "ruleset and opponent must be strings")
             if type(move_time) is not int or type(bot_level) is not int:
                 raise ProtocolError("bad_field", "move_time and bot_level must be whole numbers")
+            rated, match, invitee = (
+                body.get("rated"),
+                body.get("match", False),
+                body.get("invitee", ""),
+            )
+            if rated is not None and not isinstance(rated, bool):
+                raise ProtocolError("bad_field", "rated must be true or false")
+            if not isinstance(match, bool) or not isinstance(invitee, str) or len(invitee) > 64:
+                raise ProtocolError(
+                    "bad_field", "match must be true or false; invitee a player id, or absent"
+                )
+            if (match or invitee) and opponent != "friend":
+                raise ProtocolError("bad_field", "match and invitee are for games against a person")
+            if opponent == "friend":
+                await require_account(request)
             player, token = await player_for(request)
-            state, invite = await hub.games.create(player, ruleset, move_time, opponent, bot_level)
+            match_id = "m" + secrets.token_urlsafe(8) if match else ""
+            state, invite = await hub.games.create(
+                player,
+                ruleset,
+                move_time,
+                opponent,
+                bot_level,
+                rated=rated,
+                invitee=invitee,
+                match=match_id,
+                match_no=1 if match else 0,
+            )
+            if match:
+                await hub.matches.open_challenge(state)
         except ProtocolError as exc:
             return _error(exc.code, exc.message)
         body_out: dict[str, Any] = {"id": state.id, "url": f"/g/{state.id}"}
+        if match_id:
+            body_out["match"] = match_id
         if invite:
             body_out["invite"] = f"/join/{state.id}/{invite}"
         return with_cookie(JSONResponse(body_out, status_code=201), token, request)
@@ -110,8 +173,10 @@ def routes(hub: Hub, static: Path) -> list[Route]:
             invite = body.get("invite")
             if not isinstance(invite, str):
                 raise ProtocolError("bad_field", "invite must be the token from the invite link")
+            await require_account(request)
             player, token = await player_for(request)
             state = await hub.games.join(player, game_id, invite)
+            await hub.matches.joined(state)
         except ProtocolError as exc:
             return _error(exc.code, exc.message)
         return with_cookie(JSONResponse({"id": state.id, "url": f"/g/{state.id}"}), token, request)
@@ -168,6 +233,13 @@ def routes(hub: Hub, static: Path) -> list[Route]:
             }
         )
 
+    async def match_summary(request: Request) -> Response:
+        try:
+            summary = await hub.matches.summary(request.path_params["match_id"][:40])
+        except ProtocolError as exc:
+            return _error(exc.code, exc.message)
+        return JSONResponse(summary)
+
     async def rulesets(request: Request) -> Response:
         return JSONResponse(
             [{"id": rs.name, "title": rs.title, "summary": rs.summary} for rs in RULESETS.values()]
@@ -189,6 +261,7 @@ def routes(hub: Hub, static: Path) -> list[Route]:
         return with_cookie(FileResponse(index), token, request)
 
     return [
+        *http_accounts.routes(hub),
         Route("/api/me", me),
         Route("/api/rulesets", rulesets),
         Route("/api/games", create_game, methods=["POST"]),
@@ -196,10 +269,20 @@ def routes(hub: Hub, static: Path) -> list[Route]:
         Route("/api/games/{game_id}/join", join_game, methods=["POST"]),
         Route("/api/games/{game_id}/record", game_record),
         Route("/api/verify", verify_record, methods=["POST"]),
+        Route("/api/matches/{match_id}", match_summary),
         Route("/verify", page),
         Route("/healthz", health),
         Route("/", page),
         Route("/g/{game_id}", page),
         Route("/join/{game_id}/{invite}", page),
         Route("/rules/{ruleset}", page),
+        Route("/lobby", page),
+        Route("/watch", page),
+        Route("/signup", page),
+        Route("/login", page),
+        Route("/account", page),
+        Route("/u/{player_id}", page),
+        Route("/leaderboard", page),
+        Route("/leaderboard/{ruleset}", page),
+        Route("/replay/{game_id}", page),
     ]

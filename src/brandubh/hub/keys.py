@@ -197,3 +197,8 @@ def leaderboard(ruleset: str) -> str:
 def login_limits() -> str:
     """Key prefix of the login rate limits (sorted sets of attempts, one slot: {login})."""
     return f"{PREFIX}:{{login}}"
+
+
+def match(match_id: str) -> str:
+    """Hash: a two-game match (hub/matches.py)."""
+    return f"{PREFIX}:{tag(zlib.crc32(match_id.encode()) % BUCKETS)}:match:{match_id}"

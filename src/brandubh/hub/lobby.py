@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 from brandubh.engine import RULESETS
 from brandubh.hub import keys
 from brandubh.hub.games import MAX_MOVE_TIME, MIN_MOVE_TIME, GameService
+from brandubh.hub.matches import MatchService
 from brandubh.hub.protocol import ProtocolError, encode
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import Player
@@ -60,7 +61,9 @@ class Lobby:
         scripts: Scripts,
         games: GameService,
         rating: RatingLookup = default_rating,
+        matches: MatchService | None = None,
     ) -> None:
+        self.matches = matches
         self.redis = redis
         self.scripts = scripts
         self.games = games
@@ -127,7 +130,13 @@ class Lobby:
         """Take someone's seek: the game starts at once for both."""
         seek = await self._take(player, seek_id, "accept")
         owner = Player(seek["player"], seek["name"])
-        return await self._start(owner, player, seek["ruleset"], int(seek["move_time"]))
+        rated = seek["rated"] == "1"
+        if seek["match"] == "1" and self.matches is not None:
+            match_id, game_id = await self.matches.start(
+                owner, player, seek["ruleset"], int(seek["move_time"]), rated
+            )
+            return await self._announce(game_id, (owner.id, player.id), match_id)
+        return await self._start(owner, player, seek["ruleset"], int(seek["move_time"]), rated)
 
     async def _take(self, player: Player, seek_id: str, how: str) -> dict[str, str]:
         reply = await self.scripts.seek_take(
@@ -238,12 +247,24 @@ class Lobby:
         return Player(player_id, name.decode() if name else player_id)
 
     async def _start(
-        self, creator: Player, joiner: Player, ruleset: str, move_time: int
+        self,
+        creator: Player,
+        joiner: Player,
+        ruleset: str,
+        move_time: int,
+        rated: bool | None = None,
     ) -> Pairing:
-        state, _ = await self.games.create(creator, ruleset, move_time, "friend", joiner=joiner)
-        notice = encode({"t": "paired", "game": state.id, "players": [creator.id, joiner.id]})
-        await self.redis.publish(keys.lobby_channel(), notice)
-        return Pairing(state.id, (creator.id, joiner.id))
+        state, _ = await self.games.create(
+            creator, ruleset, move_time, "friend", joiner=joiner, rated=rated
+        )
+        return await self._announce(state.id, (creator.id, joiner.id))
+
+    async def _announce(
+        self, game_id: str, players: tuple[str, str], match: str | None = None
+    ) -> Pairing:
+        notice = {"t": "paired", "game": game_id, "players": list(players), "match": match}
+        await self.redis.publish(keys.lobby_channel(), encode(notice))
+        return Pairing(game_id, players)
 
     # -- games to watch ----------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from brandubh.engine import RULESETS
 CLOSE_TOO_MANY_ERRORS: Final = 4001
 CLOSE_TOO_SLOW: Final = 4002
 CLOSE_HEARTBEAT: Final = 4003
+CLOSE_SESSION_ENDED: Final = 4004  # logged out (here or everywhere), or password changed
 CLOSE_SERVER_SHUTDOWN: Final = 1001  # standard "going away"
 
 GAME_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
@@ -105,6 +106,10 @@ def _token(v: Any) -> bool:
     return isinstance(v, str) and GAME_ID_RE.match(v) is not None
 
 
+def _side(v: Any) -> bool:
+    return v in ("attackers", "defenders")
+
+
 def _bool(v: Any) -> bool:
     return isinstance(v, bool)
 
@@ -158,6 +163,11 @@ MESSAGES: Final[dict[str, dict[str, Field]]] = {
         "id": Field(_msg_id, "a message id"),
     },
     "cancel_quick": {"id": Field(_msg_id, "a message id")},
+    "choose_sides": {
+        "match": Field(_token, "a match id"),
+        "side": Field(_side, "'attackers' or 'defenders'"),
+        "id": Field(_msg_id, "a message id"),
+    },
     "ping": {"n": Field(_counter, "a counter", required=False)},
     "pong": {"n": Field(_counter, "the counter of the ping answered", required=False)},
 }

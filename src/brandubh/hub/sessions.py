@@ -1,11 +1,18 @@
 """Server-side sessions: a random token in an HttpOnly cookie, the player in Redis.
 
-Until accounts exist every visitor is a guest with a random id and display name.
+A visitor without a session gets a guest session: a random player id and display name.
+Signing up or logging in replaces it with an account session under a new token (the token
+rotates on every login). Redis keys a session by the SHA-256 of its token, so a copy of
+the data holds no usable cookie; an account's sessions are listed (keys.account_sessions)
+so that they can all be ended at once (docs/accounts.md).
 """
 
 from __future__ import annotations
 
+import hashlib
 import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Final, cast
 
 from redis.asyncio import Redis
@@ -67,28 +74,90 @@ def guest_name() -> str:
     return f"{secrets.choice(_ADJECTIVES)} {secrets.choice(_NOUNS)} {secrets.randbelow(90) + 10}"
 
 
+def session_id(token: str) -> str:
+    """The id a session is stored under: the SHA-256 of its token, hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Session:
+    id: str  # session_id(token)
+    player: Player
+    account: bool  # False for a guest
+
+
 class Sessions:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
 
     async def get(self, token: str | None) -> Player | None:
         """The player of a session token, or None for a missing or unknown one."""
+        session = await self.get_session(token)
+        return session.player if session else None
+
+    async def get_session(self, token: str | None) -> Session | None:
+        """The session of a token, or None for a missing, malformed or unknown one."""
         if not token or len(token) > 64:
             return None
-        pid, name = cast(
-            list[bytes | None], await self.redis.hmget(keys.session(token), ["id", "name"])
+        sid = session_id(token)
+        pid, name, kind = cast(
+            list[bytes | None], await self.redis.hmget(keys.session(sid), ["id", "name", "kind"])
         )
         if pid is None or name is None:
             return None
-        return Player(pid.decode(), name.decode())
+        return Session(sid, Player(pid.decode(), name.decode()), kind == b"account")
 
     async def create_guest(self) -> tuple[str, Player]:
         """A new guest session: its token and player."""
         token = secrets.token_urlsafe(32)
         player = Player(f"g_{secrets.token_urlsafe(9)}", guest_name())
-        key = keys.session(token)
+        key = keys.session(session_id(token))
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(key, mapping={"id": player.id, "name": player.name, "kind": "guest"})
         pipe.expire(key, TTL_S)
         await pipe.execute()
         return token, player
+
+    async def create_account_session(self, player: Player) -> tuple[str, Session]:
+        """A new session, under a new token, for an account; listed with the account's."""
+        token = secrets.token_urlsafe(32)
+        sid = session_id(token)
+        key = keys.session(sid)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(key, mapping={"id": player.id, "name": player.name, "kind": "account"})
+        pipe.expire(key, TTL_S)
+        pipe.sadd(keys.account_sessions(player.id), sid)
+        pipe.expire(keys.account_sessions(player.id), TTL_S)
+        await pipe.execute()
+        return token, Session(sid, player, True)
+
+    async def end(self, session: Session) -> None:
+        """End one session (log out here)."""
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.delete(keys.session(session.id))
+        if session.account:
+            pipe.srem(keys.account_sessions(session.player.id), session.id)
+        await pipe.execute()
+
+    async def end_all(self, account_id: str, keep: str | None = None) -> list[str]:
+        """End every session of an account but ``keep``; the ids of those ended."""
+        listed = cast(set[bytes], await self.redis.smembers(keys.account_sessions(account_id)))
+        ended = [raw.decode() for raw in listed if raw.decode() != keep]
+        if ended:
+            pipe = self.redis.pipeline(transaction=False)
+            for sid in ended:
+                pipe.delete(keys.session(sid))
+            pipe.srem(keys.account_sessions(account_id), *ended)
+            await pipe.execute()
+        return ended
+
+    async def alive(self, sids: Iterable[str]) -> set[str]:
+        """Which of these sessions still exist."""
+        ids = list(sids)
+        if not ids:
+            return set()
+        pipe = self.redis.pipeline(transaction=False)
+        for sid in ids:
+            pipe.exists(keys.session(sid))
+        found = await pipe.execute()
+        return {sid for sid, n in zip(ids, found, strict=True) if n}

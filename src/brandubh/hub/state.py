@@ -76,6 +76,10 @@ class GameState:
     draw_block: tuple[int, int] = (0, 0)  # (attackers, defenders): ply from which each may offer
     rematch_offer: str = ""  # the side that offered a rematch after the end
     rematch: str = ""  # the id of the rematch game, once agreed
+    rated: bool = False  # chosen at creation; only games between accounts are rated
+    invitee: str = ""  # a private challenge: the only player who may join
+    match: str = ""  # the two-game match this game belongs to, if any
+    match_no: int = 0  # its number in the match: 1, 2, or 3 for a tie-break
 
     @classmethod
     def from_hash(cls, game_id: str, h: Hash) -> GameState:
@@ -112,6 +116,10 @@ class GameState:
             draw_block=(int(s("draw_block_a", "0")), int(s("draw_block_d", "0"))),
             rematch_offer=s("rematch_offer"),
             rematch=s("rematch"),
+            rated=s("rated") == "1",
+            invitee=s("invitee"),
+            match=s("match"),
+            match_no=int(s("match_no", "0")),
         )
 
     def fields(self) -> dict[str, str | bytes]:
@@ -139,6 +147,10 @@ class GameState:
             "draw_offer": self.draw_offer,
             "draw_block_a": str(self.draw_block[0]),
             "draw_block_d": str(self.draw_block[1]),
+            "rated": "1" if self.rated else "0",
+            "invitee": self.invitee,
+            "match": self.match,
+            "match_no": str(self.match_no),
         }
 
     def game(self) -> Game:
@@ -212,4 +224,7 @@ class GameState:
             "draw_offer": self.draw_offer or None,
             "draw_block": {"attackers": self.draw_block[0], "defenders": self.draw_block[1]},
             "rematch": {"offer": self.rematch_offer or None, "game": self.rematch or None},
+            "rated": self.rated,
+            "invitee": self.invitee or None,
+            "match": {"id": self.match, "number": self.match_no} if self.match else None,
         }

@@ -1,0 +1,239 @@
+"""Two-game matches: each player attacks once; the second game swaps the first's sides.
+
+A match is a hash (keys.match) naming its players, terms, games and points. The end of
+each of its games moves it on, driven by that game's final event, which every hub sees:
+a guard (HSETNX on the match) lets exactly one hub take each step. A 1-1 score ends the
+match drawn, except in ``newsome``, whose source gives the player who won by the largest
+margin (the most pieces left on the board) the choice of sides for a tie-breaker; with
+equal margins the match is drawn. The next game's id and the score reach the players as a
+``match`` notice on the finished game's channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from typing import Any, Final, cast
+
+from redis.asyncio import Redis
+
+from brandubh.hub import keys
+from brandubh.hub.games import GameService
+from brandubh.hub.protocol import ProtocolError, encode
+from brandubh.hub.state import GameState, Player
+
+log = logging.getLogger("brandubh.matches")
+
+TIEBREAK_RULESETS: Final = frozenset({"newsome"})
+
+
+class MatchService:
+    def __init__(self, redis: Redis, games: GameService) -> None:
+        self.redis = redis
+        self.games = games
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(
+        self, a: Player, b: Player, ruleset: str, move_time: int, rated: bool | None
+    ) -> tuple[str, str]:
+        """Create a match and its first game (sides by that game's seed); (match, game)."""
+        match_id = "m" + secrets.token_urlsafe(8)
+        await self.redis.hset(
+            keys.match(match_id),
+            mapping={
+                "id": match_id,
+                "ruleset": ruleset,
+                "move_time": str(move_time),
+                "rated": "" if rated is None else ("1" if rated else "0"),
+                "a": a.id,
+                "a_name": a.name,
+                "b": b.id,
+                "b_name": b.name,
+                "points_a": "0",
+                "points_b": "0",
+                "games": "",
+                "status": "playing",
+            },
+        )
+        state, _ = await self.games.create(
+            a, ruleset, move_time, "friend", joiner=b, rated=rated, match=match_id, match_no=1
+        )
+        await self.redis.hset(keys.match(match_id), "games", state.id)
+        return match_id, state.id
+
+    async def open_challenge(self, state: GameState) -> None:
+        """A friend challenge asked for a match: the match waits for the joiner."""
+        await self.redis.hset(
+            keys.match(state.match),
+            mapping={
+                "id": state.match,
+                "ruleset": state.ruleset,
+                "move_time": str(state.move_time),
+                "rated": "1" if state.rated else "0",
+                "a": state.creator.id,
+                "a_name": state.creator.name,
+                "b": "",
+                "b_name": "",
+                "points_a": "0",
+                "points_b": "0",
+                "games": state.id,
+                "status": "playing",
+            },
+        )
+
+    async def joined(self, state: GameState) -> None:
+        """The first game of a challenged match has its second player."""
+        if state.match and state.joiner is not None:
+            await self.redis.hset(
+                keys.match(state.match),
+                mapping={"b": state.joiner.id, "b_name": state.joiner.name},
+            )
+
+    async def _fields(self, match_id: str) -> dict[str, str]:
+        raw = cast(dict[bytes, bytes], await self.redis.hgetall(keys.match(match_id)))
+        if not raw:
+            raise ProtocolError("not_found", f"there is no match {match_id}")
+        return {k.decode(): v.decode() for k, v in raw.items()}
+
+    async def summary(self, match_id: str) -> dict[str, Any]:
+        f = await self._fields(match_id)
+        return {
+            "id": match_id,
+            "ruleset": f["ruleset"],
+            "players": [{"id": f["a"], "name": f["a_name"]}, {"id": f["b"], "name": f["b_name"]}],
+            "score": {f["a"]: float(f["points_a"]), f["b"]: float(f["points_b"])},
+            "games": f["games"].split(),
+            "status": f["status"],  # playing | choosing | finished
+            "chooser": f.get("chooser") or None,
+            "winner": f.get("winner") or None,
+        }
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        """Fan-out hook: a match game's final event moves its match on (in a task)."""
+        state = event.get("state") or {}
+        if state.get("status") != "ended" or not state.get("match"):
+            return
+        task = asyncio.create_task(self.advance(event["game"]))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def advance(self, game_id: str) -> None:
+        try:
+            await self._advance(game_id)
+        except Exception:
+            log.exception("match step after game %s failed", game_id)
+
+    async def _advance(self, game_id: str) -> None:
+        state = await self.games.load(game_id)
+        if state.status != "ended" or not state.match:
+            return
+        key = keys.match(state.match)
+        if not await self.redis.hsetnx(key, f"after:{game_id}", "1"):
+            return  # another hub took this step
+        f = await self._fields(state.match)
+        a, b = f["a"], f["b"]
+        points = {a: float(f["points_a"]), b: float(f["points_b"])}
+        result = state.result
+        if result is None or result.winner is None:
+            points[a] += 0.5
+            points[b] += 0.5
+        else:
+            points[state.player_of(result.winner)] += 1
+        update: dict[str | bytes, str | bytes] = {
+            "points_a": str(points[a]),
+            "points_b": str(points[b]),
+        }
+        players = {a: Player(a, f["a_name"]), b: Player(b, f["b_name"])}
+        rated = None if f["rated"] == "" else f["rated"] == "1"
+        if state.match_no == 1:
+            # The second game swaps the sides: the first game's defender attacks.
+            nxt, _ = await self.games.create(
+                players[a],
+                f["ruleset"],
+                int(f["move_time"]),
+                "friend",
+                joiner=players[b],
+                rated=rated,
+                match=state.match,
+                match_no=2,
+                attacker_id=state.defender,
+            )
+            update["games"] = f"{f['games']} {nxt.id}"
+        elif (
+            state.match_no == 2
+            and points[a] == points[b] == 1
+            and (f["ruleset"] in TIEBREAK_RULESETS)
+        ):
+            chooser = await self._larger_margin(f["games"].split())
+            if chooser:
+                update.update(status="choosing", chooser=chooser)
+            else:
+                update.update(status="finished", winner="")
+        else:
+            winner = a if points[a] > points[b] else b if points[b] > points[a] else ""
+            update.update(status="finished", winner=winner)
+        await self.redis.hset(key, items=[x for kv in update.items() for x in kv])
+        notice = encode({"t": "match", "game": game_id, "match": await self.summary(state.match)})
+        await self.redis.publish(keys.game_channel(game_id), notice)
+
+    async def _larger_margin(self, game_ids: list[str]) -> str:
+        """The player whose win left the most of their pieces on the board ("" if equal)."""
+        margins: dict[str, int] = {}
+        for game_id in game_ids[:2]:
+            state = await self.games.load(game_id)
+            if state.result is None or state.result.winner is None:
+                continue
+            board = state.game().board
+            left = (
+                board.att.bit_count()
+                if state.result.winner == "attackers"
+                else board.dfn.bit_count() + (board.king >= 0)
+            )
+            margins[state.player_of(state.result.winner)] = left
+        if len(margins) != 2 or len(set(margins.values())) != 2:
+            return ""
+        return max(margins, key=lambda pid: margins[pid])
+
+    async def choose_sides(self, player_id: str, match_id: str, side: str) -> str:
+        """The tie-break chooser picks a side; the third game starts. Its id."""
+        key = keys.match(match_id)
+        summary = await self.summary(match_id)
+        if summary["status"] != "choosing" or summary["chooser"] != player_id:
+            raise ProtocolError(
+                "not_your_choice", "only the player who won by the larger margin chooses sides"
+            )
+        if not await self.redis.hsetnx(key, "tiebreak", "pending"):
+            raise ProtocolError("not_your_choice", "the sides are already chosen")
+        p = summary["players"]
+        a, b = Player(p[0]["id"], p[0]["name"]), Player(p[1]["id"], p[1]["name"])
+        other = b.id if player_id == a.id else a.id
+        f = await self._fields(match_id)
+        rated = None if f["rated"] == "" else f["rated"] == "1"
+        state, _ = await self.games.create(
+            a,
+            f["ruleset"],
+            int(f["move_time"]),
+            "friend",
+            joiner=b,
+            rated=rated,
+            match=match_id,
+            match_no=3,
+            attacker_id=player_id if side == "attackers" else other,
+        )
+        await self.redis.hset(
+            key,
+            mapping={
+                "games": f"{f['games']} {state.id}",
+                "status": "playing",
+                "tiebreak": state.id,
+            },
+        )
+        return state.id
+
+    async def stop(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
