@@ -1,4 +1,5 @@
-// The HTTP half of docs/protocol.md: session, rule sets, creating and joining games.
+// The HTTP half of docs/protocol.md: session, rule sets, creating and joining games,
+// game records and their verification.
 
 import type { PlayerInfo, State } from "./protocol";
 
@@ -41,6 +42,45 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
   return data as T;
 }
 
+/** A request whose body and answer are text (records); errors are JSON as elsewhere. */
+async function requestText(method: string, path: string, body?: string): Promise<string> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "Content-Type": "text/plain; charset=utf-8" },
+      body,
+    });
+  } catch {
+    throw new ApiError("network", "The server could not be reached. Check your connection and try again.", 0);
+  }
+  const text = await res.text();
+  if (!res.ok) {
+    let err: { error?: string; message?: string } = {};
+    try {
+      err = JSON.parse(text) as typeof err;
+    } catch {
+      /* not JSON: the status says enough */
+    }
+    throw new ApiError(err.error ?? "http_" + res.status, err.message ?? `The server answered ${res.status}.`, res.status);
+  }
+  return text;
+}
+
+/** `POST /api/verify`: what holds, or the first thing that does not. */
+export type VerifyResult =
+  | {
+      ok: true;
+      game: string | null;
+      ruleset: string;
+      moves: number;
+      result: string;
+      winner: "attackers" | "defenders" | null;
+      reason: string;
+    }
+  | { ok: false; error: string };
+
 export interface RulesetInfo {
   id: string;
   title: string;
@@ -52,6 +92,8 @@ export interface CreateGameRequest {
   move_time: number;
   opponent: "bot" | "friend";
   bot_level?: number;
+  /** games against people only: rated unless false */
+  rated?: boolean;
 }
 
 export interface CreatedGame {
@@ -70,11 +112,17 @@ export const api = {
     }),
   game: (id: string) =>
     request<{ n: number; state: State; moves: string[] }>("GET", `/api/games/${encodeURIComponent(id)}`),
+  /** The game's record as text (docs/record-format.md); the seed only once it has ended. */
+  record: (id: string) => requestText("GET", `/api/games/${encodeURIComponent(id)}/record`),
+  verify: async (record: string): Promise<VerifyResult> =>
+    JSON.parse(await requestText("POST", "/api/verify", record)) as VerifyResult,
 };
 
 /** Words for an HTTP error code of the join and create requests. */
 export function joinErrorText(err: ApiError): string {
   switch (err.code) {
+    case "account_required":
+      return "Playing a person needs an account. Sign up or log in, and you come straight back to this game.";
     case "bad_invite":
       return "This invite link is not valid for this game. Ask your friend to send it again.";
     case "game_not_waiting":

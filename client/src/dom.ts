@@ -46,3 +46,27 @@ export function svg(markup: string, cls: string, label?: string): SVGSVGElement 
   el.innerHTML = markup;
   return el;
 }
+
+/** Copy text to the clipboard; without clipboard access, select `fallback` and copy that. */
+export async function copyText(text: string, fallback: HTMLElement): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    fallback.focus();
+    if (fallback instanceof HTMLInputElement || fallback instanceof HTMLTextAreaElement) {
+      fallback.select();
+    } else {
+      const range = document.createRange();
+      range.selectNodeContents(fallback);
+      const sel = window.getSelection();
+      sel?.removeAllRanges();
+      sel?.addRange(range);
+    }
+    try {
+      return document.execCommand("copy");
+    } catch {
+      return false;
+    }
+  }
+}

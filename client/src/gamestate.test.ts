@@ -1,28 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { GameTracker } from "./gamestate";
 import type { EventFrame, SnapshotFrame, State } from "./protocol";
+import { makeState } from "./testing";
 
 function state(ply: number, extra: Partial<State> = {}): State {
-  return {
-    id: "game01",
-    ruleset: "nielsen",
-    status: "active",
-    players: { attackers: { id: "p1", name: "One" }, defenders: { id: "p2", name: "Two" } },
-    ply,
-    position: "3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3 a",
-    turn: ply % 2 === 0 ? "attackers" : "defenders",
-    legal: [],
-    repetitions: 1,
-    last: null,
-    result: null,
-    commitment: "00",
-    seed: null,
-    move_time: 3600,
-    opponent: "friend",
-    bot_level: null,
-    created: 0,
-    ...extra,
-  };
+  return makeState(ply, extra);
 }
 
 function snapshot(n: number, moves: string[], watchers = 0): SnapshotFrame {
@@ -92,5 +74,46 @@ describe("GameTracker", () => {
     expect(t.applyEvent({ ...move(6, "e", 5), game: "other1" })).toBe("stale");
     expect(t.applySnapshot(snapshot(30, Array(29).fill("x")))).toBe("applied");
     expect(t.n).toBe(30);
+  });
+
+  it("keeps draw offers and answers, and the end, as notes", () => {
+    const t = new GameTracker("game01");
+    t.applySnapshot(snapshot(5, ["d1-c1", "c4-c5", "c1-d1", "c5-c4"]));
+    const ev = (n: number, kind: EventFrame["kind"], extra: Partial<EventFrame> = {}, st = state(4)): EventFrame => ({
+      t: "event", game: "game01", n, kind, state: st, ...extra,
+    });
+    t.applyEvent(ev(6, "draw_offer", { by: "attackers" }, state(4, { draw_offer: "attackers" })));
+    t.applyEvent(ev(7, "draw_declined", { by: "defenders" }, state(4, { draw_block: { attackers: 14, defenders: 0 } })));
+    t.applyEvent(ev(8, "move", { move: "d1-c1", by: "attackers" }, state(5)));
+    t.applyEvent(ev(9, "draw_offer", { by: "defenders" }, state(5, { draw_offer: "defenders" })));
+    t.applyEvent(ev(10, "move", { move: "c4-c5", by: "defenders", draw_declined: true }, state(6)));
+    const end = state(6, { status: "ended", turn: null, result: { winner: "defenders", reason: "resignation" } });
+    t.applyEvent(ev(11, "resign", { by: "attackers", result: end.result! }, end));
+    expect(t.notes.map((n) => [n.n, n.ply, n.kind, n.text])).toEqual([
+      [6, 4, "draw_offer", "The attackers offered a draw."],
+      [7, 4, "draw_declined", "The defenders declined the draw."],
+      [9, 5, "draw_offer", "The defenders offered a draw."],
+      [10, 6, "move", "The defenders played on, declining the draw."],
+      [11, 6, "resign", "The attackers resigned."],
+    ]);
+    expect(t.moves).toHaveLength(6);
+    // An ended game is watched again from a snapshot: its rematch notices are not numbered.
+    expect(t.since).toBeUndefined();
+  });
+
+  it("keeps where a rematch stands from snapshots and notices", () => {
+    const t = new GameTracker("game01");
+    const over = state(6, { status: "ended", turn: null, result: { winner: null, reason: "draw_agreed" } });
+    t.applySnapshot({ ...snapshot(9, []), state: { ...over, rematch: { offer: "defenders", game: null } } });
+    expect(t.rematch).toEqual({ offer: "defenders", next: null });
+    expect(t.applyRematch({ offer: "defenders" })).toBe(false);
+    expect(t.applyRematch({ next: "game02" })).toBe(true);
+    expect(t.rematch).toEqual({ offer: null, next: "game02" });
+    // A later snapshot (after a reconnect) agrees; an older view cannot undo the agreement.
+    t.applySnapshot({ ...snapshot(9, []), state: { ...over, rematch: { offer: null, game: "game02" } } });
+    expect(t.rematch.next).toBe("game02");
+    const u = new GameTracker("game01");
+    u.applySnapshot({ ...snapshot(9, []), state: { ...over, rematch: { offer: null, game: "game07" } } });
+    expect(u.rematch).toEqual({ offer: null, next: "game07" });
   });
 });

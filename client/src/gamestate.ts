@@ -1,8 +1,16 @@
 // Keeping one game in step with the server (docs/protocol.md §4): a snapshot sets
 // everything; each event must carry the next number; older ones are duplicates; a jump
 // ahead is a gap that the caller fills with `watch` + `since`. Pure: no I/O.
+//
+// Besides the state it keeps what the page tells people about events other than moves
+// (draw offers and answers, resignations, …) and where a rematch stands.
 
+import { NO_REMATCH, eventNote, updateRematch, type GameNote, type RematchBook } from "./lifecycle";
+import type { Side } from "./notation";
 import type { EventFrame, SnapshotFrame, State } from "./protocol";
+
+/** Notes kept per game (the oldest go first). */
+const MAX_NOTES = 50;
 
 export type ApplyOutcome = "applied" | "duplicate" | "gap" | "stale";
 
@@ -13,6 +21,10 @@ export class GameTracker {
   state: State | null = null;
   moves: string[] = [];
   watchers = 0;
+  /** events seen since the page followed the game, in words (draw offers, answers, …) */
+  notes: GameNote[] = [];
+  /** the rematch after the end: open offer or agreed game */
+  rematch: RematchBook = NO_REMATCH;
 
   constructor(game: string) {
     this.game = game;
@@ -23,9 +35,14 @@ export class GameTracker {
     return this.state !== null;
   }
 
-  /** What to send in `watch.since` when (re)connecting: undefined before any state. */
+  /**
+   * What to send in `watch.since` when (re)connecting: undefined before any state, and for
+   * an ended game — it has no more events, but its rematch notices are not numbered and
+   * may have been missed meanwhile: a fresh snapshot carries them (`state.rematch`).
+   */
   get since(): number | undefined {
-    return this.state !== null && this.n >= 0 ? this.n : undefined;
+    if (this.state === null || this.n < 0 || this.state.status === "ended") return undefined;
+    return this.n;
   }
 
   applySnapshot(frame: SnapshotFrame): ApplyOutcome {
@@ -36,6 +53,8 @@ export class GameTracker {
     this.state = frame.state;
     this.moves = [...frame.moves];
     this.watchers = frame.watchers;
+    const r = frame.state.rematch;
+    if (r) this.rematch = updateRematch(this.rematch, { offer: r.offer, next: r.game });
     return "applied";
   }
 
@@ -47,7 +66,18 @@ export class GameTracker {
     this.n = frame.n;
     this.state = frame.state;
     if (frame.kind === "move" && frame.move) this.moves = [...this.moves, frame.move];
+    const text = eventNote(frame);
+    if (text !== null) {
+      this.notes = [...this.notes, { n: frame.n, ply: frame.state.ply, kind: frame.kind, text }].slice(-MAX_NOTES);
+    }
     return "applied";
+  }
+
+  /** A `rematch` notice (an offer, or the agreed game) or what a `rematch_ack` said. */
+  applyRematch(news: { offer?: Side | null; next?: string | null }): boolean {
+    const before = this.rematch;
+    this.rematch = updateRematch(before, news);
+    return this.rematch !== before;
   }
 
   setWatchers(count: number): void {

@@ -1,22 +1,7 @@
 // The invite panel: the link to send to a friend, with a copy button.
 
-import { h } from "./dom";
+import { copyText, h } from "./dom";
 import { inviteUrl } from "./context";
-
-async function copyText(text: string, input: HTMLInputElement): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    input.focus();
-    input.select();
-    try {
-      return document.execCommand("copy");
-    } catch {
-      return false;
-    }
-  }
-}
 
 export function invitePanel(game: string, invite: string): HTMLElement {
   const url = inviteUrl(invite);

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { decode, encode } from "@msgpack/msgpack";
 import { LiveClient, type Change, type SocketLike } from "./live";
 import type { State } from "./protocol";
+import { makeState } from "./testing";
 
 class FakeSocket implements SocketLike {
   binaryType = "blob";
@@ -39,26 +40,13 @@ class FakeSocket implements SocketLike {
 }
 
 function state(ply: number, extra: Partial<State> = {}): State {
-  return {
-    id: "game01",
-    ruleset: "nielsen",
-    status: "active",
-    players: { attackers: { id: "me", name: "Me" }, defenders: { id: "you", name: "You" } },
-    ply,
-    position: "3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3 a",
-    turn: ply % 2 === 0 ? "attackers" : "defenders",
+  const me = { id: "me", name: "Me" };
+  return makeState(ply, {
+    players: { attackers: me, defenders: { id: "you", name: "You" } },
+    creator: me,
     legal: ["d1-c1"],
-    repetitions: 1,
-    last: null,
-    result: null,
-    commitment: "00",
-    seed: null,
-    move_time: 3600,
-    opponent: "friend",
-    bot_level: null,
-    created: 0,
     ...extra,
-  };
+  });
 }
 
 const HELLO = {
@@ -230,5 +218,85 @@ describe("LiveClient", () => {
     const settled = changes.filter((c) => c.type === "settled");
     expect(settled).toHaveLength(1);
     expect(client.pending.all()).toHaveLength(0);
+  });
+
+  it("learns the server's clock from hello and pings", () => {
+    vi.setSystemTime(1_000_000);
+    client.start();
+    const s = sockets[0];
+    s.open();
+    s.receive({ ...HELLO, now: 1_004_000 }); // the server's clock is 4 s ahead
+    expect(client.clock.offset).toBe(4_000);
+    vi.setSystemTime(1_002_500);
+    s.receive({ t: "ping", n: 1, now: 1_006_510 });
+    expect(client.clock.offset).toBe(4_010);
+    expect(s.of("pong")).toEqual([{ t: "pong", n: 1 }]);
+  });
+
+  it("sends actions, settles them by their ack or error, and resends them after a drop", () => {
+    client.watch("game01");
+    client.start();
+    let s = connect();
+    s.receive({ t: "snapshot", game: "game01", n: 3, state: state(2), moves: ["a", "b"], watchers: 0 });
+    const offer = client.act("game01", "offer_draw");
+    const answer = client.act("game01", "answer_draw", false);
+    expect(s.of("offer_draw")).toEqual([{ t: "offer_draw", game: "game01", id: offer.id }]);
+    expect(s.of("answer_draw")).toEqual([{ t: "answer_draw", game: "game01", accept: false, id: answer.id }]);
+    expect(client.actionsFor("game01").map((a) => a.kind)).toEqual(["offer_draw", "answer_draw"]);
+    s.receive({ t: "ack", id: offer.id, game: "game01", n: 4, duplicate: false });
+    expect(changes).toContainEqual({ type: "action", game: "game01", action: offer, ok: true });
+    s.receive({ t: "error", id: answer.id, code: "no_draw_offer", message: "there is no draw offer to answer" });
+    expect(changes).toContainEqual({
+      type: "action", game: "game01", action: answer, ok: false, code: "no_draw_offer", message: "there is no draw offer to answer",
+    });
+    expect(client.actionsFor("game01")).toEqual([]);
+
+    // A resignation whose ack is lost with the connection goes out again, unchanged.
+    const resign = client.act("game01", "resign");
+    s.drop();
+    vi.advanceTimersByTime(500);
+    s = connect();
+    expect(s.of("resign")).toEqual([{ t: "resign", game: "game01", id: resign.id }]);
+    s.receive({ t: "ack", id: resign.id, game: "game01", n: 5, duplicate: true });
+    expect(client.actionsFor("game01")).toEqual([]);
+  });
+
+  it("keeps where a rematch stands from notices and its ack", () => {
+    client.watch("game01");
+    client.start();
+    const s = connect();
+    const over = state(6, { status: "ended", turn: null, result: { winner: "attackers", reason: "timeout" } });
+    s.receive({ t: "snapshot", game: "game01", n: 9, state: over, moves: [], watchers: 0 });
+    // Our offer: the ack says "offered" (we are the attackers); the notice repeats it.
+    const ask = client.act("game01", "rematch");
+    expect(s.of("rematch")).toEqual([{ t: "rematch", game: "game01", id: ask.id }]);
+    s.receive({ t: "rematch_ack", id: ask.id, game: "game01", outcome: "offered", next: null });
+    expect(client.games.get("game01")?.rematch).toEqual({ offer: "attackers", next: null });
+    expect(changes).toContainEqual({ type: "rematch", game: "game01" });
+    expect(changes).toContainEqual({ type: "action", game: "game01", action: ask, ok: true });
+    const before = changes.length;
+    s.receive({ t: "rematch", game: "game01", offer: "attackers" });
+    expect(changes).toHaveLength(before); // nothing new
+    // The opponent accepts: everyone following the game hears of the new one.
+    s.receive({ t: "rematch", game: "game01", next: "game02" });
+    expect(client.games.get("game01")?.rematch).toEqual({ offer: null, next: "game02" });
+    expect(changes.at(-1)).toEqual({ type: "rematch", game: "game01" });
+  });
+
+  it("watches an ended game again from a snapshot after a reconnect", () => {
+    client.watch("game01");
+    client.start();
+    let s = connect();
+    const over = state(6, { status: "ended", turn: null, result: { winner: null, reason: "draw_agreed" } });
+    s.receive({ t: "snapshot", game: "game01", n: 9, state: over, moves: [], watchers: 0 });
+    s.drop();
+    vi.advanceTimersByTime(500);
+    s = connect();
+    expect(s.of("watch")).toEqual([{ t: "watch", game: "game01" }]);
+    s.receive({
+      t: "snapshot", game: "game01", n: 9, moves: [], watchers: 0,
+      state: { ...over, rematch: { offer: null, game: "game02" } },
+    });
+    expect(client.games.get("game01")?.rematch.next).toBe("game02");
   });
 });

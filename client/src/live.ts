@@ -1,6 +1,8 @@
-// The one websocket: hello, heartbeat, watching games, sending moves, and reconnecting
+// The one websocket: hello, heartbeat, watching games, sending moves and the other
+// actions (resign, abort, draw offers, rematches), the server's clock, and reconnecting
 // with backoff (docs/protocol.md §3–4). No DOM here; pages listen for changes.
 
+import { ServerClock } from "./clock";
 import { GameTracker } from "./gamestate";
 import { PendingMoves, isSilentTooLong, jitteredDelay, type PendingMove, type Settlement } from "./pending";
 import {
@@ -10,6 +12,7 @@ import {
   type PlayerInfo,
   type ServerFrame,
 } from "./protocol";
+import { sideOf } from "./status";
 
 /** The parts of a browser WebSocket this client uses (tests pass a fake). */
 export interface SocketLike {
@@ -25,6 +28,18 @@ export interface SocketLike {
 
 export type ConnectionState = "connecting" | "open" | "down";
 
+/** A player's action on a game other than a move. */
+export type ActionKind = "resign" | "abort" | "offer_draw" | "answer_draw" | "rematch";
+
+/** An action waiting for its answer (`ack`, `rematch_ack` or `error` with its id). */
+export interface PendingAction {
+  id: string;
+  game: string;
+  kind: ActionKind;
+  /** answer_draw: accept or decline */
+  accept?: boolean;
+}
+
 export type Change =
   | { type: "connection" }
   | { type: "hello" }
@@ -32,6 +47,9 @@ export type Change =
   | { type: "watchers"; game: string }
   | { type: "pending"; game: string }
   | { type: "settled"; game: string; settlement: Settlement }
+  | { type: "action"; game: string; action: PendingAction; ok: true }
+  | { type: "action"; game: string; action: PendingAction; ok: false; code: string; message: string }
+  | { type: "rematch"; game: string }
   | { type: "error"; game: string | null; code: string; message: string };
 
 export interface LiveOptions {
@@ -59,6 +77,10 @@ export class LiveClient {
   retryAt: number | null = null;
   readonly games = new Map<string, GameTracker>();
   readonly pending: PendingMoves;
+  /** the server's clock, from `hello.now` and each `ping.now` (deadlines count by it) */
+  readonly clock = new ServerClock();
+  /** actions sent (or waiting for the connection) whose answer has not come */
+  private readonly actions = new Map<string, PendingAction>();
 
   private ws: SocketLike | null = null;
   private ready = false; // hello received on the current socket
@@ -68,6 +90,7 @@ export class LiveClient {
   private holdUntil = 0;
   private stopped = false;
   private listeners = new Set<(change: Change) => void>();
+  private frameHooks = new Set<(frame: { t: string }) => boolean | void>();
   private readonly opts: Required<LiveOptions>;
 
   constructor(opts: LiveOptions) {
@@ -90,6 +113,20 @@ export class LiveClient {
 
   private emit(change: Change): void {
     for (const fn of [...this.listeners]) fn(change);
+  }
+
+  /**
+   * Frames for another part of the page that keeps its own state (the lobby, lobbyfeed.ts):
+   * each hook sees every frame first; one that returns true has handled it.
+   */
+  onFrame(fn: (frame: { t: string }) => boolean | void): () => void {
+    this.frameHooks.add(fn);
+    return () => this.frameHooks.delete(fn);
+  }
+
+  /** Send a frame that such a part builds and tracks itself; false while offline. */
+  sendExtra(frame: { t: string }): boolean {
+    return this.isOpen && this.send(frame as ClientFrame);
   }
 
   // -- the socket's life ----------------------------------------------------------------
@@ -225,15 +262,20 @@ export class LiveClient {
     this.lastFrameAt = this.opts.now();
     if (!(data instanceof ArrayBuffer) && !(data instanceof Uint8Array)) return;
     const frame = decodeFrame(data);
-    if (frame !== null) this.handle(frame);
+    if (frame === null) return;
+    let taken = false;
+    for (const fn of [...this.frameHooks]) taken = fn(frame) === true || taken;
+    if (!taken) this.handle(frame);
   }
 
   handle(frame: ServerFrame): void {
     switch (frame.t) {
       case "hello":
+        if (frame.now !== undefined) this.clock.observe(frame.now, this.opts.now());
         this.onHello(frame.player);
         break;
       case "ping":
+        if (frame.now !== undefined) this.clock.observe(frame.now, this.opts.now());
         this.send({ t: "pong", n: frame.n });
         break;
       case "pong":
@@ -260,11 +302,40 @@ export class LiveClient {
         break;
       }
       case "ack": {
+        const action = this.takeAction(frame.id);
+        if (action) {
+          this.emit({ type: "action", game: action.game, action, ok: true });
+          break;
+        }
         const s = this.pending.ack(frame.id, frame.duplicate);
         if (s) this.emit({ type: "settled", game: s.move.game, settlement: s });
         break;
       }
+      case "rematch_ack": {
+        const action = this.takeAction(frame.id);
+        const tracker = this.games.get(frame.game);
+        if (tracker) {
+          const state = tracker.state;
+          const mine = state ? sideOf(state, this.player?.id) : null;
+          const news = frame.outcome === "agreed" ? { next: frame.next } : { offer: mine };
+          if (tracker.applyRematch(news)) this.emit({ type: "rematch", game: frame.game });
+        }
+        if (action) this.emit({ type: "action", game: action.game, action, ok: true });
+        break;
+      }
+      case "rematch": {
+        const tracker = this.games.get(frame.game);
+        if (tracker?.applyRematch({ offer: frame.offer, next: frame.next })) {
+          this.emit({ type: "rematch", game: frame.game });
+        }
+        break;
+      }
       case "error": {
+        const action = frame.id ? this.takeAction(frame.id) : undefined;
+        if (action) {
+          this.emit({ type: "action", game: action.game, action, ok: false, code: frame.code, message: frame.message });
+          break;
+        }
         const s = frame.id ? this.pending.error(frame.id, frame.code, frame.message) : null;
         if (s) this.emit({ type: "settled", game: s.move.game, settlement: s });
         else this.emit({ type: "error", game: null, code: frame.code, message: frame.message });
@@ -283,6 +354,9 @@ export class LiveClient {
     for (const p of this.pending.toResend()) {
       if (this.sendMove(p)) this.pending.markSent(p.id);
     }
+    // Resent unchanged, like moves: the server answers a resend of an applied action with
+    // its ack again (and a second rematch request only repeats the first).
+    for (const a of this.actions.values()) this.sendAction(a);
     this.emit({ type: "hello" });
     this.emit({ type: "connection" });
     for (const p of this.pending.all()) this.emit({ type: "pending", game: p.game });
@@ -318,6 +392,36 @@ export class LiveClient {
 
   private sendMove(p: PendingMove): boolean {
     return this.send({ t: "move", game: p.game, ply: p.ply, move: p.move, id: p.id });
+  }
+
+  private sendAction(a: PendingAction): boolean {
+    if (a.kind === "answer_draw") {
+      return this.send({ t: "answer_draw", game: a.game, accept: a.accept === true, id: a.id });
+    }
+    return this.send({ t: a.kind, game: a.game, id: a.id });
+  }
+
+  private takeAction(id: string): PendingAction | undefined {
+    const action = this.actions.get(id);
+    if (action) this.actions.delete(id);
+    return action;
+  }
+
+  /**
+   * Resign, abort, offer or answer a draw, or ask for a rematch. Sent now, or as soon as the
+   * connection is back; answered by a change of type "action" (and "rematch").
+   */
+  act(game: string, kind: ActionKind, accept?: boolean): PendingAction {
+    const action: PendingAction = { id: this.pending.nextId(), game, kind };
+    if (kind === "answer_draw") action.accept = accept === true;
+    this.actions.set(action.id, action);
+    if (this.isOpen) this.sendAction(action);
+    return action;
+  }
+
+  /** The actions of a game still waiting for their answer. */
+  actionsFor(game: string): PendingAction[] {
+    return [...this.actions.values()].filter((a) => a.game === game);
   }
 
   /** Follow a game (again, after reconnecting, from its last event). */

@@ -1,7 +1,9 @@
 // Entry point: the header, the router (`/`, `/g/<id>`, `/join/<id>/<token>`,
-// `/rules/<id>`) and the one live connection shared by every page.
+// `/rules/<id>`, `/verify`, `/lobby`, `/watch`; the account pages in accountnav.ts) and the
+// one live connection shared by every page.
 
 import "./style.css";
+import { installAccounts, isAccountPath, routeAccounts } from "./accountnav";
 import { api, type RulesetInfo } from "./api";
 import type { AppContext, Unmount } from "./context";
 import { clear, h } from "./dom";
@@ -9,7 +11,11 @@ import { LiveClient } from "./live";
 import { mountGame } from "./pages/game";
 import { mountHome } from "./pages/home";
 import { mountJoin } from "./pages/join";
+import { mountLobby } from "./pages/lobby";
+import { mountWatch } from "./pages/watch";
+import { installPairing } from "./pairing";
 import { mountRules } from "./pages/rules";
+import { mountVerify } from "./pages/verify";
 import type { PlayerInfo } from "./protocol";
 
 const GAME_RE = /^\/g\/([A-Za-z0-9_-]{6,32})\/?$/;
@@ -30,10 +36,19 @@ const connPill = h("span", { class: "conn", id: "conn", role: "status", "data-st
 const retry = h("button", { type: "button", class: "btn btn-small", id: "conn-retry", text: "Retry now", hidden: true });
 retry.addEventListener("click", () => live.retryNow());
 const whoami = h("span", { class: "whoami", id: "whoami" });
+// The site's sections (other pages may add their links here).
+const siteNav = h(
+  "nav",
+  { class: "site-nav", id: "site-nav", "aria-label": "Site" },
+  h("a", { href: "/", "data-nav": "/", text: "Play" }),
+  h("a", { href: "/lobby", "data-nav": "/lobby", text: "Lobby" }),
+  h("a", { href: "/watch", "data-nav": "/watch", text: "Watch" }),
+);
 const header = h(
   "header",
   { class: "top" },
   h("a", { href: "/", class: "brand", "aria-label": "Brandubh Live: start page" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), "Brandubh Live"),
+  siteNav,
   h("div", { class: "top-right" }, whoami, connPill, retry),
 );
 const appRoot = document.getElementById("app") ?? document.body;
@@ -87,6 +102,11 @@ function route(): void {
   unmount = null;
   clear(main);
   const path = location.pathname;
+  const section = path.length > 1 ? path.replace(/\/$/, "") : path;
+  for (const a of siteNav.querySelectorAll<HTMLAnchorElement>("a[data-nav]")) {
+    if (a.dataset.nav === section) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
   let m: RegExpExecArray | null;
   if (path === "/" || path === "/index.html") {
     unmount = mountHome(main, ctx);
@@ -96,6 +116,14 @@ function route(): void {
     unmount = mountJoin(main, ctx, m[1], decodeURIComponent(m[2]));
   } else if ((m = RULES_RE.exec(path))) {
     unmount = mountRules(main, ctx, decodeURIComponent(m[1]));
+  } else if (path === "/lobby" || path === "/lobby/") {
+    unmount = mountLobby(main, ctx);
+  } else if (path === "/watch" || path === "/watch/") {
+    unmount = mountWatch(main, ctx);
+  } else if (path === "/verify" || path === "/verify/") {
+    unmount = mountVerify(main, ctx, location.search);
+  } else if (isAccountPath(path)) {
+    unmount = routeAccounts(path, main, ctx);
   } else {
     setTitle("Not found");
     main.append(
@@ -144,6 +172,8 @@ window.__brandubh = {
   navigate: (path) => navigate(path),
 };
 
+installAccounts(ctx, whoami); // who is logged in; the account pages' links
+installPairing(ctx); // `paired`: open the new game, on any page
 live.start();
 renderConnection();
 route();

@@ -33,12 +33,26 @@ export interface State {
   opponent: "bot" | "friend";
   bot_level: number | null;
   created: number;
+  /** chosen at creation: the result moves both ratings (games between accounts only) */
+  rated: boolean;
+  /** who created the game (so the creator knows it while waiting for a friend) */
+  creator: PlayerInfo | null;
+  /** while active: when the side to move loses on time, ms by the server's clock */
+  deadline: number | null;
+  /** the side whose draw offer is open */
+  draw_offer: Side | null;
+  /** the ply from which each side may offer a draw (0: any time) */
+  draw_block: { attackers: number; defenders: number };
+  /** after the end: a rematch offered (by a side) or agreed (the new game's id) */
+  rematch: { offer: Side | null; game: string | null };
 }
 
 export interface HelloFrame {
   t: "hello";
   player: PlayerInfo | null;
   ping_interval: number;
+  /** the server's clock, ms since the epoch */
+  now?: number;
   limits: { max_frame_bytes: number; credits: number; credit_window: number };
 }
 export interface SnapshotFrame {
@@ -49,13 +63,36 @@ export interface SnapshotFrame {
   moves: string[];
   watchers: number;
 }
+export type EventKind =
+  | "start"
+  | "move"
+  | "draw_offer"
+  | "draw_declined"
+  | "draw_agreed"
+  | "resign"
+  | "abort"
+  | "timeout"
+  | "deadline_extended";
+
 export interface EventFrame {
   t: "event";
   game: string;
   n: number;
-  kind: "start" | "move";
+  kind: EventKind;
+  /** move: the canonical move text */
   move?: string;
-  by?: Side;
+  /** who did it; nil for an abort because the first move never came */
+  by?: Side | null;
+  /** move: this move declined the opponent's open draw offer */
+  draw_declined?: boolean;
+  /** abort: the side that did not make its first move in time */
+  timeout?: Side;
+  /** timeout: the side whose deadline passed */
+  side?: Side;
+  /** deadline_extended: the new deadline */
+  deadline?: number;
+  /** on the event that ends the game */
+  result?: GameResult;
   state: State;
 }
 export interface AckFrame {
@@ -64,6 +101,20 @@ export interface AckFrame {
   game: string;
   n: number;
   duplicate: boolean;
+}
+export interface RematchAckFrame {
+  t: "rematch_ack";
+  id: string;
+  game: string;
+  outcome: "offered" | "agreed";
+  next: string | null;
+}
+/** A notice to everyone following an ended game: a rematch offered, or agreed. */
+export interface RematchFrame {
+  t: "rematch";
+  game: string;
+  offer?: Side;
+  next?: string;
 }
 export interface ErrorFrame {
   t: "error";
@@ -79,6 +130,8 @@ export interface WatchersFrame {
 export interface PingFrame {
   t: "ping";
   n: number;
+  /** the server's clock, ms since the epoch */
+  now?: number;
 }
 export interface PongFrame {
   t: "pong";
@@ -90,6 +143,8 @@ export type ServerFrame =
   | SnapshotFrame
   | EventFrame
   | AckFrame
+  | RematchAckFrame
+  | RematchFrame
   | ErrorFrame
   | WatchersFrame
   | PingFrame
@@ -99,6 +154,11 @@ export type ClientFrame =
   | { t: "watch"; game: string; since?: number }
   | { t: "unwatch"; game: string }
   | { t: "move"; game: string; ply: number; move: string; id: string }
+  | { t: "resign"; game: string; id: string }
+  | { t: "abort"; game: string; id: string }
+  | { t: "offer_draw"; game: string; id: string }
+  | { t: "answer_draw"; game: string; accept: boolean; id: string }
+  | { t: "rematch"; game: string; id: string }
   | { t: "ping"; n?: number }
   | { t: "pong"; n?: number };
 

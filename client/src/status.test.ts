@@ -3,6 +3,7 @@ import type { State } from "./protocol";
 import {
   durationText,
   errorText,
+  isCreator,
   isMyTurn,
   playerLine,
   reasonText,
@@ -12,28 +13,17 @@ import {
   statusLine,
   watchersText,
 } from "./status";
+import { makeState } from "./testing";
 
 function state(extra: Partial<State> = {}): State {
-  return {
-    id: "game01",
-    ruleset: "nielsen",
-    status: "active",
-    players: { attackers: { id: "att", name: "Red Fox 1" }, defenders: { id: "def", name: "Blue Owl 2" } },
-    ply: 0,
-    position: "3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3 a",
-    turn: "attackers",
+  const att = { id: "att", name: "Red Fox 1" };
+  return makeState(0, {
+    players: { attackers: att, defenders: { id: "def", name: "Blue Owl 2" } },
+    creator: att,
     legal: ["d1-c1"],
-    repetitions: 1,
-    last: null,
-    result: null,
-    commitment: "00",
-    seed: null,
     move_time: 600,
-    opponent: "friend",
-    bot_level: null,
-    created: 0,
     ...extra,
-  };
+  });
 }
 
 describe("who am I", () => {
@@ -58,8 +48,12 @@ describe("status line", () => {
   });
   it("covers waiting, loading and the end", () => {
     expect(statusLine(null, "att")).toBe("Loading the game…");
+    // While waiting nobody has a side yet: the creator is known by `state.creator`.
     const waiting = state({ status: "waiting", turn: null, players: { attackers: null, defenders: null } });
-    expect(statusLine(waiting, "att", true)).toMatch(/^Waiting for your friend to join/);
+    expect(isCreator(waiting, "att")).toBe(true);
+    expect(isCreator(waiting, "x")).toBe(false);
+    expect(isCreator(waiting, null)).toBe(false);
+    expect(statusLine(waiting, "att")).toMatch(/^Waiting for your friend to join/);
     expect(statusLine(waiting, "x")).toBe("You are watching — waiting for the second player to join");
     const ended = state({ status: "ended", turn: null, result: { winner: "defenders", reason: "king_escaped" } });
     expect(statusLine(ended, "def")).toBe("You are the defenders — game over: you won, the king reached a corner");
@@ -69,6 +63,10 @@ describe("status line", () => {
     expect(statusLine(draw, "att")).toBe(
       "You are the attackers — game over: a draw, the same position came round a third time",
     );
+    const aborted = state({ status: "ended", turn: null, result: { winner: null, reason: "aborted" } });
+    expect(statusLine(aborted, "def")).toBe("You are the defenders — game over: aborted, no result");
+    const timeout = state({ status: "ended", turn: null, result: { winner: "attackers", reason: "timeout" } });
+    expect(statusLine(timeout, "def")).toBe("You are the defenders — game over: you lost, the defenders ran out of time");
   });
 });
 
@@ -77,6 +75,17 @@ describe("words", () => {
     expect(resultText({ winner: "attackers", reason: "king_captured" })).toBe("The attackers won: the king was captured.");
     expect(reasonText("timeout")).toBe("a player's time for a move ran out");
     expect(reasonText("something_new")).toBe("something new");
+    const said = (winner: "attackers" | "defenders" | null, reason: string) => resultText({ winner, reason });
+    expect(said("defenders", "timeout")).toBe("The defenders won: the attackers ran out of time.");
+    expect(said("attackers", "resignation")).toBe("The attackers won: the defenders resigned.");
+    expect(said(null, "draw_agreed")).toBe("Draw: the players agreed a draw.");
+    expect(said(null, "aborted")).toBe("No result: the game was aborted before both sides had moved.");
+    expect(said(null, "repetition")).toBe("Draw: the same position came round a third time.");
+    expect(said("attackers", "repetition")).toBe("The attackers won: the same position came round a third time.");
+    expect(said(null, "move_limit")).toBe("Draw: 400 plies were played without a result.");
+    expect(said("defenders", "king_escaped")).toBe("The defenders won: the king reached a corner.");
+    expect(said("attackers", "no_legal_moves")).toBe("The attackers won: the defenders had no legal move.");
+    expect(said("defenders", "attackers_eliminated")).toBe("The defenders won: every attacker was captured.");
   });
   it("names durations, watchers, players", () => {
     expect([60, 180, 600, 3600, 86400, 259200, 604800].map(durationText)).toEqual([
@@ -94,10 +103,15 @@ describe("words", () => {
       "Defenders: waiting for a player",
     );
   });
-  it("warns after a second repetition", () => {
+  it("warns after a second repetition, by rule set", () => {
     expect(repetitionWarning(state())).toBeNull();
-    expect(repetitionWarning(state({ repetitions: 2 }))).toMatch(/third time is a draw/);
-    expect(repetitionWarning(state({ repetitions: 2, ruleset: "federation" }))).toMatch(/defenders/);
+    const twice = (ruleset: string) => repetitionWarning(state({ repetitions: 2, ruleset }));
+    for (const rs of ["nielsen", "walker", "newsome"]) {
+      expect(twice(rs)).toBe("This position has now occurred twice. If it comes round a third time, the game is a draw.");
+    }
+    expect(twice("federation")).toMatch(/third time, the defenders lose, whoever repeats it\.$/);
+    expect(twice("common")).toMatch(/third time, the player whose move brings it round loses\.$/);
+    expect(repetitionWarning(state({ repetitions: 2, status: "ended", turn: null }))).toBeNull();
   });
   it("puts server errors in words", () => {
     expect(errorText("illegal_move", "the path from a4 to a7 is blocked at a6")).toBe(

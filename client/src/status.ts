@@ -35,42 +35,55 @@ const REASONS: Record<string, string> = {
   defenders_eliminated: "every defender was captured",
   no_legal_moves: "a side had no legal move",
   repetition: "the same position came round a third time",
-  move_limit: "400 plies were played",
+  move_limit: "400 plies were played without a result",
   timeout: "a player's time for a move ran out",
   resignation: "a player resigned",
   draw_agreed: "the players agreed a draw",
+  aborted: "the game was aborted before both sides had moved",
 };
 
-/** The reason of a result in words. */
-export function reasonText(reason: string): string {
+/**
+ * The reason of a result in words. With the winner known, the reasons that name the
+ * loser say who: "the attackers ran out of time", "the defenders resigned".
+ */
+export function reasonText(reason: string, winner: Side | null = null): string {
+  if (winner !== null) {
+    const loser = otherSide(winner);
+    if (reason === "timeout") return `the ${loser} ran out of time`;
+    if (reason === "resignation") return `the ${loser} resigned`;
+    if (reason === "no_legal_moves") return `the ${loser} had no legal move`;
+  }
   return REASONS[reason] ?? reason.replace(/_/g, " ");
 }
 
-/** "The defenders won: the king reached a corner." / "Draw: …" */
+/** "The defenders won: the king reached a corner." / "Draw: …" / "No result: …" */
 export function resultText(result: GameResult): string {
-  const why = reasonText(result.reason);
+  const why = reasonText(result.reason, result.winner);
+  if (result.reason === "aborted") return `No result: ${why}.`;
   if (result.winner === null) return `Draw: ${why}.`;
   return `The ${result.winner} won: ${why}.`;
 }
 
+/** Whether this player created the game (a friend game waits for its second player). */
+export function isCreator(state: State, playerId: string | null | undefined): boolean {
+  return !!playerId && state.creator?.id === playerId;
+}
+
 /** The line above the board, on every state. */
-export function statusLine(
-  state: State | null,
-  playerId: string | null | undefined,
-  waitingForFriend = false,
-): string {
+export function statusLine(state: State | null, playerId: string | null | undefined): string {
   if (state === null) return "Loading the game…";
   const side = sideOf(state, playerId);
   const who = side ? `You are the ${side}` : "You are watching";
   if (state.status === "waiting") {
-    return waitingForFriend
+    return isCreator(state, playerId)
       ? "Waiting for your friend to join — send them the invite link"
       : `${who} — waiting for the second player to join`;
   }
   if (state.status === "ended") {
     const r = state.result;
     if (!r) return `${who} — the game is over`;
-    const why = reasonText(r.reason);
+    const why = reasonText(r.reason, r.winner);
+    if (r.reason === "aborted") return `${who} — game over: aborted, no result`;
     if (r.winner === null) return `${who} — game over: a draw, ${why}`;
     const outcome = side ? (r.winner === side ? "you won" : "you lost") : `the ${r.winner} won`;
     return `${who} — game over: ${outcome}, ${why}`;
@@ -115,17 +128,23 @@ export function playerLine(state: State, side: Side, playerId: string | null | u
   return `${capitalise(side)}: ${name}${you}`;
 }
 
-/** The warning after a position has come round twice (RULES.md: shown in every rule set). */
+/** What a third occurrence of a position does, by rule set (RULES.md). */
+const THIRD_REPETITION: Record<string, string> = {
+  nielsen: "the game is a draw",
+  walker: "the game is a draw",
+  newsome: "the game is a draw",
+  federation: "the defenders lose, whoever repeats it",
+  common: "the player whose move brings it round loses",
+};
+
+/**
+ * The warning after a position has come round twice (`state.repetitions == 2`), for
+ * players and spectators alike: one more time ends the game as the rule set says.
+ */
 export function repetitionWarning(state: State): string | null {
-  if (state.status !== "active" || state.repetitions < 2) return null;
-  const what: Record<string, string> = {
-    nielsen: "is a draw",
-    federation: "loses for the defenders",
-    common: "loses for the player who makes it",
-    walker: "is a draw",
-    newsome: "is a draw",
-  };
-  return `This position has now occurred twice: a third time ${what[state.ruleset] ?? "ends the game"}.`;
+  if (state.status !== "active" || state.repetitions !== 2) return null;
+  const what = THIRD_REPETITION[state.ruleset] ?? "the game ends";
+  return `This position has now occurred twice. If it comes round a third time, ${what}.`;
 }
 
 /** Words for an `error` frame's code, used with the server's own message. */
@@ -141,6 +160,13 @@ export function errorText(code: string, message: string): string {
     busy: "The server was busy",
     not_found: "No such game",
     unavailable: "The server could not load the game",
+    deadline_passed: "Too late",
+    cannot_abort: "The game cannot be aborted now",
+    draw_offer_open: "A draw offer is already open",
+    draw_offer_too_soon: "Not yet",
+    no_draw_offer: "There is no draw offer to answer",
+    bot_declines: "The bot does not take draws",
+    game_not_over: "The game is not over yet",
   };
   const head = lead[code];
   const body = message ? capitalise(message) : code;

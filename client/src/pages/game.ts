@@ -1,11 +1,16 @@
-// `/g/<id>`: the board, the status line, the players, the moves — for players and
-// spectators alike (spectators get no control that acts).
+// `/g/<id>`: the board, the clocks, the status line, the players, the moves, the draw
+// offers and the end of the game — for players and spectators alike (spectators get no
+// control that acts).
 
+import { GameActions } from "../actions";
 import { Board } from "../board";
+import { ClockBar } from "../clockbar";
 import { type AppContext, type Unmount, recallInvite } from "../context";
 import { clear, h } from "../dom";
+import { GameOverPanel } from "../gameover";
 import { invitePanel } from "../invite";
-import type { Change } from "../live";
+import { controlsFor, notePlace, rematchDestination } from "../lifecycle";
+import type { ActionKind, Change } from "../live";
 import {
   applyMoveLocally,
   describeMove,
@@ -22,11 +27,11 @@ import { RULES } from "../rules";
 import {
   durationText,
   errorText,
+  isCreator,
   isMyTurn,
   otherSide,
   playerLine,
   repetitionWarning,
-  resultText,
   sideOf,
   statusLine,
   watchersText,
@@ -39,12 +44,20 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   let errorMessage = "";
   let errorPly = -1;
   let infoMessage = "";
+  // Whether this page saw the game over with no rematch agreed yet: only then does an
+  // agreed rematch take the players to the new game by itself.
+  let sawUnagreed = false;
+  let leaving = false;
 
   const status = h("p", { class: "status-line", id: "status-line", "aria-live": "polite" });
   const connBanner = h("div", { class: "conn-banner", id: "conn-banner", role: "status", hidden: true });
   const alert = h("div", { class: "alert", id: "game-error", role: "alert" });
   const notice = h("p", { class: "notice", id: "game-notice", "aria-live": "polite" });
+  const repetition = h("p", { class: "notice notice-warn", id: "repetition-warning", role: "status", hidden: true });
   const board = new Board((move) => play(move, "board"));
+  const clocks = new ClockBar(live.clock);
+  const actions = new GameActions((kind, accept) => act(kind, accept));
+  const gameOver = new GameOverPanel(game, () => act("rematch"));
   const input = h("input", {
     id: "move-input",
     type: "text",
@@ -63,9 +76,9 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   );
   const players = h("ul", { class: "players", id: "players" });
   const watchers = h("p", { class: "watchers", id: "watchers" });
-  const result = h("div", { class: "result", id: "result", role: "status" });
   const info = h("dl", { class: "info", id: "game-info" });
   const moves = h("ol", { class: "moves", id: "moves", "aria-label": "Moves" });
+  const notes = h("ul", { class: "notes", id: "game-notes", "aria-label": "Draw offers and other events", hidden: true });
   const invite = h("div", { class: "invite-slot" });
   const legend = h(
     "ul",
@@ -93,17 +106,21 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       status,
       connBanner,
       alert,
+      actions.drawBanner,
+      repetition,
       notice,
       invite,
+      clocks.root,
       h("div", { class: "board-wrap" }, board.root),
+      actions.bar,
       moveForm,
     ),
     h(
       "aside",
       { class: "side" },
-      result,
+      gameOver.root,
       h("section", { class: "panel" }, h("h2", { text: "Players" }), players, watchers),
-      h("section", { class: "panel" }, h("h2", { text: "Moves" }), moves),
+      h("section", { class: "panel" }, h("h2", { text: "Moves" }), moves, notes),
       h("section", { class: "panel" }, h("h2", { text: "Game" }), info),
       h("section", { class: "panel" }, h("h2", { text: "Legend" }), legend, howTo),
     ),
@@ -130,6 +147,27 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     live.move(game, state.ply, text);
     if (from === "typed") input.value = "";
     render();
+  }
+
+  /** Resign, abort, offer or answer a draw, ask for a rematch: the server's answer comes back as a change. */
+  function act(kind: ActionKind, accept?: boolean): void {
+    if (!tracker.state || live.actionsFor(game).some((a) => a.kind === kind)) return;
+    infoMessage = "";
+    errorMessage = "";
+    live.act(game, kind, accept);
+    render();
+  }
+
+  /** An action the server refused: why, above the board. */
+  function onRefused(kind: ActionKind, code: string, message: string): void {
+    const what: Record<ActionKind, string> = {
+      resign: "You have not resigned",
+      abort: "The game was not aborted",
+      offer_draw: "No draw was offered",
+      answer_draw: "The draw offer was not answered",
+      rematch: "No rematch was arranged",
+    };
+    showError(`${what[kind]}. ${errorText(code, message)}`);
   }
 
   moveForm.addEventListener("submit", (e) => {
@@ -167,6 +205,10 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     if (c.type === "hello") meId = live.player?.id ?? meId;
     if ("game" in c && c.game !== null && c.game !== game) return;
     if (c.type === "settled") onSettled(c.settlement);
+    if (c.type === "action" && !c.ok) {
+      onRefused(c.action.kind, c.code, c.message);
+      return;
+    }
     if (c.type === "error") {
       if (c.code === "not_found" && !tracker.synced) {
         renderMissing(c.message);
@@ -222,6 +264,20 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     }
     if (list.length === 0) moves.appendChild(h("li", { class: "muted empty", text: "No moves yet." }));
     moves.scrollTop = moves.scrollHeight;
+
+    // Draw offers, answers, resignations…: seen while this page was open.
+    clear(notes);
+    for (const note of tracker.notes) {
+      notes.appendChild(
+        h(
+          "li",
+          { "data-kind": note.kind, "data-n": note.n },
+          h("span", { class: "note-place", text: `${notePlace(note.ply, list)}: ` }),
+          note.text,
+        ),
+      );
+    }
+    notes.hidden = tracker.notes.length === 0;
   }
 
   function renderInfo(state: State): void {
@@ -232,6 +288,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     add("Time per move", durationText(state.move_time));
     add("Opponent", state.opponent === "bot" ? `the bot, level ${state.bot_level ?? 1}` : "a friend");
     add("Ply", String(state.ply));
+    add("Commitment", h("code", { class: "hash hash-small", text: state.commitment }));
   }
 
   function renderConnection(): void {
@@ -247,27 +304,45 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   }
 
   function render(): void {
-    if (missing) return;
+    if (missing || leaving) return;
     renderConnection();
     const state = tracker.state;
     const pending = live.pending.forGame(game);
-    const myInvite = recallInvite(game);
-    const waitingForFriend = state?.status === "waiting" && myInvite !== null;
-    status.textContent = statusLine(state, meId, waitingForFriend);
-    ctx.setTitle(state ? statusLine(state, meId, waitingForFriend).replace(/ — /, ": ") : "Game");
+    status.textContent = statusLine(state, meId);
+    ctx.setTitle(state ? statusLine(state, meId).replace(/ — /, ": ") : "Game");
     if (!state) return;
     page.dataset.status = state.status;
     const side = sideOf(state, meId);
     page.dataset.side = side ?? "spectator";
     status.dataset.turn = state.turn ?? "";
     status.classList.toggle("my-turn", isMyTurn(state, meId));
+    // While a friend game waits nobody has a side yet: the creator is known by the state.
+    const waitingForFriend = state.status === "waiting" && isCreator(state, meId);
+
+    if (state.status === "ended") {
+      const next = rematchDestination(tracker.rematch, side, sawUnagreed);
+      if (next) {
+        leaving = true;
+        ctx.navigate(`/g/${next}`);
+        return;
+      }
+      if (!tracker.rematch.next) sawUnagreed = true;
+    }
 
     if (errorMessage && state.ply !== errorPly) errorMessage = ""; // the game moved on
     alert.textContent = errorMessage;
     alert.hidden = !errorMessage;
 
     const warn = repetitionWarning(state);
-    let noticeText = infoMessage || warn || "";
+    repetition.textContent = warn ?? "";
+    repetition.hidden = warn === null;
+
+    // The latest event in words when it is news about a draw offer's answer (or an outage);
+    // offers themselves have their banner.
+    const latest = tracker.notes.at(-1);
+    const news =
+      latest && latest.n === tracker.n && state.status === "active" && latest.kind !== "draw_offer" ? latest.text : "";
+    let noticeText = infoMessage || news;
     if (pending) {
       noticeText = pending.sent
         ? `Sending your move ${pending.move}…`
@@ -277,11 +352,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     notice.dataset.pending = pending ? pending.move : "";
     notice.hidden = !noticeText;
 
-    if (state.status === "waiting" && myInvite) {
-      if (!invite.firstChild) invite.appendChild(invitePanel(game, myInvite));
-    } else if (invite.firstChild) {
-      clear(invite);
-    }
+    renderInvite(waitingForFriend);
 
     let position = parsePosition(state.position);
     const showPending = pending && pending.ply === state.ply ? pending.move : null;
@@ -303,6 +374,12 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       state.last ? `Last move: ${describeMove(state.last)}` : "No move played yet",
     );
 
+    clocks.update(state, side);
+    const controls = controlsFor(state, side, tracker.rematch);
+    const busy = new Set(live.actionsFor(game).map((a) => a.kind));
+    actions.update(state, side, controls, busy);
+    gameOver.update(state, side, controls.rematch, tracker.rematch, busy.has("rematch"));
+
     moveForm.hidden = side === null || state.status === "ended";
     howTo.hidden = side === null;
     input.disabled = state.status !== "active";
@@ -312,31 +389,39 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     watchers.dataset.count = String(tracker.watchers);
     renderMoves(tracker.moves);
     renderInfo(state);
+  }
 
-    if (state.status === "ended" && state.result) {
-      const r = state.result;
-      const mine = side && r.winner ? (r.winner === side ? "You won! " : "You lost. ") : "";
-      result.replaceChildren(
-        h("h2", { text: "Game over" }),
-        h("p", { class: "result-text", text: `${mine}${resultText(r)}` }),
-        h("p", {}, h("a", { href: "/", class: "btn btn-primary", text: "Play another game" })),
-      );
-      result.hidden = false;
-      result.dataset.winner = r.winner ?? "draw";
-      result.dataset.reason = r.reason;
-    } else {
-      result.hidden = true;
-      result.replaceChildren();
+  /** While a friend game waits: its creator sees the invite link (when this browser kept it). */
+  function renderInvite(show: boolean): void {
+    if (!show) {
+      if (invite.firstChild) clear(invite);
+      return;
     }
+    if (invite.firstChild) return;
+    const link = recallInvite(game);
+    invite.appendChild(
+      link
+        ? invitePanel(game, link)
+        : h(
+            "section",
+            { class: "panel invite", id: "invite-missing" },
+            h("h2", { text: "Waiting for your friend" }),
+            h("p", {
+              text: "Your friend has not joined yet. The invite link was shown when you created the game; this browser has not kept it, so send the copy you made. The game starts as soon as they open it.",
+            }),
+          ),
+    );
   }
 
   const timer = setInterval(() => {
     if (live.connection !== "open") renderConnection();
   }, 500);
+  const clockTimer = setInterval(() => clocks.tick(), 250);
   render();
 
   return () => {
     clearInterval(timer);
+    clearInterval(clockTimer);
     unsubscribe();
     live.unwatch(game);
   };

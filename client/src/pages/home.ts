@@ -42,6 +42,22 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   );
   const botRadio = radio("opponent", "bot", true, "opponent-bot");
   const friendRadio = radio("opponent", "friend", false, "opponent-friend");
+  // Games against people need an account and are rated unless unticked (docs/accounts.md).
+  const ratedBox = h("input", { type: "checkbox", id: "rated", name: "rated" });
+  ratedBox.checked = true;
+  ratedBox.addEventListener("change", () => (friendRadio.checked = true));
+  const accountHint = h(
+    "p",
+    { class: "hint", id: "friend-needs-account", hidden: true },
+    "Needs an account: ",
+    h("a", { href: "/signup", text: "sign up" }),
+    " or ",
+    h("a", { href: "/login", text: "log in" }),
+    " first. The bot needs none.",
+  );
+  void ctx.me.then((me) => {
+    if (me && !(me as { account?: boolean }).account) accountHint.hidden = false;
+  });
   const error = h("p", { class: "error", role: "alert", id: "home-error" });
   const submit = h("button", { type: "submit", class: "btn btn-primary", id: "start-game", text: "Start the game" });
 
@@ -84,6 +100,8 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
             { class: "option-body" },
             h("label", { for: "opponent-friend", class: "option-title", text: "A friend" }),
             h("p", { class: "muted", text: "You get a link to send them; the game starts when they open it." }),
+            h("label", { class: "inline", for: "rated" }, ratedBox, " Rated game"),
+            accountHint,
           ),
         ),
       ),
@@ -107,6 +125,13 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
     h("p", {
       text: "Brandubh is the Irish game of the king's escape, played on 7 × 7 squares. Eight attackers try to capture the king; his four defenders try to bring him to a corner of the board.",
     }),
+    h(
+      "p",
+      { class: "hint" },
+      "Sides are drawn fairly from a secret seed, revealed when the game ends: ",
+      h("a", { href: "/verify", text: "verify a finished game" }),
+      ".",
+    ),
   );
   const slot = h("div", { class: "home-slot" }, form);
   root.append(h("div", { class: "page page-home" }, intro, slot));
@@ -149,7 +174,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
         ruleset,
         move_time: moveTime,
         opponent,
-        ...(opponent === "bot" ? { bot_level: Number(level.value) } : {}),
+        ...(opponent === "bot" ? { bot_level: Number(level.value) } : { rated: ratedBox.checked }),
       });
       if (opponent === "bot" || !game.invite) {
         ctx.navigate(game.url);

@@ -25,6 +25,8 @@ export function mountJoin(root: HTMLElement, ctx: AppContext, game: string, invi
       if (gone) return;
       const text = err instanceof ApiError ? joinErrorText(err) : "The game could not be joined.";
       const canWatch = err instanceof ApiError && err.code === "game_not_waiting";
+      const needsAccount = err instanceof ApiError && err.code === "account_required";
+      const back = encodeURIComponent(window.location.pathname);
       message.replaceWith(
         h(
           "div",
@@ -34,6 +36,9 @@ export function mountJoin(root: HTMLElement, ctx: AppContext, game: string, invi
             "p",
             {},
             canWatch ? h("a", { href: `/g/${game}`, class: "btn", text: "Watch the game" }) : null,
+            needsAccount ? h("a", { href: `/signup?next=${back}`, class: "btn btn-primary", id: "join-signup", text: "Sign up" }) : null,
+            needsAccount ? " " : null,
+            needsAccount ? h("a", { href: `/login?next=${back}`, class: "btn", id: "join-login", text: "Log in" }) : null,
             " ",
             h("a", { href: "/", class: "btn btn-primary", text: "Start a game of your own" }),
           ),

@@ -1,0 +1,189 @@
+// Accounts, profiles, leaderboards and the archive: the HTTP calls of docs/protocol.md §2
+// that concern them, and pure helpers that put their answers into words.
+
+import { ApiError } from "./api";
+import type { Side } from "./notation";
+import type { GameResult, PlayerInfo } from "./protocol";
+import { reasonText } from "./status";
+
+/** `GET /api/me`: the session's player; `account` false for a guest. */
+export interface Me extends PlayerInfo {
+  account: boolean;
+  email: string | null;
+}
+
+export interface HistoryPoint {
+  /** when the game ended, ms since the epoch */
+  t: number;
+  rating: number;
+  rd: number;
+  game: string;
+}
+
+export interface RatingInfo {
+  rating: number;
+  rd: number;
+  volatility: number;
+  games: number;
+  provisional: boolean;
+  history: HistoryPoint[];
+}
+
+export interface Profile {
+  id: string;
+  name: string;
+  since: number;
+  leaderboard: boolean;
+  /** the profile is the viewer's own */
+  me: boolean;
+  ratings: Record<string, RatingInfo>;
+}
+
+export interface GameSummary {
+  id: string;
+  ruleset: string;
+  rated: boolean;
+  opponent: "bot" | "friend";
+  bot_level: number | null;
+  players: { attackers: PlayerInfo | null; defenders: PlayerInfo | null };
+  result: GameResult;
+  plies: number;
+  move_time: number;
+  created: number;
+  ended: number;
+  ratings: Record<string, { before: number; after: number; provisional: boolean }> | null;
+}
+
+export interface LeaderRow {
+  rank: number;
+  id: string;
+  name: string;
+  rating: number;
+  rd: number;
+  games: number;
+  provisional: boolean;
+}
+
+export interface Replay {
+  id: string;
+  ruleset: string;
+  status: string;
+  moves: string[];
+  /** positions[0] is the start; positions[i] the position after move i */
+  positions: string[];
+  result: GameResult | null;
+}
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError("network", "The server could not be reached. Check your connection and try again.", 0);
+  }
+  let data: unknown = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    const err = (data ?? {}) as { error?: string; message?: string };
+    const e = new ApiError(err.error ?? "http_" + res.status, err.message ?? `The server answered ${res.status}.`, res.status);
+    throw e;
+  }
+  return data as T;
+}
+
+const enc = encodeURIComponent;
+
+export const accountApi = {
+  me: () => call<Me>("GET", "/api/me"),
+  signup: (email: string, password: string, name?: string) =>
+    call<Me>("POST", "/api/signup", name ? { email, password, name } : { email, password }),
+  login: (email: string, password: string) => call<Me>("POST", "/api/login", { email, password }),
+  logout: (everywhere: boolean) => call<{ ended: number }>("POST", "/api/logout", { everywhere }),
+  changePassword: (current: string, next: string) =>
+    call<{ ended: number }>("POST", "/api/password", { current, new: next }),
+  setLeaderboard: (on: boolean) => call<{ leaderboard: boolean }>("POST", "/api/settings", { leaderboard: on }),
+  profile: (id: string) => call<Profile>("GET", `/api/players/${enc(id)}`),
+  games: (id: string, offset = 0) =>
+    call<{ games: GameSummary[]; next: number | null }>("GET", `/api/players/${enc(id)}/games?offset=${offset}`),
+  leaderboard: (ruleset: string) => call<{ ruleset: string; players: LeaderRow[] }>("GET", `/api/leaderboard/${enc(ruleset)}`),
+  positions: (game: string) => call<Replay>("GET", `/api/games/${enc(game)}/positions`),
+};
+
+/** A rating for people: rounded, with "?" while provisional (RD ≥ 110). */
+export function ratingText(rating: number, provisional: boolean): string {
+  return `${Math.round(rating)}${provisional ? "?" : ""}`;
+}
+
+/** A rating change: "+12", "−7", "±0". */
+export function deltaText(before: number, after: number): string {
+  const d = Math.round(after) - Math.round(before);
+  if (d > 0) return `+${d}`;
+  if (d < 0) return `−${-d}`;
+  return "±0";
+}
+
+export type Outcome = "won" | "lost" | "drawn" | "aborted";
+
+/** How a finished game went for one player. */
+export function outcomeFor(summary: GameSummary, playerId: string): { outcome: Outcome; side: Side | null } {
+  const side: Side | null =
+    summary.players.attackers?.id === playerId ? "attackers" : summary.players.defenders?.id === playerId ? "defenders" : null;
+  const { winner, reason } = summary.result;
+  if (reason === "aborted") return { outcome: "aborted", side };
+  if (winner === null) return { outcome: "drawn", side };
+  return { outcome: winner === side ? "won" : "lost", side };
+}
+
+/** The opponent of a player in a finished game (the bot is named by the state). */
+export function opponentOf(summary: GameSummary, playerId: string): PlayerInfo | null {
+  const { attackers, defenders } = summary.players;
+  if (attackers?.id === playerId) return defenders;
+  if (defenders?.id === playerId) return attackers;
+  return null;
+}
+
+const OUTCOME_WORDS: Record<Outcome, string> = { won: "Won", lost: "Lost", drawn: "Draw", aborted: "Aborted" };
+
+/** "Won as the defenders: the king reached a corner" */
+export function outcomeLine(summary: GameSummary, playerId: string): string {
+  const { outcome, side } = outcomeFor(summary, playerId);
+  const as = side ? ` as the ${side}` : "";
+  return `${OUTCOME_WORDS[outcome]}${as}: ${reasonText(summary.result.reason, summary.result.winner)}`;
+}
+
+/** Words for the account errors (stable codes; the server's sentence otherwise). */
+export function accountErrorText(err: unknown): string {
+  if (!(err instanceof ApiError)) return "Something went wrong. Please try again.";
+  switch (err.code) {
+    case "bad_credentials":
+      return "The email address or the password is not right.";
+    case "email_taken":
+      return "There is already an account with this email address. Log in instead.";
+    case "rate_limited":
+      return `Too many attempts: ${err.message.replace(/^too many login attempts for [^:]*: /, "")}.`;
+    case "not_logged_in":
+      return "You are not logged in any more. Log in again.";
+    default:
+      return err.message.charAt(0).toUpperCase() + err.message.slice(1) + (err.message.endsWith(".") ? "" : ".");
+  }
+}
+
+/** The date of a time in ms, e.g. "30 Nov 2026". */
+export function dateText(ms: number): string {
+  return new Date(ms).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" });
+}
+
+/** Where to go after logging in: a same-site path from `?next=`, else the fallback. */
+export function nextPath(search: string, fallback: string): string {
+  const next = new URLSearchParams(search).get("next");
+  return next && next.startsWith("/") && !next.startsWith("//") ? next : fallback;
+}

@@ -1,0 +1,86 @@
+// The accounts' part of the frame: who is logged in (header), the Leaderboard link, and
+// the routes of the account, profile, leaderboard and replay pages.
+
+import { type Me, accountApi } from "./account";
+import "./accounts.css";
+import type { AppContext, Unmount } from "./context";
+import { clear, h } from "./dom";
+import { mountAccount, mountLogin, mountSignup } from "./pages/auth";
+import { mountLeaderboard } from "./pages/leaderboard";
+import { mountProfile } from "./pages/profile";
+import { mountReplay } from "./pages/replay";
+
+const PROFILE_RE = /^\/u\/([A-Za-z0-9_-]{1,40})\/?$/;
+const BOARD_RE = /^\/leaderboard(?:\/([a-z]+))?\/?$/;
+const REPLAY_RE = /^\/replay\/([A-Za-z0-9_-]{6,32})\/?$/;
+
+/** Whether a path is one of this module's pages. */
+export function isAccountPath(path: string): boolean {
+  return /^\/(signup|login|account)\/?$/.test(path) || PROFILE_RE.test(path) || BOARD_RE.test(path) || REPLAY_RE.test(path);
+}
+
+/** Mount the page for a path of this module; null when the path is not one of them. */
+export function routeAccounts(path: string, root: HTMLElement, ctx: AppContext): Unmount | null {
+  let m: RegExpExecArray | null;
+  if (path === "/signup" || path === "/signup/") return mountSignup(root, ctx);
+  if (path === "/login" || path === "/login/") return mountLogin(root, ctx);
+  if (path === "/account" || path === "/account/") return mountAccount(root, ctx);
+  if ((m = PROFILE_RE.exec(path))) return mountProfile(root, ctx, m[1]);
+  if ((m = BOARD_RE.exec(path))) return mountLeaderboard(root, ctx, m[1] ?? null);
+  if ((m = REPLAY_RE.exec(path))) return mountReplay(root, ctx, m[1]);
+  return null;
+}
+
+/** The header's account box (log in / sign up, or the player and log out) and the
+ *  Leaderboard link; a session that ended elsewhere reloads the page as a guest. */
+export function installAccounts(ctx: AppContext, whoami: HTMLElement): void {
+  const nav = document.getElementById("site-nav");
+  nav?.append(h("a", { href: "/leaderboard", "data-nav": "/leaderboard", text: "Leaderboard" }));
+  const box = h("span", { class: "account-box", id: "account-box" });
+  whoami.after(box);
+  let known: Me | null = null;
+
+  const render = (me: Me | null) => {
+    known = me;
+    clear(box);
+    if (!me) return;
+    box.dataset.account = String(me.account);
+    if (me.account) {
+      whoami.hidden = true;
+      const out = h("button", { type: "button", class: "btn btn-small btn-on-dark", id: "nav-logout", text: "Log out" });
+      out.addEventListener("click", async () => {
+        out.disabled = true;
+        try {
+          await accountApi.logout(false);
+        } finally {
+          window.location.assign("/");
+        }
+      });
+      box.append(
+        h("a", { href: `/u/${me.id}`, class: "nav-profile", id: "nav-profile", "data-player": me.id, title: "Your profile", text: me.name }),
+        h("a", { href: "/account", class: "nav-account", id: "nav-account", text: "Account" }),
+        out,
+      );
+    } else {
+      whoami.hidden = false;
+      const here = window.location.pathname;
+      const next = here === "/" || here.startsWith("/login") || here.startsWith("/signup") ? "" : `?next=${encodeURIComponent(here)}`;
+      box.append(
+        h("a", { href: `/login${next}`, id: "nav-login", text: "Log in" }),
+        h("a", { href: `/signup${next}`, id: "nav-signup", class: "btn btn-small", text: "Sign up" }),
+      );
+    }
+  };
+  void ctx.me.then((me) => render(me as Me | null));
+
+  // Logged out elsewhere (or the password changed there): the server closed the socket
+  // (4004) and it came back without the session. Start afresh as a guest.
+  ctx.live.subscribe((c) => {
+    if (c.type !== "hello" || !known?.account) return;
+    if (ctx.live.player?.id === known.id) return;
+    void accountApi
+      .me()
+      .catch(() => null)
+      .then(() => window.location.reload());
+  });
+}

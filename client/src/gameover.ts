@@ -1,0 +1,155 @@
+// The game-over panel: the result in words, the rematch (players) or news of it
+// (spectators), and what anyone needs to check the game: the revealed seed, the
+// commitment shown since the start, the record to download and the verify page.
+
+import { copyText, h } from "./dom";
+import { type RematchBook, type RematchControl, rematchNote, resultDetail, resultHeadline } from "./lifecycle";
+import type { Side } from "./notation";
+import type { State } from "./protocol";
+
+export class GameOverPanel {
+  readonly root: HTMLElement;
+  private readonly rematch: HTMLElement;
+  private builtFor = "";
+  private rematchKey = "";
+
+  constructor(
+    private readonly game: string,
+    private readonly onRematch: () => void,
+  ) {
+    this.rematch = h("div", { class: "rematch", id: "rematch" });
+    this.root = h("section", { class: "result", id: "result", "aria-labelledby": "result-title", hidden: true });
+  }
+
+  /** Show the end of the game (hidden while it runs). */
+  update(state: State, side: Side | null, control: RematchControl | null, book: RematchBook, sending: boolean): void {
+    const r = state.status === "ended" ? state.result : null;
+    if (!r) {
+      this.root.hidden = true;
+      return;
+    }
+    const key = `${r.winner}|${r.reason}|${side}|${state.seed}`;
+    if (key !== this.builtFor) {
+      this.builtFor = key;
+      this.build(state, side);
+    }
+    this.root.hidden = false;
+    this.root.dataset.winner = r.winner ?? "draw";
+    this.root.dataset.reason = r.reason;
+    this.renderRematch(side, control, book, sending);
+  }
+
+  private build(state: State, side: Side | null): void {
+    const r = state.result!;
+    const headline = resultHeadline(r, side);
+    const tone = r.reason === "aborted" || r.winner === null ? "neutral" : side === null ? "neutral" : r.winner === side ? "won" : "lost";
+    this.root.dataset.tone = tone;
+    const seed = state.seed ?? "";
+    const seedEl = h("code", { class: "hash", id: "seed", tabindex: 0, "aria-label": `Seed: ${seed}` }, seed || "—");
+    const copied = h("span", { class: "copy-done", role: "status", "aria-live": "polite" });
+    const copy = h("button", { type: "button", class: "btn btn-small", id: "copy-seed", text: "Copy seed" });
+    copy.addEventListener("click", async () => {
+      const ok = await copyText(seed, seedEl);
+      copied.textContent = ok ? "Seed copied." : "Select the seed and copy it yourself.";
+    });
+    const game = encodeURIComponent(this.game);
+    this.root.replaceChildren(
+      h("h2", { id: "result-title", text: "Game over" }),
+      h("p", { class: "result-headline", id: "result-headline", text: headline }),
+      h("p", { class: "result-text", id: "result-text", text: resultDetail(r, side) }),
+      this.rematch,
+      h(
+        "div",
+        { class: "fair" },
+        h("h3", { text: "Check this game" }),
+        h("p", {
+          class: "hint",
+          text: "The seed decided who attacks. It was kept secret until the end; its SHA-256, the commitment, was shown from the start, so it cannot have been changed.",
+        }),
+        h("div", { class: "hash-row" }, h("span", { class: "hash-label", text: "Seed" }), seedEl),
+        seed ? h("div", { class: "copy-line" }, copy, copied) : null,
+        h(
+          "div",
+          { class: "hash-row" },
+          h("span", { class: "hash-label", text: "Commitment" }),
+          h("code", { class: "hash", id: "commitment", text: state.commitment }),
+        ),
+        h(
+          "p",
+          { class: "fair-links" },
+          h("a", {
+            href: `/api/games/${game}/record`,
+            download: `brandubh-${this.game}.txt`,
+            id: "download-record",
+            class: "btn btn-small",
+            text: "Download record",
+          }),
+          h("a", { href: `/verify?game=${game}`, id: "verify-link", class: "btn btn-small", text: "Verify this game" }),
+        ),
+      ),
+      h("p", { class: "result-more" }, h("a", { href: "/", text: "Start a new game" })),
+    );
+  }
+
+  private renderRematch(side: Side | null, control: RematchControl | null, book: RematchBook, sending: boolean): void {
+    const key = `${side}|${JSON.stringify(control)}|${book.offer}|${book.next}|${sending}`;
+    if (key === this.rematchKey) return;
+    const hadFocus = this.rematch.contains(document.activeElement);
+    this.rematchKey = key;
+    this.rematch.replaceChildren();
+    this.rematch.dataset.state = control?.kind ?? (book.next ? "open" : book.offer ? "offered" : "none");
+    let focus: HTMLElement | null = null;
+
+    if (side === null || control === null) {
+      // Spectators: the news, and the way to the new game once there is one.
+      const note = rematchNote(book);
+      if (note) this.rematch.append(h("p", { class: "rematch-text", role: "status", text: note }));
+      if (book.next) {
+        this.rematch.append(h("p", {}, h("a", { href: `/g/${book.next}`, class: "btn", id: "open-rematch", text: "Watch the rematch" })));
+      }
+      return;
+    }
+    switch (control.kind) {
+      case "offer": {
+        const button = h("button", { type: "button", class: "btn btn-primary", id: "rematch-button" });
+        button.textContent = sending ? "Asking…" : control.label;
+        button.disabled = sending;
+        button.addEventListener("click", () => this.onRematch());
+        this.rematch.append(h("p", {}, button));
+        focus = button;
+        break;
+      }
+      case "waiting":
+        this.rematch.append(
+          h(
+            "p",
+            { class: "rematch-text waiting", role: "status" },
+            h("span", { class: "spinner", "aria-hidden": "true" }),
+            "Rematch offered — waiting for your opponent.",
+          ),
+        );
+        break;
+      case "accept": {
+        const button = h("button", { type: "button", class: "btn btn-primary", id: "rematch-button" });
+        button.textContent = sending ? "Accepting…" : "Accept the rematch";
+        button.disabled = sending;
+        button.addEventListener("click", () => this.onRematch());
+        this.rematch.classList.add("prominent");
+        this.rematch.append(
+          h("p", { class: "rematch-text", role: "alert", text: "Your opponent offers a rematch — accept?" }),
+          h("p", {}, button),
+        );
+        focus = button;
+        break;
+      }
+      case "open":
+        this.rematch.append(
+          h("p", { class: "rematch-text", text: "A rematch was agreed." }),
+          h("p", {}, h("a", { href: `/g/${control.game}`, class: "btn btn-primary", id: "open-rematch", text: "Open the rematch" })),
+        );
+        break;
+    }
+    if (control.kind !== "accept") this.rematch.classList.remove("prominent");
+    if (hadFocus && focus) focus.focus();
+  }
+}

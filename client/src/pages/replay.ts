@@ -1,0 +1,154 @@
+// `/replay/<id>`: step through a game's positions, move by move. The client has no rules:
+// the positions come from the server (GET /api/games/<id>/positions), computed with the
+// engine. Arrow keys step; Home and End jump to the start and the end.
+
+import { ApiError } from "../api";
+import { type Replay, accountApi, accountErrorText } from "../account";
+import "../accounts.css";
+import { Board } from "../board";
+import type { AppContext, Unmount } from "../context";
+import { clear, h } from "../dom";
+import { describeMove, parsePosition } from "../notation";
+import { RULES } from "../rules";
+import { resultText } from "../status";
+
+/** Which ply a key takes the replay to from `ply` (of `last`), or null for other keys. */
+export function stepFor(key: string, ply: number, last: number): number | null {
+  switch (key) {
+    case "ArrowLeft":
+      return Math.max(0, ply - 1);
+    case "ArrowRight":
+      return Math.min(last, ply + 1);
+    case "Home":
+      return 0;
+    case "End":
+      return last;
+    default:
+      return null;
+  }
+}
+
+/** "Start position" / "After 3. g3-g2 (ply 5 of 8)" / "After 2… d5-g5 (ply 4 of 8)" */
+export function plyCaption(moves: readonly string[], ply: number): string {
+  if (ply === 0) return `Start position (${moves.length} plies in all)`;
+  const n = Math.floor((ply - 1) / 2) + 1;
+  const dots = ply % 2 === 1 ? "." : "…";
+  return `After ${n}${dots} ${moves[ply - 1]} (ply ${ply} of ${moves.length})`;
+}
+
+export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): Unmount {
+  ctx.setTitle("Replay");
+  let gone = false;
+  const page = h("div", { class: "page page-replay", "data-game": game }, h("p", { class: "muted", text: "Loading the game…" }));
+  root.append(page);
+  const onKey = (e: KeyboardEvent) => keyHandler?.(e);
+  let keyHandler: ((e: KeyboardEvent) => void) | null = null;
+  document.addEventListener("keydown", onKey);
+
+  accountApi
+    .positions(game)
+    .then((replay) => {
+      if (!gone) render(replay);
+    })
+    .catch((err: unknown) => {
+      if (gone) return;
+      clear(page);
+      const missing = err instanceof ApiError && err.code === "not_found";
+      page.append(
+        h("h1", { text: missing ? "No such game" : "The game could not be loaded" }),
+        h("p", { id: "replay-error", text: missing ? `There is no game ${game}.` : accountErrorText(err) }),
+      );
+    });
+
+  function render(replay: Replay): void {
+    clear(page);
+    const last = replay.moves.length;
+    let ply = last;
+    const board = new Board(() => undefined);
+    const caption = h("p", { class: "status-line", id: "replay-caption", "aria-live": "polite" });
+    const list = h("ol", { class: "moves replay-moves", id: "replay-moves", "aria-label": "Moves" });
+    const buttons = {
+      first: h("button", { type: "button", class: "btn", id: "replay-first", "aria-label": "Start position", text: "|◀" }),
+      prev: h("button", { type: "button", class: "btn", id: "replay-prev", "aria-label": "Previous move", text: "◀" }),
+      next: h("button", { type: "button", class: "btn", id: "replay-next", "aria-label": "Next move", text: "▶" }),
+      end: h("button", { type: "button", class: "btn", id: "replay-last", "aria-label": "Final position", text: "▶|" }),
+    };
+    const plyButtons: HTMLButtonElement[] = [];
+    replay.moves.forEach((move, i) => {
+      const b = h("button", { type: "button", class: "ply", "data-ply": String(i + 1), title: describeMove(move), text: move });
+      b.addEventListener("click", () => show(i + 1));
+      plyButtons.push(b);
+      if (i % 2 === 0) list.append(h("li", { "data-number": String(i / 2 + 1) }, h("span", { class: "move-no", text: `${i / 2 + 1}.` }), b));
+      else list.lastElementChild?.append(" ", b);
+    });
+
+    const show = (to: number) => {
+      ply = to;
+      const position = parsePosition(replay.positions[ply]);
+      board.update({
+        position,
+        legal: [],
+        interactive: false,
+        last: ply > 0 ? replay.moves[ply - 1] : null,
+        pending: null,
+        ply,
+        status: ply === last ? replay.status : "replay",
+        turn: null,
+      });
+      caption.textContent = plyCaption(replay.moves, ply);
+      page.dataset.ply = String(ply);
+      plyButtons.forEach((b, i) => b.setAttribute("aria-current", String(i + 1 === ply)));
+      buttons.first.disabled = buttons.prev.disabled = ply === 0;
+      buttons.next.disabled = buttons.end.disabled = ply === last;
+    };
+    buttons.first.addEventListener("click", () => show(0));
+    buttons.prev.addEventListener("click", () => show(Math.max(0, ply - 1)));
+    buttons.next.addEventListener("click", () => show(Math.min(last, ply + 1)));
+    buttons.end.addEventListener("click", () => show(last));
+    keyHandler = (e) => {
+      const target = e.target as HTMLElement | null;
+      if (target?.closest("input, textarea, select")) return;
+      const to = stepFor(e.key, ply, last);
+      if (to !== null) {
+        e.preventDefault();
+        show(to);
+      }
+    };
+
+    const title = RULES[replay.ruleset]?.title ?? replay.ruleset;
+    ctx.setTitle(`Replay of ${game}`);
+    page.append(
+      h("h1", { text: "Replay" }),
+      h(
+        "p",
+        { class: "muted", id: "replay-info" },
+        `${title} · ${replay.status === "ended" ? "finished" : "still being played"} · `,
+        h("a", { href: `/g/${game}`, text: "game page" }),
+      ),
+      h(
+        "div",
+        { class: "replay-layout" },
+        h("div", { class: "replay-board" }, board.root, caption, h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the game" }, buttons.first, buttons.prev, buttons.next, buttons.end), h("p", { class: "hint", text: "Arrow keys step through the moves; Home and End jump." })),
+        h(
+          "div",
+          { class: "replay-side" },
+          replay.result ? h("p", { class: "result-text", id: "replay-result", text: resultText(replay.result) }) : null,
+          list,
+          h(
+            "p",
+            { class: "game-links" },
+            h("a", { href: `/api/games/${game}/record`, class: "btn btn-small", id: "replay-record", download: `brandubh-${game}.txt`, text: "Download the record" }),
+            " ",
+            h("a", { href: `/verify?game=${game}`, class: "btn btn-small", id: "replay-verify", text: "Verify" }),
+          ),
+        ),
+      ),
+    );
+    show(last);
+  }
+
+  return () => {
+    gone = true;
+    document.removeEventListener("keydown", onKey);
+  };
+}

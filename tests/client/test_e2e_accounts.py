@@ -1,0 +1,244 @@
+"""Accounts in the browser, end to end: sign up and log in through the forms, play a rated
+game to its end between two accounts, see both ratings move on the profile pages and the
+game in both archives, replay it move by move, the leaderboard, logging out everywhere.
+
+Real Chromium, a real hub, real Redis (fixtures in tests/conftest.py). Screenshots go to
+test-output/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+import httpx
+from test_e2e import (  # the `new_page` fixture and the helpers of the first browser tests
+    DESKTOP,
+    PHONE,
+    click_move,
+    new_page,
+    shot,
+    wait_my_turn,
+    wait_ply,
+)
+
+from brandubh.ratings import Rating, rate_game
+
+__all__ = ["new_page"]  # a fixture: used by name
+
+Page = Any  # playwright.sync_api.Page
+HubProcess = Any  # services.HubProcess
+
+PASSWORD = "a long walk to the corner"
+OPENING = ["g4-g3", "d5-g5", "g3-g2"]
+
+
+def sign_up_form(page: Page, base: str, name: str) -> tuple[str, str]:
+    """Sign up through the form; (email, player id) once the profile page shows."""
+    email = f"{name.split()[0].lower()}{secrets.token_hex(4)}@example.org"
+    page.goto(base + "/signup")
+    page.fill("#signup-email", email)
+    page.fill("#signup-password", PASSWORD)
+    page.fill("#signup-name", name)
+    page.click("#signup-submit")
+    page.wait_for_url(re.compile(r"/u/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector(f"#profile-name:has-text('{name}')")
+    pid = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector(f"#nav-profile[data-player='{pid}']")
+    assert page.inner_text("#nav-profile") == name  # the header says who is logged in
+    return email, pid
+
+
+def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
+    new_page: Any, web_hub: HubProcess
+) -> None:
+    base = web_hub.url
+    ann = new_page(DESKTOP)
+    ann.goto(base + "/")
+    ann.wait_for_selector("#nav-login")
+    assert ann.locator("#friend-needs-account").is_visible()  # a guest is told why
+    shot(ann, "accounts-home-guest")
+
+    # Sign-up errors are shown in words, then a good sign-up.
+    ann.goto(base + "/signup")
+    ann.fill("#signup-email", "not an email")
+    ann.fill("#signup-password", "short")
+    ann.click("#signup-submit")
+    ann.wait_for_selector("#signup-error:has-text('email address')")
+    ann.fill("#signup-email", "ann@example.org")
+    ann.click("#signup-submit")
+    ann.wait_for_selector("#signup-error:has-text('too short')")
+    shot(ann, "accounts-signup-error")
+    ann_email, ann_id = sign_up_form(ann, base, "Ann Tafl")
+
+    ben = new_page(PHONE)
+    ben_email, ben_id = sign_up_form(ben, base, "Ben Tafl")
+    shot(ben, "accounts-profile-new-phone")
+    # Log out from the header, then log in again through the form (a wrong password first).
+    ben.click("#nav-logout")
+    ben.wait_for_selector("#nav-login")
+    ben.goto(base + "/login")
+    ben.fill("#login-email", ben_email)
+    ben.fill("#login-password", "not my password")
+    ben.click("#login-submit")
+    ben.wait_for_selector("#login-error:has-text('not right')")
+    ben.fill("#login-password", PASSWORD)
+    ben.click("#login-submit")
+    ben.wait_for_url(re.compile(rf"/u/{ben_id}$"))
+    ben.wait_for_selector(f"#nav-profile[data-player='{ben_id}']")
+
+    # Ann starts a rated game against a friend; Ben joins with the invite link.
+    ann.goto(base + "/")
+    ann.check("#opponent-friend")
+    assert ann.is_checked("#rated") and ann.locator("#friend-needs-account").is_hidden()
+    ann.check("#time-600")
+    ann.click("#start-game")
+    link = ann.locator("#invite-link")
+    link.wait_for()
+    ben.goto(link.input_value())
+    ben.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    game_id = ben.url.rsplit("/", 1)[1]
+    ann.wait_for_url(re.compile(rf"/g/{game_id}$"))
+    pages = {p.get_attribute(".page-game", "data-side"): p for p in (ann, ben)}
+    for p in pages.values():
+        p.wait_for_selector('.page-game[data-status="active"]')
+    assert set(pages) == {"attackers", "defenders"}
+    ids = {ann: ann_id, ben: ben_id}
+
+    for ply, move in enumerate(OPENING):
+        mover = pages["attackers" if ply % 2 == 0 else "defenders"]
+        assert move in wait_my_turn(mover, ply)
+        click_move(mover, move)
+        for p in pages.values():
+            wait_ply(p, ply + 1)
+    # The defenders resign (a confirm step first): the attackers win.
+    loser, winner = pages["defenders"], pages["attackers"]
+    loser.click("#resign")
+    loser.click("#resign-confirm")
+    for p in pages.values():
+        p.wait_for_selector('.page-game[data-status="ended"]')
+    shot(winner, "accounts-rated-game-over")
+
+    # Both ratings moved, once, by Glicko-2 from 1500/350: shown provisional ("?").
+    won, lost = rate_game(Rating(), Rating(), 1.0)
+    expected = {winner: f"{round(won.rating)}?", loser: f"{round(lost.rating)}?"}
+    for p in (winner, loser):
+        p.goto(f"{base}/u/{ids[p]}")
+        p.wait_for_selector(f"#rating-nielsen:has-text('{expected[p]}')")
+        assert p.get_attribute("#rating-nielsen", "data-provisional") == "true"
+        p.wait_for_selector(f'#games [data-game="{game_id}"]')
+        assert p.locator("#rating-chart svg .chart-dot").count() == 1
+        assert p.locator("#leaderboard-optin").is_visible()  # own profile only
+    assert winner.get_attribute(f'#games [data-game="{game_id}"]', "data-outcome") == "won"
+    assert loser.get_attribute(f'#games [data-game="{game_id}"]', "data-outcome") == "lost"
+    assert "+162" in winner.inner_text(f'#games [data-game="{game_id}"]')
+    shot(ann, "accounts-profile-after-game")
+    shot(ben, "accounts-profile-after-game-phone")
+    # Someone else's profile: the ratings and games, no opt-in switch.
+    ann.goto(f"{base}/u/{ben_id}")
+    ann.wait_for_selector(f'#games [data-game="{game_id}"]')
+    assert ann.locator("#leaderboard-optin").count() == 0
+    assert "Ben Tafl" in ann.inner_text("#profile-name")
+
+    # Replay the game from Ann's archive, move by move, and compare with the server.
+    ann.goto(f"{base}/u/{ann_id}")
+    ann.click(f'#games [data-game="{game_id}"] .replay-link')
+    ann.wait_for_url(re.compile(rf"/replay/{game_id}$"))
+    ann.wait_for_selector(f'.page-replay[data-ply="{len(OPENING)}"]')
+    replay = httpx.get(f"{base}/api/games/{game_id}/positions").json()
+    assert replay["moves"] == OPENING
+    assert "resigned" in ann.inner_text("#replay-result")
+    for ply in range(len(OPENING), -1, -1):
+        ann.wait_for_selector(f'.page-replay[data-ply="{ply}"]')
+        assert board_position(ann) == replay["positions"][ply], ply
+        if ply == 1:
+            shot(ann, "accounts-replay-ply1")
+        if ply:
+            ann.keyboard.press("ArrowLeft")
+    assert ann.inner_text("#replay-caption").startswith("Start position")
+    ann.click("#replay-last")
+    ann.wait_for_selector(f'.page-replay[data-ply="{len(OPENING)}"]')
+    assert ann.get_attribute("#replay-verify", "href") == f"/verify?game={game_id}"
+    record = httpx.get(base + ann.get_attribute("#replay-record", "href")).text
+    assert " ".join(OPENING[:2]) in record
+
+    # The leaderboard: opted in, but provisional players are not listed.
+    ann.goto(f"{base}/u/{ann_id}")
+    ann.check("#leaderboard-optin")
+    ann.wait_for_selector("#leaderboard-status:has-text('on the leaderboards')")
+    ann.click("#site-nav a[href='/leaderboard']")
+    ann.wait_for_url(re.compile(r"/leaderboard$"))
+    ann.wait_for_selector("#leaderboard-updated:has-text('Updated')")
+    assert ann.locator(f'#leaderboard tr[data-player="{ann_id}"]').count() == 0
+    ann.click(".tabs a[data-ruleset='walker']")
+    ann.wait_for_selector('#leaderboard[data-ruleset="walker"]')
+    shot(ann, "accounts-leaderboard")
+
+    # Log out everywhere from the account page: Ben's other session (logged in as Ann in a
+    # third browser) is closed by the server and comes back as a guest.
+    other = new_page(DESKTOP)
+    other.goto(base + "/login")
+    other.fill("#login-email", ann_email)
+    other.fill("#login-password", PASSWORD)
+    other.click("#login-submit")
+    other.wait_for_selector(f"#nav-profile[data-player='{ann_id}']")
+    other.wait_for_selector('#conn[data-state="open"]')
+    ann.goto(base + "/account")
+    ann.wait_for_selector("#logout-everywhere")
+    shot(ann, "accounts-account-page")
+    ann.click("#logout-everywhere")
+    ann.wait_for_selector("#nav-login")
+    other.wait_for_selector("#nav-login", timeout=20_000)  # closed with 4004, reloaded
+    assert other.locator("#nav-profile").count() == 0
+
+
+def test_a_guest_opening_an_invite_is_asked_to_sign_up_and_comes_back(
+    new_page: Any, web_hub: HubProcess
+) -> None:
+    base = web_hub.url
+    host = new_page(DESKTOP)
+    sign_up_form(host, base, "Cat Tafl")
+    host.goto(base + "/")
+    host.check("#opponent-friend")
+    host.uncheck("#rated")  # a casual game this time
+    host.click("#start-game")
+    link = host.locator("#invite-link")
+    link.wait_for()
+    invite = link.input_value()
+
+    guest = new_page(PHONE)
+    guest.goto(invite)
+    guest.wait_for_selector("#join-error:has-text('needs an account')")
+    shot(guest, "accounts-join-needs-account-phone")
+    guest.click("#join-signup")
+    guest.wait_for_url(re.compile(r"/signup\?next="))
+    guest.fill("#signup-email", f"dan{secrets.token_hex(4)}@example.org")
+    guest.fill("#signup-password", PASSWORD)
+    guest.click("#signup-submit")
+    guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))  # back to the invite: joined
+    guest.wait_for_selector('.page-game[data-status="active"]')
+    game_id = guest.url.rsplit("/", 1)[1]
+    assert httpx.get(f"{base}/api/games/{game_id}").json()["state"]["rated"] is False
+
+
+def board_position(page: Page) -> str:
+    """The position the board shows, as a position string (pieces only; side from the
+    page is not needed: compared with the server's string without its side letter)."""
+    pieces = page.eval_on_selector_all(
+        ".board [data-square]",
+        "els => Object.fromEntries(els.map(e => [e.dataset.square, e.dataset.piece || '']))",
+    )
+    rows = []
+    for rank in range(7, 0, -1):
+        row, empty = "", 0
+        for file in "abcdefg":
+            piece = pieces.get(f"{file}{rank}", "")
+            if piece:
+                row += (str(empty) if empty else "") + piece
+                empty = 0
+            else:
+                empty += 1
+        rows.append(row + (str(empty) if empty else ""))
+    side = page.get_attribute(".page-replay", "data-ply")
+    return "/".join(rows) + (" a" if int(side or 0) % 2 == 0 else " d")
