@@ -188,15 +188,7 @@ class GameService:
         defaults to True for a game between people; a bot game is never rated (the
         rater also rates only games between two accounts: rater.py).
         """
-        if ruleset not in RULESETS:
-            raise ProtocolError(
-                "bad_field", f"unknown rule set {ruleset!r}: one of {', '.join(RULESETS)}"
-            )
-        if not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME or move_time % 60:
-            raise ProtocolError(
-                "bad_field",
-                "move_time must be a whole number of minutes from 1 minute to 7 days, in seconds",
-            )
+        check_terms(ruleset, move_time)
         if opponent not in ("bot", "friend"):
             raise ProtocolError("bad_field", "opponent must be 'bot' or 'friend'")
         if opponent == "bot" and bot_level not in BOT_LEVELS:
@@ -741,6 +733,19 @@ class GameService:
         cached = self._cache.get(event["game"])
         if cached is not None and cached.seq < event["n"]:
             del self._cache[event["game"]]
+
+
+def check_terms(ruleset: str, move_time: int) -> None:
+    """Refuse a rule set or time per move the service does not offer, saying which."""
+    if ruleset not in RULESETS:
+        raise ProtocolError(
+            "bad_field", f"unknown rule set {ruleset!r}: one of {', '.join(RULESETS)}"
+        )
+    if not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME or move_time % 60:
+        raise ProtocolError(
+            "bad_field",
+            "move_time must be a whole number of minutes from 1 minute to 7 days, in seconds",
+        )
 
 
 def extend_for_outages(deadline: int, set_at: int, outages: list[tuple[int, int]]) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,7 +15,7 @@ from brandubh.engine import RULESETS, EngineError, format_record, parse_record
 from brandubh.hub import http_accounts
 from brandubh.hub.origin import unsafe_request_allowed
 from brandubh.hub.protocol import GAME_ID_RE, ProtocolError
-from brandubh.hub.sessions import COOKIE, TTL_S
+from brandubh.hub.sessions import COOKIE
 from brandubh.hub.state import Player
 
 if TYPE_CHECKING:
@@ -24,6 +23,7 @@ if TYPE_CHECKING:
 
 MAX_BODY = 4096
 MAX_RECORD = 64 * 1024
+CREATE_FIELDS = {"ruleset", "move_time", "opponent", "bot_level", "rated", "match", "invitee"}
 
 _STATUS = {
     "not_found": 404,
@@ -52,33 +52,12 @@ def routes(hub: Hub, static: Path) -> list[Route]:
         return player, token
 
     def with_cookie(response: Response, token: str | None, request: Request) -> Response:
-        if token is not None:
-            response.set_cookie(
-                COOKIE,
-                token,
-                max_age=TTL_S,
-                httponly=True,
-                samesite="lax",
-                secure=request.url.scheme == "https",
-                path="/",
-            )
-        return response
+        if token is None:
+            return response
+        return http_accounts.set_session_cookie(response, token, request)
 
-    async def read_json(request: Request) -> dict[str, Any]:
-        if not unsafe_request_allowed(request.headers, hub.settings.allowed_origins):
-            raise ProtocolError("forbidden", "cross-site request refused: send an Origin header")
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            raise ProtocolError("bad_request", f"request body over {MAX_BODY} bytes")
-        if not body:
-            return {}
-        try:
-            data = json.loads(body)
-        except ValueError:
-            raise ProtocolError("bad_request", "the request body must be JSON") from None
-        if not isinstance(data, dict):
-            raise ProtocolError("bad_request", "the request body must be a JSON object")
-        return data
+    async def read_json(request: Request, fields: set[str]) -> dict[str, Any]:
+        return await http_accounts.read_json(request, hub, fields)
 
     async def me(request: Request) -> Response:
         session = await hub.sessions.get_session(request.cookies.get(COOKIE))
@@ -107,18 +86,7 @@ def routes(hub: Hub, static: Path) -> list[Route]:
 
     async def create_game(request: Request) -> Response:
         try:
-            body = await read_json(request)
-            unknown = set(body) - {
-                "ruleset",
-                "move_time",
-                "opponent",
-                "bot_level",
-                "rated",
-                "match",
-                "invitee",
-            }
-            if unknown:
-                raise ProtocolError("bad_field", f"unexpected fields: {', '.join(sorted(unknown))}")
+            body = await read_json(request, CREATE_FIELDS)
             ruleset = body.get("ruleset", "nielsen")
             move_time = body.get("move_time", 3600)
             opponent = body.get("opponent", "bot")
@@ -169,7 +137,7 @@ def routes(hub: Hub, static: Path) -> list[Route]:
     async def join_game(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         try:
-            body = await read_json(request)
+            body = await read_json(request, {"invite"})
             invite = body.get("invite")
             if not isinstance(invite, str):
                 raise ProtocolError("bad_field", "invite must be the token from the invite link")

@@ -22,9 +22,8 @@ from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
-from brandubh.engine import RULESETS
 from brandubh.hub import keys
-from brandubh.hub.games import MAX_MOVE_TIME, MIN_MOVE_TIME, GameService
+from brandubh.hub.games import GameService, check_terms
 from brandubh.hub.matches import MatchService
 from brandubh.hub.protocol import ProtocolError, encode
 from brandubh.hub.scripts import Scripts
@@ -80,7 +79,7 @@ class Lobby:
         match: bool,
         conn_id: str,
     ) -> str:
-        _check_terms(ruleset, move_time)
+        check_terms(ruleset, move_time)
         seek_id = secrets.token_urlsafe(8)
         rating, provisional = await self.rating(player.id, ruleset)
         live = move_time < LIVE_UNDER_S
@@ -184,7 +183,7 @@ class Lobby:
         self, player: Player, ruleset: str, move_time: int, conn_id: str
     ) -> list[Pairing]:
         """Wait for a close-rated player in a rule set and time; paired at once if one waits."""
-        _check_terms(ruleset, move_time)
+        check_terms(ruleset, move_time)
         if move_time >= LIVE_UNDER_S:
             raise ProtocolError(
                 "bad_field", "quick pairing is for live games: a move time under one hour"
@@ -326,14 +325,3 @@ def _public_seek(f: dict[str, str]) -> dict[str, Any]:
         "match": f["match"] == "1",
         "kind": "live" if f["live"] == "1" else "correspondence",
     }
-
-
-def _check_terms(ruleset: str, move_time: int) -> None:
-    if ruleset not in RULESETS:
-        raise ProtocolError(
-            "bad_field", f"unknown rule set {ruleset!r}: one of {', '.join(RULESETS)}"
-        )
-    if not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME or move_time % 60:
-        raise ProtocolError(
-            "bad_field", "move_time must be whole minutes from 1 minute to 7 days, in seconds"
-        )
