@@ -80,7 +80,10 @@ async def test_a_thinking_bot_does_not_slow_other_games(start_hub: Any) -> None:
         f"{bot_moves} bot moves meanwhile"
     )
     assert bot_moves >= 1  # the bot really was at work around the measurement
-    # The search runs in another process: the hub's loop stays free. A ratio, not a time.
-    assert ratio < 4
+    # A ratio, not a time. The search runs in another process, so the hub's loop stays
+    # free; what is left is sharing two cores with that process (a few times slower at
+    # worst). A search on the loop would hold every push for its whole length, hundreds
+    # of milliseconds: a ratio in the hundreds.
+    assert ratio < 10
     for sock in sockets.values():
         await sock.close()
