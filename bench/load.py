@@ -18,6 +18,7 @@ import asyncio
 import os
 import random
 import re
+import secrets
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,7 @@ from websockets.asyncio.client import ClientConnection
 from brandubh.redis_server import EmbeddedRedis
 
 HERE = Path(__file__).resolve().parent
+PASSWORD = "load test passphrase"
 CORNERS = ("a1", "a7", "g1", "g7")
 
 
@@ -180,6 +182,10 @@ async def make_game(base: str, other_base: str) -> LiveGame:
         httpx.AsyncClient(base_url=base, headers={"Origin": base}) as a,
         httpx.AsyncClient(base_url=base, headers={"Origin": base}) as b,
     ):
+        for client in (a, b):  # games between people need accounts
+            email = f"load{secrets.token_hex(6)}@example.org"
+            r = await client.post("/api/signup", json={"email": email, "password": PASSWORD})
+            r.raise_for_status()
         created = await a.post("/api/games", json={"opponent": "friend", "move_time": 600})
         created.raise_for_status()
         info = created.json()

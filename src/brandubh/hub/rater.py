@@ -65,6 +65,11 @@ def rating_json(rating: Rating, games: int) -> dict[str, Any]:
     }
 
 
+# At most this many games archived at once from events; more wait for the sweep, so that a
+# burst of endings (a wave of timeouts) cannot crowd out the hub's other work.
+MAX_LIVE = 8
+
+
 class Rater:
     def __init__(
         self, redis: Redis, scripts: Scripts, games: GameService, poll_s: float = 2.0
@@ -94,6 +99,8 @@ class Rater:
         state = event.get("state")
         if not isinstance(state, dict) or state.get("status") != "ended":
             return
+        if len(self._live) >= MAX_LIVE:
+            return  # a burst of endings: the sweep (which claims, one hub each) takes it
         task = asyncio.create_task(self._finish_logged(str(event["game"])))
         self._live.add(task)
         task.add_done_callback(self._live.discard)
