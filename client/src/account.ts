@@ -1,7 +1,7 @@
 // Accounts, profiles, leaderboards and the archive: the HTTP calls of docs/protocol.md §2
 // that concern them, and pure helpers that put their answers into words.
 
-import { ApiError } from "./api";
+import { ApiError, request as call } from "./api";
 import type { Side } from "./notation";
 import type { GameResult, PlayerInfo } from "./protocol";
 import { reasonText } from "./status";
@@ -74,31 +74,6 @@ export interface Replay {
   result: GameResult | null;
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(path, {
-      method,
-      credentials: "same-origin",
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new ApiError("network", "The server could not be reached. Check your connection and try again.", 0);
-  }
-  let data: unknown = null;
-  try {
-    data = await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const err = (data ?? {}) as { error?: string; message?: string };
-    const e = new ApiError(err.error ?? "http_" + res.status, err.message ?? `The server answered ${res.status}.`, res.status);
-    throw e;
-  }
-  return data as T;
-}
 
 const enc = encodeURIComponent;
 
