@@ -3,6 +3,7 @@
 // watch pages show. No DOM and no socket here (lobbyfeed.ts talks to the server).
 
 import type { PlayerInfo } from "./protocol";
+import { durationText } from "./status";
 
 /** Move times under this many seconds make a *live* seek (and game); longer ones are correspondence. */
 export const LIVE_UNDER_S = 3600;
@@ -224,21 +225,8 @@ export function splitMine(seeks: readonly Seek[], me: string | null | undefined)
 
 // -- words --------------------------------------------------------------------------------
 
-/** "1 minute", "10 minutes", "1 hour", "90 minutes", "3 days". */
-export function durationWords(seconds: number): string {
-  const units: [number, string][] = [
-    [86_400, "day"],
-    [3_600, "hour"],
-    [60, "minute"],
-  ];
-  for (const [size, name] of units) {
-    if (seconds >= size && seconds % size === 0) {
-      const n = seconds / size;
-      return `${n} ${name}${n === 1 ? "" : "s"}`;
-    }
-  }
-  return `${seconds} second${seconds === 1 ? "" : "s"}`;
-}
+/** "1 minute", "10 minutes", "1 hour", "90 minutes", "3 days" (the game page's wording). */
+export const durationWords = durationText;
 
 /** "3 minutes per move". */
 export function timeControlText(moveTime: number): string {

@@ -107,7 +107,7 @@ export function durationText(seconds: number): string {
       return `${n} ${name}${n === 1 ? "" : "s"}`;
     }
   }
-  return `${seconds} seconds`;
+  return `${seconds} second${seconds === 1 ? "" : "s"}`;
 }
 
 /** How many spectators; a spectator is one of them. */
