@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -172,3 +173,32 @@ def browser() -> Iterator[object]:
     yield chromium
     chromium.close()
     pw.stop()
+
+
+@pytest.fixture
+def new_page(browser: Any) -> Iterator[Any]:
+    """Open pages in fresh browser contexts (fresh sessions); all closed afterwards, and
+    each test fails if a page raised a JavaScript error. ``page.failed`` lists the HTTP
+    responses of 400 or more, for messages when a page does not connect."""
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int] | None = None) -> Any:
+        ctx = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        ctx.set_default_timeout(30_000)  # generous: CI machines can be busy
+        contexts.append(ctx)
+        page = ctx.new_page()
+        page.errors = []
+        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
+        page.failed = []
+        page.on(
+            "response",
+            lambda r: page.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+        )
+        return page
+
+    yield make
+    for ctx in contexts:
+        pages = list(ctx.pages)
+        ctx.close()
+        for page in pages:
+            assert not page.errors, f"JavaScript errors: {page.errors}"

@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 # Fixtures only (web_hub, browser from tests/conftest.py): importing `conftest` by name is
 # ambiguous once another test folder has a conftest.py of its own.
@@ -31,34 +29,8 @@ PHONE = {"width": 360, "height": 740}
 QUICK_ESCAPE = ["g4-g3", "d5-g5", "g3-g2", "Kd4-d5", "g2-g3", "Kd5-a5", "g3-g2", "Ka5-a7"]
 
 
-@pytest.fixture(autouse=True)
-def _shots_dir() -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-
-
-@pytest.fixture
-def new_page(browser: Any) -> Iterator[Any]:
-    """Open pages in fresh browser contexts (fresh sessions); all closed afterwards."""
-    contexts: list[Any] = []
-
-    def make(viewport: dict[str, int] = DESKTOP) -> Page:
-        ctx = browser.new_context(viewport=viewport)
-        ctx.set_default_timeout(30_000)  # generous: CI machines can be busy
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.errors = []  # type: ignore[attr-defined]
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        return page
-
-    yield make
-    for ctx in contexts:
-        pages = list(ctx.pages)
-        ctx.close()
-        for page in pages:
-            assert not page.errors, f"JavaScript errors: {page.errors}"
-
-
 def shot(page: Page, name: str, full: bool = True) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
 
 

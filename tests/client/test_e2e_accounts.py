@@ -13,19 +13,16 @@ import secrets
 from typing import Any
 
 import httpx
-from test_e2e import (  # the `new_page` fixture and the helpers of the first browser tests
+from test_e2e import (  # the helpers of the first browser tests
     DESKTOP,
     PHONE,
     click_move,
-    new_page,
     shot,
     wait_my_turn,
     wait_ply,
 )
 
 from brandubh.ratings import Rating, rate_game
-
-__all__ = ["new_page"]  # a fixture: used by name
 
 Page = Any  # playwright.sync_api.Page
 HubProcess = Any  # services.HubProcess

@@ -2,7 +2,7 @@
 rematches, the repetition warning, timeouts, the game-over panel and the verify page.
 
 Real Chromium, a real hub, real Redis (fixtures in tests/conftest.py); two browser
-contexts are the players, a third one watches. Helpers and the `new_page` fixture come
+contexts are the players, a third one watches. Helpers come
 from test_e2e.py. Screenshots go to test-output/screenshots/ (desktop and 360 px wide).
 """
 
@@ -14,19 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from test_e2e import (  # the `new_page` fixture and the helpers of the first browser tests
+from test_e2e import (  # the helpers of the first browser tests
     DESKTOP,
     PHONE,
     SHOTS,
     click_move,
-    new_page,
     shot,
     start_friend_game,
     wait_my_turn,
     wait_ply,
 )
-
-__all__ = ["new_page"]  # a fixture: used by name
 
 Page = Any  # playwright.sync_api.Page
 HubProcess = Any  # services.HubProcess

@@ -10,56 +10,15 @@ from __future__ import annotations
 
 import re
 import secrets
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
+from test_e2e import DESKTOP, PHONE, shot  # the first browser tests' helpers
 
 Page = Any  # playwright.sync_api.Page (imported lazily: the browser fixture may skip)
 HubProcess = Any  # conftest.HubProcess
 
-SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 360, "height": 740}
 GAME_URL = re.compile(r"/g/([A-Za-z0-9_-]{6,32})$")
-
-
-@pytest.fixture(autouse=True)
-def _shots_dir() -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-
-
-@pytest.fixture
-def new_page(browser: Any) -> Iterator[Any]:
-    """Pages in fresh browser contexts (fresh sessions); all closed afterwards, and none
-    may have thrown a JavaScript error."""
-    contexts: list[Any] = []
-
-    def make(viewport: dict[str, int] = DESKTOP) -> Page:
-        ctx = browser.new_context(viewport=viewport)
-        ctx.set_default_timeout(30_000)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.errors = []  # type: ignore[attr-defined]
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        page.failed = []  # type: ignore[attr-defined]
-        page.on(
-            "response",
-            lambda r: page.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None,
-        )
-        return page
-
-    yield make
-    for ctx in contexts:
-        pages = list(ctx.pages)
-        ctx.close()
-        for page in pages:
-            assert not page.errors, f"JavaScript errors: {page.errors}"
-
-
-def shot(page: Page, name: str, full: bool = True) -> None:
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
 
 
 def sign_up(page: Page, base: str) -> None:
