@@ -15,10 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import re
 import signal
-import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,34 +29,12 @@ from brandubh.hub.games import GameService
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import Player
 from brandubh.redis_server import EmbeddedRedis
+from hubs import start_hub
 
 
 def pct(values: list[float], p: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(p / 100 * len(values)))] if values else float("nan")
-
-
-def start_hub(redis_url: str, log: Path, poll: float) -> subprocess.Popen[str]:
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "BRANDUBH_LOG_LEVEL": "warning",
-        "BRANDUBH_SCHEDULER_POLL_S": str(poll),
-        "BRANDUBH_OUTAGE_AFTER_S": "600",
-    }
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "brandubh", "serve", "--port", "0", "--no-build"],
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    for _ in range(400):
-        if re.search(r"listening on", log.read_text()):
-            return proc
-        time.sleep(0.05)
-    raise RuntimeError(log.read_text())
 
 
 async def stage(url: str, games: int, window_s: float) -> dict[str, int]:
@@ -118,9 +93,8 @@ def main() -> None:
             f"staged {len(ids)} running games in {time.perf_counter() - t0:.1f} s; "
             f"deadlines due over {args.window:.0f} s starting in 2 s"
         )
-        hubs = [
-            start_hub(server.url, Path(tmp) / f"hub{i}.log", args.poll) for i in range(args.hubs)
-        ]
+        env = {"BRANDUBH_SCHEDULER_POLL_S": str(args.poll), "BRANDUBH_OUTAGE_AFTER_S": "600"}
+        hubs = [start_hub(server.url, Path(tmp) / f"hub{i}.log", env)[0] for i in range(args.hubs)]
         time.sleep(2 + args.window / 2)
         os.killpg(hubs[0].pid, signal.SIGKILL)
         print(f"killed hub 0 (SIGKILL) {args.window / 2:.1f} s into the window")

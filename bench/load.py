@@ -34,6 +34,7 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from brandubh.redis_server import EmbeddedRedis
+from hubs import start_hub
 
 HERE = Path(__file__).resolve().parent
 PASSWORD = "load test passphrase"
@@ -41,40 +42,6 @@ CORNERS = ("a1", "a7", "g1", "g7")
 
 
 # -- processes --------------------------------------------------------------------------
-
-
-def start_hub(redis_url: str, log: Path) -> tuple[subprocess.Popen[str], str]:
-    env = {
-        **os.environ,
-        "REDIS_URL": redis_url,
-        "BRANDUBH_LOG_LEVEL": "warning",
-        "BRANDUBH_CREDITS": "100000",
-    }
-    # Output goes to a file: an unread pipe would fill and stall the hub.
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "brandubh", "serve", "--port", "0", "--no-build"],
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    url = ""
-    for _ in range(400):
-        m = re.search(r"listening on (http://\S+)", log.read_text())
-        if m:
-            url = m.group(1)
-            break
-        time.sleep(0.05)
-    if not url:
-        raise RuntimeError(f"hub did not start: {log.read_text()}")
-    for _ in range(200):
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.05)
-    raise RuntimeError("hub not healthy")
 
 
 def start_echo() -> tuple[subprocess.Popen[str], str]:
@@ -398,7 +365,7 @@ async def main() -> None:
         print(f"  round trips/s {rate:,.0f}; p50 {pct(ms, 50):.1f} ms, p99 {pct(ms, 99):.1f} ms")
 
         logs = [Path(tmp) / f"hub{i}.log" for i in range(args.hubs)]
-        procs = [start_hub(server.url, log) for log in logs]
+        procs = [start_hub(server.url, log, {"BRANDUBH_CREDITS": "100000"}) for log in logs]
         hubs = [url for _, url in procs]
         pids = [p.pid for p, _ in procs]
         print(
