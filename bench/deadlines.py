@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import signal
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -29,7 +28,10 @@ from brandubh.hub.games import GameService
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import Player
 from brandubh.redis_server import EmbeddedRedis
-from hubs import start_hub
+
+# One hub launcher for the tests and the benchmarks: tests/services.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from services import HubProcess
 
 
 def pct(values: list[float], p: float) -> float:
@@ -94,9 +96,9 @@ def main() -> None:
             f"deadlines due over {args.window:.0f} s starting in 2 s"
         )
         env = {"BRANDUBH_SCHEDULER_POLL_S": str(args.poll), "BRANDUBH_OUTAGE_AFTER_S": "600"}
-        hubs = [start_hub(server.url, Path(tmp) / f"hub{i}.log", env)[0] for i in range(args.hubs)]
+        hubs = [HubProcess(server.url, env).start() for _ in range(args.hubs)]
         time.sleep(2 + args.window / 2)
-        os.killpg(hubs[0].pid, signal.SIGKILL)
+        hubs[0].kill()
         print(f"killed hub 0 (SIGKILL) {args.window / 2:.1f} s into the window")
         time.sleep(args.window / 2 + 2)
 
@@ -119,10 +121,8 @@ def main() -> None:
             fired += 1
             duplicates += len(ends) - 1
             late.append(int(updated) - dues[game_id])
-        for proc in hubs:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGTERM)
-                proc.wait()
+        for hub in hubs:
+            hub.stop()
         print(f"\n{args.games} deadlines, {args.hubs} schedulers (one killed midway)")
         print(f"  fired      {fired}")
         print(f"  duplicates {duplicates}   (goal 0)")

@@ -34,9 +34,12 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from brandubh.redis_server import EmbeddedRedis
-from hubs import start_hub
 
 HERE = Path(__file__).resolve().parent
+# One hub launcher for the tests and the benchmarks: tests/services.py.
+sys.path.insert(0, str(HERE.parent / "tests"))
+from services import HubProcess  # noqa: E402
+
 PASSWORD = "load test passphrase"
 CORNERS = ("a1", "a7", "g1", "g7")
 
@@ -364,10 +367,11 @@ async def main() -> None:
         )
         print(f"  round trips/s {rate:,.0f}; p50 {pct(ms, 50):.1f} ms, p99 {pct(ms, 99):.1f} ms")
 
-        logs = [Path(tmp) / f"hub{i}.log" for i in range(args.hubs)]
-        procs = [start_hub(server.url, log, {"BRANDUBH_CREDITS": "100000"}) for log in logs]
-        hubs = [url for _, url in procs]
-        pids = [p.pid for p, _ in procs]
+        procs = [
+            HubProcess(server.url, {"BRANDUBH_CREDITS": "100000"}).start() for _ in range(args.hubs)
+        ]
+        hubs = [h.url for h in procs]
+        pids = [h.pid for h in procs]
         print(
             f"hubs: {args.hubs} processes on one Redis; redis-server and this load "
             f"generator share the machine's {os.cpu_count()} cores"
@@ -388,13 +392,11 @@ async def main() -> None:
                 f"(goal < 20 ms)"
             )
         finally:
-            for p, _ in procs:
-                p.terminate()
-                p.wait()
-            for log in logs:
-                problems = [line for line in log.read_text().splitlines() if "rror" in line]
+            for i, h in enumerate(procs):
+                h.stop()
+                problems = [line for line in h.log if "rror" in line]
                 if problems:
-                    print(f"{log.name}: {len(problems)} error lines, first: {problems[0]}")
+                    print(f"hub {i}: {len(problems)} error lines, first: {problems[0]}")
 
 
 if __name__ == "__main__":

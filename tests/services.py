@@ -31,10 +31,15 @@ class HubProcess:
         self.log: list[str] = []
 
     @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    @property
     def ws_url(self) -> str:
         return self.url.replace("http://", "ws://") + "/ws"
 
-    def start(self, timeout: float = 20.0) -> HubProcess:
+    def start(self, timeout: float = 60.0) -> HubProcess:
         cmd = [
             sys.executable,
             "-m",

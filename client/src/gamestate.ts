@@ -73,7 +73,7 @@ export class GameTracker {
     return "applied";
   }
 
-  /** A `rematch` notice (an offer, or the agreed game) or what a `rematch_ack` said. */
+  /** A `rematch` notice (an offer, or the agreed game) or what a rematch `ack` said. */
   applyRematch(news: { offer?: Side | null; next?: string | null }): boolean {
     const before = this.rematch;
     this.rematch = updateRematch(before, news);

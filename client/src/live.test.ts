@@ -117,7 +117,7 @@ describe("LiveClient", () => {
     s = connect();
     expect(s.of("watch")).toEqual([{ t: "watch", game: "game01", since: 1 }]);
     expect(s.of("move")).toEqual([{ t: "move", game: "game01", ply: 0, move: "d1-c1", id: p.id }]);
-    s.receive({ t: "ack", id: p.id, game: "game01", n: 2, duplicate: true });
+    s.receive({ t: "ack", of: "move", id: p.id, game: "game01", n: 2, duplicate: true });
     expect(client.pending.all()).toHaveLength(0);
     expect(changes).toContainEqual({
       type: "settled",
@@ -243,7 +243,7 @@ describe("LiveClient", () => {
     expect(s.of("offer_draw")).toEqual([{ t: "offer_draw", game: "game01", id: offer.id }]);
     expect(s.of("answer_draw")).toEqual([{ t: "answer_draw", game: "game01", accept: false, id: answer.id }]);
     expect(client.actionsFor("game01").map((a) => a.kind)).toEqual(["offer_draw", "answer_draw"]);
-    s.receive({ t: "ack", id: offer.id, game: "game01", n: 4, duplicate: false });
+    s.receive({ t: "ack", of: "offer_draw", id: offer.id, game: "game01", n: 4, duplicate: false });
     expect(changes).toContainEqual({ type: "action", game: "game01", action: offer, ok: true });
     s.receive({ t: "error", id: answer.id, code: "no_draw_offer", message: "there is no draw offer to answer" });
     expect(changes).toContainEqual({
@@ -257,7 +257,7 @@ describe("LiveClient", () => {
     vi.advanceTimersByTime(500);
     s = connect();
     expect(s.of("resign")).toEqual([{ t: "resign", game: "game01", id: resign.id }]);
-    s.receive({ t: "ack", id: resign.id, game: "game01", n: 5, duplicate: true });
+    s.receive({ t: "ack", of: "resign", id: resign.id, game: "game01", n: 5, duplicate: true });
     expect(client.actionsFor("game01")).toEqual([]);
   });
 
@@ -270,7 +270,7 @@ describe("LiveClient", () => {
     // Our offer: the ack says "offered" (we are the attackers); the notice repeats it.
     const ask = client.act("game01", "rematch");
     expect(s.of("rematch")).toEqual([{ t: "rematch", game: "game01", id: ask.id }]);
-    s.receive({ t: "rematch_ack", id: ask.id, game: "game01", outcome: "offered", next: null });
+    s.receive({ t: "ack", of: "rematch", id: ask.id, game: "game01", outcome: "offered", next: null });
     expect(client.games.get("game01")?.rematch).toEqual({ offer: "attackers", next: null });
     expect(changes).toContainEqual({ type: "rematch", game: "game01" });
     expect(changes).toContainEqual({ type: "action", game: "game01", action: ask, ok: true });

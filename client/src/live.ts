@@ -7,6 +7,7 @@ import { GameTracker } from "./gamestate";
 import { PendingMoves, isSilentTooLong, jitteredDelay, type PendingMove, type Settlement } from "./pending";
 import {
   decodeFrame,
+  type AckFrame,
   encodeFrame,
   type ClientFrame,
   type PlayerInfo,
@@ -31,7 +32,7 @@ export type ConnectionState = "connecting" | "open" | "down";
 /** A player's action on a game other than a move. */
 export type ActionKind = "resign" | "abort" | "offer_draw" | "answer_draw" | "rematch";
 
-/** An action waiting for its answer (`ack`, `rematch_ack` or `error` with its id). */
+/** An action waiting for its answer (`ack` or `error` with its id). */
 export interface PendingAction {
   id: string;
   game: string;
@@ -302,25 +303,17 @@ export class LiveClient {
         break;
       }
       case "ack": {
+        if (frame.of === "rematch") {
+          this.onRematchAck(frame);
+          break;
+        }
         const action = this.takeAction(frame.id);
         if (action) {
           this.emit({ type: "action", game: action.game, action, ok: true });
           break;
         }
-        const s = this.pending.ack(frame.id, frame.duplicate);
+        const s = this.pending.ack(frame.id, frame.duplicate === true);
         if (s) this.emit({ type: "settled", game: s.move.game, settlement: s });
-        break;
-      }
-      case "rematch_ack": {
-        const action = this.takeAction(frame.id);
-        const tracker = this.games.get(frame.game);
-        if (tracker) {
-          const state = tracker.state;
-          const mine = state ? sideOf(state, this.player?.id) : null;
-          const news = frame.outcome === "agreed" ? { next: frame.next } : { offer: mine };
-          if (tracker.applyRematch(news)) this.emit({ type: "rematch", game: frame.game });
-        }
-        if (action) this.emit({ type: "action", game: action.game, action, ok: true });
         break;
       }
       case "rematch": {
@@ -342,6 +335,18 @@ export class LiveClient {
         break;
       }
     }
+  }
+
+  private onRematchAck(frame: AckFrame): void {
+    const action = this.takeAction(frame.id);
+    const tracker = frame.game ? this.games.get(frame.game) : undefined;
+    if (tracker && frame.game) {
+      const state = tracker.state;
+      const mine = state ? sideOf(state, this.player?.id) : null;
+      const news = frame.outcome === "agreed" ? { next: frame.next } : { offer: mine };
+      if (tracker.applyRematch(news)) this.emit({ type: "rematch", game: frame.game });
+    }
+    if (action) this.emit({ type: "action", game: action.game, action, ok: true });
   }
 
   private onHello(player: PlayerInfo | null): void {

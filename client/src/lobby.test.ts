@@ -238,9 +238,11 @@ describe("words", () => {
   });
 
   it("tells lobby frames from the others", () => {
-    for (const t of ["lobby", "seek_added", "seek_removed", "games", "paired", "lobby_ack"]) {
+    for (const t of ["lobby", "seek_added", "seek_removed", "games", "paired"]) {
       expect(isLobbyFrame({ t })).toBe(true);
     }
+    expect(isLobbyFrame({ t: "ack", of: "quick" })).toBe(true);
+    expect(isLobbyFrame({ t: "ack", of: "move" })).toBe(false);
     expect(isLobbyFrame({ t: "event" })).toBe(false);
     expect(isLobbyFrame({ t: "error" })).toBe(false);
   });

@@ -77,7 +77,7 @@ export interface PairedFrame {
   match?: string | null;
 }
 export interface LobbyAckFrame {
-  t: "lobby_ack";
+  t: "ack";
   id: string;
   of: LobbyRequestKind;
   seek?: string;
@@ -99,10 +99,19 @@ export const LOBBY_FRAME_TYPES: ReadonlySet<string> = new Set([
   "seek_removed",
   "games",
   "paired",
-  "lobby_ack",
 ]);
 
-export function isLobbyFrame(frame: { t: string }): frame is LobbyServerFrame {
+const LOBBY_REQUESTS: ReadonlySet<string> = new Set([
+  "seek",
+  "cancel_seek",
+  "accept_seek",
+  "quick",
+  "cancel_quick",
+]);
+
+/** Lobby frames, and the acks of lobby requests (an ack's `of` names the request). */
+export function isLobbyFrame(frame: { t: string; of?: unknown }): frame is LobbyServerFrame {
+  if (frame.t === "ack") return typeof frame.of === "string" && LOBBY_REQUESTS.has(frame.of);
   return LOBBY_FRAME_TYPES.has(frame.t);
 }
 

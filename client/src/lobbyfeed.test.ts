@@ -99,12 +99,12 @@ describe("LobbyFeed", () => {
     expect(feed.seeks.list()).toEqual([]);
   });
 
-  it("answers a request by its id: lobby_ack or error", async () => {
+  it("answers a request by its id: ack or error", async () => {
     const { t, feed } = setup();
     const opened = feed.openSeek({ ruleset: "walker", move_time: 86_400, rated: false, match: true });
     const frame = t.last("seek");
     expect(frame).toMatchObject({ ruleset: "walker", move_time: 86_400, rated: false, match: true });
-    t.receive({ t: "lobby_ack", id: frame.id as string, of: "seek", seek: "s1" });
+    t.receive({ t: "ack", id: frame.id as string, of: "seek", seek: "s1" });
     expect(await opened).toEqual({ ok: true, seek: "s1" });
 
     const taken = feed.acceptSeek("s9");
@@ -136,7 +136,7 @@ describe("LobbyFeed", () => {
     const reply = feed.startQuick("nielsen", 180);
     expect(feed.quick).toMatchObject({ ruleset: "nielsen", move_time: 180, confirmed: false });
     const q1 = t.last("quick");
-    t.receive({ t: "lobby_ack", id: q1.id as string, of: "quick", game: null });
+    t.receive({ t: "ack", id: q1.id as string, of: "quick", game: null });
     expect(await reply).toEqual({ ok: true, game: null });
     expect(feed.quick?.confirmed).toBe(true);
     tick(12_500);
@@ -157,7 +157,7 @@ describe("LobbyFeed", () => {
   it("quick pairing: paired at once, refused, or cancelled", async () => {
     const { t, feed } = setup();
     const at0nce = feed.startQuick("nielsen", 60);
-    t.receive({ t: "lobby_ack", id: t.last("quick").id as string, of: "quick", game: "g1" });
+    t.receive({ t: "ack", id: t.last("quick").id as string, of: "quick", game: "g1" });
     expect(await at0nce).toEqual({ ok: true, game: "g1" });
     expect(feed.quick).toBeNull();
 
@@ -170,7 +170,7 @@ describe("LobbyFeed", () => {
     const cancelled = feed.cancelQuick();
     expect(feed.quick).toBeNull();
     expect(await waiting).toMatchObject({ ok: false, code: "cancelled" });
-    t.receive({ t: "lobby_ack", id: t.last("cancel_quick").id as string, of: "cancel_quick", left: true });
+    t.receive({ t: "ack", id: t.last("cancel_quick").id as string, of: "cancel_quick", left: true });
     expect(await cancelled).toEqual({ ok: true, left: true });
     // not waiting: nothing to send
     const count = t.sent.length;

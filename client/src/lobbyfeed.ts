@@ -37,7 +37,7 @@ export interface QuickWait {
   since: number;
   /** the id of the `quick` request now in force */
   id: string;
-  /** the server confirmed the wait (lobby_ack without a game) */
+  /** the server confirmed the wait (an ack without a game) */
   confirmed: boolean;
 }
 
@@ -170,7 +170,7 @@ export class LobbyFeed {
       case "paired":
         this.onPaired(frame);
         break;
-      case "lobby_ack": {
+      case "ack": {
         const req = this.requests.get(frame.id);
         if (!req) break;
         this.requests.delete(frame.id);

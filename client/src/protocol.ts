@@ -95,19 +95,23 @@ export interface EventFrame {
   result?: GameResult;
   state: State;
 }
+/** The one answer to a message with an id that was carried out; `of` names its type. */
 export interface AckFrame {
   t: "ack";
   id: string;
-  game: string;
-  n: number;
-  duplicate: boolean;
-}
-export interface RematchAckFrame {
-  t: "rematch_ack";
-  id: string;
-  game: string;
-  outcome: "offered" | "agreed";
-  next: string | null;
+  of: string;
+  /** the game acted on; for accept_seek, quick and choose_sides the game started */
+  game?: string | null;
+  /** move, resign, abort, offer_draw, answer_draw: the event number, and whether a resend */
+  n?: number;
+  duplicate?: boolean;
+  /** rematch */
+  outcome?: "offered" | "agreed";
+  next?: string | null;
+  /** seek: the new seek's id */
+  seek?: string;
+  /** cancel_quick: whether the player was waiting */
+  left?: boolean;
 }
 /** A notice to everyone following an ended game: a rematch offered, or agreed. */
 export interface RematchFrame {
@@ -143,7 +147,6 @@ export type ServerFrame =
   | SnapshotFrame
   | EventFrame
   | AckFrame
-  | RematchAckFrame
   | RematchFrame
   | ErrorFrame
   | WatchersFrame

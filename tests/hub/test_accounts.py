@@ -13,8 +13,8 @@ import pytest
 import redis
 
 from brandubh.hub import keys
+from brandubh.hub.errors import Refusal
 from brandubh.hub.passwords import check_password
-from brandubh.hub.protocol import ProtocolError
 from brandubh.hub.sessions import session_id
 from services import HubProcess
 from wsclient import PASSWORD, Msg, Player, Socket
@@ -120,7 +120,7 @@ async def test_weak_passwords_are_refused_saying_why(
 def test_the_password_rule_accepts_ordinary_passphrases() -> None:
     for ok in ("correct horse battery", "tafl at dawn 7", "Ünïcødé-pässwörd"):
         assert check_password(ok, "ann@example.org") == ok
-    with pytest.raises(ProtocolError):
+    with pytest.raises(Refusal):
         check_password("1234567890")
 
 

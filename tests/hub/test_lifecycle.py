@@ -311,12 +311,12 @@ async def test_rematch_offered_then_accepted_starts_a_new_game(hub: Any) -> None
     await a.send({"t": "resign", "game": game, "id": "r1"})
     await a.reply_to("r1")
     await a.send({"t": "rematch", "game": game, "id": "m1"})
-    first = await a.recv_until(lambda m: m["t"] == "rematch_ack")
+    first = await a.recv_until(lambda m: m["t"] == "ack" and m["of"] == "rematch")
     assert first["outcome"] == "offered" and first["next"] is None
     notice = await d.recv_until(lambda m: m["t"] == "rematch" and m.get("offer"))
     assert notice["offer"] == "attackers"
     await d.send({"t": "rematch", "game": game, "id": "m2"})
-    second = await d.recv_until(lambda m: m["t"] == "rematch_ack")
+    second = await d.recv_until(lambda m: m["t"] == "ack" and m["of"] == "rematch")
     assert second["outcome"] == "agreed" and second["next"]
     told = await a.recv_until(lambda m: m["t"] == "rematch" and m.get("next"))
     assert told["next"] == second["next"]
@@ -337,7 +337,7 @@ async def test_the_bot_accepts_a_rematch_at_once(hub: Any) -> None:
     await sock.send({"t": "resign", "game": created["id"], "id": "r1"})
     await sock.reply_to("r1")
     await sock.send({"t": "rematch", "game": created["id"], "id": "m1"})
-    ack = await sock.recv_until(lambda m: m["t"] == "rematch_ack")
+    ack = await sock.recv_until(lambda m: m["t"] == "ack" and m["of"] == "rematch")
     assert ack["outcome"] == "agreed"
     new = (await guest.game(ack["next"]))["state"]
     assert new["opponent"] == "bot" and new["bot_level"] == 2 and new["status"] == "active"

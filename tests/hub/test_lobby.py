@@ -21,9 +21,7 @@ async def lobby_socket(base: str) -> tuple[Player, Socket]:
 
 
 async def lobby_reply(sock: Socket, msg_id: str) -> Msg:
-    return await sock.recv_until(
-        lambda m: m["t"] in ("lobby_ack", "error") and m.get("id") == msg_id
-    )
+    return await sock.recv_until(lambda m: m["t"] in ("ack", "error") and m.get("id") == msg_id)
 
 
 async def test_a_seek_is_accepted_across_hubs_and_both_land_in_one_game(
@@ -39,7 +37,7 @@ async def test_a_seek_is_accepted_across_hubs_and_both_land_in_one_game(
     await b.send({"t": "accept_seek", "seek": seek_id, "id": "x1"})
     await b.send({"t": "accept_seek", "seek": seek_id, "id": "x2"})  # a second click
     first, second = await lobby_reply(b, "x1"), await lobby_reply(b, "x2")
-    assert first["t"] == "lobby_ack" and first["game"]
+    assert first["t"] == "ack" and first["game"]
     assert second["t"] == "error" and second["code"] == "seek_gone"
     for sock in (a, b):
         paired = await sock.seen_or_next(lambda m: m["t"] == "paired")
@@ -65,7 +63,7 @@ async def test_seek_errors(hub: HubProcess) -> None:
     await a.send({"t": "seek", "ruleset": "chess", "move_time": 600, "id": "bad"})
     assert (await lobby_reply(a, "bad"))["code"] == "bad_field"
     await a.send({"t": "cancel_seek", "seek": seek_id, "id": "c"})
-    assert (await lobby_reply(a, "c"))["t"] == "lobby_ack"
+    assert (await lobby_reply(a, "c"))["t"] == "ack"
     await b.send({"t": "accept_seek", "seek": seek_id, "id": "gone"})
     assert (await lobby_reply(b, "gone"))["code"] == "seek_gone"
     for sock in (a, b):
@@ -89,7 +87,7 @@ async def test_a_live_seek_vanishes_with_its_socket_a_correspondence_seek_stays(
     assert redis_sync.exists(keys.seek(corr)) and not redis_sync.exists(keys.seek(live))
     again = await owner.connect()
     await again.send({"t": "cancel_seek", "seek": corr, "id": "c"})
-    assert (await lobby_reply(again, "c"))["t"] == "lobby_ack"
+    assert (await lobby_reply(again, "c"))["t"] == "ack"
     for s in (watcher, again):
         await s.close()
 
@@ -112,7 +110,7 @@ async def test_two_hundred_quick_pairings_make_a_hundred_games(
         return await lobby_reply(sock, f"q{i}")
 
     acks = await asyncio.gather(*(ask(s, i) for i, s in enumerate(sockets)))
-    assert all(a["t"] == "lobby_ack" for a in acks)
+    assert all(a["t"] == "ack" for a in acks)
     paired = await asyncio.gather(
         *(s.seen_or_next(lambda m: m["t"] == "paired", timeout=30) for s in sockets)
     )

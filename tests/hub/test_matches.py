@@ -7,9 +7,7 @@ from wsclient import Msg, Player, Socket
 
 
 async def lobby_reply(sock: Socket, msg_id: str) -> Msg:
-    return await sock.recv_until(
-        lambda m: m["t"] in ("lobby_ack", "error") and m.get("id") == msg_id
-    )
+    return await sock.recv_until(lambda m: m["t"] in ("ack", "error") and m.get("id") == msg_id)
 
 
 async def start_match(base: str, ruleset: str) -> tuple[Player, Player, dict[str, Socket], str]:

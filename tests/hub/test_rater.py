@@ -21,6 +21,7 @@ from brandubh.engine import Game
 from brandubh.hub import keys
 from brandubh.hub.accounts import Accounts
 from brandubh.hub.config import Settings
+from brandubh.hub.endings import Endings
 from brandubh.hub.games import GameService
 from brandubh.hub.rater import Rater
 from brandubh.hub.scripts import Scripts
@@ -78,10 +79,12 @@ async def services(fresh_redis_url: str) -> AsyncIterator[dict[str, Any]]:
     r = aioredis.Redis.from_url(fresh_redis_url)
     scripts = Scripts.register(r)
     games = GameService(r, scripts)
+    rater = Rater(r, scripts, games)
     yield {
         "redis": r,
         "games": games,
-        "rater": Rater(r, scripts, games),
+        "rater": rater,
+        "endings": Endings(r, scripts, steps=(rater.finish,)),
         "accounts": Accounts(r, scripts, Sessions(r), Settings()),
     }
     await r.aclose()
@@ -122,12 +125,19 @@ async def test_a_rated_result_moves_both_ratings_once_with_two_hubs_and_a_replay
     scripts = Scripts.register(r)
     games = GameService(r, scripts)
     rater = Rater(r, scripts, games)
+    outcomes: list[object] = []
+
+    async def archive(game_id: str) -> None:
+        outcomes.append(await rater.finish(game_id))
+
+    endings = Endings(r, scripts, steps=(archive,))
     final = msgpack.unpackb((await r.lrange(keys.events(game), -1, -1))[0], raw=False)
     assert final["state"]["status"] == "ended" and final["kind"] == "resign"
-    rater.on_event(final)
-    rater.on_event(final)
-    results = await asyncio.gather(*rater._live, rater.finish(game))
-    assert results == ["dup", "dup", "dup"]
+    endings.on_event(final)
+    endings.on_event(final)
+    results = await asyncio.gather(*endings._live, endings.finish(game))
+    assert results == [True, True, True]
+    assert outcomes == ["dup", "dup", "dup"]
     await asyncio.sleep(0.5)  # anything still in flight on the hubs has landed
     for p, before in ((defender, won), (attacker, lost)):
         after = (await p.http.get(f"/api/players/{p.id}")).json()["ratings"]["nielsen"]
@@ -170,11 +180,14 @@ async def test_many_racing_raters_and_the_sweep_rate_each_game_once(
     assert await r.llen(keys.rating_history(a.id, "nielsen")) == 3
 
     # Nobody saw the last game end (no hub runs here): the sweep finds it after the grace.
+    endings = services["endings"]
+    for g in (g1, g2, g3):
+        assert await endings.finish(g)  # already archived: only dequeued
     g4 = await ended_game(b, c)
-    assert await rater.sweep() == 0  # still in its grace period
+    assert await endings.sweep() == 0  # still in its grace period
     await asyncio.sleep(5.2)
-    assert await rater.sweep() == 1
-    assert await rater.sweep() == 0
+    assert await endings.sweep() == 1
+    assert await endings.sweep() == 0
     assert (await stored_rating(r, c.id))["n"] == "2"
     assert await r.hlen(keys.archived()) == 4
     for g in (g1, g2, g3, g4):
@@ -218,8 +231,9 @@ async def test_an_unfinished_or_unknown_game_is_left_alone(services: dict[str, A
     waiting, _ = await games.create(a, "nielsen", 600, "friend")
     assert await rater.finish(waiting.id) == "not_ended"
     assert await rater.finish("NoSuchGame1") == "gone"
-    rater.on_event({"game": waiting.id, "state": {"status": "active"}})  # not a final event
-    assert not rater._live
+    endings = services["endings"]
+    endings.on_event({"game": waiting.id, "state": {"status": "active"}})  # not a final event
+    assert not endings._live
 
 
 # -- the leaderboard -------------------------------------------------------------------------

@@ -10,8 +10,9 @@ import pytest
 from brandubh import fairplay
 from brandubh.engine import Game
 from brandubh.hub import keys
+from brandubh.hub.errors import ProtocolError
 from brandubh.hub.origin import origin_allowed, unsafe_request_allowed
-from brandubh.hub.protocol import ProtocolError, decode_frame, validate
+from brandubh.hub.protocol import decode_frame, validate
 from brandubh.hub.state import GameState, Player, pack_snapshot, unpack_snapshot
 
 

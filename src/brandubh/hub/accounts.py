@@ -11,20 +11,19 @@ while a hub was reconnecting to Redis still takes effect (``SessionGuard``).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import hashlib
 import logging
 import math
 import secrets
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
 from brandubh.engine import RULESETS
-from brandubh.hub import keys
+from brandubh.hub import frames, keys
 from brandubh.hub.config import Settings
+from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.passwords import (
     MAX_PASSWORD,
     Passwords,
@@ -32,27 +31,16 @@ from brandubh.hub.passwords import (
     check_password,
     normalize_email,
 )
-from brandubh.hub.protocol import CLOSE_SESSION_ENDED, ProtocolError, encode
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.sessions import Session, Sessions, guest_name
+from brandubh.hub.sockets import Sockets
 from brandubh.hub.state import Player
 from brandubh.ratings import PROVISIONAL_RD
-
-if TYPE_CHECKING:
-    from brandubh.hub.connection import Connection
 
 log = logging.getLogger("brandubh.accounts")
 
 SESSION_RECHECK_S: Final = 10.0
 _LIMIT_NAMES: Final = ("the service", "your address", "this account")
-
-
-class RateLimited(ProtocolError):
-    """Too many login attempts: ``retry_after`` seconds until the next one may be made."""
-
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__("rate_limited", message)
-        self.retry_after = retry_after
 
 
 @dataclass(frozen=True)
@@ -64,8 +52,8 @@ class Account:
     leaderboard: bool
 
 
-def bad_credentials() -> ProtocolError:
-    return ProtocolError("bad_credentials", "the email address or the password is not right")
+def bad_credentials() -> Refusal:
+    return Refusal("bad_credentials", "the email address or the password is not right")
 
 
 class Accounts:
@@ -143,7 +131,7 @@ class Accounts:
                 raise _taken()
             account_id = _new_id()  # that guest id was adopted already: start afresh
         else:  # pragma: no cover - 72 random bits do not collide 4 times
-            raise ProtocolError("busy", "could not create the account; try again")
+            raise Refusal("busy", "could not create the account; try again")
         token, session = await self.sessions.create_account_session(Player(account_id, name))
         if current is not None:
             await self.end_sessions([current], notify=True)
@@ -230,13 +218,13 @@ class Accounts:
         if account is None:
             raise not_logged_in()
         if not isinstance(current, str) or len(current) > MAX_PASSWORD:
-            raise ProtocolError("bad_credentials", "the current password is not right")
+            raise Refusal("bad_credentials", "the current password is not right")
         password = check_password(new, account.email)
         await self.count_attempt(account.email, address)
         encoded = cast(bytes | None, await self.redis.hget(keys.account(account.id), "hash"))
         ok, _ = await self.passwords.verify(encoded.decode() if encoded else None, current)
         if not ok:
-            raise ProtocolError("bad_credentials", "the current password is not right")
+            raise Refusal("bad_credentials", "the current password is not right")
         await self.redis.hset(keys.account(account.id), "hash", await self.passwords.hash(password))
         ended = await self.sessions.end_all(account.id, keep=session.id)
         await self._notify(ended)
@@ -251,9 +239,7 @@ class Accounts:
     async def _notify(self, sids: list[str]) -> None:
         """Tell every hub that these sessions ended: their sockets are closed (4004)."""
         if sids:
-            await self.redis.publish(
-                keys.hub_channel(), encode({"t": "sessions_ended", "sessions": sids})
-            )
+            await self.redis.publish(keys.hub_channel(), frames.sessions_ended(sids))
 
     # -- settings --------------------------------------------------------------------------
 
@@ -270,62 +256,32 @@ class Accounts:
 
 
 class SessionGuard:
-    """This hub's sockets by session: closes those of sessions that ended (4004)."""
+    """Closes this hub's sockets of sessions that ended (4004): at once on the hubs' notice,
+    and by a periodic re-check in case a notice was lost."""
 
-    def __init__(self, sessions: Sessions, recheck_s: float = SESSION_RECHECK_S) -> None:
+    RECHECK_S: Final[float] = SESSION_RECHECK_S
+
+    def __init__(self, sessions: Sessions, sockets: Sockets) -> None:
         self.sessions = sessions
-        self.recheck_s = recheck_s
-        self.sockets: dict[Connection, str] = {}
-        self._task: asyncio.Task[None] | None = None
-
-    def add(self, conn: Connection, session_id: str) -> None:
-        self.sockets[conn] = session_id
-
-    def discard(self, conn: Connection) -> None:
-        self.sockets.pop(conn, None)
+        self.sockets = sockets
 
     def on_notice(self, msg: dict[str, Any]) -> None:
         """Fan-out hook for the hubs' channel."""
         if msg.get("t") == "sessions_ended":
-            self.close(set(msg.get("sessions") or ()))
+            self.sockets.close_sessions(set(msg.get("sessions") or ()))
 
-    def close(self, ended: set[str]) -> int:
-        n = 0
-        for conn, sid in list(self.sockets.items()):
-            if sid in ended:
-                conn.close(CLOSE_SESSION_ENDED, "session ended")
-                self.sockets.pop(conn, None)
-                n += 1
-        return n
-
-    async def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="session-guard")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.recheck_s)
-            try:
-                sids = set(self.sockets.values())
-                alive = await self.sessions.alive(sids)
-                self.close(sids - alive)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("session re-check failed; trying again")
+    async def recheck(self) -> None:
+        sids = self.sockets.session_ids()
+        if sids:
+            self.sockets.close_sessions(sids - await self.sessions.alive(sids))
 
 
-def not_logged_in() -> ProtocolError:
-    return ProtocolError("not_logged_in", "log in first: this needs an account")
+def not_logged_in() -> Refusal:
+    return Refusal("not_logged_in", "log in first: this needs an account")
 
 
-def _taken() -> ProtocolError:
-    return ProtocolError(
+def _taken() -> Refusal:
+    return Refusal(
         "email_taken", "an account with this email address exists already: log in instead"
     )
 

@@ -1,4 +1,9 @@
-"""The hub's Starlette application: its parts, its lifespan and its routes."""
+"""The composition root: builds the hub's services, wires them, and runs their lifespan.
+
+Nothing else imports this module. Every service receives exactly what it uses; the
+fan-out's hooks are wired before it starts listening; the background loops run in one
+task group for the lifetime of the app (docs/architecture.md).
+"""
 
 from __future__ import annotations
 
@@ -15,163 +20,126 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from brandubh.hub import http, keys
+from brandubh.hub import connection, frames, http, http_accounts, loops
 from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
 from brandubh.hub.config import Settings
-from brandubh.hub.connection import WATCHER_TTL_MS, Connection
+from brandubh.hub.endings import Endings
+from brandubh.hub.errors import Refusal
 from brandubh.hub.fanout import Fanout
 from brandubh.hub.games import GameService
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.matches import MatchService
-from brandubh.hub.origin import origin_allowed
-from brandubh.hub.protocol import encode
+from brandubh.hub.protocol import CLOSE_SERVER_SHUTDOWN
 from brandubh.hub.rater import Rater
 from brandubh.hub.scheduler import Scheduler
 from brandubh.hub.scripts import Scripts
-from brandubh.hub.sessions import COOKIE, Sessions
+from brandubh.hub.sessions import Sessions
+from brandubh.hub.sockets import Sockets
+from brandubh.hub.watchers import Watchers
 
 log = logging.getLogger("brandubh.hub")
 
 LOBBY_TICK_S = 1.0
-WATCH_LIST_EVERY = 3  # ticks between pushes of the list of games to watch
+WATCH_LIST_EVERY = 3  # lobby ticks between pushes of the list of games to watch
 
 
 class Hub:
-    """Everything one hub process holds: Redis, scripts, services and local sockets."""
+    """One hub process's services, wired; ``running()`` is their lifespan."""
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.pool = BlockingConnectionPool.from_url(
             settings.redis_url, max_connections=settings.redis_pool_size, timeout=10
         )
-        self.redis = Redis(connection_pool=self.pool)
-        self.scripts = Scripts.register(self.redis)
-        self.games = GameService(self.redis, self.scripts, settings.time_scale)
+        self.redis = redis = Redis(connection_pool=self.pool)
+        scripts = Scripts.register(redis)
+        self.games = games = GameService(redis, scripts, settings.time_scale)
         self.scheduler = Scheduler(
-            self.redis,
-            self.scripts,
-            self.games,
+            redis,
+            scripts,
+            games,
             poll_s=settings.scheduler_poll_s,
             outage_after_s=settings.outage_after_s,
         )
-        self.sessions = Sessions(self.redis)
-        self.accounts = Accounts(self.redis, self.scripts, self.sessions, settings)
-        self.session_guard = SessionGuard(self.sessions)
-        self.rater = Rater(self.redis, self.scripts, self.games, settings.archive_poll_s)
-        self.fanout = Fanout(self.redis)
-        self.bot = BotWorker(self, settings)
-        self.matches = MatchService(self.redis, self.games)
-        self.lobby = Lobby(
-            self.redis, self.scripts, self.games, rating=self.rater.lookup, matches=self.matches
+        self.sockets = sockets = Sockets()
+        self.sessions = sessions = Sessions(redis)
+        self.accounts = Accounts(redis, scripts, sessions, settings)
+        self.session_guard = SessionGuard(sessions, sockets)
+        self.rater = Rater(redis, scripts, games)
+        self.matches = matches = MatchService(redis, games)
+        self.endings = Endings(redis, scripts, steps=(self.rater.finish, matches.advance))
+        self.bot = BotWorker(redis, scripts, games, settings, self.scheduler.redis_now_ms)
+        self.lobby = Lobby(redis, scripts, games, rating=self.rater.lookup, matches=matches)
+        self.watchers = Watchers(scripts)
+        self.fanout = fanout = Fanout(redis)
+        # Wired before the fan-out starts listening, so no event can be missed.
+        fanout.hooks += [games.committer.observe, self.endings.on_event, self.bot.on_event]
+        fanout.hub_hooks.append(self.session_guard.on_notice)
+        fanout.lobby_hooks.append(self.on_lobby_notice)
+        self.connection_services = connection.Services(
+            settings=settings,
+            games=games,
+            fanout=fanout,
+            watchers=self.watchers,
+            lobby=self.lobby,
+            matches=matches,
+            sockets=sockets,
+            sessions=sessions,
+            clock=self.scheduler.redis_now_ms,
         )
-        self.connections: set[Connection] = set()
-        self.by_player: dict[str, set[Connection]] = {}
-        self.lobby_sockets: set[Connection] = set()
-        self._lobby_task: asyncio.Task[None] | None = None
+        self._ticks = 0
 
-    async def start(self) -> None:
+    def loops(self) -> list[loops.Loop]:
+        """The background work of this process, each run by loops.run."""
+        s = self.settings
+        return [
+            loops.Loop("scheduler", self.scheduler.tick, s.scheduler_poll_s),
+            loops.Loop("archive sweep", self.endings.sweep, s.archive_poll_s),
+            loops.Loop("bot worker", self.bot.sweep, s.bot_poll_s, wake=self.bot.wake),
+            loops.Loop("session re-check", self.session_guard.recheck, SessionGuard.RECHECK_S),
+            loops.Loop("lobby", self.lobby_tick, LOBBY_TICK_S),
+        ]
+
+    @contextlib.asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Start everything, run until the app stops, then stop everything."""
         await self.redis.ping()
-        self.fanout.hub_hooks.append(self.session_guard.on_notice)
-        await self.fanout.start()
-        self.fanout.hooks.append(self.games.observe)
-        self.fanout.hooks.append(self.rater.on_event)
         await self.accounts.start()
-        await self.session_guard.start()
-        await self.rater.start()
-        self.fanout.lobby_hooks.append(self.on_lobby_notice)
-        self.fanout.hooks.append(self.matches.on_event)
-        self.fanout.hooks.append(self.bot.on_event)
-        await self.bot.start()
-        await self.scheduler.start()
-        self._lobby_task = asyncio.create_task(self._lobby_loop(), name="lobby")
-
-    async def stop(self) -> None:
-        for conn in list(self.connections):
-            conn.close(1001, "server shutting down")
-        if self._lobby_task is not None:
-            self._lobby_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._lobby_task
-        await self.scheduler.stop()
-        await self.rater.stop()
-        await self.session_guard.stop()
-        await self.matches.stop()
-        await self.bot.stop()
-        await self.fanout.stop()
-        await self.redis.aclose()
-        await self.pool.aclose()
+        await self.scheduler.beat()  # before any deadline is judged: was the service down?
+        try:
+            async with asyncio.TaskGroup() as group:
+                tasks = [group.create_task(self.fanout.listen(), name="fan-out")]
+                await asyncio.wait_for(self.fanout.ready.wait(), timeout=10)
+                tasks += [group.create_task(loops.run(lp), name=lp.name) for lp in self.loops()]
+                try:
+                    yield
+                finally:
+                    self.sockets.close_all(CLOSE_SERVER_SHUTDOWN, "server shutting down")
+                    for task in tasks:
+                        task.cancel()
+        finally:
+            await self.endings.stop()
+            await self.bot.stop()
+            await self.redis.aclose()
+            await self.pool.aclose()
 
     def on_lobby_notice(self, msg: dict[str, Any], frame: bytes) -> None:
         """A lobby frame from any hub: seeks go to lobby sockets, pairings to the players."""
         if msg.get("t") == "paired":
-            for pid in msg.get("players", ()):
-                for conn in list(self.by_player.get(pid, ())):
-                    conn.send(frame)
+            self.sockets.tell(msg.get("players", ()), frame)
         else:
-            for conn in list(self.lobby_sockets):
-                conn.send(frame)
+            self.sockets.tell_lobby(frame)
 
-    async def _lobby_loop(self) -> None:
-        """Pair waiting players whose windows have widened; push the watch list."""
-        tick = 0
-        while True:
-            await asyncio.sleep(LOBBY_TICK_S)
-            tick += 1
-            try:
-                await self.lobby.sweep()
-                if self.lobby_sockets and tick % WATCH_LIST_EVERY == 0:
-                    frame = encode({"t": "games", "games": await self.lobby.watch_list()})
-                    for conn in list(self.lobby_sockets):
-                        conn.send(frame)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("lobby pass failed; trying again")
-
-    async def watcher_count(self, game_id: str) -> int:
-        return await self.watchers_update(game_id, "", "get", publish=False)
-
-    async def watchers_update(
-        self, game_id: str, conn_id: str, op: str, *, publish: bool = True
-    ) -> int:
-        count = await self.scripts.watchers(
-            keys=[keys.watchers(game_id)],
-            args=[
-                conn_id,
-                op,
-                WATCHER_TTL_MS,
-                keys.game_channel(game_id),
-                game_id,
-                "1" if publish else "0",
-            ],
-        )
-        return int(count)
+    async def lobby_tick(self) -> None:
+        """Pair waiting players whose windows have widened; now and then push the watch list."""
+        self._ticks += 1
+        await self.lobby.sweep()
+        if self.sockets.lobby_followers and self._ticks % WATCH_LIST_EVERY == 0:
+            self.sockets.tell_lobby(frames.games(await self.lobby.watch_list()))
 
     async def websocket(self, ws: WebSocket) -> None:
-        if not origin_allowed(ws.headers, self.settings.allowed_origins):
-            await ws.close(code=1008, reason="origin not allowed")
-            return
-        session = await self.sessions.get_session(ws.cookies.get(COOKIE))
-        player = session.player if session else None
-        conn = Connection(self, ws, player)
-        conn.account = bool(session and session.account)
-        self.connections.add(conn)
-        if session is not None:
-            self.session_guard.add(conn, session.id)
-        if player is not None:
-            self.by_player.setdefault(player.id, set()).add(conn)
-        try:
-            await conn.run()
-        finally:
-            self.connections.discard(conn)
-            self.session_guard.discard(conn)
-            self.lobby_sockets.discard(conn)
-            if player is not None:
-                mine = self.by_player.get(player.id, set())
-                mine.discard(conn)
-                if not mine:
-                    self.by_player.pop(player.id, None)
+        await connection.serve(self.connection_services, ws)
 
 
 def client_dir(settings: Settings) -> Path:
@@ -188,19 +156,28 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await hub.start()
-        try:
+        async with hub.running():
             yield
-        finally:
-            await hub.stop()
 
     static = client_dir(settings)
+    web = http.Services(
+        settings=settings,
+        redis=hub.redis,
+        sessions=hub.sessions,
+        accounts=hub.accounts,
+        games=hub.games,
+        matches=hub.matches,
+        rater=hub.rater,
+    )
     routes = [
-        *http.routes(hub, static),
+        *http_accounts.routes(web),
+        *http.routes(web, static),
         WebSocketRoute("/ws", hub.websocket),
     ]
     if (static / "assets").is_dir():
         routes.append(Mount("/assets", StaticFiles(directory=static / "assets"), name="assets"))
-    app = Starlette(routes=routes, lifespan=lifespan)
-    app.state.hub = hub
-    return app
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={Refusal: http.refusal_response},
+    )

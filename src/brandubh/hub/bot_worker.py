@@ -5,9 +5,11 @@ on the event loop, so a thinking bot delays no other game's push. Any hub proces
 take any bot turn, so bot work scales by adding hub processes.
 
 A commit that makes it the bot's turn queues the game in its bucket's job set; every
-worker wakes on that event and on a slow poll (which also picks up turns left by a worker
-that died: their lease runs out). The move is committed with the message id
-``bot-<ply>``, so two workers racing on one turn apply it once.
+worker wakes on that event and on a slow poll, and claims due turns of all buckets in one
+pipelined call. A claim is a short lease (``LEASE_MS``) that the worker renews while it
+thinks; a worker that dies stops renewing, so its turns are due again within a lease and
+another hub plays them. The move is committed with the message id ``bot-<ply>``, so two
+workers racing on one turn apply it once.
 """
 
 from __future__ import annotations
@@ -16,41 +18,50 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final
+
+from redis.asyncio import Redis
 
 from brandubh.bot import think
 from brandubh.hub import keys
 from brandubh.hub.config import Settings
-from brandubh.hub.protocol import ProtocolError
+from brandubh.hub.errors import Refusal
+from brandubh.hub.games import GameService
+from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import BOT_ID, unpack_snapshot
-
-if TYPE_CHECKING:
-    from brandubh.hub.app import Hub
 
 log = logging.getLogger("brandubh.bot")
 
 
+LEASE_MS: Final = 3_000  # a claimed turn is due again this long after its last renewal
+RENEW_S: Final = 1.0
+CLAIM_BATCH: Final = 4
+
+
 class BotWorker:
-    def __init__(self, hub: Hub, settings: Settings) -> None:
-        self.hub = hub
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        games: GameService,
+        settings: Settings,
+        clock: Callable[[], int],
+    ) -> None:
+        self.redis = redis
+        self.clock = clock  # this process's estimate of Redis's clock, ms
+        self.scripts = scripts
+        self.games = games
         self.settings = settings
-        self.wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self.wake = asyncio.Event()  # set when an event makes it the bot's turn somewhere
         # Spawned, not forked: a fork of a process running an event loop and threads is
         # not safe. Started on first use, so hubs that never see a bot game pay nothing.
         self._pool: ProcessPoolExecutor | None = None
         self._busy: set[str] = set()  # games this process is thinking about now
         self._running: set[asyncio.Task[None]] = set()
 
-    async def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="bot-worker")
-
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
         for task in list(self._running):
             task.cancel()
         if self._pool is not None:
@@ -72,25 +83,18 @@ class BotWorker:
         if turn and (players.get(turn) or {}).get("id") == BOT_ID:
             self.wake.set()
 
-    async def _run(self) -> None:
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.wake.wait(), self.settings.bot_poll_s)
-            self.wake.clear()
-            try:
-                await self._sweep()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("bot sweep failed; retrying at the next poll")
-
-    async def _sweep(self) -> None:
-        lease_ms = int(self.settings.bot_lease_s * 1000)
+    async def sweep(self) -> None:
+        """Claim due bot turns of every bucket in one round trip and start thinking."""
+        room = self.settings.bot_processes * 2 - len(self._busy)
+        if room <= 0:
+            return  # enough thinking queued here; other hubs take the rest
+        pipe = self.redis.pipeline(transaction=False)
         for b in range(keys.BUCKETS):
-            if len(self._busy) >= self.settings.bot_processes * 2:
-                return  # enough thinking queued here; other hubs take the rest
-            claimed = await self.hub.scripts.claim(keys=[keys.bot_jobs(b)], args=[lease_ms, 4])
-            for raw in claimed:
+            await self.scripts.claim(
+                keys=[keys.bot_jobs(b)], args=[LEASE_MS, min(room, CLAIM_BATCH)], client=pipe
+            )
+        for batch in await pipe.execute():
+            for raw in batch:
                 game_id = raw.decode()
                 if game_id in self._busy:
                     continue
@@ -100,21 +104,31 @@ class BotWorker:
                 task.add_done_callback(self._running.discard)
 
     async def _play(self, game_id: str) -> None:
+        renew = asyncio.create_task(self._renew(game_id))
         try:
             await self._think_and_move(game_id)
         finally:
+            renew.cancel()
             self._busy.discard(game_id)
             self.wake.set()  # room for another turn here
 
+    async def _renew(self, game_id: str) -> None:
+        """Keep the claim on a turn while thinking about it (only while it is queued)."""
+        key = keys.bot_jobs(keys.bucket(game_id))
+        while True:
+            await asyncio.sleep(RENEW_S)
+            with contextlib.suppress(Exception):
+                await self.redis.zadd(key, {game_id: self.clock() + LEASE_MS}, xx=True, gt=True)
+
     async def _think_and_move(self, game_id: str) -> None:
-        games = self.hub.games
+        games = self.games
         try:
             state = await games.load(game_id)
-        except ProtocolError:
-            await self.hub.redis.zrem(keys.bot_jobs(keys.bucket(game_id)), game_id)
+        except Refusal:
+            await self.redis.zrem(keys.bot_jobs(keys.bucket(game_id)), game_id)
             return
         if state.status != "active" or state.turn != BOT_ID:
-            await self.hub.redis.zrem(keys.bot_jobs(keys.bucket(game_id)), game_id)
+            await self.redis.zrem(keys.bot_jobs(keys.bucket(game_id)), game_id)
             return
         seed = await games.seed(game_id)
         snapshot = unpack_snapshot(state.snap)
@@ -128,6 +142,6 @@ class BotWorker:
             return
         try:
             await games.move(BOT_ID, game_id, state.ply, text, f"bot-{state.ply}")
-        except ProtocolError as exc:
+        except Refusal as exc:
             # Someone else played this turn, or the game ended meanwhile: nothing to do.
             log.info("bot move in %s not applied: %s", game_id, exc.message)

@@ -45,7 +45,6 @@ class Settings:
     dead_after_s: float = 9.0
     replay_window: int = 20  # a client further behind than this gets a snapshot
     bot_poll_s: float = 1.0
-    bot_lease_s: float = 30.0
     bot_processes: int = 1  # processes per hub that run the bot's search
     redis_pool_size: int = 64
     time_scale: float = 1.0  # multiplies every move deadline; tests shorten them with it

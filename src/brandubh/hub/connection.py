@@ -12,31 +12,54 @@ import contextlib
 import logging
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from brandubh.hub import frames
+from brandubh.hub.config import Settings
+from brandubh.hub.errors import ProtocolError, Refusal
+from brandubh.hub.fanout import Fanout
+from brandubh.hub.games import GameService
+from brandubh.hub.lobby import Lobby
+from brandubh.hub.matches import MatchService
+from brandubh.hub.origin import origin_allowed
 from brandubh.hub.protocol import (
     CLOSE_HEARTBEAT,
+    CLOSE_INTERNAL_ERROR,
+    CLOSE_ORIGIN_REFUSED,
     CLOSE_TOO_MANY_ERRORS,
     CLOSE_TOO_SLOW,
     FREE,
-    ProtocolError,
+    MESSAGES,
     decode_frame,
-    encode,
-    error_frame,
     validate,
 )
+from brandubh.hub.sessions import COOKIE, Sessions
+from brandubh.hub.sockets import Sockets
 from brandubh.hub.state import Player
-
-if TYPE_CHECKING:
-    from brandubh.hub.app import Hub
+from brandubh.hub.watchers import Watchers
 
 log = logging.getLogger("brandubh.hub")
 
 MAX_GAMES_PER_SOCKET = 16
-LOBBY_MESSAGES = frozenset({"lobby", "seek", "cancel_seek", "accept_seek", "quick", "cancel_quick"})
-WATCHER_TTL_MS = 60_000
+
+
+@dataclass(frozen=True)
+class Services:
+    """Exactly what a socket uses, given by the composition root (app.py)."""
+
+    settings: Settings
+    games: GameService
+    fanout: Fanout
+    watchers: Watchers
+    lobby: Lobby
+    matches: MatchService
+    sockets: Sockets
+    sessions: Sessions
+    clock: Callable[[], int]  # this process's estimate of Redis's clock, ms
 
 
 class TokenBucket:
@@ -97,16 +120,17 @@ class Subscription:
         self.task = asyncio.create_task(self._sync(since))
 
     async def _sync(self, since: int | None) -> None:
-        hub = self.conn.hub
+        services = self.conn.services
+        games = services.games
         try:
-            state = await hub.games.load(self.game_id)
-            window = hub.settings.replay_window
+            state = await games.load(self.game_id)
+            window = services.settings.replay_window
             if since is None or since < 0 or since > state.seq or state.seq - since > window:
-                watchers = await hub.watcher_count(self.game_id)
-                self.conn.send(await hub.games.snapshot_frame(state, watchers))
+                watchers = await services.watchers.count(self.game_id)
+                self.conn.send(await games.snapshot_frame(state, watchers))
                 self.last = state.seq
             else:
-                for frame in await hub.games.events_after(self.game_id, since):
+                for frame in await games.events_after(self.game_id, since):
                     since += 1
                     self.conn.send(frame)
                 self.last = since
@@ -114,24 +138,32 @@ class Subscription:
             pending, self.pending = sorted(self.pending, key=lambda p: p[0]), []
             for n, frame in pending:
                 self._deliver(n, frame)
-        except ProtocolError as exc:
+        except Refusal as exc:
             self.syncing = False
-            self.conn.send(error_frame(exc.code, exc.message))
+            self.conn.send(frames.error(exc.code, exc.message, game=self.game_id))
         except Exception:
             self.syncing = False
             log.exception("catch-up failed for game %s", self.game_id)
-            self.conn.send(error_frame("unavailable", "could not load the game; retrying"))
+            self.conn.send(
+                frames.error("unavailable", "could not load the game; retrying", game=self.game_id)
+            )
+
+
+Handler = Callable[["Connection", dict[str, Any]], Awaitable[None]]
 
 
 class Connection:
     """A websocket from accept to close."""
 
-    def __init__(self, hub: Hub, ws: WebSocket, player: Player | None) -> None:
-        self.hub = hub
+    def __init__(
+        self, services: Services, ws: WebSocket, player: Player | None, account: bool
+    ) -> None:
+        self.services = services
         self.ws = ws
         self.player = player
+        self.account = account  # the session is an account's, not a guest's
         self.id = secrets.token_hex(8)
-        settings = hub.settings
+        settings = services.settings
         self.out: asyncio.Queue[bytes] = asyncio.Queue(maxsize=settings.outbound_queue)
         self.credits = TokenBucket(settings.credits, settings.credits / settings.credit_window_s)
         self.strikes = TokenBucket(settings.strikes, 1 / settings.strike_refill_s)
@@ -139,7 +171,6 @@ class Connection:
         self.last_seen = time.monotonic()
         self.closing: tuple[int, str] | None = None
         self.lobby_player: Player | None = None  # set once it opens seeks or waits to pair
-        self.account = False  # the session is an account's, not a guest's
         self._closed = asyncio.Event()
 
     # -- sending --------------------------------------------------------------------------
@@ -164,7 +195,7 @@ class Connection:
             await self.ws.send_bytes(frame)
 
     async def _heartbeat(self) -> None:
-        settings = self.hub.settings
+        settings = self.services.settings
         n = 0
         while True:
             await asyncio.sleep(settings.ping_interval_s)
@@ -172,31 +203,27 @@ class Connection:
                 self.close(CLOSE_HEARTBEAT, "no message or pong within the heartbeat timeout")
                 return
             n += 1
-            self.send(encode({"t": "ping", "n": n, "now": self.hub.scheduler.redis_now_ms()}))
+            self.send(frames.ping(n, self.services.clock()))
             if n % 8 == 0:
                 await self._refresh_watchers()
                 if self.lobby_player is not None:
-                    await self.hub.lobby.refresh_live_seeks(self.lobby_player, self.id)
+                    await self.services.lobby.refresh_live_seeks(self.lobby_player, self.id)
 
     # -- the socket's life ----------------------------------------------------------------
 
     async def run(self) -> None:
+        settings = self.services.settings
         await self.ws.accept()
         self.send(
-            encode(
+            frames.hello(
+                {"id": self.player.id, "name": self.player.name} if self.player else None,
+                settings.ping_interval_s,
+                self.services.clock(),
                 {
-                    "t": "hello",
-                    "player": {"id": self.player.id, "name": self.player.name}
-                    if self.player
-                    else None,
-                    "ping_interval": self.hub.settings.ping_interval_s,
-                    "now": self.hub.scheduler.redis_now_ms(),
-                    "limits": {
-                        "max_frame_bytes": self.hub.settings.max_frame_bytes,
-                        "credits": self.hub.settings.credits,
-                        "credit_window": self.hub.settings.credit_window_s,
-                    },
-                }
+                    "max_frame_bytes": settings.max_frame_bytes,
+                    "credits": settings.credits,
+                    "credit_window": settings.credit_window_s,
+                },
             )
         )
         tasks = [
@@ -210,7 +237,7 @@ class Connection:
             for task in done:
                 if not task.cancelled() and task.exception() is not None:
                     log.error("socket %s failed", self.id, exc_info=task.exception())
-                    self.close(1011, "internal error")
+                    self.close(CLOSE_INTERNAL_ERROR, "internal error")
         finally:
             for task in tasks:
                 task.cancel()
@@ -226,6 +253,7 @@ class Connection:
                     await self.ws.close(self.closing[0], self.closing[1])
 
     async def _reader(self) -> None:
+        settings = self.services.settings
         while True:
             try:
                 message = await self.ws.receive()
@@ -235,196 +263,215 @@ class Connection:
                 return
             self.last_seen = time.monotonic()
             data = message.get("bytes")
+            msg: dict[str, Any] | None = None
             try:
                 if data is None:
                     raise ProtocolError("bad_frame", "frames must be binary msgpack, not text")
-                msg = validate(decode_frame(data, self.hub.settings.max_frame_bytes))
+                msg = validate(decode_frame(data, settings.max_frame_bytes))
                 if msg["t"] not in FREE and not self.credits.take():
-                    raise ProtocolError(
+                    raise Refusal(
                         "rate_limited",
                         "too many messages: wait a few seconds; this one was ignored",
-                        msg.get("id"),
                     )
-                try:
-                    await self._handle(msg)
-                except ProtocolError as exc:
-                    # Answer with the message's id, so the client knows what was refused.
-                    exc.msg_id = exc.msg_id or msg.get("id")
-                    raise
-            except ProtocolError as exc:
-                self.send(error_frame(exc.code, exc.message, exc.msg_id))
+                await HANDLERS[msg["t"]](self, msg)
+            except Refusal as exc:
+                # Answer with the message's id and game, so the client knows what was refused.
+                msg_id = exc.msg_id or (msg.get("id") if msg else None)
+                game = msg.get("game") if msg and isinstance(msg.get("game"), str) else None
+                self.send(frames.error(exc.code, exc.message, msg_id, game))
                 if not self.strikes.take():
                     self.close(CLOSE_TOO_MANY_ERRORS, "too many bad messages")
                     return
 
-    async def _handle(self, msg: dict[str, Any]) -> None:
-        kind = msg["t"]
-        if kind == "ping":
-            self.send(encode({"t": "pong", "n": msg.get("n", 0)}))
-        elif kind == "pong":
-            pass
-        elif kind == "watch":
-            await self._watch(msg["game"], msg.get("since"))
-        elif kind == "unwatch":
-            await self._unwatch(msg["game"])
-        elif kind == "rematch":
-            await self._rematch(msg)
-        elif kind == "choose_sides":
-            game = await self.hub.matches.choose_sides(
-                self._lobby_player(msg).id, msg["match"], msg["side"]
-            )
-            self.send(encode({"t": "lobby_ack", "id": msg["id"], "of": kind, "game": game}))
-        elif kind in LOBBY_MESSAGES:
-            await self._lobby(msg)
-        else:
-            await self._act(msg)
+    # -- following games ------------------------------------------------------------------
 
-    async def _watch(self, game_id: str, since: int | None) -> None:
+    async def _watch(self, msg: dict[str, Any]) -> None:
+        game_id, since = msg["game"], msg.get("since")
         sub = self.subs.get(game_id)
         if sub is None:
             if len(self.subs) >= MAX_GAMES_PER_SOCKET:
-                raise ProtocolError(
+                raise Refusal(
                     "too_many_games", f"a socket may follow at most {MAX_GAMES_PER_SOCKET} games"
                 )
-            state = await self.hub.games.load(game_id)
+            state = await self.services.games.load(game_id)
             spectator = self.player is None or not state.is_player(self.player.id)
             sub = Subscription(self, game_id, spectator)
             self.subs[game_id] = sub
             # Subscribe before reading the catch-up, or an event could fall between the two.
-            self.hub.fanout.add(game_id, sub)
+            self.services.fanout.add(game_id, sub)
             if spectator:
-                await self.hub.watchers_update(game_id, self.id, "add")
+                await self.services.watchers.update(game_id, self.id, "add")
         elif sub.task is not None and not sub.task.done():
             sub.task.cancel()
             sub.pending.clear()
         sub.start(since)
 
-    async def _unwatch(self, game_id: str) -> None:
-        sub = self.subs.pop(game_id, None)
+    async def _unwatch(self, msg: dict[str, Any]) -> None:
+        sub = self.subs.pop(msg["game"], None)
         if sub is None:
-            raise ProtocolError("not_watching", f"this socket does not follow game {game_id}")
+            raise Refusal("not_watching", f"this socket does not follow game {msg['game']}")
         await self._drop(sub)
 
     async def _drop(self, sub: Subscription) -> None:
-        self.hub.fanout.remove(sub.game_id, sub)
+        self.services.fanout.remove(sub.game_id, sub)
         if sub.task is not None:
             sub.task.cancel()
         if sub.spectator:
-            await self.hub.watchers_update(sub.game_id, self.id, "del")
-
-    def _player_id(self, msg: dict[str, Any]) -> str:
-        if self.player is None:
-            raise ProtocolError(
-                "no_session", "this socket has no session: open the site to get one", msg["id"]
-            )
-        return self.player.id
-
-    async def _act(self, msg: dict[str, Any]) -> None:
-        """A player's action on a game: answered by an ack with its event number."""
-        player, games, game, msg_id = self._player_id(msg), self.hub.games, msg["game"], msg["id"]
-        kind = msg["t"]
-        if kind == "move":
-            done = await games.move(player, game, msg["ply"], msg["move"], msg_id)
-        elif kind == "resign":
-            done = await games.resign(player, game, msg_id)
-        elif kind == "abort":
-            done = await games.abort(player, game, msg_id)
-        elif kind == "offer_draw":
-            done = await games.offer_draw(player, game, msg_id)
-        else:
-            done = await games.answer_draw(player, game, msg["accept"], msg_id)
-        self.send(
-            encode(
-                {
-                    "t": "ack",
-                    "id": msg["id"],
-                    "game": msg["game"],
-                    "n": done.n,
-                    "duplicate": done.duplicate,
-                }
-            )
-        )
-
-    async def _lobby(self, msg: dict[str, Any]) -> None:
-        """Lobby messages: follow it, open/cancel/accept seeks, quick pairing."""
-        kind, lobby = msg["t"], self.hub.lobby
-        if kind == "lobby":
-            if msg["on"]:
-                self.hub.lobby_sockets.add(self)
-                self.send(
-                    encode(
-                        {
-                            "t": "lobby",
-                            "seeks": await lobby.seek_list(),
-                            "games": await lobby.watch_list(),
-                        }
-                    )
-                )
-            else:
-                self.hub.lobby_sockets.discard(self)
-            return
-        player = self._lobby_player(msg)
-        reply: dict[str, Any] = {"t": "lobby_ack", "id": msg["id"], "of": kind}
-        if kind == "seek":
-            reply["seek"] = await lobby.open_seek(
-                player,
-                msg["ruleset"],
-                msg["move_time"],
-                msg.get("rated", True),
-                msg.get("match", False),
-                self.id,
-            )
-            self.lobby_player = player
-        elif kind == "cancel_seek":
-            await lobby.cancel_seek(player, msg["seek"])
-        elif kind == "accept_seek":
-            reply["game"] = (await lobby.accept_seek(player, msg["seek"])).game
-        elif kind == "quick":
-            pairs = await lobby.quick(player, msg["ruleset"], msg["move_time"], self.id)
-            reply["game"] = pairs[0].game if pairs else None
-            self.lobby_player = player
-        else:
-            reply["left"] = await lobby.leave_quick(player)
-        self.send(encode(reply))
-
-    def _lobby_player(self, msg: dict[str, Any]) -> Player:
-        """The player behind a seek or pairing: games against people need an account."""
-        if self.player is None:
-            raise ProtocolError(
-                "no_session", "this socket has no session: open the site to get one", msg["id"]
-            )
-        if not self.account:
-            raise ProtocolError(
-                "account_required",
-                "playing a person needs an account: sign up or log in first (the bot needs none)",
-                msg["id"],
-            )
-        return self.player
-
-    async def _rematch(self, msg: dict[str, Any]) -> None:
-        outcome, next_game = await self.hub.games.rematch(self._player_id(msg), msg["game"])
-        self.send(
-            encode(
-                {
-                    "t": "rematch_ack",
-                    "id": msg["id"],
-                    "game": msg["game"],
-                    "outcome": outcome,
-                    "next": next_game,
-                }
-            )
-        )
+            await self.services.watchers.update(sub.game_id, self.id, "del")
 
     async def _refresh_watchers(self) -> None:
         for sub in list(self.subs.values()):
             if sub.spectator:
-                await self.hub.watchers_update(sub.game_id, self.id, "add", publish=False)
+                await self.services.watchers.update(sub.game_id, self.id, "add", publish=False)
+
+    # -- acting on a game -----------------------------------------------------------------
+
+    def _player_id(self) -> str:
+        if self.player is None:
+            raise Refusal("no_session", "this socket has no session: open the site to get one")
+        return self.player.id
+
+    def _acted(self, msg: dict[str, Any], n: int, duplicate: bool) -> None:
+        self.send(frames.ack(msg["id"], msg["t"], game=msg["game"], n=n, duplicate=duplicate))
+
+    async def _move(self, msg: dict[str, Any]) -> None:
+        done = await self.services.games.move(
+            self._player_id(), msg["game"], msg["ply"], msg["move"], msg["id"]
+        )
+        self._acted(msg, done.n, done.duplicate)
+
+    async def _resign(self, msg: dict[str, Any]) -> None:
+        done = await self.services.games.resign(self._player_id(), msg["game"], msg["id"])
+        self._acted(msg, done.n, done.duplicate)
+
+    async def _abort(self, msg: dict[str, Any]) -> None:
+        done = await self.services.games.abort(self._player_id(), msg["game"], msg["id"])
+        self._acted(msg, done.n, done.duplicate)
+
+    async def _offer_draw(self, msg: dict[str, Any]) -> None:
+        done = await self.services.games.offer_draw(self._player_id(), msg["game"], msg["id"])
+        self._acted(msg, done.n, done.duplicate)
+
+    async def _answer_draw(self, msg: dict[str, Any]) -> None:
+        done = await self.services.games.answer_draw(
+            self._player_id(), msg["game"], msg["accept"], msg["id"]
+        )
+        self._acted(msg, done.n, done.duplicate)
+
+    async def _rematch(self, msg: dict[str, Any]) -> None:
+        outcome, next_game = await self.services.games.rematch(self._player_id(), msg["game"])
+        self.send(
+            frames.ack(msg["id"], "rematch", game=msg["game"], outcome=outcome, next=next_game)
+        )
+
+    # -- the lobby ------------------------------------------------------------------------
+
+    def _lobby_player(self) -> Player:
+        """The player behind a seek or pairing: games against people need an account."""
+        if self.player is None:
+            raise Refusal("no_session", "this socket has no session: open the site to get one")
+        if not self.account:
+            raise Refusal(
+                "account_required",
+                "playing a person needs an account: sign up or log in first (the bot needs none)",
+            )
+        return self.player
+
+    async def _follow_lobby(self, msg: dict[str, Any]) -> None:
+        lobby = self.services.lobby
+        self.services.sockets.follow_lobby(self, msg["on"])
+        if msg["on"]:
+            self.send(frames.lobby(await lobby.seek_list(), await lobby.watch_list()))
+
+    async def _seek(self, msg: dict[str, Any]) -> None:
+        player = self._lobby_player()
+        seek = await self.services.lobby.open_seek(
+            player,
+            msg["ruleset"],
+            msg["move_time"],
+            msg.get("rated", True),
+            msg.get("match", False),
+            self.id,
+        )
+        self.lobby_player = player
+        self.send(frames.ack(msg["id"], "seek", seek=seek))
+
+    async def _cancel_seek(self, msg: dict[str, Any]) -> None:
+        await self.services.lobby.cancel_seek(self._lobby_player(), msg["seek"])
+        self.send(frames.ack(msg["id"], "cancel_seek"))
+
+    async def _accept_seek(self, msg: dict[str, Any]) -> None:
+        pairing = await self.services.lobby.accept_seek(self._lobby_player(), msg["seek"])
+        self.send(frames.ack(msg["id"], "accept_seek", game=pairing.game))
+
+    async def _quick(self, msg: dict[str, Any]) -> None:
+        player = self._lobby_player()
+        pairs = await self.services.lobby.quick(player, msg["ruleset"], msg["move_time"], self.id)
+        self.lobby_player = player
+        self.send(frames.ack(msg["id"], "quick", game=pairs[0].game if pairs else None))
+
+    async def _cancel_quick(self, msg: dict[str, Any]) -> None:
+        left = await self.services.lobby.leave_quick(self._lobby_player())
+        self.send(frames.ack(msg["id"], "cancel_quick", left=left))
+
+    async def _choose_sides(self, msg: dict[str, Any]) -> None:
+        game = await self.services.matches.choose_sides(
+            self._lobby_player().id, msg["match"], msg["side"]
+        )
+        self.send(frames.ack(msg["id"], "choose_sides", game=game))
+
+    # -- the heartbeat --------------------------------------------------------------------
+
+    async def _ping(self, msg: dict[str, Any]) -> None:
+        self.send(frames.pong(msg.get("n", 0)))
+
+    async def _pong(self, msg: dict[str, Any]) -> None:
+        return None  # its arrival was noted by the reader (last_seen)
 
     async def _cleanup(self) -> None:
         if self.lobby_player is not None:
             with contextlib.suppress(Exception):
-                await self.hub.lobby.drop_live_seeks(self.lobby_player, self.id)
+                await self.services.lobby.drop_live_seeks(self.lobby_player, self.id)
         for sub in list(self.subs.values()):
             with contextlib.suppress(Exception):
                 await self._drop(sub)
         self.subs.clear()
+
+
+# Each message type a client may send (protocol.MESSAGES), and the one method that answers it.
+HANDLERS: Final[dict[str, Handler]] = {
+    "watch": Connection._watch,
+    "unwatch": Connection._unwatch,
+    "move": Connection._move,
+    "resign": Connection._resign,
+    "abort": Connection._abort,
+    "offer_draw": Connection._offer_draw,
+    "answer_draw": Connection._answer_draw,
+    "rematch": Connection._rematch,
+    "lobby": Connection._follow_lobby,
+    "seek": Connection._seek,
+    "cancel_seek": Connection._cancel_seek,
+    "accept_seek": Connection._accept_seek,
+    "quick": Connection._quick,
+    "cancel_quick": Connection._cancel_quick,
+    "choose_sides": Connection._choose_sides,
+    "ping": Connection._ping,
+    "pong": Connection._pong,
+}
+assert HANDLERS.keys() == MESSAGES.keys(), "every message type needs exactly one handler"
+
+
+async def serve(services: Services, ws: WebSocket) -> None:
+    """The websocket endpoint: check the origin, find the session, run the connection."""
+    if not origin_allowed(ws.headers, services.settings.allowed_origins):
+        await ws.close(code=CLOSE_ORIGIN_REFUSED, reason="origin not allowed")
+        return
+    session = await services.sessions.get_session(ws.cookies.get(COOKIE))
+    player = session.player if session else None
+    conn = Connection(services, ws, player, account=bool(session and session.account))
+    player_id = player.id if player else None
+    services.sockets.add(conn, player_id, session.id if session else None)
+    try:
+        await conn.run()
+    finally:
+        services.sockets.discard(conn, player_id)

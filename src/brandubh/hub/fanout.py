@@ -4,7 +4,7 @@ of which sockets follow which game.
 Every commit publishes its event frame on the game's bucket channel; each hub process
 listens on all bucket channels and hands each frame to the sockets it holds for that game.
 Pub/sub is at-most-once, so each subscription also numbers what it delivered and fills any
-gap from the game's event list (``Subscription.deliver``).
+gap from the game's event list (``connection.Subscription``).
 """
 
 from __future__ import annotations
@@ -47,7 +47,6 @@ class Fanout:
         self.lobby_hooks: list[Callable[[dict[str, Any], bytes], None]] = []
         # Notices of the hubs' own channel (keys.hub_channel): sessions that ended.
         self.hub_hooks: list[Callable[[dict[str, Any]], None]] = []
-        self._task: asyncio.Task[None] | None = None
         self.ready = asyncio.Event()
 
     def add(self, game_id: str, listener: Listener) -> None:
@@ -60,17 +59,8 @@ class Fanout:
             if not listeners:
                 del self.games[game_id]
 
-    async def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="fanout")
-        await asyncio.wait_for(self.ready.wait(), timeout=10)
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
+    async def listen(self) -> None:
+        """Listen for ever (the lifespan's task group runs it); ``ready`` once subscribed."""
         first = True
         while True:
             pubsub = self.redis.pubsub(ignore_subscribe_messages=True)

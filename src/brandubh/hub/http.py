@@ -4,65 +4,53 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from brandubh import fairplay
-from brandubh.engine import RULESETS, EngineError, format_record, parse_record
-from brandubh.hub import http_accounts
-from brandubh.hub.origin import unsafe_request_allowed
-from brandubh.hub.protocol import GAME_ID_RE, ProtocolError
+from brandubh.engine import RULESETS, EngineError, Record, format_record, parse_record
+from brandubh.hub.errors import Refusal
+from brandubh.hub.http_base import (
+    Services,
+    check_cross_site,
+    read_json,
+    refusal_response,
+    set_session_cookie,
+)
+from brandubh.hub.protocol import GAME_ID_RE, PLAYER_ID_RE
 from brandubh.hub.sessions import COOKIE
 from brandubh.hub.state import Player
 
-if TYPE_CHECKING:
-    from brandubh.hub.app import Hub
+__all__ = ["Services", "refusal_response", "routes"]
 
-MAX_BODY = 4096
 MAX_RECORD = 64 * 1024
 CREATE_FIELDS = {"ruleset", "move_time", "opponent", "bot_level", "rated", "match", "invitee"}
 
-_STATUS = {
-    "not_found": 404,
-    "bad_invite": 403,
-    "game_not_waiting": 409,
-    "not_invited": 403,
-    "forbidden": 403,
-    "account_required": 403,
-    "busy": 503,
-}
 
-
-def _error(code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=_STATUS.get(code, 400))
-
-
-def routes(hub: Hub, static: Path) -> list[Route]:
-    """The HTTP routes of one hub."""
+def routes(web: Services, static: Path) -> list[Route]:
+    """The HTTP routes of games, pages and health (http_accounts has the rest)."""
+    settings = web.settings
 
     async def player_for(request: Request) -> tuple[Player, str | None]:
         """The request's player, creating a guest session when it has none."""
-        player = await hub.sessions.get(request.cookies.get(COOKIE))
+        player = await web.sessions.get(request.cookies.get(COOKIE))
         if player is not None:
             return player, None
-        token, player = await hub.sessions.create_guest()
+        token, player = await web.sessions.create_guest()
         return player, token
 
     def with_cookie(response: Response, token: str | None, request: Request) -> Response:
         if token is None:
             return response
-        return http_accounts.set_session_cookie(response, token, request)
-
-    async def read_json(request: Request, fields: set[str]) -> dict[str, Any]:
-        return await http_accounts.read_json(request, hub, fields)
+        return set_session_cookie(response, token, request)
 
     async def me(request: Request) -> Response:
-        session = await hub.sessions.get_session(request.cookies.get(COOKIE))
+        session = await web.sessions.get_session(request.cookies.get(COOKIE))
         if session is not None and session.account:
-            account = await hub.accounts.get(session.player.id)
+            account = await web.accounts.get(session.player.id)
             return JSONResponse(
                 {
                     "id": session.player.id,
@@ -77,56 +65,55 @@ def routes(hub: Hub, static: Path) -> list[Route]:
 
     async def require_account(request: Request) -> None:
         """Games against people need an account session (the bot needs none)."""
-        session = await hub.sessions.get_session(request.cookies.get(COOKIE))
+        session = await web.sessions.get_session(request.cookies.get(COOKIE))
         if session is None or not session.account:
-            raise ProtocolError(
+            raise Refusal(
                 "account_required",
                 "playing a person needs an account: sign up or log in first (the bot needs none)",
             )
 
     async def create_game(request: Request) -> Response:
-        try:
-            body = await read_json(request, CREATE_FIELDS)
-            ruleset = body.get("ruleset", "nielsen")
-            move_time = body.get("move_time", 3600)
-            opponent = body.get("opponent", "bot")
-            bot_level = body.get("bot_level", 1)
-            if not isinstance(ruleset, str) or not isinstance(opponent, str):
-                raise ProtocolError("bad_field", "ruleset and opponent must be strings")
-            if type(move_time) is not int or type(bot_level) is not int:
-                raise ProtocolError("bad_field", "move_time and bot_level must be whole numbers")
-            rated, match, invitee = (
-                body.get("rated"),
-                body.get("match", False),
-                body.get("invitee", ""),
+        body = await read_json(request, settings, CREATE_FIELDS)
+        ruleset = body.get("ruleset", "nielsen")
+        move_time = body.get("move_time", 3600)
+        opponent = body.get("opponent", "bot")
+        bot_level = body.get("bot_level", 1)
+        if not isinstance(ruleset, str) or not isinstance(opponent, str):
+            raise Refusal("bad_field", "ruleset and opponent must be strings")
+        if type(move_time) is not int or type(bot_level) is not int:
+            raise Refusal("bad_field", "move_time and bot_level must be whole numbers")
+        rated, match, invitee = (
+            body.get("rated"),
+            body.get("match", False),
+            body.get("invitee", ""),
+        )
+        if rated is not None and not isinstance(rated, bool):
+            raise Refusal("bad_field", "rated must be true or false")
+        if not isinstance(match, bool):
+            raise Refusal("bad_field", "match must be true or false")
+        if not isinstance(invitee, str) or (invitee and not PLAYER_ID_RE.match(invitee)):
+            raise Refusal(
+                "bad_field", "invitee must be a player id (from their profile), or absent"
             )
-            if rated is not None and not isinstance(rated, bool):
-                raise ProtocolError("bad_field", "rated must be true or false")
-            if not isinstance(match, bool) or not isinstance(invitee, str) or len(invitee) > 64:
-                raise ProtocolError(
-                    "bad_field", "match must be true or false; invitee a player id, or absent"
-                )
-            if (match or invitee) and opponent != "friend":
-                raise ProtocolError("bad_field", "match and invitee are for games against a person")
-            if opponent == "friend":
-                await require_account(request)
-            player, token = await player_for(request)
-            match_id = "m" + secrets.token_urlsafe(8) if match else ""
-            state, invite = await hub.games.create(
-                player,
-                ruleset,
-                move_time,
-                opponent,
-                bot_level,
-                rated=rated,
-                invitee=invitee,
-                match=match_id,
-                match_no=1 if match else 0,
-            )
-            if match:
-                await hub.matches.open_challenge(state)
-        except ProtocolError as exc:
-            return _error(exc.code, exc.message)
+        if (match or invitee) and opponent != "friend":
+            raise Refusal("bad_field", "match and invitee are for games against a person")
+        if opponent == "friend":
+            await require_account(request)
+        player, token = await player_for(request)
+        match_id = "m" + secrets.token_urlsafe(8) if match else ""
+        state, invite = await web.games.create(
+            player,
+            ruleset,
+            move_time,
+            opponent,
+            bot_level,
+            rated=rated,
+            invitee=invitee,
+            match=match_id,
+            match_no=1 if match else 0,
+        )
+        if match:
+            await web.matches.open_challenge(state)
         body_out: dict[str, Any] = {"id": state.id, "url": f"/g/{state.id}"}
         if match_id:
             body_out["match"] = match_id
@@ -136,51 +123,41 @@ def routes(hub: Hub, static: Path) -> list[Route]:
 
     async def join_game(request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        try:
-            body = await read_json(request, {"invite"})
-            invite = body.get("invite")
-            if not isinstance(invite, str):
-                raise ProtocolError("bad_field", "invite must be the token from the invite link")
-            await require_account(request)
-            player, token = await player_for(request)
-            state = await hub.games.join(player, game_id, invite)
-            await hub.matches.joined(state)
-        except ProtocolError as exc:
-            return _error(exc.code, exc.message)
+        body = await read_json(request, settings, {"invite"})
+        invite = body.get("invite")
+        if not isinstance(invite, str):
+            raise Refusal("bad_field", "invite must be the token from the invite link")
+        await require_account(request)
+        player, token = await player_for(request)
+        state = await web.games.join(player, game_id, invite)
+        await web.matches.joined(state)
         return with_cookie(JSONResponse({"id": state.id, "url": f"/g/{state.id}"}), token, request)
 
     async def game_state(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         if not GAME_ID_RE.match(game_id):
-            return _error("not_found", f"there is no game {game_id}")
-        try:
-            state = await hub.games.load(game_id)
-        except ProtocolError as exc:
-            return _error(exc.code, exc.message)
-        seed = await hub.games.revealed_seed(state)
+            raise Refusal("not_found", f"there is no game {game_id}")
+        state = await web.games.load(game_id)
+        seed = await web.games.revealed_seed(state)
         return JSONResponse(
             {"n": state.seq, "state": state.public(seed=seed), "moves": list(state.moves)}
         )
 
     async def game_record(request: Request) -> Response:
         game_id = request.path_params["game_id"]
-        try:
-            if not GAME_ID_RE.match(game_id):
-                raise ProtocolError("not_found", f"there is no game {game_id}")
-            state = await hub.games.load(game_id)
-        except ProtocolError as exc:
-            return _error(exc.code, exc.message)
-        text = format_record(await hub.games.record(state))
+        if not GAME_ID_RE.match(game_id):
+            raise Refusal("not_found", f"there is no game {game_id}")
+        state = await web.games.load(game_id)
+        text = format_record(await web.games.record(state))
         return PlainTextResponse(
             text, headers={"Content-Disposition": f'attachment; filename="brandubh-{game_id}.txt"'}
         )
 
     async def verify_record(request: Request) -> Response:
-        if not unsafe_request_allowed(request.headers, hub.settings.allowed_origins):
-            return _error("forbidden", "cross-site request refused: send an Origin header")
+        check_cross_site(request, settings)
         body = await request.body()
         if len(body) > MAX_RECORD:
-            return _error("bad_request", f"a record is at most {MAX_RECORD} bytes")
+            raise Refusal("bad_request", f"a record is at most {MAX_RECORD} bytes")
         try:
             record = parse_record(body.decode("utf-8"))
             game = fairplay.verify(record)
@@ -198,14 +175,24 @@ def routes(hub: Hub, static: Path) -> list[Route]:
                 "result": str(game.result),
                 "winner": game.result.winner,
                 "reason": game.result.reason,
+                "stored": await stored_comparison(record),
             }
         )
 
-    async def match_summary(request: Request) -> Response:
+    async def stored_comparison(record: Record) -> dict[str, Any]:
+        """Whether a consistent record is also the game this service played under its id."""
+        if not record.game_id or not GAME_ID_RE.match(record.game_id):
+            return {"found": False, "same": None, "differences": []}
         try:
-            summary = await hub.matches.summary(request.path_params["match_id"][:40])
-        except ProtocolError as exc:
-            return _error(exc.code, exc.message)
+            state = await web.games.load(record.game_id)
+        except Refusal:
+            return {"found": False, "same": None, "differences": []}
+        ours = state.record(await web.games.revealed_seed(state))
+        differences = compare_records(record, ours)
+        return {"found": True, "same": not differences, "differences": differences}
+
+    async def match_summary(request: Request) -> Response:
+        summary = await web.matches.summary(request.path_params["match_id"][:40])
         return JSONResponse(summary)
 
     async def rulesets(request: Request) -> Response:
@@ -214,7 +201,7 @@ def routes(hub: Hub, static: Path) -> list[Route]:
         )
 
     async def health(request: Request) -> Response:
-        await hub.redis.ping()
+        await web.redis.ping()
         return PlainTextResponse("ok")
 
     async def page(request: Request) -> Response:
@@ -229,7 +216,6 @@ def routes(hub: Hub, static: Path) -> list[Route]:
         return with_cookie(FileResponse(index), token, request)
 
     return [
-        *http_accounts.routes(hub),
         Route("/api/me", me),
         Route("/api/rulesets", rulesets),
         Route("/api/games", create_game, methods=["POST"]),
@@ -254,3 +240,20 @@ def routes(hub: Hub, static: Path) -> list[Route]:
         Route("/leaderboard/{ruleset}", page),
         Route("/replay/{game_id}", page),
     ]
+
+
+def compare_records(theirs: Record, ours: Record) -> list[str]:
+    """What differs between a record someone holds and the one the service keeps."""
+    out = []
+    for what, a, b in (
+        ("rule set", theirs.ruleset, ours.ruleset),
+        ("moves", theirs.moves, ours.moves),
+        ("result", theirs.result, ours.result),
+        ("commitment", theirs.commitment, ours.commitment),
+        ("seed", theirs.seed, ours.seed),
+        ("attackers", theirs.attackers, ours.attackers),
+        ("defenders", theirs.defenders, ours.defenders),
+    ):
+        if a != b:
+            out.append(f"the {what} differ from the game this service played")
+    return out

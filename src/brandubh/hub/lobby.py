@@ -22,10 +22,10 @@ from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
-from brandubh.hub import keys
+from brandubh.hub import frames, keys
+from brandubh.hub.errors import Refusal
 from brandubh.hub.games import GameService, check_terms
 from brandubh.hub.matches import MatchService
-from brandubh.hub.protocol import ProtocolError, encode
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import Player
 
@@ -114,12 +114,12 @@ class Lobby:
                 LIVE_SEEK_TTL_MS if live else 0,
                 MAX_SEEKS,
                 keys.lobby_channel(),
-                encode({"t": "seek_added", "seek": public}),
+                frames.seek_added(public),
                 *[x for kv in fields.items() for x in kv],
             ],
         )
         if reply == b"too_many":
-            raise ProtocolError("too_many_seeks", f"at most {MAX_SEEKS} open seeks at a time")
+            raise Refusal("too_many_seeks", f"at most {MAX_SEEKS} open seeks at a time")
         return seek_id
 
     async def cancel_seek(self, player: Player, seek_id: str) -> None:
@@ -144,7 +144,7 @@ class Lobby:
         )
         items = [x.decode() for x in reply]
         if items[0] == "err":
-            raise ProtocolError(items[1], _TAKE_ERRORS[items[1]])
+            raise Refusal(items[1], _TAKE_ERRORS[items[1]])
         return dict(zip(items[1::2], items[2::2], strict=True))
 
     async def drop_live_seeks(self, player: Player, conn_id: str) -> None:
@@ -154,7 +154,7 @@ class Lobby:
             seek_id = raw.decode()
             fields = await self.redis.hmget(keys.seek(seek_id), ["live", "conn"])
             if fields[0] == b"1" and fields[1] == conn_id.encode():
-                with contextlib.suppress(ProtocolError):  # taken meanwhile
+                with contextlib.suppress(Refusal):  # taken meanwhile
                     await self._take(player, seek_id, "cancel")
         await self.leave_quick(player, conn_id)
 
@@ -185,7 +185,7 @@ class Lobby:
         """Wait for a close-rated player in a rule set and time; paired at once if one waits."""
         check_terms(ruleset, move_time)
         if move_time >= LIVE_UNDER_S:
-            raise ProtocolError(
+            raise Refusal(
                 "bad_field", "quick pairing is for live games: a move time under one hour"
             )
         rating, _ = await self.rating(player.id, ruleset)
@@ -228,9 +228,7 @@ class Lobby:
             ],
         )
         if reply and reply[0] == b"err":
-            raise ProtocolError(
-                "already_waiting", "you are already waiting for a game with other terms"
-            )
+            raise Refusal("already_waiting", "you are already waiting for a game with other terms")
         return cast(list[bytes], reply)
 
     async def _start_pairs(self, reply: list[bytes], ruleset: str, move_time: int) -> list[Pairing]:
@@ -261,8 +259,8 @@ class Lobby:
     async def _announce(
         self, game_id: str, players: tuple[str, str], match: str | None = None
     ) -> Pairing:
-        notice = {"t": "paired", "game": game_id, "players": list(players), "match": match}
-        await self.redis.publish(keys.lobby_channel(), encode(notice))
+        notice = frames.paired(game_id, list(players), match)
+        await self.redis.publish(keys.lobby_channel(), notice)
         return Pairing(game_id, players)
 
     # -- games to watch ----------------------------------------------------------------
@@ -275,7 +273,7 @@ class Lobby:
             game_id = raw.decode()
             try:
                 state = await self.games.load(game_id)
-            except ProtocolError:
+            except Refusal:
                 await self.redis.zrem(keys.live_games(), game_id)
                 continue
             if state.status != "active":

@@ -1,8 +1,11 @@
 """Two-game matches: each player attacks once; the second game swaps the first's sides.
 
-A match is a hash (keys.match) naming its players, terms, games and points. The end of
-each of its games moves it on, driven by that game's final event, which every hub sees:
-a guard (HSETNX on the match) lets exactly one hub take each step. A 1-1 score ends the
+A match is a hash (keys.match) naming its players, terms, games and each game's result.
+The end of each of its games moves it on (``advance``), one of the steps endings.py runs
+durably after every ending, any number of times: so each step is idempotent. A game's
+result is recorded under its own field, the score is derived from all of them, and the
+later games have ids derived from the match's (``<match>-2``, ``<match>-3``), so creating
+one twice returns the first. A 1-1 score ends the
 match drawn, except in ``newsome``, whose source gives the player who won by the largest
 margin (the most pieces left on the board) the choice of sides for a tie-breaker; with
 equal margins the match is drawn. The next game's id and the score reach the players as a
@@ -11,17 +14,15 @@ equal margins the match is drawn. The next game's id and the score reach the pla
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import secrets
 from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
-from brandubh.hub import keys
+from brandubh.hub import frames, keys
+from brandubh.hub.errors import Refusal
 from brandubh.hub.games import GameService
-from brandubh.hub.protocol import ProtocolError, encode
 from brandubh.hub.state import GameState, Player
 
 log = logging.getLogger("brandubh.matches")
@@ -33,7 +34,6 @@ class MatchService:
     def __init__(self, redis: Redis, games: GameService) -> None:
         self.redis = redis
         self.games = games
-        self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(
         self, a: Player, b: Player, ruleset: str, move_time: int, rated: bool | None
@@ -94,7 +94,7 @@ class MatchService:
     async def _fields(self, match_id: str) -> dict[str, str]:
         raw = cast(dict[bytes, bytes], await self.redis.hgetall(keys.match(match_id)))
         if not raw:
-            raise ProtocolError("not_found", f"there is no match {match_id}")
+            raise Refusal("not_found", f"there is no match {match_id}")
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     async def summary(self, match_id: str) -> dict[str, Any]:
@@ -110,43 +110,26 @@ class MatchService:
             "winner": f.get("winner") or None,
         }
 
-    def on_event(self, event: dict[str, Any]) -> None:
-        """Fan-out hook: a match game's final event moves its match on (in a task)."""
-        state = event.get("state") or {}
-        if state.get("status") != "ended" or not state.get("match"):
-            return
-        task = asyncio.create_task(self.advance(event["game"]))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     async def advance(self, game_id: str) -> None:
+        """Endings step: record a match game's result and start or settle what follows."""
         try:
-            await self._advance(game_id)
-        except Exception:
-            log.exception("match step after game %s failed", game_id)
-
-    async def _advance(self, game_id: str) -> None:
-        state = await self.games.load(game_id)
-        if state.status != "ended" or not state.match:
+            state = await self.games.load(game_id)
+        except Refusal:
+            return  # gone: nothing to move on
+        if state.status != "ended" or not state.match or state.result is None:
             return
         key = keys.match(state.match)
-        if not await self.redis.hsetnx(key, f"after:{game_id}", "1"):
-            return  # another hub took this step
+        winner = state.result.winner
+        await self.redis.hset(
+            key, f"result:{game_id}", state.player_of(winner) if winner else "draw"
+        )
         f = await self._fields(state.match)
         a, b = f["a"], f["b"]
-        points = {a: float(f["points_a"]), b: float(f["points_b"])}
-        result = state.result
-        if result is None or result.winner is None:
-            points[a] += 0.5
-            points[b] += 0.5
-        else:
-            points[state.player_of(result.winner)] += 1
-        update: dict[str | bytes, str | bytes] = {
-            "points_a": str(points[a]),
-            "points_b": str(points[b]),
-        }
+        points = _points(f)
+        update: dict[str, str] = {"points_a": str(points[a]), "points_b": str(points[b])}
         players = {a: Player(a, f["a_name"]), b: Player(b, f["b_name"])}
         rated = None if f["rated"] == "" else f["rated"] == "1"
+        games = f["games"].split()
         if state.match_no == 1:
             # The second game swaps the sides: the first game's defender attacks.
             nxt, _ = await self.games.create(
@@ -159,23 +142,26 @@ class MatchService:
                 match=state.match,
                 match_no=2,
                 attacker_id=state.defender,
+                game_id=f"{state.match}-2",
             )
-            update["games"] = f"{f['games']} {nxt.id}"
+            if nxt.id not in games:
+                update["games"] = " ".join([*games, nxt.id])
         elif (
             state.match_no == 2
             and points[a] == points[b] == 1
             and (f["ruleset"] in TIEBREAK_RULESETS)
         ):
-            chooser = await self._larger_margin(f["games"].split())
-            if chooser:
-                update.update(status="choosing", chooser=chooser)
-            else:
-                update.update(status="finished", winner="")
+            if not f.get("tiebreak"):  # once the sides are chosen, this step is done
+                chooser = await self._larger_margin(games)
+                if chooser:
+                    update.update(status="choosing", chooser=chooser)
+                else:
+                    update.update(status="finished", winner="")
         else:
-            winner = a if points[a] > points[b] else b if points[b] > points[a] else ""
-            update.update(status="finished", winner=winner)
-        await self.redis.hset(key, items=[x for kv in update.items() for x in kv])
-        notice = encode({"t": "match", "game": game_id, "match": await self.summary(state.match)})
+            leader = a if points[a] > points[b] else b if points[b] > points[a] else ""
+            update.update(status="finished", winner=leader)
+        await self.redis.hset(key, mapping=update)  # type: ignore[arg-type]
+        notice = frames.match(game_id, await self.summary(state.match))
         await self.redis.publish(keys.game_channel(game_id), notice)
 
     async def _larger_margin(self, game_ids: list[str]) -> str:
@@ -197,15 +183,20 @@ class MatchService:
         return max(margins, key=lambda pid: margins[pid])
 
     async def choose_sides(self, player_id: str, match_id: str, side: str) -> str:
-        """The tie-break chooser picks a side; the third game starts. Its id."""
+        """The tie-break chooser picks a side; the third game starts. Its id (the same id
+        again if the chooser asks twice with the same side)."""
         key = keys.match(match_id)
         summary = await self.summary(match_id)
-        if summary["status"] != "choosing" or summary["chooser"] != player_id:
-            raise ProtocolError(
+        if summary["chooser"] != player_id or summary["status"] not in ("choosing", "playing"):
+            raise Refusal(
                 "not_your_choice", "only the player who won by the larger margin chooses sides"
             )
-        if not await self.redis.hsetnx(key, "tiebreak", "pending"):
-            raise ProtocolError("not_your_choice", "the sides are already chosen")
+        if not await self.redis.hsetnx(key, "tiebreak_side", side):
+            chosen = cast(bytes | None, await self.redis.hget(key, "tiebreak_side"))
+            if chosen is None or chosen.decode() != side:
+                raise Refusal("not_your_choice", "the sides are already chosen")
+        elif summary["status"] != "choosing":
+            raise Refusal("not_your_choice", "there are no sides to choose in this match")
         p = summary["players"]
         a, b = Player(p[0]["id"], p[0]["name"]), Player(p[1]["id"], p[1]["name"])
         other = b.id if player_id == a.id else a.id
@@ -221,19 +212,29 @@ class MatchService:
             match=match_id,
             match_no=3,
             attacker_id=player_id if side == "attackers" else other,
+            game_id=f"{match_id}-3",
         )
+        games = f["games"].split()
         await self.redis.hset(
             key,
             mapping={
-                "games": f"{f['games']} {state.id}",
+                "games": " ".join(games if state.id in games else [*games, state.id]),
                 "status": "playing",
                 "tiebreak": state.id,
             },
         )
         return state.id
 
-    async def stop(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+
+def _points(f: dict[str, str]) -> dict[str, float]:
+    """The score of a match from its games' recorded results."""
+    points = {f["a"]: 0.0, f["b"]: 0.0}
+    for name, value in f.items():
+        if not name.startswith("result:"):
+            continue
+        if value == "draw":
+            points[f["a"]] += 0.5
+            points[f["b"]] += 0.5
+        elif value in points:
+            points[value] += 1
+    return points

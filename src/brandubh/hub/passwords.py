@@ -18,7 +18,7 @@ from typing import Final
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from brandubh.hub.protocol import ProtocolError
+from brandubh.hub.errors import Refusal
 
 MIN_PASSWORD: Final = 10
 MAX_PASSWORD: Final = 256
@@ -124,12 +124,12 @@ _NAME_PUNCTUATION: Final = " -_.'"
 
 
 def normalize_email(raw: object) -> str:
-    """The email as stored and compared (trimmed, lower case); ProtocolError if malformed."""
+    """The email as stored and compared (trimmed, lower case); Refusal if malformed."""
     if not isinstance(raw, str):
-        raise ProtocolError("bad_email", "the email address must be text, such as ann@example.org")
+        raise Refusal("bad_email", "the email address must be text, such as ann@example.org")
     email = raw.strip().lower()
     if len(email) > MAX_EMAIL or not _EMAIL_RE.match(email) or ".." in email:
-        raise ProtocolError(
+        raise Refusal(
             "bad_email",
             "that is not an email address we can use: it should look like ann@example.org "
             "(one @, no spaces, a domain with a dot)",
@@ -138,52 +138,48 @@ def normalize_email(raw: object) -> str:
 
 
 def check_password(password: object, email: str = "") -> str:
-    """The password if it meets the rules; otherwise ProtocolError saying why."""
+    """The password if it meets the rules; otherwise Refusal saying why."""
     if not isinstance(password, str):
-        raise ProtocolError("weak_password", "the password must be text")
+        raise Refusal("weak_password", "the password must be text")
     if len(password) < MIN_PASSWORD:
-        raise ProtocolError(
+        raise Refusal(
             "weak_password",
             f"the password is too short: use at least {MIN_PASSWORD} characters "
             f"(it has {len(password)}); a few unrelated words make a good one",
         )
     if len(password) > MAX_PASSWORD:
-        raise ProtocolError(
+        raise Refusal(
             "weak_password", f"the password is too long: at most {MAX_PASSWORD} characters"
         )
     lowered = password.lower()
     if lowered in COMMON_PASSWORDS:
-        raise ProtocolError(
+        raise Refusal(
             "weak_password",
             "that password is one of the most common ones, which are tried first: choose another",
         )
     if len(set(lowered)) < MIN_DISTINCT:
-        raise ProtocolError(
+        raise Refusal(
             "weak_password",
             f"the password repeats too few characters: use at least {MIN_DISTINCT} different ones",
         )
     if email and (lowered == email or lowered == email.split("@", 1)[0]):
-        raise ProtocolError(
+        raise Refusal(
             "weak_password", "the password must not be your email address or its first part"
         )
     return password
 
 
 def check_name(raw: object) -> str:
-    """A display name: 2 to 24 letters, digits, spaces or - _ . ' ; ProtocolError if not."""
+    """A display name: 2 to 24 letters, digits, spaces or - _ . ' ; Refusal if not."""
     if not isinstance(raw, str):
-        raise ProtocolError("bad_name", "the name must be text")
+        raise Refusal("bad_name", "the name must be text")
     name = " ".join(unicodedata.normalize("NFC", raw).split())
     if not MIN_NAME <= len(name) <= MAX_NAME:
-        raise ProtocolError(
-            "bad_name", f"the name must be {MIN_NAME} to {MAX_NAME} characters long"
-        )
+        raise Refusal("bad_name", f"the name must be {MIN_NAME} to {MAX_NAME} characters long")
     if not all(c.isalnum() or c in _NAME_PUNCTUATION for c in name):
-        raise ProtocolError(
-            "bad_name", "the name may hold letters, digits, spaces and - _ . ' only"
-        )
+        raise Refusal("bad_name", "the name may hold letters, digits, spaces and - _ . ' only")
     if name.lower().startswith("bot"):
-        raise ProtocolError("bad_name", "names starting with 'Bot' are kept for the bot")
+        raise Refusal("bad_name", "names starting with 'Bot' are kept for the bot")
     return name
 
 

@@ -1,7 +1,8 @@
-"""The websocket protocol: frame decoding, message shapes, error and close codes.
+"""The websocket protocol: frame decoding, the shapes of client messages, close codes.
 
-docs/protocol.md describes every message exactly as this module and connection.py
-handle them; change them together.
+docs/protocol.md describes every message exactly as this module, frames.py (what the
+server sends) and connection.py (one handler per message type) handle them; change them
+together.
 """
 
 from __future__ import annotations
@@ -9,33 +10,27 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import msgpack
 
 from brandubh.engine import RULESETS
+from brandubh.hub.errors import ProtocolError
 
 # Close codes (4000-4999 are the application's own).
+CLOSE_SERVER_SHUTDOWN: Final = 1001  # standard "going away"
+CLOSE_ORIGIN_REFUSED: Final = 1008  # standard "policy violation": a foreign Origin
+CLOSE_INTERNAL_ERROR: Final = 1011  # standard "internal error"
 CLOSE_TOO_MANY_ERRORS: Final = 4001
 CLOSE_TOO_SLOW: Final = 4002
 CLOSE_HEARTBEAT: Final = 4003
 CLOSE_SESSION_ENDED: Final = 4004  # logged out (here or everywhere), or password changed
-CLOSE_SERVER_SHUTDOWN: Final = 1001  # standard "going away"
 
 GAME_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
 MSG_ID_RE: Final = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+PLAYER_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_PLY: Final = 10_000
 MAX_EVENT: Final = 1 << 31
-
-
-class ProtocolError(Exception):
-    """A frame or message the server refuses; ``code`` is stable, ``message`` for people."""
-
-    def __init__(self, code: str, message: str, msg_id: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.msg_id = msg_id
 
 
 def _reject_ext(code: int, data: bytes) -> Any:
@@ -61,7 +56,8 @@ def decode_frame(data: bytes, max_bytes: int) -> dict[str, Any]:
             max_ext_len=0,
         )
     except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError) as exc:
-        raise ProtocolError("bad_frame", f"frame is not one msgpack value: {exc}") from None
+        why = str(exc) or f"{type(exc).__name__}: the bytes do not decode"
+        raise ProtocolError("bad_frame", f"frame is not one msgpack value: {why}") from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad_frame", "a message must be a msgpack map with a 't' field")
     if not isinstance(msg.get("t"), str):
@@ -201,14 +197,3 @@ def validate(msg: dict[str, Any]) -> dict[str, Any]:
                 msg_id,
             )
     return msg
-
-
-def encode(msg: dict[str, Any]) -> bytes:
-    return cast(bytes, msgpack.packb(msg, use_bin_type=True))
-
-
-def error_frame(code: str, message: str, msg_id: str | None = None) -> bytes:
-    frame: dict[str, Any] = {"t": "error", "code": code, "message": message}
-    if msg_id is not None:
-        frame["id"] = msg_id
-    return encode(frame)

@@ -1,13 +1,6 @@
 """The archive and the ratings: every finished game is archived, and rated when it counts,
-exactly once, driven by its final event.
-
-Two paths lead here, and either may run any number of times for a game:
-
-- live: every hub's fan-out hook sees each game's final event (``state.status ==
-  "ended"``) and archives the game at once;
-- sweep: commit.lua also queues every game that ends in its bucket's finished-games set
-  (keys.finished), claimable after a grace period; every hub claims due entries for a
-  lease and archives them, so nothing is lost when the hub that saw the event dies.
+exactly once. ``finish`` is one of the steps endings.py runs after a game ends, on its
+live path and its sweep alike, any number of times for a game.
 
 ``lua/archive.lua`` is the guard: the game's entry in the archive hash is written in the
 same step as both players' new ratings, so a second run answers ``dup`` and changes
@@ -21,8 +14,6 @@ Glicko-2 rating period (ratings.py), computed from both players' ratings before 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 from typing import Any, Final, cast
@@ -31,8 +22,8 @@ from redis.asyncio import Redis
 
 from brandubh.engine import RULESETS
 from brandubh.hub import keys
+from brandubh.hub.errors import Refusal
 from brandubh.hub.games import GameService
-from brandubh.hub.protocol import ProtocolError
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.sessions import TTL_S
 from brandubh.hub.state import BOT_ID, GameState
@@ -40,8 +31,6 @@ from brandubh.ratings import PROVISIONAL_RD, Rating, rate_game
 
 log = logging.getLogger("brandubh.rater")
 
-CLAIM_LEASE_MS: Final = 30_000
-CLAIM_BATCH: Final = 50
 HISTORY_KEPT: Final = 1000  # rating history points kept per player and rule set
 LEADERBOARD_SIZE: Final = 100
 _RETRIES: Final = 8
@@ -65,96 +54,28 @@ def rating_json(rating: Rating, games: int) -> dict[str, Any]:
     }
 
 
-# At most this many games archived at once from events; more wait for the sweep, so that a
-# burst of endings (a wave of timeouts) cannot crowd out the hub's other work.
-MAX_LIVE = 8
-
-
 class Rater:
-    def __init__(
-        self, redis: Redis, scripts: Scripts, games: GameService, poll_s: float = 2.0
-    ) -> None:
+    def __init__(self, redis: Redis, scripts: Scripts, games: GameService) -> None:
         self.redis = redis
         self.scripts = scripts
         self.games = games
-        self.poll_s = poll_s
-        self._task: asyncio.Task[None] | None = None
-        self._live: set[asyncio.Task[str]] = set()
-
-    async def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="rater")
-
-    async def stop(self) -> None:
-        tasks = [t for t in (self._task, *self._live) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
-
-    # -- the two paths ----------------------------------------------------------------------
-
-    def on_event(self, event: dict[str, Any]) -> None:
-        """Fan-out hook: a game's final event archives (and rates) the game."""
-        state = event.get("state")
-        if not isinstance(state, dict) or state.get("status") != "ended":
-            return
-        if len(self._live) >= MAX_LIVE:
-            return  # a burst of endings: the sweep (which claims, one hub each) takes it
-        task = asyncio.create_task(self._finish_logged(str(event["game"])))
-        self._live.add(task)
-        task.add_done_callback(self._live.discard)
-
-    async def _finish_logged(self, game_id: str) -> str:
-        try:
-            return await self.finish(game_id)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("archiving game %s failed; the sweep will retry", game_id)
-            return "failed"
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self.poll_s)
-            try:
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("archive sweep failed; trying again")
-
-    async def sweep(self) -> int:
-        """Archive every queued game whose grace has passed; how many were archived now."""
-        done = 0
-        for b in range(keys.BUCKETS):
-            claimed = await self.scripts.claim(
-                keys=[keys.finished(b)], args=[CLAIM_LEASE_MS, CLAIM_BATCH]
-            )
-            for raw in claimed:
-                done += await self._finish_logged(raw.decode()) == "ok"
-        return done
 
     # -- archiving one game ------------------------------------------------------------------
 
     async def finish(self, game_id: str) -> str:
         """Archive a finished game, rating it if it counts: "ok" when this call did it,
         "dup" when it was done before, "gone"/"not_ended" when there is nothing to do."""
-        queue = keys.finished(keys.bucket(game_id))
         for _ in range(_RETRIES):
             if await self.redis.hexists(keys.archived(), game_id):
-                await self.redis.zrem(queue, game_id)
                 return "dup"
             try:
                 state = await self.games.load(game_id)
-            except ProtocolError:
-                await self.redis.zrem(queue, game_id)
+            except Refusal:
                 return "gone"
             if state.status != "ended" or state.result is None:
                 return "not_ended"
             outcome = await self._archive(state)
             if outcome != "retry":
-                await self.redis.zrem(queue, game_id)
                 return outcome
         raise RuntimeError(f"the ratings of game {game_id} kept changing")
 

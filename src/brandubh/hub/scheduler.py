@@ -1,8 +1,8 @@
 """The scheduler: ends games whose move deadline passed, exactly once, from any hub.
 
-Every hub runs one. Each polls its buckets' deadline indexes (sorted sets scored by the
-deadline, written by commit.lua) and hands every due game to ``GameService.expire``,
-which commits the timeout through the one commit path. commit.lua re-checks the
+Every hub runs one (``tick`` is one of the lifespan's loops). Each polls its buckets'
+deadline indexes (sorted sets scored by the deadline, written by commit.lua) and hands
+every due game to ``GameService.expire``, which commits the timeout through the one commit path. commit.lua re-checks the
 deadline against Redis's clock and the game's version, so two schedulers firing at once,
 or a move racing the deadline, end in exactly one change: no lock is needed.
 
@@ -13,8 +13,6 @@ outage, and a deadline that fell inside it is extended by it (docs/fair-play.md)
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 from typing import cast
@@ -53,17 +51,6 @@ class Scheduler:
         self.offset_ms = 0.0  # Redis clock minus this process's clock
         self.fired = 0
         self._next_beat = 0.0
-        self._task: asyncio.Task[None] | None = None
-
-    async def start(self) -> None:
-        await self.beat()  # before any deadline is judged: was the whole service down?
-        self._task = asyncio.create_task(self._run(), name="scheduler")
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
 
     def redis_now_ms(self) -> int:
         """This process's estimate of Redis's clock (only to choose what to look at)."""
@@ -85,17 +72,11 @@ class Scheduler:
         self.outages = [(int(a), int(b)) for a, b in (item.decode().split(":") for item in raw)]
         self._next_beat = time.monotonic() + self.beat_s
 
-    async def _run(self) -> None:
-        while True:
-            try:
-                if time.monotonic() >= self._next_beat:
-                    await self.beat()
-                await self.sweep()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("scheduler pass failed; trying again")
-            await asyncio.sleep(self.poll_s)
+    async def tick(self) -> None:
+        """One turn of the scheduler's loop: beat when it is time, then fire what is due."""
+        if time.monotonic() >= self._next_beat:
+            await self.beat()
+        await self.sweep()
 
     async def sweep(self) -> int:
         """Fire every deadline due now; return how many games it ended or extended.

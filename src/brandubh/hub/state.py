@@ -1,17 +1,19 @@
-"""A live game's fields as stored in its Redis hash, and the public view sent to clients.
+"""A live game's fields as stored in its Redis hash, and what is shown of it.
 
 Pure: no I/O. The hash holds bytes; ``GameState.from_hash`` reads them, ``public()`` makes
-the map every client sees (never the seed before the end, never the invite token).
+the map every client sees (never the seed before the end, never the invite token), and
+``record()`` the game's record.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, Final, cast
 
 import msgpack
 
-from brandubh.engine import Game, Result, Snapshot
+from brandubh.engine import Game, Record, Result, Side, Snapshot
 
 BOT_ID: Final = "bot"
 
@@ -165,7 +167,7 @@ class GameState:
         """The id of the player who has a side."""
         return self.attacker if side == "attackers" else self.defender
 
-    def side_of(self, player_id: str) -> str | None:
+    def side_of(self, player_id: str) -> Side | None:
         """ "attackers" or "defenders" for a player of this game, None for anyone else."""
         if player_id and player_id == self.attacker:
             return "attackers"
@@ -181,6 +183,27 @@ class GameState:
             if p is not None and p.id == player_id:
                 return p
         return None
+
+    def record(self, seed: str | None) -> Record:
+        """The game's record (docs/record-format.md); ``seed`` only once it has ended."""
+        started = datetime.fromtimestamp(self.created / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        creator = self.side_of(self.creator.id)
+        attacker, defender = self.player(self.attacker), self.player(self.defender)
+        return Record(
+            ruleset=self.ruleset,
+            moves=self.moves,
+            result=self.result,
+            game_id=self.id,
+            attackers=attacker.name if attacker else None,
+            defenders=defender.name if defender else None,
+            start=started,
+            commitment=self.commitment,
+            seed=seed,
+            extra=(
+                *((("Creator", creator),) if creator else ()),
+                *((("Match", f"{self.match} game {self.match_no}"),) if self.match else ()),
+            ),
+        )
 
     def public(
         self, game: Game | None = None, seed: str | None = None, deadline: int | None = None

@@ -1,0 +1,277 @@
+"""The commit path: the only module that knows ``lua/commit.lua``'s arguments.
+
+A change is built (changes.py) against this process's last known state of the game, or
+against Redis's; the script then re-checks that nothing moved since and writes the state,
+the numbered event, the ack, the deadline and bot indexes and the publication at once. A
+concurrent change makes the script answer ``retry``; the change is then built again
+against the new state. A refusal is only ever given on Redis's word, never on the cache's.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final, cast
+
+import msgpack
+from redis.asyncio import Redis
+from redis.asyncio.client import Pipeline
+
+from brandubh.hub import frames, keys
+from brandubh.hub.changes import Build, Change
+from brandubh.hub.errors import Refusal
+from brandubh.hub.scripts import Scripts
+from brandubh.hub.state import GameState, Hash
+
+_RETRIES: Final = 16
+CACHE_GAMES: Final = 10_000
+# An ended game waits this long in its bucket's finished-games queue before a sweep may
+# take it; the hubs' live path (endings.py, fed by the final event) normally does first.
+ARCHIVE_GRACE_MS: Final = 5_000
+
+
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """A change that is in Redis: its event number, and whether it was a resend."""
+
+    n: int
+    duplicate: bool = False
+
+
+def not_found(game_id: str, msg_id: str | None = None) -> Refusal:
+    return Refusal("not_found", f"there is no game {game_id}", msg_id)
+
+
+def _ack(raw: bytes, fingerprint: str, msg_id: str) -> Committed:
+    """A stored ack (``n:fingerprint``) for a message id seen before: a resend of the same
+    action is acknowledged again; the id reused for another action is refused."""
+    n, _, stored = raw.decode().partition(":")
+    if stored and stored != fingerprint:
+        raise Refusal(
+            "id_reused",
+            f"message id {msg_id!r} was already used for another action: "
+            "send each new action with a new id",
+            msg_id,
+        )
+    return Committed(int(n), duplicate=True)
+
+
+class Committer:
+    """Commits changes to live games; keeps the last known state of recent games."""
+
+    def __init__(self, redis: Redis, scripts: Scripts) -> None:
+        self.redis = redis
+        self.scripts = scripts
+        # Last known state of recently used games; only ever a first guess (see act).
+        self._cache: OrderedDict[str, GameState] = OrderedDict()
+
+    # -- the cache ------------------------------------------------------------------------
+
+    def remember(self, state: GameState) -> GameState:
+        cache = self._cache
+        cache[state.id] = state
+        cache.move_to_end(state.id)
+        if len(cache) > CACHE_GAMES:
+            cache.popitem(last=False)
+        return state
+
+    def cached(self, game_id: str) -> GameState | None:
+        return self._cache.get(game_id)
+
+    def observe(self, event: dict[str, Any]) -> None:
+        """Fan-out hook: forget a cached game once an event newer than it was committed."""
+        cached = self._cache.get(event["game"])
+        if cached is not None and cached.seq < event["n"]:
+            del self._cache[event["game"]]
+
+    async def load(self, game_id: str) -> GameState:
+        raw = cast(Hash, await self.redis.hgetall(keys.game(game_id)))
+        if not raw:
+            raise not_found(game_id)
+        return self.remember(GameState.from_hash(game_id, raw))
+
+    # -- committing -----------------------------------------------------------------------
+
+    async def act(
+        self,
+        actor: str,
+        game_id: str,
+        msg_id: str,
+        fingerprint: str,
+        build: Build,
+        *,
+        cached: bool = False,
+        first: GameState | None = None,
+    ) -> Committed:
+        """Build a change against the game's state and commit it, retrying on a race.
+
+        With ``cached``, the first attempt uses this process's last known state, so the
+        usual move costs one round trip.
+        """
+        state = first or (self._cache.get(game_id) if cached else None)
+        trusted = first is not None
+        for _ in range(_RETRIES):
+            if state is None:
+                pipe = self.redis.pipeline(transaction=False)
+                pipe.hgetall(keys.game(game_id))
+                pipe.hget(keys.acks(game_id), f"{actor}:{msg_id}")
+                raw, prev = await pipe.execute()
+                if msg_id and prev is not None:
+                    return _ack(prev, fingerprint, msg_id)
+                if not raw:
+                    raise not_found(game_id, msg_id or None)
+                state = self.remember(GameState.from_hash(game_id, raw))
+                trusted = True
+            try:
+                change = build(state)
+            except Refusal:
+                if trusted:
+                    raise
+                state = None  # the cached state may be stale: ask Redis before refusing
+                continue
+            seed = await self._seed(change)
+            keys_, args = self.call(state, actor, msg_id, fingerprint, change, seed)
+            try:
+                committed = self.settle(await self.scripts.commit(keys=keys_, args=args), change)
+            except Refusal as exc:
+                exc.msg_id = exc.msg_id or msg_id or None
+                raise
+            if committed is not None:
+                if not committed.duplicate:
+                    await self.list_live([change])
+                return committed
+            state = None  # the game changed meanwhile: read it again
+        raise Refusal("busy", "the game is changing too fast; try again", msg_id or None)
+
+    async def commit_pipelined(
+        self, items: Sequence[tuple[GameState, Change, bytes]]
+    ) -> list[Committed | None]:
+        """Commit many (state, change, seed) in one round trip, as the server (no message
+        id). Each result is the commit, or None where the game raced or refused: the caller
+        decides those one by one."""
+        pipe: Pipeline = self.redis.pipeline(transaction=False)
+        for state, change, seed in items:
+            keys_, args = self.call(state, "scheduler", "", "", change, seed)
+            await self.scripts.commit(keys=keys_, args=args, client=pipe)
+        out: list[Committed | None] = []
+        done: list[Change] = []
+        for (_, change, _), reply in zip(items, await pipe.execute(), strict=True):
+            try:
+                committed = self.settle(reply, change)
+            except Refusal:
+                committed = None
+            out.append(committed)
+            if committed is not None:
+                done.append(change)
+        await self.list_live(done)
+        return out
+
+    async def _seed(self, change: Change) -> bytes:
+        """The seed, which the final event reveals; not read for any other change."""
+        if change.new.status != "ended":
+            return b""
+        return cast(bytes, await self.redis.get(keys.seed(change.new.id)) or b"")
+
+    async def list_live(self, changes: list[Change]) -> None:
+        """Keep the watch list (keys.live_games) in step: games that start join it, games
+        that end leave it. Only a list to browse: a lapse here changes no game."""
+        now = time.time() * 1000
+        started = {c.new.id: now for c in changes if c.event.get("kind") == "start"}
+        ended = [c.new.id for c in changes if c.new.status == "ended"]
+        if started:
+            await self.redis.zadd(keys.live_games(), started)
+        if ended:
+            await self.redis.zrem(keys.live_games(), *ended)
+
+    def call(
+        self,
+        old: GameState,
+        actor: str,
+        msg_id: str,
+        fingerprint: str,
+        change: Change,
+        seed: bytes,
+    ) -> tuple[list[str], list[bytes]]:
+        """The keys and the two arguments of commit.lua (see the script's header)."""
+        new = change.new
+        shown: int | None = None
+        if change.deadline_change == "set":
+            shown = frames.DEADLINE_PLACEHOLDER
+        elif change.deadline_change == "at":
+            shown = change.deadline_ms
+        elif change.deadline_change == "del":
+            shown = 0
+        revealed = seed.hex() if new.status == "ended" and seed else None
+        frame = frames.event(
+            old.id, new.seq, change.event, new.public(change.game, seed=revealed, deadline=shown)
+        )
+        fields = new.fields()
+        params: dict[str, Any] = {
+            "actor": actor,
+            "id": msg_id,
+            "fp": fingerprint,
+            "status": change.status,
+            "seq": old.seq,
+            "turn": change.require_turn,
+            "check": change.deadline_check,
+            "change": change.deadline_change,
+            "ms": change.deadline_ms,
+            "bot": change.bot_job,
+            "game": old.id,
+            "channel": keys.game_channel(old.id),
+            # (Redis's Lua msgpack reads no bin type: bytes go as raw strings.)
+            "fields": [x for name in change.write for x in (name, fields[name])],
+        }
+        if change.ply is not None:
+            params["ply"] = change.ply
+        if change.deadline_change == "set":
+            params["placeholder"] = frames.PLACEHOLDER_BYTES
+        if new.status == "ended":
+            params["archive_after"] = ARCHIVE_GRACE_MS
+        bucket = keys.bucket(old.id)
+        return [
+            keys.game(old.id),
+            keys.events(old.id),
+            keys.acks(old.id),
+            keys.bot_jobs(bucket),
+            keys.deadlines(bucket),
+            keys.finished(bucket),
+        ], [cast(bytes, msgpack.packb(params, use_bin_type=False)), frame]
+
+    def settle(self, reply: list[Any], change: Change) -> Committed | None:
+        """What commit.lua's reply means: committed, a resend, a race (None) or a refusal."""
+        tag = reply[0].decode()
+        new = change.new
+        if tag == "ok":
+            self.remember(replace(new, deadline=int(reply[2])))
+            return Committed(int(reply[1]))
+        if tag == "dup":
+            return Committed(int(reply[1]), duplicate=True)
+        if tag == "retry":
+            return None
+        self._cache.pop(new.id, None)
+        raise _commit_error(reply[1].decode(), reply[2].decode())
+
+
+def _commit_error(code: str, detail: str) -> Refusal:
+    if code == "deadline_passed":
+        return Refusal("deadline_passed", "the time for this move ran out: the game ends on time")
+    if code == "stale_ply":
+        return Refusal(
+            "stale_ply", f"the game has moved on to ply {detail}: the board has been updated"
+        )
+    if code == "not_your_turn":
+        return Refusal("not_your_turn", "it is your opponent's move")
+    if code == "wrong_status":
+        return Refusal("game_not_active", f"the game is {detail}: no moves now")
+    if code == "id_reused":
+        return Refusal(
+            "id_reused",
+            "this message id was already used for another action: "
+            "send each new action with a new id",
+        )
+    if code == "not_found":
+        return Refusal("not_found", "there is no such game")
+    return Refusal(code, f"the game could not be changed ({code})")

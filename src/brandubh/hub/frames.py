@@ -1,0 +1,104 @@
+"""Every frame the server sends, each built by one named function (docs/protocol.md §1).
+
+A few notices are built inside Lua, in the same step as the change they announce:
+``watchers`` (lua/watchers.lua), ``rematch`` (lua/rematch.lua), ``seek_removed``
+(lua/seek_take.lua, lua/quick.lua), and the deadline inside an ``event`` frame
+(lua/commit.lua fills in ``DEADLINE_PLACEHOLDER``). docs/protocol.md gives every shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, cast
+
+import msgpack
+
+# Stands in the event frame for a deadline only commit.lua knows (it reads Redis's TIME);
+# any value of 2**32 or more is packed by msgpack as 0xcf and 8 bytes.
+DEADLINE_PLACEHOLDER: Final = 0xFEED_FACE_CAFE_BEEF
+PLACEHOLDER_BYTES: Final = b"\xcf" + DEADLINE_PLACEHOLDER.to_bytes(8, "big")
+
+
+def encode(msg: dict[str, Any]) -> bytes:
+    return cast(bytes, msgpack.packb(msg, use_bin_type=True))
+
+
+# -- the socket's own ---------------------------------------------------------------------
+
+
+def hello(
+    player: dict[str, str] | None, ping_interval: float, now: int, limits: dict[str, Any]
+) -> bytes:
+    return encode(
+        {"t": "hello", "player": player, "ping_interval": ping_interval, "now": now,
+         "limits": limits}
+    )  # fmt: skip
+
+
+def ping(n: int, now: int) -> bytes:
+    return encode({"t": "ping", "n": n, "now": now})
+
+
+def pong(n: int) -> bytes:
+    return encode({"t": "pong", "n": n})
+
+
+def ack(msg_id: str, of: str, **fields: Any) -> bytes:
+    """The one answer to a client message with an id that was carried out."""
+    return encode({"t": "ack", "id": msg_id, "of": of, **fields})
+
+
+def error(code: str, message: str, msg_id: str | None = None, game: str | None = None) -> bytes:
+    """A refusal: ``id`` names the message refused, ``game`` the game it concerned."""
+    frame: dict[str, Any] = {"t": "error", "code": code, "message": message}
+    if msg_id is not None:
+        frame["id"] = msg_id
+    if game is not None:
+        frame["game"] = game
+    return encode(frame)
+
+
+# -- games ----------------------------------------------------------------------------------
+
+
+def event(game_id: str, n: int, event: dict[str, Any], state: dict[str, Any]) -> bytes:
+    """A numbered event of a game, with the public state after it."""
+    return encode({"t": "event", "game": game_id, "n": n, **event, "state": state})
+
+
+def snapshot(game_id: str, n: int, state: dict[str, Any], moves: list[str], watchers: int) -> bytes:
+    return encode(
+        {"t": "snapshot", "game": game_id, "n": n, "state": state, "moves": moves,
+         "watchers": watchers}
+    )  # fmt: skip
+
+
+def match(game_id: str, summary: dict[str, Any]) -> bytes:
+    """A match moved on after one of its games (published on that game's channel)."""
+    return encode({"t": "match", "game": game_id, "match": summary})
+
+
+# -- the lobby --------------------------------------------------------------------------------
+
+
+def lobby(seeks: list[dict[str, Any]], games: list[dict[str, Any]]) -> bytes:
+    return encode({"t": "lobby", "seeks": seeks, "games": games})
+
+
+def games(games: list[dict[str, Any]]) -> bytes:
+    return encode({"t": "games", "games": games})
+
+
+def seek_added(seek: dict[str, Any]) -> bytes:
+    return encode({"t": "seek_added", "seek": seek})
+
+
+def paired(game_id: str, players: list[str], match: str | None) -> bytes:
+    return encode({"t": "paired", "game": game_id, "players": players, "match": match})
+
+
+# -- between hubs -----------------------------------------------------------------------------
+
+
+def sessions_ended(session_ids: list[str]) -> bytes:
+    """On the hubs' channel: close the sockets of these sessions (4004)."""
+    return encode({"t": "sessions_ended", "sessions": session_ids})

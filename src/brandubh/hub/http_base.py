@@ -1,0 +1,101 @@
+"""What every HTTP route shares: the services it is given, reading a JSON body after the
+cross-site check, the session cookie, and the answer to a refusal (docs/protocol.md §2)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Final
+
+from redis.asyncio import Redis
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from brandubh.hub.accounts import Accounts
+from brandubh.hub.config import Settings
+from brandubh.hub.errors import RateLimited, Refusal, http_status
+from brandubh.hub.games import GameService
+from brandubh.hub.matches import MatchService
+from brandubh.hub.origin import unsafe_request_allowed
+from brandubh.hub.rater import Rater
+from brandubh.hub.sessions import COOKIE, TTL_S, Sessions
+
+MAX_BODY: Final = 4096
+
+
+@dataclass(frozen=True)
+class Services:
+    """Exactly what the HTTP routes use, given by the composition root (app.py)."""
+
+    settings: Settings
+    redis: Redis
+    sessions: Sessions
+    accounts: Accounts
+    games: GameService
+    matches: MatchService
+    rater: Rater
+
+
+async def refusal_response(request: Request, exc: Exception) -> Response:
+    """The app's exception handler for every ``Refusal`` a route raises."""
+    assert isinstance(exc, Refusal)
+    response = JSONResponse(
+        {"error": exc.code, "message": exc.message}, status_code=http_status(exc.code)
+    )
+    if isinstance(exc, RateLimited):
+        response.headers["Retry-After"] = str(exc.retry_after)
+    return response
+
+
+def check_cross_site(request: Request, settings: Settings) -> None:
+    """Refuse a state-changing request that another site made the browser send."""
+    if not unsafe_request_allowed(request.headers, settings.allowed_origins):
+        origin = request.headers.get("origin")
+        raise Refusal(
+            "forbidden",
+            f"cross-site request refused: origin {origin} may not change anything here"
+            if origin
+            else "cross-site request refused: send the page's Origin header",
+        )
+
+
+async def read_json(request: Request, settings: Settings, fields: set[str]) -> dict[str, Any]:
+    """The JSON object of a non-GET request, after the cross-site check; only ``fields``."""
+    check_cross_site(request, settings)
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise Refusal("bad_request", f"request body over {MAX_BODY} bytes")
+    if not body:
+        data: Any = {}
+    else:
+        try:
+            data = json.loads(body)
+        except ValueError:
+            raise Refusal("bad_request", "the request body must be JSON") from None
+    if not isinstance(data, dict):
+        raise Refusal("bad_request", "the request body must be a JSON object")
+    unknown = set(data) - fields
+    if unknown:
+        raise Refusal(
+            "bad_field",
+            f"unexpected fields: {', '.join(sorted(unknown))}; fields: {', '.join(sorted(fields))}",
+        )
+    return data
+
+
+def set_session_cookie(response: Response, token: str, request: Request) -> Response:
+    response.set_cookie(
+        COOKIE,
+        token,
+        max_age=TTL_S,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+    )
+    return response
+
+
+def address(request: Request) -> str:
+    """The client's address (uvicorn applies X-Forwarded-For from trusted proxies only)."""
+    return request.client.host if request.client else "unknown"

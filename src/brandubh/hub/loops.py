@@ -1,0 +1,50 @@
+"""The hub's background work: each a step run again and again, written once here.
+
+Every loop (scheduler, archive sweep, bot worker, session re-check, lobby tick) is a
+``Loop``: a step and a pause, optionally cut short by a wake-up event. A step that fails
+is tried again at the next turn; it never ends the loop. The first failure is logged with
+its traceback, the rest of a run of failures (Redis down, say) not again until it ends.
+The lifespan runs them all in one task group (app.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+log = logging.getLogger("brandubh.hub")
+
+
+@dataclass(frozen=True)
+class Loop:
+    name: str
+    step: Callable[[], Awaitable[object]]
+    every_s: float  # the pause after each step
+    wake: asyncio.Event | None = None  # set it to run the next step at once
+
+
+async def run(loop: Loop) -> None:
+    """Run a loop's step for ever, pausing ``every_s`` (or until woken) between steps."""
+    failures = 0
+    while True:
+        if loop.wake is None:
+            await asyncio.sleep(loop.every_s)
+        else:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(loop.wake.wait(), loop.every_s)
+            loop.wake.clear()
+        try:
+            await loop.step()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            if not failures:
+                log.exception("%s failed; trying again", loop.name)
+            failures += 1
+            continue
+        if failures:
+            log.warning("%s works again after %d failed turns", loop.name, failures)
+            failures = 0

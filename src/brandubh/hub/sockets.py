@@ -1,0 +1,85 @@
+"""This process's sockets: by player, by session, and those following the lobby.
+
+The one registry of local sockets. Fan-out hooks use it to tell players (``tell``) and
+lobby followers (``tell_lobby``); the session guard closes the sockets of sessions that
+ended (``close_sessions``); the lifespan closes them all at shutdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from brandubh.hub.protocol import CLOSE_SESSION_ENDED
+
+
+class Socket(Protocol):
+    """What the registry needs of a socket (connection.Connection is one)."""
+
+    def send(self, frame: bytes) -> None: ...
+    def close(self, code: int, reason: str) -> None: ...
+
+
+class Sockets:
+    """The registry; sockets are added when accepted and discarded when they close."""
+
+    def __init__(self) -> None:
+        self.all: set[Socket] = set()
+        self._by_player: dict[str, set[Socket]] = {}
+        self._by_session: dict[Socket, str] = {}
+        self._lobby: set[Socket] = set()
+
+    def add(self, sock: Socket, player_id: str | None, session_id: str | None) -> None:
+        self.all.add(sock)
+        if player_id is not None:
+            self._by_player.setdefault(player_id, set()).add(sock)
+        if session_id is not None:
+            self._by_session[sock] = session_id
+
+    def discard(self, sock: Socket, player_id: str | None) -> None:
+        self.all.discard(sock)
+        self._by_session.pop(sock, None)
+        self._lobby.discard(sock)
+        if player_id is not None:
+            mine = self._by_player.get(player_id)
+            if mine is not None:
+                mine.discard(sock)
+                if not mine:
+                    del self._by_player[player_id]
+
+    def follow_lobby(self, sock: Socket, on: bool) -> None:
+        if on:
+            self._lobby.add(sock)
+        else:
+            self._lobby.discard(sock)
+
+    @property
+    def lobby_followers(self) -> int:
+        return len(self._lobby)
+
+    def tell(self, player_ids: Iterable[str], frame: bytes) -> None:
+        """Send a frame to every local socket of these players."""
+        for pid in player_ids:
+            for sock in list(self._by_player.get(pid, ())):
+                sock.send(frame)
+
+    def tell_lobby(self, frame: bytes) -> None:
+        for sock in list(self._lobby):
+            sock.send(frame)
+
+    def session_ids(self) -> set[str]:
+        return set(self._by_session.values())
+
+    def close_sessions(self, ended: set[str]) -> int:
+        """Close (4004) the sockets of sessions that ended; how many were closed."""
+        n = 0
+        for sock, sid in list(self._by_session.items()):
+            if sid in ended:
+                sock.close(CLOSE_SESSION_ENDED, "session ended")
+                del self._by_session[sock]
+                n += 1
+        return n
+
+    def close_all(self, code: int, reason: str) -> None:
+        for sock in list(self.all):
+            sock.close(code, reason)

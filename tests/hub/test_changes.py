@@ -1,0 +1,236 @@
+"""What each change does to a game (hub/changes.py), table by table, with no Redis."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from brandubh.engine import Game, Result
+from brandubh.hub import changes
+from brandubh.hub.errors import Refusal
+from brandubh.hub.state import BOT_ID, GameState, Player, pack_snapshot
+
+A, D = Player("pa", "Ann"), Player("pd", "Dan")
+ALLOWANCE = 60_000
+
+
+def running(*moves: str, **fields: Any) -> GameState:
+    """A game between A (attackers) and D (defenders) after ``moves``."""
+    game = Game("nielsen")
+    for m in moves:
+        game.play(m)
+    turn = A.id if game.side_to_move == "attackers" else D.id
+    base = GameState(
+        id="game0001",
+        ruleset="nielsen",
+        status="active",
+        seq=1 + len(moves),
+        ply=len(moves),
+        created=0,
+        move_time=60,
+        opponent="friend",
+        bot_level=0,
+        creator=A,
+        joiner=D,
+        attacker=A.id,
+        defender=D.id,
+        turn=turn,
+        snap=pack_snapshot(game.snapshot()),
+        moves=tuple(moves),
+        commitment="c" * 64,
+        invite="",
+        result=None,
+        deadline=10_000,
+        deadline_set=4_000,
+    )
+    return replace(base, **fields)
+
+
+def first_move(state: GameState) -> str:
+    return str(state.game().legal_moves()[0])
+
+
+def refusal(build: Any) -> str:
+    with pytest.raises(Refusal) as err:
+        build()
+    return err.value.code
+
+
+# -- moves ------------------------------------------------------------------------------------
+
+
+def test_a_legal_move_advances_the_game_and_sets_the_next_deadline() -> None:
+    state = running()
+    move = first_move(state)
+    change = changes.move(state, A.id, 0, move, "m1", ALLOWANCE)
+    assert change.new.ply == 1 and change.new.seq == state.seq + 1
+    assert change.new.moves == (move,) and change.new.turn == D.id
+    assert change.event == {"kind": "move", "move": move, "by": "attackers"}
+    assert (change.ply, change.require_turn, change.deadline_check) == (0, True, "before")
+    assert (change.deadline_change, change.deadline_ms, change.bot_job) == ("set", ALLOWANCE, "del")
+    assert change.write == changes.MOVE_FIELDS
+    assert change.game is not None and change.game.ply == 1
+
+
+@pytest.mark.parametrize(
+    ("player", "ply", "text", "fields", "code"),
+    [
+        ("stranger", 0, None, {}, "not_a_player"),
+        (A.id, 0, None, {"status": "waiting"}, "game_not_active"),
+        (A.id, 0, None, {"status": "ended"}, "game_not_active"),
+        (A.id, 3, None, {}, "stale_ply"),
+        (D.id, 0, None, {}, "not_your_turn"),
+        (A.id, 0, "zz-top", {}, "illegal_move"),
+        (A.id, 0, "d1-d4", {}, "illegal_move"),  # jumps over pieces
+    ],
+)
+def test_a_move_is_refused_saying_why(
+    player: str, ply: int, text: str | None, fields: dict[str, Any], code: str
+) -> None:
+    state = running(**fields)
+    move = text or first_move(running())
+    assert refusal(lambda: changes.move(state, player, ply, move, "m1", ALLOWANCE)) == code
+
+
+def test_playing_on_declines_the_opponents_draw_offer() -> None:
+    state = running(draw_offer="defenders")
+    change = changes.move(state, A.id, 0, first_move(state), "m1", ALLOWANCE)
+    assert change.event["draw_declined"] is True
+    assert change.new.draw_offer == ""
+    assert change.new.draw_block == (0, changes.DRAW_OFFER_GAP + 1)
+
+
+def test_a_move_that_makes_it_the_bots_turn_queues_the_bot() -> None:
+    bot = Player(BOT_ID, "Bot")
+    state = running(joiner=bot, defender=bot.id, opponent="bot")
+    change = changes.move(state, A.id, 0, first_move(state), "m1", ALLOWANCE)
+    assert change.new.turn == BOT_ID and change.bot_job == "add"
+
+
+def test_a_move_that_ends_the_game_removes_the_deadline_and_the_bot_turn() -> None:
+    # The king on f7 steps to the corner g7 (docs/rules.md: escape).
+    game = Game("nielsen", "7/5K1/7/7/7/7/7 d")
+    state = running(snap=pack_snapshot(game.snapshot()), turn=D.id)
+    change = changes.move(state, D.id, 0, "f6-f7", "m1", ALLOWANCE)
+    assert change.new.status == "ended" and change.new.turn == ""
+    assert change.new.result is not None and change.new.result.winner == "defenders"
+    assert change.event["result"] == {"winner": "defenders", "reason": change.new.result.reason}
+    assert (change.deadline_change, change.bot_job, change.deadline_check) == (
+        "del",
+        "del",
+        "before",
+    )
+
+
+# -- resigning, aborting --------------------------------------------------------------------
+
+
+def test_resigning_gives_the_game_to_the_other_side() -> None:
+    change = changes.resign(running(), D.id, "r")
+    assert change.new.result == Result("attackers", "resignation")
+    assert change.event["by"] == "defenders" and change.deadline_change == "del"
+
+
+@pytest.mark.parametrize(
+    ("moves", "ok"), [((), True), (("d1-c1",), True), (("d1-c1", "d3-c3"), False)]
+)
+def test_aborting_is_allowed_only_before_both_sides_moved(moves: tuple[str, ...], ok: bool) -> None:
+    state = running(*moves)
+    if ok:
+        assert changes.abort(state, A.id, "x").new.result == Result(None, "aborted")
+    else:
+        assert refusal(lambda: changes.abort(state, A.id, "x")) == "cannot_abort"
+
+
+def test_a_spectator_cannot_resign_and_nobody_acts_in_an_ended_game() -> None:
+    assert refusal(lambda: changes.resign(running(), "stranger", "r")) == "not_a_player"
+    assert refusal(lambda: changes.resign(running(status="ended"), A.id, "r")) == "game_not_active"
+
+
+# -- draws ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "code"),
+    [
+        ({"opponent": "bot"}, "bot_declines"),
+        ({"draw_offer": "attackers"}, "draw_offer_open"),
+        ({"draw_offer": "defenders"}, "draw_offer_open"),
+        ({"draw_block": (5, 0)}, "draw_offer_too_soon"),
+    ],
+)
+def test_a_draw_offer_is_refused_saying_why(fields: dict[str, Any], code: str) -> None:
+    assert refusal(lambda: changes.offer_draw(running(**fields), A.id, "o")) == code
+
+
+def test_a_draw_offer_is_recorded_and_answered() -> None:
+    offered = changes.offer_draw(running(), A.id, "o")
+    assert offered.new.draw_offer == "attackers" and offered.write == changes.DRAW_FIELDS
+    state = offered.new
+    assert refusal(lambda: changes.answer_draw(state, A.id, True, "y")) == "no_draw_offer"
+    agreed = changes.answer_draw(state, D.id, True, "y")
+    assert agreed.new.result == Result(None, "draw_agreed")
+    declined = changes.answer_draw(state, D.id, False, "n")
+    assert declined.new.draw_offer == "" and declined.new.draw_block == (10, 0)
+
+
+# -- deadlines --------------------------------------------------------------------------------
+
+
+def test_a_due_deadline_ends_the_game_on_time_or_aborts_a_first_move() -> None:
+    late = changes.expiry(running("d1-c1", "d3-c3"), [])
+    assert late.new.result == Result("defenders", "timeout")
+    assert late.event == {
+        "kind": "timeout",
+        "side": "attackers",
+        "result": {"winner": "defenders", "reason": "timeout"},
+    }
+    assert late.deadline_check == "after"
+    first = changes.expiry(running(), [])
+    assert first.new.result == Result(None, "aborted") and first.event["timeout"] == "attackers"
+
+
+def test_an_outage_moves_the_deadline_on_instead() -> None:
+    change = changes.expiry(running("d1-c1", "d3-c3"), [(6_000, 9_000)])
+    assert change.new.status == "active"
+    assert (change.deadline_change, change.deadline_ms) == ("at", 13_000)
+    assert change.event == {"kind": "deadline_extended", "deadline": 13_000}
+
+
+@pytest.mark.parametrize(
+    ("outages", "expected"),
+    [
+        ([], 10_000),
+        ([(11_000, 12_000)], 10_000),  # after the deadline fell
+        ([(1_000, 3_000)], 10_000),  # before it was set
+        ([(2_000, 5_000)], 11_000),  # counted from the setting
+        ([(5_000, 6_000), (7_000, 9_000)], 13_000),
+    ],
+)
+def test_outage_extension(outages: list[tuple[int, int]], expected: int) -> None:
+    assert changes.extend_for_outages(10_000, 4_000, outages) == expected
+
+
+def test_no_deadline_no_expiry() -> None:
+    assert refusal(lambda: changes.expiry(running(deadline=0), [])) == "game_not_active"
+
+
+# -- starting ---------------------------------------------------------------------------------
+
+
+def test_starting_seats_the_joiner_and_queues_a_bot_that_attacks() -> None:
+    waiting = running(status="waiting", joiner=None, attacker="", defender="", turn="")
+    bot = Player(BOT_ID, "Bot")
+    change = changes.start(waiting, bot, bot, A, ALLOWANCE)
+    assert change.new.status == "active" and change.new.turn == BOT_ID
+    assert (change.status, change.bot_job, change.deadline_change) == ("waiting", "add", "set")
+    assert refusal(lambda: changes.start(change.new, bot, bot, A, ALLOWANCE)) == (
+        "game_not_waiting"
+    )
+
+
+def test_a_fingerprint_tells_actions_apart() -> None:
+    assert changes.fingerprint("move", "0:d1-c1") != changes.fingerprint("move", "0:d1-b1")
+    assert changes.fingerprint("resign") == "resign"
