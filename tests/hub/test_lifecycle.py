@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 from typing import Any
 
@@ -418,6 +419,13 @@ async def test_a_finished_games_record_verifies_and_a_changed_one_does_not(
 
     ok = (await alice.http.post("/api/verify", content=text)).json()
     assert ok["ok"] is True and ok["moves"] == 6
+    assert ok["stored"] == {"found": True, "same": True, "differences": []}
+    # A consistent record under this game's id that is not the game the service played.
+    renamed = re.sub(r'\[Attackers "[^"]*"\]', '[Attackers "Someone Else"]', text)
+    assert renamed != text
+    other = (await alice.http.post("/api/verify", content=renamed)).json()
+    assert other["ok"] is True and other["stored"]["same"] is False
+    assert any("attackers" in d for d in other["stored"]["differences"])
 
     seed_line = next(line for line in text.splitlines() if line.startswith("[Seed "))
     other_seed = "0" * 64

@@ -152,3 +152,32 @@ async def test_two_different_moves_for_one_ply_exactly_one_applies(
         assert final["state"]["ply"] == 1 and len(final["moves"]) == 1
         for sock in (*sockets.values(), s1, s2):
             await sock.close()
+
+
+async def test_a_message_id_reused_for_another_move_is_refused_not_dropped(
+    hub: HubProcess,
+) -> None:
+    game, alice, bob = await friend_game(hub.url)
+    sockets = await seated(game, alice, bob)
+    attacker = sockets["attackers"]
+    snap = await alice.game(game)
+    legal = snap["state"]["legal"]
+    await attacker.move(game, 0, legal[0], msg_id="same-id")
+    assert (await attacker.reply_to("same-id"))["of"] == "move"
+    # Both the cached path (a move for the next ply) and Redis's own check refuse it.
+    for ply in (0, 1):
+        await attacker.move(game, ply, legal[-1], msg_id="same-id")
+        reply = await attacker.reply_to("same-id")
+        assert reply["t"] == "error" and reply["code"] == "id_reused", reply
+        assert reply["game"] == game
+    assert (await alice.game(game))["moves"] == [legal[0]]
+    for sock in sockets.values():
+        await sock.close()
+
+
+async def test_an_error_about_a_game_names_it(hub: HubProcess) -> None:
+    sock = await Socket.open(hub.url)
+    await sock.send({"t": "watch", "game": "nosuchgame1"})
+    err = await sock.recv_until(lambda m: m["t"] == "error")
+    assert err["code"] == "not_found" and err["game"] == "nosuchgame1"
+    await sock.close()

@@ -10,9 +10,10 @@ import pytest
 from brandubh import fairplay
 from brandubh.engine import Game
 from brandubh.hub import keys
-from brandubh.hub.errors import ProtocolError
+from brandubh.hub.connection import HANDLERS
+from brandubh.hub.errors import ProtocolError, http_status
 from brandubh.hub.origin import origin_allowed, unsafe_request_allowed
-from brandubh.hub.protocol import decode_frame, validate
+from brandubh.hub.protocol import MESSAGES, decode_frame, validate
 from brandubh.hub.state import GameState, Player, pack_snapshot, unpack_snapshot
 
 
@@ -125,3 +126,12 @@ def test_public_state_hides_the_seed_and_the_invite() -> None:
 def test_sides_formula_is_a_fair_coin() -> None:
     wins = sum(fairplay.creator_attacks(fairplay.new_seed(), f"game{i:04d}") for i in range(2000))
     assert 850 < wins < 1150  # binomial(2000, 1/2): outside this is about 6 sigma
+
+
+def test_every_message_type_has_exactly_one_handler() -> None:
+    assert set(HANDLERS) == set(MESSAGES)
+
+
+def test_refusal_codes_map_to_http_statuses() -> None:
+    assert http_status("not_found") == 404 and http_status("rate_limited") == 429
+    assert http_status("bad_field") == 400  # anything unlisted is a bad request
