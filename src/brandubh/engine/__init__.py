@@ -6,9 +6,13 @@ Pure: no I/O. The hub, scheduler, bot, verifier and CLI all build on it.
 from brandubh.engine.board import START_POSITION, Board, format_position, parse_position
 from brandubh.engine.errors import (
     EngineError,
+    GameOver,
     IllegalMove,
+    InvalidMoveText,
     InvalidPosition,
     InvalidRecord,
+    InvalidResult,
+    MoveNotLegal,
     UnknownRuleSet,
 )
 from brandubh.engine.game import Game, Snapshot
@@ -28,10 +32,14 @@ __all__ = [
     "Board",
     "EngineError",
     "Game",
+    "GameOver",
     "IllegalMove",
+    "InvalidMoveText",
     "InvalidPosition",
     "InvalidRecord",
+    "InvalidResult",
     "Move",
+    "MoveNotLegal",
     "MoveText",
     "Record",
     "Result",
