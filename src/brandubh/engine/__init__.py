@@ -19,7 +19,7 @@ from brandubh.engine.game import Game, Snapshot
 from brandubh.engine.notation import Move, MoveText, format_move, parse_move
 from brandubh.engine.perft import perft
 from brandubh.engine.record import Record, format_record, parse_record
-from brandubh.engine.result import ENGINE_REASONS, REASONS, SITE_REASONS, Result, Side
+from brandubh.engine.result import ENGINE_REASONS, REASONS, SITE_REASONS, Result, Side, opponent
 from brandubh.engine.rulesets import DEFAULT_RULESET, RULESETS, RuleSet, get_ruleset
 
 __all__ = [
@@ -51,6 +51,7 @@ __all__ = [
     "format_position",
     "format_record",
     "get_ruleset",
+    "opponent",
     "parse_move",
     "parse_position",
     "parse_record",
