@@ -1,5 +1,5 @@
-"""How games end (RULES.md rule table, decisions 4, 6 and 7): wins, a side with no legal move,
-the third repetition, the 400-ply limit, and the endings the service records."""
+"""How games end (docs/rules.md §Rule table, §Results, §Decisions 4, 6 and 7): wins, a side
+with no legal move, the third repetition, the 400-ply limit, and the service's endings."""
 
 from __future__ import annotations
 

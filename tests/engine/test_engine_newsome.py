@@ -1,4 +1,4 @@
-"""newsome, Newsome's Gaelic game: the rule table column and decision 5 of RULES.md.
+"""newsome, Newsome's Gaelic game: docs/rules.md §newsome, its §Rule table column, §Decisions 5.
 
 White squares: file index + rank index even (a1 = (0, 0)), so the corners and the throne
 are white. On this board a1 b2 c3 c1 e1 b4 a5 ... are white; b1 c2 c4 d3 d5 ... are not.

@@ -1,5 +1,5 @@
-"""Move text (RULES.md, "Board, pieces, notation"): lenient input, canonical output, capture
-order, and illegal moves that say what is wrong and leave the game as it was."""
+"""Move text (docs/rules.md §Move text): lenient input, canonical output, capture order,
+and illegal moves that say what is wrong and leave the game as it was."""
 
 from __future__ import annotations
 

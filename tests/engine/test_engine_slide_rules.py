@@ -1,4 +1,4 @@
-"""The rule table of RULES.md for the four rook-slide rule sets, row by row.
+"""The rule table of docs/rules.md (§Rule table) for the four rook-slide rule sets, row by row.
 
 Every test builds its position by hand (``put`` lists the pieces) and checks the positive and
 the negative case of one row or numbered decision. Rows that read the same in several rule
