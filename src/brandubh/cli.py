@@ -64,20 +64,38 @@ def perft(depth: int, ruleset: str, position: str | None) -> None:
 
 
 @main.command()
-@click.argument("record_file", type=click.File("r", encoding="utf-8"))
-def verify(record_file: TextIO) -> None:
-    """Check a finished game's record: seed, sides, every move, the result."""
-    from brandubh.engine import EngineError, parse_record
-    from brandubh.fairplay import VerificationFailed
+@click.argument("record_files", nargs=-1, required=True, type=click.File("r", encoding="utf-8"))
+def verify(record_files: tuple[TextIO, ...]) -> None:
+    """Check finished games' records: seed, sides, every move, the result.
+
+    A match's later game takes its sides from the match: give the match's records in order,
+    game 1 first.
+    """
+    from brandubh.engine import EngineError, Record, parse_record
+    from brandubh.fairplay import VerificationFailed, match_of
     from brandubh.fairplay import verify as check
 
-    try:
-        record = parse_record(record_file.read())
-        game = check(record)
-    except (EngineError, VerificationFailed) as exc:
-        click.echo(f"FAILED: {exc}", err=True)
-        raise SystemExit(1) from None
-    click.echo(
-        f"OK: game {record.game_id}, {record.ruleset}, {len(record.moves)} moves, "
-        f"{game.result}; the seed matches its commitment and the sides follow from it"
-    )
+    # Records checked so far, by match id: a later game of a match is checked against them.
+    by_match: dict[str, list[Record]] = {}
+    for record_file in record_files:
+        label = f"{record_file.name}: " if len(record_files) > 1 else ""
+        try:
+            record = parse_record(record_file.read())
+            match = match_of(record)
+            earlier = by_match.get(match.match_id, []) if match and match.number > 1 else []
+            game = check(record, earlier)
+        except (EngineError, VerificationFailed) as exc:
+            click.echo(f"FAILED: {label}{exc}", err=True)
+            raise SystemExit(1) from None
+        if match:
+            by_match.setdefault(match.match_id, []).append(record)
+        if match and match.number == 2:
+            sides = f"the sides follow from game 1 of match {match.match_id}"
+        elif match and match.number == 3:
+            sides = "the tie-breaker was due, its sides the chooser's"
+        else:
+            sides = "the sides follow from it"
+        click.echo(
+            f"OK: {label}game {record.game_id}, {record.ruleset}, {len(record.moves)} moves, "
+            f"{game.result}; the seed matches its commitment and {sides}"
+        )

@@ -7,10 +7,12 @@ from a finished game's record.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
-from typing import Final
+from collections.abc import Sequence
+from typing import Final, NamedTuple
 
-from brandubh.engine import Game, InvalidRecord, Record
+from brandubh.engine import Game, InvalidRecord, Record, Side, opponent
 
 SEED_BYTES: Final = 32
 _SIDES_DOMAIN: Final = b"brandubh-live/sides/v1:"
@@ -40,10 +42,38 @@ class VerificationFailed(ValueError):
     """A finished game's record that does not check out; the message names what."""
 
 
-def verify(record: Record) -> Game:
+# A match game's record says which match and which of its games: "m1a2b3c4d5e game 2".
+_MATCH_RE: Final = re.compile(r"^(\S+) game ([123])$")
+# Of the rule sets, only newsome's source gives a 1-1 match a third game (matches.py).
+TIEBREAK_RULESETS: Final = frozenset({"newsome"})
+
+
+class MatchGame(NamedTuple):
+    """Which match a record's game belongs to, and which of its games it is (1 to 3)."""
+
+    match_id: str
+    number: int
+
+
+def match_of(record: Record) -> MatchGame | None:
+    """The record's ``Match`` header read, or None when the game is not part of a match."""
+    value = dict(record.extra).get("Match")
+    if value is None:
+        return None
+    m = _MATCH_RE.match(value)
+    if m is None:
+        raise VerificationFailed(
+            f'the Match header {value!r} should read "<match id> game <1, 2 or 3>"'
+        )
+    return MatchGame(m.group(1), int(m.group(2)))
+
+
+def verify(record: Record, earlier: Sequence[Record] = ()) -> Game:
     """Check a finished game's record: the seed matches the commitment, the sides follow
     from the seed, every move is legal and the result follows. Return the replayed game.
 
+    A match's later game has its sides from the match, not its seed: ``earlier`` must hold
+    the records of that match's earlier games, first game first, and they are checked too.
     Raises VerificationFailed naming the first thing that does not hold.
     """
     if record.result is None:
@@ -65,19 +95,115 @@ def verify(record: Record) -> Game:
         )
     if not record.game_id:
         raise VerificationFailed("the record has no Game header (the sides depend on it)")
-    headers = dict(record.extra)
-    creator = headers.get("Creator")
-    if creator not in ("attackers", "defenders"):
-        raise VerificationFailed('the record needs a Creator header: "attackers" or "defenders"')
-    expected = "attackers" if creator_attacks(seed, record.game_id) else "defenders"
-    # In a match only the first game's sides are drawn; the later ones follow from it.
-    by_match = headers.get("Match", "").endswith((" game 2", " game 3"))
-    if creator != expected and not by_match:
-        raise VerificationFailed(
-            f"the sides do not follow from the seed: the game's creator should have been "
-            f"the {expected}, the record says the {creator}"
-        )
+    creator = _creator(record)
+    match = match_of(record)
+    if match is None or match.number == 1:
+        if earlier:
+            raise VerificationFailed(
+                "earlier games were given, but this record is not a later game of a match"
+            )
+        expected = "attackers" if creator_attacks(seed, record.game_id) else "defenders"
+        if creator != expected:
+            raise VerificationFailed(
+                f"the sides do not follow from the seed: the game's creator should have been "
+                f"the {expected}, the record says the {creator}"
+            )
+    else:
+        _check_match_sides(record, match, earlier)
+    return _replay(record)
+
+
+def _creator(record: Record) -> Side:
+    creator = dict(record.extra).get("Creator")
+    if creator == "attackers":
+        return "attackers"
+    if creator == "defenders":
+        return "defenders"
+    raise VerificationFailed('the record needs a Creator header: "attackers" or "defenders"')
+
+
+def _replay(record: Record) -> Game:
     try:
         return record.replay()
     except InvalidRecord as exc:
         raise VerificationFailed(str(exc)) from None
+
+
+def _check_match_sides(record: Record, match: MatchGame, earlier: Sequence[Record]) -> None:
+    """A match's second game swaps the first's sides. A third (newsome's tie-breaker) has
+    the sides its chooser picked, so it is checked to be a game the first two called for."""
+    label = f"this record is game {match.number} of match {match.match_id}"
+    if len(earlier) != match.number - 1:
+        raise VerificationFailed(
+            f"{label}: its sides follow from the match, not its seed, so it is verified with "
+            f"the record of each earlier game of the match, first game first "
+            f"({len(earlier)} given, {match.number - 1} needed)"
+        )
+    games = []
+    for i, previous in enumerate(earlier):
+        if match_of(previous) != MatchGame(match.match_id, i + 1):
+            raise VerificationFailed(
+                f"{label}, but earlier record {i + 1} is not game {i + 1} of that match"
+            )
+        if previous.ruleset != record.ruleset:
+            raise VerificationFailed(
+                f"{label} ({record.ruleset}), but game {i + 1} is {previous.ruleset}: "
+                f"a match keeps one rule set"
+            )
+        try:
+            games.append(verify(previous, earlier[:i]))
+        except VerificationFailed as exc:
+            raise VerificationFailed(f"game {i + 1} of match {match.match_id}: {exc}") from None
+    first = earlier[0]
+    if match.number == 2:
+        expected = opponent(_creator(first))
+        if _creator(record) != expected:
+            raise VerificationFailed(
+                f"the sides do not follow from the match: game 2 swaps game 1's sides, so its "
+                f"creator should have been the {expected}, the record says the "
+                f"{_creator(record)}"
+            )
+        _same_players(record, first, swapped=True)
+        return
+    _same_players(record, first, swapped=False)
+    if record.ruleset not in TIEBREAK_RULESETS:
+        raise VerificationFailed(f"{label}, but a {record.ruleset} match has only two games")
+    # The creator of every game of a match is the same player (matches.py), so the
+    # creator's side in each game tells whose win it was.
+    creator_won = []
+    for i, (previous, game) in enumerate(zip(earlier, games, strict=True)):
+        assert game.result is not None
+        if game.result.winner is None:
+            raise VerificationFailed(f"{label}, but game {i + 1} was drawn: no tie-breaker")
+        creator_won.append(game.result.winner == _creator(previous))
+    if creator_won[0] == creator_won[1]:
+        raise VerificationFailed(f"{label}, but one player won both earlier games")
+    if _margin(games[0]) == _margin(games[1]):
+        raise VerificationFailed(
+            f"{label}, but both wins left {_margin(games[0])} pieces: with equal margins "
+            f"the match is drawn and has no third game"
+        )
+
+
+def _margin(game: Game) -> int:
+    """The winner's pieces left on the board (the king counts for the defenders)."""
+    board, result = game.board, game.result
+    assert result is not None
+    if result.winner == "attackers":
+        return board.att.bit_count()
+    return board.dfn.bit_count() + (board.king >= 0)
+
+
+def _same_players(record: Record, first: Record, *, swapped: bool) -> None:
+    """The players' names, where both records give them, are game 1's: with the sides
+    swapped (game 2), or either way round (a tie-breaker, whose sides were chosen)."""
+    names = (record.attackers, record.defenders)
+    before = (first.attackers, first.defenders)
+    if None in names or None in before:
+        return
+    if names == before[::-1] or (not swapped and names == before):
+        return
+    raise VerificationFailed(
+        f"the players do not follow from the match: game 1 was {before[0]} (attackers) "
+        f"against {before[1]} (defenders), this record has {names[0]} against {names[1]}"
+    )

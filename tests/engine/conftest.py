@@ -1,9 +1,9 @@
 """Shared helpers for the engine tests, offered as fixtures.
 
 ``put`` builds a position string from a list of pieces such as ``"Kd5 Ac5 Ae5 Dd6"``, so a
-test reads like the rule it checks. It is written from RULES.md (ranks 7 down to 1, ``A``
-attacker, ``D`` defender, ``K`` king, digits for empty runs, then the side to move) and does
-not use the engine's own formatter.
+test reads like the rule it checks. It is written from docs/rules.md §Position strings
+(ranks 7 down to 1, ``A`` attacker, ``D`` defender, ``K`` king, digits for empty runs, then
+the side to move) and does not use the engine's own formatter.
 """
 
 from __future__ import annotations

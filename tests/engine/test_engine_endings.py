@@ -1,5 +1,5 @@
-"""How games end (RULES.md rule table, decisions 4, 6 and 7): wins, a side with no legal move,
-the third repetition, the 400-ply limit, and the endings the service records."""
+"""How games end (docs/rules.md §Rule table, §Results, §Decisions 4, 6 and 7): wins, a side
+with no legal move, the third repetition, the 400-ply limit, and the service's endings."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from brandubh.engine import Game, IllegalMove, Result, Side
+from brandubh.engine import Game, GameOver, InvalidResult, Result, Side
 
 Put = Callable[..., str]
 SLIDE = ["nielsen", "federation", "common", "walker"]
@@ -266,7 +266,7 @@ def test_four_hundred_plies_draw(ruleset: str, put: Put) -> None:
     game.play(quiet[0])
     assert game.ply == 400
     assert game.result == Result(None, "move_limit")
-    with pytest.raises(IllegalMove, match="over"):
+    with pytest.raises(GameOver, match="over"):
         game.play(quiet[1])
 
 
@@ -338,9 +338,9 @@ def test_the_service_ends_a_game_for_its_own_reasons(
     result = game.finish(winner, reason)
     assert result == game.result == Result(winner, reason)
     assert game.legal_moves() == []
-    with pytest.raises(IllegalMove):
+    with pytest.raises(GameOver):
         game.play(str(Game(ruleset).legal_moves()[0]))
-    with pytest.raises(IllegalMove):
+    with pytest.raises(GameOver):
         game.finish(None, "draw_agreed")
 
 
@@ -352,6 +352,6 @@ def test_the_service_ends_a_game_for_its_own_reasons(
 def test_the_service_cannot_claim_an_ending_the_board_decides(reason: str) -> None:
     """Decision 6: every other ending is reported by the engine itself, never by finish()."""
     game = Game()
-    with pytest.raises(ValueError, match=reason):
+    with pytest.raises(InvalidResult, match=reason):
         game.finish("attackers", reason)
     assert game.result is None

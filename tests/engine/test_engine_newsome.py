@@ -1,4 +1,4 @@
-"""newsome, Newsome's Gaelic game: the rule table column and decision 5 of RULES.md.
+"""newsome, Newsome's Gaelic game: docs/rules.md §newsome, its §Rule table column, §Decisions 5.
 
 White squares: file index + rank index even (a1 = (0, 0)), so the corners and the throne
 are white. On this board a1 b2 c3 c1 e1 b4 a5 ... are white; b1 c2 c4 d3 d5 ... are not.
@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from brandubh.engine import Game, IllegalMove, Result
+from brandubh.engine import Game, MoveNotLegal, Result
 
 Put = Callable[..., str]
 
@@ -50,7 +50,7 @@ def test_a_soldier_on_a_dark_square_steps_orthogonally_only(
     game = newsome(put(f"{piece}c4 {enemy}g6 Ka7", side))
     assert destinations(game, "c4") == {"c5", "c3", "b4"}  # d4 is the throne
     for move in ("c4-b5", "c4-d5", "c4-b3", "c4-a6", "c4-e2"):
-        with pytest.raises(IllegalMove):
+        with pytest.raises(MoveNotLegal):
             game.play(move)
 
 
@@ -59,7 +59,7 @@ def test_the_king_steps_one_square_and_may_stop_on_the_throne(put: Put) -> None:
     only the king may stop on the throne."""
     white = newsome(put("Kc3 Ag6 Dg2", "d"))
     assert destinations(white, "c3") == {"c4", "c2", "b3", "d3", "b4", "b2", "d2", "d4"}
-    with pytest.raises(IllegalMove, match="one square"):
+    with pytest.raises(MoveNotLegal, match="one square"):
         white.play("Kc3-a5")
     dark = newsome(put("Kc4 Ag6 Dg2", "d"))
     assert destinations(dark, "c4") == {"c5", "c3", "b4", "d4"}
@@ -71,9 +71,9 @@ def test_a_jump_is_blocked_by_any_piece_on_the_square_passed_over(put: Put) -> N
     """Decision 5: a two-square diagonal move needs the square passed over empty."""
     game = newsome(put("Dc3 Ab4 Dd2 Ag6 Ka7", "d"))
     assert destinations(game, "c3") == {"c4", "c2", "b3", "d3", "b4", "b2", "a1"}
-    with pytest.raises(IllegalMove, match="the path from c3 to a5 is blocked at b4"):
+    with pytest.raises(MoveNotLegal, match="the path from c3 to a5 is blocked at b4"):
         game.play("c3-a5")
-    with pytest.raises(IllegalMove, match="the path from c3 to e1 is blocked at d2"):
+    with pytest.raises(MoveNotLegal, match="the path from c3 to e1 is blocked at d2"):
         game.play("c3-e1")
 
 
@@ -81,9 +81,9 @@ def test_a_jump_needs_an_empty_destination(put: Put) -> None:
     """Decision 5: a two-square move may not capture, nor land on a friend."""
     game = newsome(put("Dc3 Aa5 De1 Ag6 Ka7", "d"))
     assert not destinations(game, "c3") & {"a5", "e1"}
-    with pytest.raises(IllegalMove, match="may not capture"):
+    with pytest.raises(MoveNotLegal, match="may not capture"):
         game.play("c3-a5")
-    with pytest.raises(IllegalMove):
+    with pytest.raises(MoveNotLegal):
         game.play("c3-e1")
 
 
@@ -102,13 +102,13 @@ def test_only_the_king_may_stop_on_the_throne(put: Put) -> None:
     """Who may stop on the throne: the king only (any side's soldier is refused)."""
     prince = newsome(put("Dd3 Ag6 Ka7", "d"))
     assert "d4" not in destinations(prince, "d3")
-    with pytest.raises(IllegalMove, match="throne"):
+    with pytest.raises(MoveNotLegal, match="throne"):
         prince.play("d3-d4")
     baron = newsome(put("Ad5 Dg6 Ka7", "a"))
-    with pytest.raises(IllegalMove, match="throne"):
+    with pytest.raises(MoveNotLegal, match="throne"):
         baron.play("d5-d4")
     diagonal = newsome(put("Ac5 Dg6 Ka7", "a"))
-    with pytest.raises(IllegalMove, match="throne"):
+    with pytest.raises(MoveNotLegal, match="throne"):
         diagonal.play("c5-d4")
     king = newsome(put("Kd5 Ag6 Dg2", "d"))
     king.play("Kd5-d4")
@@ -122,7 +122,7 @@ def test_only_the_king_may_pass_over_the_throne(piece: str, side: str, put: Put)
     for origin, dest in [("c3", "e5"), ("e5", "c3"), ("c5", "e3"), ("e3", "c5")]:
         game = newsome(put(f"{piece}{origin} {enemy}g6 Ka7", side))
         assert dest not in destinations(game, origin)
-        with pytest.raises(IllegalMove, match="throne"):
+        with pytest.raises(MoveNotLegal, match="throne"):
             game.play(f"{origin}-{dest}")
 
 
@@ -174,14 +174,14 @@ def test_the_king_does_not_capture_diagonally(put: Put) -> None:
     """Decision 5: diagonal captures are for princes and barons, not the king."""
     game = newsome(put("Kc3 Ab4 Ag6 Dg2", "d"))
     assert "b4" not in destinations(game, "c3")
-    with pytest.raises(IllegalMove, match="orthogonally"):
+    with pytest.raises(MoveNotLegal, match="orthogonally"):
         game.play("Kc3-b4")
 
 
 def test_no_diagonal_capture_from_a_dark_square(put: Put) -> None:
     """Decision 5: a diagonal capture is a diagonal move, so only from a white square."""
     game = newsome(put("Dc4 Ab5 Ag6 Ka7", "d"))
-    with pytest.raises(IllegalMove, match="white"):
+    with pytest.raises(MoveNotLegal, match="white"):
         game.play("c4-b5")
 
 
@@ -192,7 +192,7 @@ def test_nothing_may_move_onto_the_king(pieces: str, move: str, put: Put) -> Non
     orthogonally or diagonally."""
     game = newsome(put(pieces, "a"))
     assert move[-2:] not in {m.destination for m in game.legal_moves()}
-    with pytest.raises(IllegalMove, match="never be captured"):
+    with pytest.raises(MoveNotLegal, match="never be captured"):
         game.play(move)
 
 
@@ -207,7 +207,7 @@ def test_the_king_surrounded_on_four_sides_is_not_captured(put: Put) -> None:
 def test_a_piece_may_not_capture_its_own_side(put: Put) -> None:
     """Decision 5: a capture is onto an enemy piece only."""
     game = newsome(put("Dc3 Dc4 Ag6 Ka7", "d"))
-    with pytest.raises(IllegalMove, match="your own"):
+    with pytest.raises(MoveNotLegal, match="your own"):
         game.play("c3-c4")
 
 
@@ -233,9 +233,9 @@ def test_there_is_no_custodial_capture(put: Put) -> None:
 def test_a_capture_suffix_must_name_the_destination(put: Put) -> None:
     """Move text: ``c3-c4xc4`` (or leave the suffix out); a wrong suffix is refused."""
     game = newsome(put("Dc3 Ac4 Ag6 Ka7", "d"))
-    with pytest.raises(IllegalMove, match="captures c4"):
+    with pytest.raises(MoveNotLegal, match="captures c4"):
         game.play("c3-c4xc5")
-    with pytest.raises(IllegalMove):
+    with pytest.raises(MoveNotLegal):
         game.play("c3-b3xb3")
     assert str(game.play("c3-c4xc4")) == "c3-c4xc4"
 

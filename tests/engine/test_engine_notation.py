@@ -1,5 +1,5 @@
-"""Move text (RULES.md, "Board, pieces, notation"): lenient input, canonical output, capture
-order, and illegal moves that say what is wrong and leave the game as it was."""
+"""Move text (docs/rules.md §Move text): lenient input, canonical output, capture order,
+and illegal moves that say what is wrong and leave the game as it was."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
-from brandubh.engine import Game, IllegalMove, Move
+from brandubh.engine import Game, GameOver, IllegalMove, InvalidMoveText, Move, MoveNotLegal
 
 Put = Callable[..., str]
 ALL = ["nielsen", "federation", "common", "walker", "newsome"]
@@ -41,11 +41,11 @@ def test_the_king_prefix_may_be_left_out(text: str, put: Put) -> None:
 def test_a_king_prefix_on_another_piece_is_refused(ruleset: str) -> None:
     """The K names the king: written on any other piece it does not match, and is refused."""
     game = Game(ruleset)
-    with pytest.raises(IllegalMove, match="not the king"):
+    with pytest.raises(MoveNotLegal, match="not the king"):
         game.play("Kd1-c1")
     assert game.ply == 0
     game.play("d1-c1")
-    with pytest.raises(IllegalMove, match="not the king"):
+    with pytest.raises(MoveNotLegal, match="not the king"):
         game.play("Kd3-c3")
     assert game.ply == 1
 
@@ -81,7 +81,7 @@ def test_a_wrong_capture_suffix_is_refused_saying_so(text: str, real: str, put: 
     """A given suffix that does not match the real captures is an error that says so."""
     game = Game.from_position(put(TWO_CAPTURES, "d"))
     before = game.position
-    with pytest.raises(IllegalMove, match=f"captures {real}"):
+    with pytest.raises(MoveNotLegal, match=f"captures {real}"):
         game.play(text)
     assert game.position == before
 
@@ -89,7 +89,7 @@ def test_a_wrong_capture_suffix_is_refused_saying_so(text: str, real: str, put: 
 def test_a_capture_suffix_on_a_quiet_move_is_refused() -> None:
     """A suffix on a move that captures nothing does not match either."""
     game = Game()
-    with pytest.raises(IllegalMove, match="captures nothing"):
+    with pytest.raises(MoveNotLegal, match="captures nothing"):
         game.play("d1-c1xc2")
     assert game.ply == 0
 
@@ -141,6 +141,8 @@ def test_an_illegal_move_names_the_problem(
     with pytest.raises(IllegalMove) as info:
         game.play(text)
     assert message in str(info.value)
+    # Text that is not a move at all is told apart from a move the position does not allow.
+    assert type(info.value) is (InvalidMoveText if "is not a move" in message else MoveNotLegal)
 
 
 # Illegal after the two plies in OPENING (attackers to move again).
@@ -152,6 +154,9 @@ ILLEGAL = {
     "walker": ["b4-b7xa7", "d7-g7", "Kd4-d5"],
     "newsome": ["d2-d4", "b4-d6", "a4-b5", "b4-a6", "d1-d3", "b4-c4xc5", "d2-c3xc3", "Kd2-c3"],
 }
+
+
+MALFORMED = {"x", "z9-a1"}  # not move text at all; every other entry is a move not allowed
 
 
 @pytest.mark.parametrize(("ruleset", "text"), [(r, t) for r, ts in ILLEGAL.items() for t in ts])
@@ -168,7 +173,7 @@ def test_an_illegal_move_leaves_the_game_unchanged(ruleset: str, text: str) -> N
         game.result,
         game.legal_moves(),
     )
-    with pytest.raises(IllegalMove):
+    with pytest.raises(InvalidMoveText if text in MALFORMED else MoveNotLegal):
         game.play(text)
     after = (
         game.position,
@@ -183,13 +188,13 @@ def test_an_illegal_move_leaves_the_game_unchanged(ruleset: str, text: str) -> N
 
 @pytest.mark.parametrize("ruleset", ["nielsen", "federation", "common", "walker"])
 def test_no_move_after_the_game_ended(ruleset: str, put: Put) -> None:
-    """A move after the game ended raises IllegalMove, and there are no legal moves."""
+    """A move after the game ended raises GameOver (an IllegalMove); there are no legal moves."""
     game = Game.from_position(put("Ka3 Ag6 Dc6", "d"), ruleset)
     game.play("Ka3-a1")
     assert game.result is not None
     assert game.legal_moves() == []
-    with pytest.raises(IllegalMove, match="over"):
+    with pytest.raises(GameOver, match="over"):
         game.play("g6-g5")
-    with pytest.raises(IllegalMove, match="over"):
+    with pytest.raises(GameOver, match="over"):
         game.play("a1-a2")
     assert game.ply == 1

@@ -1,4 +1,4 @@
-"""Position strings (RULES.md, "Board, pieces, notation"): read and written both ways, and
+"""Position strings (docs/rules.md §Position strings): read and written both ways, and
 malformed ones refused with a message that says what is wrong."""
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ START = "3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3 a"
 SQUARES = [f"{f}{r}" for r in range(1, 8) for f in "abcdefg"]
 
 
-def test_the_put_helper_writes_the_start_as_rules_md_spells_it(put: Put) -> None:
-    """The test helper itself: the start position as RULES.md gives it."""
+def test_the_put_helper_writes_the_start_as_the_rules_spell_it(put: Put) -> None:
+    """The test helper itself: the start position as docs/rules.md §Position strings gives it."""
     start = "Ad7 Ad6 Dd5 Aa4 Ab4 Dc4 Kd4 De4 Af4 Ag4 Dd3 Ad2 Ad1"
     assert put(start, "a") == START
     assert put("", "d") == "7/7/7/7/7/7/7 d"

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from brandubh.engine import (
     ENGINE_REASONS,
     Game,
-    IllegalMove,
+    GameOver,
     Record,
     format_position,
     format_record,
@@ -201,7 +201,7 @@ def test_invariants_in_every_ply_of_a_whole_game(ruleset: str, choices: list[int
     assert game.result is not None
     assert game.result.reason in ENGINE_REASONS
     assert game.legal_moves() == []
-    with pytest.raises(IllegalMove, match="over"):
+    with pytest.raises(GameOver, match="over"):
         game.play(str(game.moves[-1]))
 
 

@@ -1,4 +1,4 @@
-"""A second, deliberately naive implementation of RULES.md, and the engine checked against it.
+"""A second, deliberately naive implementation of docs/rules.md, and the engine checked against it.
 
 ``Reference`` below is written from the rule table and the numbered decisions alone: a dict of
 squares, plain loops, no bitboards and nothing imported from the engine but ``Game``, which it
@@ -33,7 +33,7 @@ RefResult = tuple[str | None, str]  # winner, reason
 
 @dataclass(frozen=True)
 class Column:
-    """One column of the rule table in RULES.md."""
+    """One column of the rule table (docs/rules.md §Rule table)."""
 
     slide: bool
     king_may_stop_on_throne: bool
@@ -79,7 +79,7 @@ def is_white(sq: Square) -> bool:
 
 
 def write_position(pieces: dict[Square, str], side: str) -> str:
-    """The canonical position string (RULES.md), written independently of the engine."""
+    """The canonical position string (docs/rules.md §Position strings), written independently."""
     rows = []
     for rank in range(6, -1, -1):
         row, empty = "", 0

@@ -1,4 +1,4 @@
-"""The rule table of RULES.md for the four rook-slide rule sets, row by row.
+"""The rule table of docs/rules.md (§Rule table) for the four rook-slide rule sets, row by row.
 
 Every test builds its position by hand (``put`` lists the pieces) and checks the positive and
 the negative case of one row or numbered decision. Rows that read the same in several rule
@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 
-from brandubh.engine import Game, IllegalMove, Result
+from brandubh.engine import Game, MoveNotLegal, Result
 
 Put = Callable[..., str]
 SLIDE = ["nielsen", "federation", "common", "walker"]
@@ -32,9 +32,9 @@ def test_a_soldier_slides_any_distance_along_rank_and_file(ruleset: str, put: Pu
     assert destinations(game, "b2") == {
         "b1", "b3", "b4", "b5", "b6", "b7", "a2", "c2", "d2", "e2", "f2", "g2",
     }  # fmt: skip
-    with pytest.raises(IllegalMove):
+    with pytest.raises(MoveNotLegal):
         game.play("b2-c3")
-    with pytest.raises(IllegalMove):
+    with pytest.raises(MoveNotLegal):
         game.play("b2-d3")
 
 
@@ -56,7 +56,7 @@ def test_a_piece_may_not_jump_or_land_on_another(ruleset: str, put: Put) -> None
     game = Game.from_position(put("Ab2 Dd2 Kf6 Af5", "a"), ruleset)
     assert destinations(game, "b2") == {"b1", "b3", "b4", "b5", "b6", "b7", "a2", "c2"}
     for move in ("b2-d2", "b2-e2", "b2-g2"):
-        with pytest.raises(IllegalMove, match="blocked at d2"):
+        with pytest.raises(MoveNotLegal, match="blocked at d2"):
             game.play(move)
 
 
@@ -68,11 +68,11 @@ def test_no_soldier_may_stop_on_the_throne(ruleset: str, put: Put) -> None:
     """Who may stop on the throne: never an attacker or a defender."""
     attackers = Game.from_position(put("Ad6 Kb6 Dg2", "a"), ruleset)
     assert "d4" not in destinations(attackers, "d6")
-    with pytest.raises(IllegalMove, match="d4 is the throne"):
+    with pytest.raises(MoveNotLegal, match="d4 is the throne"):
         attackers.play("d6-d4")
     defenders = Game.from_position(put("Dd6 Kb6 Ag2", "d"), ruleset)
     assert "d4" not in destinations(defenders, "d6")
-    with pytest.raises(IllegalMove, match="d4 is the throne"):
+    with pytest.raises(MoveNotLegal, match="d4 is the throne"):
         defenders.play("d6-d4")
 
 
@@ -91,7 +91,7 @@ def test_whether_the_king_may_return_to_the_throne(
         assert game.position == put("Kd4 Ab7 Ag2", "a")
         assert game.result is None
     else:
-        with pytest.raises(IllegalMove, match="d4 is the throne"):
+        with pytest.raises(MoveNotLegal, match="d4 is the throne"):
             game.play("Kd5-d4")
 
 
@@ -115,7 +115,7 @@ def test_nobody_passes_over_the_throne_while_the_king_is_on_it(ruleset: str, put
     game = Game.from_position(put("Ad6 Kd4 Dg2", "a"), ruleset)
     assert destinations(game, "d6") >= {"d5"}
     assert not destinations(game, "d6") & {"d3", "d2", "d1"}
-    with pytest.raises(IllegalMove, match="blocked at d4"):
+    with pytest.raises(MoveNotLegal, match="blocked at d4"):
         game.play("d6-d2")
 
 
@@ -128,12 +128,12 @@ def test_only_the_king_may_stop_on_a_corner(ruleset: str, put: Put) -> None:
     attackers = Game.from_position(put("Aa3 Ag5 Kc6 Dd6", "a"), ruleset)
     assert destinations(attackers, "a3") == {"a2", "a4", "a5", "a6", "b3", "c3", "d3", "e3",
                                              "f3", "g3"}  # fmt: skip
-    with pytest.raises(IllegalMove, match="a1 is a corner: only the king may stop there"):
+    with pytest.raises(MoveNotLegal, match="a1 is a corner: only the king may stop there"):
         attackers.play("a3-a1")
-    with pytest.raises(IllegalMove, match="g7 is a corner: only the king may stop there"):
+    with pytest.raises(MoveNotLegal, match="g7 is a corner: only the king may stop there"):
         attackers.play("g5-g7")
     defenders = Game.from_position(put("Da5 Kc6 Ag2", "d"), ruleset)
-    with pytest.raises(IllegalMove, match="a7 is a corner"):
+    with pytest.raises(MoveNotLegal, match="a7 is a corner"):
         defenders.play("a5-a7")
     king = Game.from_position(put("Ka5 Dc6 Ag2", "d"), ruleset)
     assert {"a7", "a1"} <= destinations(king, "a5")

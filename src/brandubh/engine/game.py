@@ -12,7 +12,7 @@ from brandubh.engine.board import (
     Board,
     Undo,
 )
-from brandubh.engine.errors import IllegalMove
+from brandubh.engine.errors import GameOver, InvalidResult, MoveNotLegal
 from brandubh.engine.notation import Move, MoveText, make_move, parse_move
 from brandubh.engine.result import SITE_REASONS, Result, Side
 from brandubh.engine.rulesets import DEFAULT_RULESET, Outcome, RuleSet, get_ruleset
@@ -146,19 +146,20 @@ class Game:
     def play(self, move: str | Move) -> Move:
         """Play a move given as text or a Move; return the Move as played, with captures.
 
-        Raises IllegalMove, naming the problem, and leaves the game unchanged.
+        Raises an IllegalMove naming the problem (InvalidMoveText, MoveNotLegal or GameOver)
+        and leaves the game unchanged.
         """
         if self.result is not None:
-            raise IllegalMove(f"the game is over ({self.result}): no more moves")
+            raise GameOver(f"the game is over ({self.result}): no more moves")
         parsed = parse_move(move if isinstance(move, str) else str(move))
         code = parsed.origin | parsed.destination << 6
         board = self.board
-        # A K written before any piece but the king does not match it (RULES.md notation).
+        # A K written before any piece but the king does not match it (docs/rules.md §Move text).
         if code not in board.legal_moves() or (parsed.king and parsed.origin != board.king):
-            raise IllegalMove(explain_illegal(board, parsed))
+            raise MoveNotLegal(explain_illegal(board, parsed))
         captures = board.captures(code)
         if parsed.captures is not None and sorted(parsed.captures) != captures:
-            raise IllegalMove(_capture_mismatch(parsed, captures))
+            raise MoveNotLegal(_capture_mismatch(parsed, captures))
         played = make_move(code, board.side == DEFENDERS and parsed.origin == board.king, captures)
         self.push(code, captures)
         return played
@@ -187,18 +188,21 @@ class Game:
 
     def finish(self, winner: Side | None, reason: str) -> Result:
         """End a running game for a reason the service decides: timeout, resignation,
-        draw_agreed or aborted."""
+        draw_agreed or aborted. Raises GameOver or InvalidResult and changes nothing."""
         if self.result is not None:
-            raise IllegalMove(f"the game is over ({self.result}): it cannot end again")
+            raise GameOver(f"the game is over ({self.result}): it cannot end again")
         if reason not in SITE_REASONS:
-            raise ValueError(f"{reason!r} is decided by the board, not the service")
+            raise InvalidResult(
+                f"{reason!r} is not an ending the service decides: "
+                f"use one of {', '.join(sorted(SITE_REASONS))}"
+            )
         self.result = Result(winner, reason)
         return self.result
 
     # -- results -----------------------------------------------------------------------
 
     def _judge(self, code: int) -> Result | None:
-        """The result after a move, in the order of RULES.md decision 7."""
+        """The result after a move, in the order of docs/rules.md §Order of judgement."""
         board, rs = self.board, self.ruleset
         mover: Side = "attackers" if board.side else "defenders"
         if rs.slides:

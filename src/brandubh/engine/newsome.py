@@ -1,9 +1,10 @@
 """Movement and capture for ``newsome``: one-step moves and capture by replacement.
 
-RULES.md decision 5: every piece steps one square orthogonally, or one square diagonally from
-a white square; princes and barons may instead jump two squares diagonally along white squares
-over an empty square onto an empty one. Moving onto an enemy captures it (diagonally: princes
-and barons only); the king is never captured. Only the king stops on or passes over the throne.
+The rules are docs/rules.md §newsome and §Decisions 5: every piece steps one square
+orthogonally, or one square diagonally from a white square; princes and barons may instead
+jump two squares diagonally along white squares over an empty square onto an empty one.
+Moving onto an enemy captures it (diagonally: princes and barons only); the king is never
+captured. Only the king stops on or passes over the throne.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Move text (RULES.md): ``d1-c1``, ``Kc5-c7``, ``c4-c7xb7xc6``; lenient in, canonical out."""
+"""Move text: ``d1-c1``, ``Kc5-c7``, ``c4-c7xb7xc6``; lenient in, canonical out.
+
+The notation is docs/rules.md §Move text.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-from brandubh.engine.errors import IllegalMove
+from brandubh.engine.errors import InvalidMoveText
 from brandubh.engine.squares import SQUARE_NAMES, parse_square
 
 _MOVE_RE: Final = re.compile(
@@ -54,7 +57,7 @@ def parse_move(text: str) -> MoveText:
     """Read move text leniently: case, spaces, the ``K`` and the capture suffix are optional."""
     m = _MOVE_RE.match(text)
     if m is None:
-        raise IllegalMove(
+        raise InvalidMoveText(
             f"{text!r} is not a move: write origin and destination, such as d1-c1 or Kd4-d7"
         )
     caps = m.group("captures")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from brandubh.engine.board import START_POSITION
-from brandubh.engine.errors import EngineError, IllegalMove, InvalidRecord
+from brandubh.engine.errors import EngineError, IllegalMove, InvalidRecord, InvalidResult
 from brandubh.engine.game import Game
 from brandubh.engine.result import SITE_REASONS, Result
 from brandubh.engine.rulesets import DEFAULT_RULESET, get_ruleset
@@ -223,5 +223,5 @@ def _parse_result(value: str, reason: str | None) -> Result | None:
         raise InvalidRecord(f'Result "{value}" needs a Reason header, such as "king_captured"')
     try:
         return Result(None if value == "draw" else value, reason)  # type: ignore[arg-type]
-    except ValueError as exc:
+    except InvalidResult as exc:
         raise InvalidRecord(f"Reason header: {exc}") from exc

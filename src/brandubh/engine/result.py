@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from brandubh.engine.errors import InvalidResult
+
 Side = Literal["attackers", "defenders"]
 
 # Endings the engine reports itself, from the board.
@@ -19,7 +21,8 @@ ENGINE_REASONS: Final = frozenset(
         "move_limit",
     }
 )
-# Endings decided by the players or the clock, which the service records (RULES.md, 6).
+# Endings decided by the players or the clock, which the service records (docs/rules.md
+# §Results).
 # "aborted" is the end of a game with no result: cancelled before both sides moved.
 SITE_REASONS: Final = frozenset({"timeout", "resignation", "draw_agreed", "aborted"})
 REASONS: Final = ENGINE_REASONS | SITE_REASONS
@@ -34,12 +37,12 @@ class Result:
 
     def __post_init__(self) -> None:
         if self.winner not in ("attackers", "defenders", None):
-            raise ValueError(
+            raise InvalidResult(
                 f"winner must be 'attackers', 'defenders' or None, not {self.winner!r}"
             )
         if self.reason not in REASONS:
             known = ", ".join(sorted(REASONS))
-            raise ValueError(f"unknown reason {self.reason!r}: one of {known}")
+            raise InvalidResult(f"unknown reason {self.reason!r}: one of {known}")
 
     @property
     def is_draw(self) -> bool:

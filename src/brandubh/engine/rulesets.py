@@ -1,4 +1,4 @@
-"""The five rule sets as data: one frozen description each (see RULES.md)."""
+"""The five rule sets as data: one frozen description each (docs/rules.md §Rule table)."""
 
 from __future__ import annotations
 

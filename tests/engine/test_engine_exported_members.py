@@ -1,0 +1,60 @@
+"""The engine's public API, pinned: a name added to or dropped from ``__all__`` shows here."""
+
+from __future__ import annotations
+
+import brandubh.engine
+
+EXPORTED = [
+    "DEFAULT_RULESET",
+    "ENGINE_REASONS",
+    "REASONS",
+    "RULESETS",
+    "SITE_REASONS",
+    "START_POSITION",
+    "Board",
+    "EngineError",
+    "Game",
+    "GameOver",
+    "IllegalMove",
+    "InvalidMoveText",
+    "InvalidPosition",
+    "InvalidRecord",
+    "InvalidResult",
+    "Move",
+    "MoveNotLegal",
+    "MoveText",
+    "Record",
+    "Result",
+    "RuleSet",
+    "Side",
+    "Snapshot",
+    "UnknownRuleSet",
+    "format_move",
+    "format_position",
+    "format_record",
+    "get_ruleset",
+    "opponent",
+    "parse_move",
+    "parse_position",
+    "parse_record",
+    "perft",
+]
+
+
+def test_all_is_exactly_the_pinned_list() -> None:
+    assert brandubh.engine.__all__ == EXPORTED
+
+
+def test_every_exported_name_exists() -> None:
+    missing = [name for name in brandubh.engine.__all__ if not hasattr(brandubh.engine, name)]
+    assert missing == []
+
+
+def test_nothing_public_is_left_out_of_all() -> None:
+    """Every public name the package defines or imports is in ``__all__`` (submodules aside)."""
+    public = {
+        name
+        for name, value in vars(brandubh.engine).items()
+        if not name.startswith("_") and type(value).__name__ != "module"
+    }
+    assert public - {"annotations"} == set(EXPORTED)
