@@ -1,5 +1,5 @@
-// Squares, positions and move text as in RULES.md: files a–g from the left, ranks 1–7
-// from the bottom; moves `d1-c1`, `Kd4-d7`, `c4-c7xb7xc6`. Pure functions only.
+// Squares, positions and move text as in docs/rules.md §Move text and §Position strings:
+// files a–g from the left, ranks 1–7 from the bottom; moves `d1-c1`, `Kd4-d7`, `c4-c7xb7xc6`. Pure functions only.
 
 export const FILES = "abcdefg";
 export const SIZE = 7;
@@ -120,7 +120,7 @@ export interface MoveRow {
   defenders: string | null;
 }
 
-/** The move list in rows of two plies: attackers move first (RULES.md). */
+/** The move list in rows of two plies: attackers move first (docs/rules.md). */
 export function moveRows(moves: readonly string[]): MoveRow[] {
   const rows: MoveRow[] = [];
   for (let i = 0; i < moves.length; i += 2) {

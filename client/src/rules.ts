@@ -1,4 +1,4 @@
-// The full rules of each rule set, written from RULES.md (the service's reference).
+// The full rules of each rule set, as docs/rules.md states them.
 
 export interface RuleSection {
   heading: string;

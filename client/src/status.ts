@@ -128,7 +128,7 @@ export function playerLine(state: State, side: Side, playerId: string | null | u
   return `${capitalise(side)}: ${name}${you}`;
 }
 
-/** What a third occurrence of a position does, by rule set (RULES.md). */
+/** What a third occurrence of a position does, by rule set (docs/rules.md §Rule table). */
 const THIRD_REPETITION: Record<string, string> = {
   nielsen: "the game is a draw",
   walker: "the game is a draw",

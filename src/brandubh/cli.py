@@ -65,11 +65,17 @@ def perft(depth: int, ruleset: str, position: str | None) -> None:
 
 @main.command()
 @click.argument("record_files", nargs=-1, required=True, type=click.File("r", encoding="utf-8"))
-def verify(record_files: tuple[TextIO, ...]) -> None:
+@click.option(
+    "--online",
+    metavar="URL",
+    help="Also ask the service at URL (e.g. https://brandubh.live) whether each record is "
+    "the game it played under that id.",
+)
+def verify(record_files: tuple[TextIO, ...], online: str | None) -> None:
     """Check finished games' records: seed, sides, every move, the result.
 
     A match's later game takes its sides from the match: give the match's records in order,
-    game 1 first.
+    game 1 first. With --online, the service also compares each with the game it stored.
     """
     from brandubh.engine import EngineError, Record, parse_record
     from brandubh.fairplay import VerificationFailed, match_of
@@ -80,7 +86,8 @@ def verify(record_files: tuple[TextIO, ...]) -> None:
     for record_file in record_files:
         label = f"{record_file.name}: " if len(record_files) > 1 else ""
         try:
-            record = parse_record(record_file.read())
+            text = record_file.read()
+            record = parse_record(text)
             match = match_of(record)
             earlier = by_match.get(match.match_id, []) if match and match.number > 1 else []
             game = check(record, earlier)
@@ -99,3 +106,34 @@ def verify(record_files: tuple[TextIO, ...]) -> None:
             f"OK: {label}game {record.game_id}, {record.ruleset}, {len(record.moves)} moves, "
             f"{game.result}; the seed matches its commitment and {sides}"
         )
+        if online:
+            _compare_online(online, text, label)
+
+
+def _compare_online(url: str, text: str, label: str) -> None:
+    """Ask a service whether a record is the game it played (POST /api/verify)."""
+    import json
+    import urllib.request
+
+    base = url.rstrip("/")
+    request = urllib.request.Request(
+        base + "/api/verify", data=text.encode(), headers={"Origin": base}, method="POST"
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            reply = json.loads(answer.read())
+    except (OSError, ValueError) as exc:
+        click.echo(f"FAILED: {label}could not ask {url}: {exc}", err=True)
+        raise SystemExit(2) from None
+    stored = reply.get("stored") or {}
+    if not reply.get("ok"):
+        click.echo(f"FAILED: {label}{url} says: {reply.get('error')}", err=True)
+        raise SystemExit(1)
+    if not stored.get("found"):
+        click.echo(f"FAILED: {label}{url} has no game under this id", err=True)
+        raise SystemExit(1)
+    if not stored.get("same"):
+        why = "; ".join(stored.get("differences") or ())
+        click.echo(f"FAILED: {label}not the game {url} played: {why}", err=True)
+        raise SystemExit(1)
+    click.echo(f"OK: {label}it is the game {url} played under this id")

@@ -456,5 +456,15 @@ async def test_a_finished_games_record_verifies_and_a_changed_one_does_not(
     assert passed.returncode == 0 and passed.stdout.startswith("OK")
     failed = subprocess.run([*run, str(bad_file)], capture_output=True, text=True)
     assert failed.returncode == 1 and "commitment" in failed.stderr
+    online = subprocess.run(
+        [*run, "--online", hub.url, str(good_file)], capture_output=True, text=True
+    )
+    assert online.returncode == 0 and "it is the game" in online.stdout, online
+    renamed_file = tmp_path / "renamed.txt"
+    renamed_file.write_text(renamed)
+    online = subprocess.run(
+        [*run, "--online", hub.url, str(renamed_file)], capture_output=True, text=True
+    )
+    assert online.returncode == 1 and "not the game" in online.stderr, online
     for sock in sockets.values():
         await sock.close()

@@ -13,8 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
-from brandubh.engine import Game, IllegalMove, Result, Side
-from brandubh.engine.result import opponent
+from brandubh.engine import Game, IllegalMove, Result, Side, opponent
 from brandubh.hub.errors import Refusal
 from brandubh.hub.state import BOT_ID, GameState, Player, pack_snapshot
 

@@ -13,8 +13,7 @@ from typing import Final, cast
 from redis.asyncio import Redis
 
 from brandubh import fairplay
-from brandubh.engine import RULESETS, Game, Record
-from brandubh.engine.result import opponent
+from brandubh.engine import RULESETS, Game, Record, opponent
 from brandubh.hub import changes, frames, keys
 from brandubh.hub.changes import Change
 from brandubh.hub.commit import Committed, Committer

@@ -160,7 +160,7 @@ def routes(web: Services, static: Path) -> list[Route]:
             raise Refusal("bad_request", f"a record is at most {MAX_RECORD} bytes")
         try:
             record = parse_record(body.decode("utf-8"))
-            game = fairplay.verify(record)
+            game = fairplay.verify(record, await earlier_games(record))
         except UnicodeDecodeError:
             return JSONResponse({"ok": False, "error": "the record is not UTF-8 text"})
         except (EngineError, fairplay.VerificationFailed) as exc:
@@ -178,6 +178,17 @@ def routes(web: Services, static: Path) -> list[Route]:
                 "stored": await stored_comparison(record),
             }
         )
+
+    async def earlier_games(record: Record) -> list[Record]:
+        """A match's later game is checked against the match's earlier games, as stored."""
+        match = fairplay.match_of(record)
+        if match is None or match.number < 2:
+            return []
+        try:
+            ids = (await web.matches.summary(match.match_id))["games"][: match.number - 1]
+            return [await web.games.record(await web.games.load(i)) for i in ids]
+        except Refusal:
+            return []  # not stored here: verify says what it needed
 
     async def stored_comparison(record: Record) -> dict[str, Any]:
         """Whether a consistent record is also the game this service played under its id."""

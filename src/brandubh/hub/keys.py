@@ -2,7 +2,7 @@
 
 A game's keys share one hash tag, ``{p<bucket>}``, with ``bucket = crc32(game_id) % BUCKETS``,
 so that a game, its event list, its acks and its bucket's job indexes live in one slot and
-one Lua script may touch them all, on a single Redis or in a Redis Cluster (DESIGN.md).
+one Lua script may touch them all, on a single Redis or in a Redis Cluster (docs/architecture.md).
 """
 
 from __future__ import annotations

@@ -16,18 +16,17 @@ from __future__ import annotations
 
 import logging
 import secrets
-from typing import Any, Final, cast
+from typing import Any, cast
 
 from redis.asyncio import Redis
 
+from brandubh.fairplay import TIEBREAK_RULESETS
 from brandubh.hub import frames, keys
 from brandubh.hub.errors import Refusal
 from brandubh.hub.games import GameService
 from brandubh.hub.state import GameState, Player
 
 log = logging.getLogger("brandubh.matches")
-
-TIEBREAK_RULESETS: Final = frozenset({"newsome"})
 
 
 class MatchService:

@@ -1,4 +1,4 @@
-"""Cross-site checks: websocket Origin allowlist and non-GET request guards (DESIGN.md).
+"""Cross-site checks: websocket Origin allowlist and non-GET request guards (docs/protocol.md §2).
 
 Starlette checks neither: its CORS middleware skips websockets, and a browser will open a
 websocket to any site with the user's cookies (cross-site websocket hijacking).

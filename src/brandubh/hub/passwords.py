@@ -1,6 +1,6 @@
 """Passwords, emails and display names: the rules an account must meet, and argon2id.
 
-Hashing follows OWASP's minimum for argon2id (DESIGN.md): 19 MiB, 2 passes, 1 lane, about
+Hashing follows OWASP's minimum for argon2id (docs/accounts.md): 19 MiB, 2 passes, 1 lane, about
 33 ms per hash on the reference machine. It runs in a worker thread (argon2-cffi releases
 the GIL) behind a small semaphore, so a burst of logins can neither stall the event loop
 nor take every core. An unknown email is checked against a dummy hash, so the answer

@@ -2,9 +2,10 @@
 
 Every hub runs one (``tick`` is one of the lifespan's loops). Each polls its buckets'
 deadline indexes (sorted sets scored by the deadline, written by commit.lua) and hands
-every due game to ``GameService.expire``, which commits the timeout through the one commit path. commit.lua re-checks the
-deadline against Redis's clock and the game's version, so two schedulers firing at once,
-or a move racing the deadline, end in exactly one change: no lock is needed.
+every due game to ``GameService.expire``, which commits the timeout through the one
+commit path. commit.lua re-checks the deadline against Redis's clock and the game's
+version, so two schedulers firing at once, or a move racing the deadline, end in exactly
+one change: no lock is needed.
 
 About once a second each scheduler also beats (lua/heartbeat.lua). A gap between beats
 longer than the outage threshold means no hub ran at all: that interval is recorded as an
