@@ -1,0 +1,107 @@
+"""What follows an ending runs durably: a match moves on exactly once however often its step
+runs, a step that failed is finished by the sweep, and a dead worker's bot turn is taken
+over within one short lease."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from brandubh.hub import bot_worker, keys
+from brandubh.hub.endings import Endings
+from brandubh.hub.games import GameService
+from brandubh.hub.matches import MatchService
+from brandubh.hub.scripts import Scripts
+from brandubh.hub.state import BOT_ID, Player
+from services import HubProcess
+from wsclient import Socket
+
+A, B = Player("u_ann", "Ann"), Player("u_bob", "Bob")
+
+
+@pytest.fixture
+async def services(fresh_redis_url: str) -> AsyncIterator[dict[str, Any]]:
+    """The services in this process on a Redis of the test's own, with no hub listening."""
+    r = aioredis.Redis.from_url(fresh_redis_url)
+    scripts = Scripts.register(r)
+    games = GameService(r, scripts)
+    matches = MatchService(r, games)
+    yield {"redis": r, "scripts": scripts, "games": games, "matches": matches}
+    await r.aclose()
+
+
+async def resign(games: GameService, game_id: str, side: str) -> None:
+    state = await games.load(game_id)
+    await games.resign(state.player_of(side), game_id, f"r-{game_id}")
+
+
+async def test_a_match_step_run_many_times_at_once_moves_the_match_on_once(
+    services: dict[str, Any],
+) -> None:
+    games, matches = services["games"], services["matches"]
+    match_id, game1 = await matches.start(A, B, "nielsen", 600, None)
+    first = await games.load(game1)
+    await resign(games, game1, "defenders")
+    await asyncio.gather(*(matches.advance(game1) for _ in range(5)))
+    await matches.advance(game1)  # and once more, after the others
+    summary = await matches.summary(match_id)
+    assert len(summary["games"]) == 2 and summary["status"] == "playing"
+    assert summary["score"] == {first.attacker: 1.0, first.defender: 0.0}
+    second = await games.load(summary["games"][1])
+    assert second.status == "active" and second.attacker == first.defender
+
+
+async def test_a_match_whose_step_never_ran_is_finished_by_the_sweep(
+    services: dict[str, Any],
+) -> None:
+    r, games, matches = services["redis"], services["games"], services["matches"]
+    failing = {"left": 1}
+
+    async def flaky(game_id: str) -> None:
+        if failing["left"]:
+            failing["left"] -= 1
+            raise ConnectionError("the hub lost Redis half-way")
+
+    endings = Endings(r, services["scripts"], steps=(flaky, matches.advance))
+    match_id, game1 = await matches.start(A, B, "nielsen", 600, None)
+    await resign(games, game1, "attackers")
+    assert await endings.finish(game1) is False  # the first step failed: still queued
+    assert await r.zscore(keys.finished(keys.bucket(game1)), game1) is not None
+    assert len((await matches.summary(match_id))["games"]) == 1
+    await asyncio.sleep(5.2)  # commit.py's ARCHIVE_GRACE_MS, then the sweep may take it
+    assert await endings.sweep() == 1
+    summary = await matches.summary(match_id)
+    assert len(summary["games"]) == 2
+    assert await r.zscore(keys.finished(keys.bucket(game1)), game1) is None
+
+
+async def test_a_dead_workers_bot_turn_is_taken_over_within_a_short_lease(
+    fresh_redis_url: str, services: dict[str, Any]
+) -> None:
+    games: GameService = services["games"]
+    state, _ = await games.create(A, "nielsen", 600, "bot", 1)
+    if state.turn != BOT_ID:  # the human attacks: play a first move so the bot is on turn
+        move = str(state.game().legal_moves()[0])
+        await games.move(A.id, state.id, 0, move, "m0")
+    ply = (await games.load(state.id)).ply
+    # A worker claims the turn and dies without renewing its claim.
+    claimed = await services["scripts"].claim(
+        keys=[keys.bot_jobs(keys.bucket(state.id))], args=[bot_worker.LEASE_MS, 4]
+    )
+    assert [c.decode() for c in claimed] == [state.id]
+    hub = HubProcess(fresh_redis_url, {"BRANDUBH_BOT_POLL_S": "0.2"}).start()
+    try:
+        sock = await Socket.open(hub.url)
+        await sock.watch(state.id)
+        # The old 30 s lease would keep this turn from every hub for half a minute.
+        moved = await sock.recv_until(
+            lambda m: m["t"] in ("event", "snapshot") and m["state"]["ply"] > ply, timeout=15
+        )
+        assert moved["state"]["turn"] != (await games.load(state.id)).side_of(BOT_ID)
+        await sock.close()
+    finally:
+        hub.stop()
