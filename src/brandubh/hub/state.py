@@ -9,13 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Any, Final, cast
+from typing import Any, Final, Literal, cast
 
 import msgpack
 
 from brandubh.engine import Game, Record, Result, Side, Snapshot
 
 BOT_ID: Final = "bot"
+
+# A side, or "" for none (no open offer, nobody on turn).
+MaybeSide = Side | Literal[""]
 
 Hash = dict[bytes, bytes]
 
@@ -74,9 +77,9 @@ class GameState:
     result: Result | None
     deadline: int = 0  # ms, Redis clock: when the side to move loses on time; 0 for none
     deadline_set: int = 0  # ms, when that deadline was set
-    draw_offer: str = ""  # the side whose draw offer is open, if any
+    draw_offer: MaybeSide = ""  # the side whose draw offer is open, if any
     draw_block: tuple[int, int] = (0, 0)  # (attackers, defenders): ply from which each may offer
-    rematch_offer: str = ""  # the side that offered a rematch after the end
+    rematch_offer: MaybeSide = ""  # the side that offered a rematch after the end
     rematch: str = ""  # the id of the rematch game, once agreed
     rated: bool = False  # chosen at creation; only games between accounts are rated
     invitee: str = ""  # a private challenge: the only player who may join
@@ -114,9 +117,9 @@ class GameState:
             result=Result(winner or None, reason) if reason else None,  # type: ignore[arg-type]
             deadline=int(s("deadline", "0")),
             deadline_set=int(s("deadline_set", "0")),
-            draw_offer=s("draw_offer"),
+            draw_offer=_side(s("draw_offer")),
             draw_block=(int(s("draw_block_a", "0")), int(s("draw_block_d", "0"))),
-            rematch_offer=s("rematch_offer"),
+            rematch_offer=_side(s("rematch_offer")),
             rematch=s("rematch"),
             rated=s("rated") == "1",
             invitee=s("invitee"),
@@ -163,7 +166,7 @@ class GameState:
         """The same state as the next event will number it."""
         return replace(self, seq=self.seq + 1)
 
-    def player_of(self, side: str) -> str:
+    def player_of(self, side: Side) -> str:
         """The id of the player who has a side."""
         return self.attacker if side == "attackers" else self.defender
 
@@ -251,3 +254,10 @@ class GameState:
             "invitee": self.invitee or None,
             "match": {"id": self.match, "number": self.match_no} if self.match else None,
         }
+
+
+def _side(text: str) -> MaybeSide:
+    """A side as stored; anything else reads as none."""
+    if text == "attackers" or text == "defenders":
+        return text
+    return ""
