@@ -258,6 +258,8 @@ class GameState:
 
 def _side(text: str) -> MaybeSide:
     """A side as stored; anything else reads as none."""
-    if text == "attackers" or text == "defenders":
-        return text
+    if text == "attackers":
+        return "attackers"
+    if text == "defenders":
+        return "defenders"
     return ""
