@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import re
 import signal
@@ -10,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 import httpx
 
@@ -21,10 +24,23 @@ TEST_ENV = {
 
 
 class HubProcess:
-    """A `brandubh serve --port 0` child process on the shared Redis."""
+    """A `brandubh serve --port 0` child process on the shared Redis and PostgreSQL."""
 
-    def __init__(self, redis_url: str, env: dict[str, str] | None = None, workers: int = 1):
-        self.env = {**os.environ, **TEST_ENV, "REDIS_URL": redis_url, **(env or {})}
+    def __init__(
+        self,
+        redis_url: str,
+        env: dict[str, str] | None = None,
+        workers: int = 1,
+        *,
+        database_url: str,
+    ):
+        self.env = {
+            **os.environ,
+            **TEST_ENV,
+            "REDIS_URL": redis_url,
+            "DATABASE_URL": database_url,
+            **(env or {}),
+        }
         self.workers = workers
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
@@ -95,3 +111,20 @@ class HubProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def run_async(coro: Any) -> Any:
+    """Run a coroutine to its end from synchronous code (a fixture), on a thread of its
+    own so that no event loop of the test session is disturbed."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+async def create_database(admin_url: str, name: str, template: str = "template1") -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(admin_url)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    finally:
+        await conn.close()

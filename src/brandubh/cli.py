@@ -33,17 +33,41 @@ def main() -> None:
 @click.option(
     "--data",
     "data_dir",
-    default=".brandubh/redis",
+    default=".brandubh",
     show_default=True,
     type=click.Path(file_okay=False, path_type=Path),
-    help="Where the embedded Redis keeps its data (unused with REDIS_URL).",
+    help="Where the embedded Redis and PostgreSQL keep their data, in redis/ and postgres/ "
+    "(unused with REDIS_URL and DATABASE_URL).",
 )
 @click.option("--no-build", is_flag=True, help="Do not build the client if it is missing.")
 def serve(host: str, port: int, workers: int, data_dir: Path, no_build: bool) -> None:
-    """Run the service: the hub, and an embedded Redis unless REDIS_URL is set."""
+    """Run the service: the hub, and an embedded Redis and PostgreSQL unless REDIS_URL and
+    DATABASE_URL are set."""
     from brandubh.serve import run
 
     run(host, port, workers, data_dir, build_client=not no_build)
+
+
+@main.group()
+def db() -> None:
+    """The PostgreSQL schema."""
+
+
+@db.command()
+@click.option(
+    "--data",
+    "data_dir",
+    default=".brandubh",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The embedded PostgreSQL's data is in postgres/ here (unused with DATABASE_URL).",
+)
+def upgrade(data_dir: Path) -> None:
+    """Apply every schema migration not yet applied (``serve`` does this at start)."""
+    from brandubh.serve import database_url, migrate
+
+    with database_url(data_dir / "postgres") as url:
+        click.echo(f"brandubh: the schema is at revision {migrate(url)}")
 
 
 @main.command()

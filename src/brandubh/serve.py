@@ -1,4 +1,5 @@
-"""``brandubh serve``: the hub under uvicorn, on an embedded Redis unless REDIS_URL is set."""
+"""``brandubh serve``: the hub under uvicorn, on an embedded Redis unless REDIS_URL is set
+and an embedded PostgreSQL unless DATABASE_URL is set; the schema is migrated at start."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from uvicorn.supervisors import Multiprocess
 
 from brandubh.client_build import ClientBuildError, ensure_client_built
 from brandubh.hub.config import Settings
+from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
 from brandubh.redis_server import EmbeddedRedis, RedisNotFound
 
 
@@ -32,6 +34,48 @@ def redis_url(data_dir: Path) -> Iterator[str]:
     click.echo(f"brandubh: no REDIS_URL; starting an embedded Redis with data in {data_dir}")
     with server:
         yield server.url
+
+
+@contextlib.contextmanager
+def database_url(data_dir: Path) -> Iterator[str]:
+    """DATABASE_URL if set; otherwise an embedded PostgreSQL for as long as the service runs."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        yield url
+        return
+    try:
+        server = EmbeddedPostgres(data_dir)
+    except PostgresNotFound as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(
+        f"brandubh: no DATABASE_URL; starting an embedded PostgreSQL with data in {data_dir}"
+    )
+    try:
+        server.start()
+    except RuntimeError as exc:
+        server.close()
+        raise click.ClickException(str(exc)) from None
+    try:
+        yield server.url
+    finally:
+        server.close()
+
+
+def migrate(url: str) -> str:
+    """Bring the database's schema up to date; its revision. A clear error if unreachable."""
+    from brandubh.store import BadDatabaseURL, upgrade_url
+    from brandubh.store.repository import unreachable
+
+    try:
+        return upgrade_url(url)
+    except BadDatabaseURL as exc:
+        raise click.ClickException(str(exc)) from None
+    except Exception as exc:
+        if unreachable(exc):
+            raise click.ClickException(
+                f"cannot reach the PostgreSQL of DATABASE_URL: {exc}"
+            ) from None
+        raise
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -54,8 +98,11 @@ def run(host: str, port: int, workers: int, data_dir: Path, build_client: bool) 
             ensure_client_built(echo=lambda line: click.echo(f"brandubh: {line}"))
         except ClientBuildError as exc:
             raise click.ClickException(str(exc)) from None
-    with redis_url(data_dir) as url:
-        os.environ["REDIS_URL"] = url  # the workers read their settings from the environment
+    with redis_url(data_dir / "redis") as url, database_url(data_dir / "postgres") as db_url:
+        # The workers read their settings from the environment.
+        os.environ["REDIS_URL"] = url
+        os.environ["DATABASE_URL"] = db_url
+        migrate(db_url)
         settings = Settings.from_env()
         sock = bind(host, port)
         actual = sock.getsockname()[1]
