@@ -30,6 +30,7 @@ from brandubh.hub.rater import Rater
 from brandubh.hub.scheduler import Scheduler
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.sessions import COOKIE, Sessions
+from brandubh.store import Store
 
 log = logging.getLogger("brandubh.hub")
 
@@ -47,7 +48,9 @@ class Hub:
         )
         self.redis = Redis(connection_pool=self.pool)
         self.scripts = Scripts.register(self.redis)
-        self.games = GameService(self.redis, self.scripts, settings.time_scale)
+        # The permanent record (accounts, ratings, the archive): PostgreSQL.
+        self.store = Store.from_url(settings.database_url, pool_size=settings.database_pool_size)
+        self.games = GameService(self.redis, self.scripts, settings.time_scale, self.store)
         self.scheduler = Scheduler(
             self.redis,
             self.scripts,
@@ -56,12 +59,19 @@ class Hub:
             outage_after_s=settings.outage_after_s,
         )
         self.sessions = Sessions(self.redis)
-        self.accounts = Accounts(self.redis, self.scripts, self.sessions, settings)
+        self.accounts = Accounts(self.redis, self.scripts, self.sessions, settings, self.store)
         self.session_guard = SessionGuard(self.sessions)
-        self.rater = Rater(self.redis, self.scripts, self.games, settings.archive_poll_s)
+        self.rater = Rater(
+            self.redis,
+            self.scripts,
+            self.games,
+            self.store,
+            poll_s=settings.archive_poll_s,
+            grace_s=settings.live_grace_s,
+        )
         self.fanout = Fanout(self.redis)
         self.bot = BotWorker(self, settings)
-        self.matches = MatchService(self.redis, self.games)
+        self.matches = MatchService(self.redis, self.games, self.store, settings.live_grace_s)
         self.lobby = Lobby(
             self.redis, self.scripts, self.games, rating=self.rater.lookup, matches=self.matches
         )
@@ -101,6 +111,7 @@ class Hub:
         await self.fanout.stop()
         await self.redis.aclose()
         await self.pool.aclose()
+        await self.store.close()
 
     def on_lobby_notice(self, msg: dict[str, Any], frame: bytes) -> None:
         """A lobby frame from any hub: seeks go to lobby sockets, pairings to the players."""

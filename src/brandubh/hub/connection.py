@@ -106,9 +106,16 @@ class Subscription:
                 self.conn.send(await hub.games.snapshot_frame(state, watchers))
                 self.last = state.seq
             else:
-                for frame in await hub.games.events_after(self.game_id, since):
-                    since += 1
-                    self.conn.send(frame)
+                frames = await hub.games.events_after(self.game_id, since)
+                if len(frames) < state.seq - since:
+                    # The events left Redis with the game (archived): the final state.
+                    watchers = await hub.watcher_count(self.game_id)
+                    self.conn.send(await hub.games.snapshot_frame(state, watchers))
+                    since = state.seq
+                else:
+                    for frame in frames:
+                        since += 1
+                        self.conn.send(frame)
                 self.last = since
             self.syncing = False
             pending, self.pending = sorted(self.pending, key=lambda p: p[0]), []

@@ -26,6 +26,7 @@ from brandubh.hub import keys
 from brandubh.hub.protocol import ProtocolError, encode
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import BOT_ID, GameState, Hash, Player, pack_snapshot
+from brandubh.store import Store, StoreUnavailable
 
 MIN_MOVE_TIME: Final = 60
 MAX_MOVE_TIME: Final = 7 * 24 * 3600
@@ -99,9 +100,17 @@ def other(side: str) -> Side:
 class GameService:
     """The hub's only writer of live games."""
 
-    def __init__(self, redis: Redis, scripts: Scripts, time_scale: float = 1.0) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        time_scale: float = 1.0,
+        archive: Store | None = None,
+    ) -> None:
         self.redis = redis
         self.scripts = scripts
+        # Where ended games are read from once their Redis keys have expired (rater.py).
+        self.archive = archive
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production
         # Last known state of recently used games; only ever a first guess (see _act).
         self._cache: OrderedDict[str, GameState] = OrderedDict()
@@ -113,14 +122,38 @@ class GameService:
     # -- reading --------------------------------------------------------------------------
 
     async def load(self, game_id: str) -> GameState:
+        """A game's state: live from Redis, or from the archive once Redis let it go."""
         raw = cast(Hash, await self.redis.hgetall(keys.game(game_id)))
         if not raw:
-            raise ProtocolError("not_found", f"there is no game {game_id}")
+            raw = await self._archived_fields(game_id)
+            if not raw:
+                raise ProtocolError("not_found", f"there is no game {game_id}")
         return self._remember(GameState.from_hash(game_id, raw))
+
+    async def _archived_fields(self, game_id: str) -> Hash:
+        """The last live fields of an archived game ({} if it was never archived)."""
+        if self.archive is None:
+            return {}
+        try:
+            final = await self.archive.final_game(game_id)
+        except StoreUnavailable:
+            raise ProtocolError(
+                "busy", "this ended game is in the archive, which cannot be reached: try again"
+            ) from None
+        if final is None:
+            return {}
+        return cast(Hash, msgpack.unpackb(final.final, raw=True))
 
     async def seed(self, game_id: str) -> bytes:
         """The game's secret seed: for the server's own use (sides, the bot, the reveal)."""
-        return cast(bytes, await self.redis.get(keys.seed(game_id)) or b"")
+        found = cast(bytes | None, await self.redis.get(keys.seed(game_id)))
+        if found is None and self.archive is not None:
+            try:
+                final = await self.archive.final_game(game_id)
+            except StoreUnavailable:
+                final = None
+            found = bytes.fromhex(final.seed) if final else None
+        return found or b""
 
     async def revealed_seed(self, state: GameState) -> str | None:
         """The seed, hex, once the game has ended; None before."""
@@ -246,6 +279,10 @@ class GameService:
         ("agreed", the new game's id). The bot accepts at once."""
         for _ in range(3):
             state = await self.load(game_id)
+            if state.status == "ended" and not await self.redis.exists(keys.game(game_id)):
+                raise ProtocolError(
+                    "rematch_closed", "this game is archived: start a new game instead"
+                )
             side = state.side_of(player_id)
             if side is None:
                 raise ProtocolError("not_a_player", "only the game's players can ask for a rematch")

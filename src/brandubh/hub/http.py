@@ -33,6 +33,7 @@ _STATUS = {
     "forbidden": 403,
     "account_required": 403,
     "busy": 503,
+    "unavailable": 503,
 }
 
 
@@ -62,7 +63,10 @@ def routes(hub: Hub, static: Path) -> list[Route]:
     async def me(request: Request) -> Response:
         session = await hub.sessions.get_session(request.cookies.get(COOKIE))
         if session is not None and session.account:
-            account = await hub.accounts.get(session.player.id)
+            try:
+                account = await hub.accounts.get(session.player.id)
+            except ProtocolError:  # PostgreSQL unreachable: the session still says who
+                account = None
             return JSONResponse(
                 {
                     "id": session.player.id,

@@ -15,7 +15,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from brandubh.engine import RULESETS, EngineError, Game
-from brandubh.hub.accounts import RateLimited, not_logged_in
+from brandubh.hub.accounts import RateLimited, not_logged_in, reachable
 from brandubh.hub.origin import unsafe_request_allowed
 from brandubh.hub.protocol import GAME_ID_RE, ProtocolError
 from brandubh.hub.sessions import COOKIE, TTL_S, Session
@@ -38,6 +38,7 @@ STATUS: Final = {
     "email_taken": 409,
     "rate_limited": 429,
     "busy": 503,
+    "unavailable": 503,  # PostgreSQL cannot be reached (accounts.reachable)
 }
 
 
@@ -106,7 +107,10 @@ def routes(hub: Hub) -> list[Route]:
         return session
 
     async def signed_in(session: Session, token: str, request: Request, status: int) -> Response:
-        account = await accounts.get(session.player.id)
+        try:
+            account = await accounts.get(session.player.id)
+        except ProtocolError:  # signed in, and PostgreSQL gone since: the email can wait
+            account = None
         body = {
             "id": session.player.id,
             "name": session.player.name,
@@ -174,9 +178,14 @@ def routes(hub: Hub) -> list[Route]:
 
     async def profile(request: Request) -> Response:
         pid = request.path_params["player_id"]
-        account = await accounts.get(pid) if PLAYER_ID_RE.match(pid) else None
-        if account is None:
-            return error(ProtocolError("not_found", f"there is no player {pid}"))
+        try:
+            account = await accounts.get(pid) if PLAYER_ID_RE.match(pid) else None
+            if account is None:
+                raise ProtocolError("not_found", f"there is no player {pid}")
+            async with reachable():
+                ratings = await hub.rater.ratings(account.id)
+        except ProtocolError as exc:
+            return error(exc)
         session = await session_of(request)
         return JSONResponse(
             {
@@ -185,7 +194,7 @@ def routes(hub: Hub) -> list[Route]:
                 "since": account.created,
                 "leaderboard": account.leaderboard,
                 "me": session is not None and session.player.id == account.id,
-                "ratings": await hub.rater.ratings(account.id),
+                "ratings": ratings,
             }
         )
 
@@ -196,18 +205,23 @@ def routes(hub: Hub) -> list[Route]:
                 raise ProtocolError("not_found", f"there is no player {pid}")
             offset = _int_param(request, "offset", 0, 0, 1_000_000)
             limit = _int_param(request, "limit", GAMES_PAGE, 1, MAX_GAMES_PAGE)
+            async with reachable():
+                games, more = await hub.rater.player_games(pid, offset, limit)
         except ProtocolError as exc:
             return error(exc)
-        games, more = await hub.rater.player_games(pid, offset, limit)
         return JSONResponse({"games": games, "next": more})
 
     async def leaderboard(request: Request) -> Response:
         ruleset = request.path_params["ruleset"]
-        if ruleset not in RULESETS:
-            return error(ProtocolError("not_found", f"there is no rule set {ruleset}"))
+        try:
+            if ruleset not in RULESETS:
+                raise ProtocolError("not_found", f"there is no rule set {ruleset}")
+            async with reachable():
+                players = await hub.rater.leaderboard(ruleset)
+        except ProtocolError as exc:
+            return error(exc)
         return JSONResponse(
-            {"ruleset": ruleset, "players": await hub.rater.leaderboard(ruleset)},
-            headers={"Cache-Control": "no-store"},
+            {"ruleset": ruleset, "players": players}, headers={"Cache-Control": "no-store"}
         )
 
     async def positions(request: Request) -> Response:

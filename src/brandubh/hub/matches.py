@@ -6,7 +6,9 @@ a guard (HSETNX on the match) lets exactly one hub take each step. A 1-1 score e
 match drawn, except in ``newsome``, whose source gives the player who won by the largest
 margin (the most pieces left on the board) the choice of sides for a tie-breaker; with
 equal margins the match is drawn. The next game's id and the score reach the players as a
-``match`` notice on the finished game's channel.
+``match`` notice on the finished game's channel. A finished match is kept in PostgreSQL
+(retried with backoff while it cannot be reached); its hash then expires after the live
+grace, and its summary is read from PostgreSQL.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from typing import Any, Final, cast
 
 from redis.asyncio import Redis
@@ -23,16 +26,22 @@ from brandubh.hub import keys
 from brandubh.hub.games import GameService
 from brandubh.hub.protocol import ProtocolError, encode
 from brandubh.hub.state import GameState, Player
+from brandubh.store import Store, StoreUnavailable
 
 log = logging.getLogger("brandubh.matches")
 
 TIEBREAK_RULESETS: Final = frozenset({"newsome"})
+ARCHIVE_TRIES: Final = 40  # with pauses growing to 30 s: about a quarter of an hour
 
 
 class MatchService:
-    def __init__(self, redis: Redis, games: GameService) -> None:
+    def __init__(
+        self, redis: Redis, games: GameService, store: Store | None = None, grace_s: float = 600.0
+    ) -> None:
         self.redis = redis
         self.games = games
+        self.store = store
+        self.grace_ms = max(1, int(grace_s * 1000))
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(
@@ -98,6 +107,16 @@ class MatchService:
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     async def summary(self, match_id: str) -> dict[str, Any]:
+        """The match as GET /api/matches/<id> shows it: live, or from the archive."""
+        if self.store is not None and not await self.redis.exists(keys.match(match_id)):
+            try:
+                kept = await self.store.match(match_id)
+            except StoreUnavailable:
+                raise ProtocolError(
+                    "busy", "this match is in the archive, which cannot be reached: try again"
+                ) from None
+            if kept is not None:
+                return kept
         f = await self._fields(match_id)
         return {
             "id": match_id,
@@ -175,8 +194,29 @@ class MatchService:
             winner = a if points[a] > points[b] else b if points[b] > points[a] else ""
             update.update(status="finished", winner=winner)
         await self.redis.hset(key, items=[x for kv in update.items() for x in kv])
-        notice = encode({"t": "match", "game": game_id, "match": await self.summary(state.match)})
+        summary = await self.summary(state.match)
+        notice = encode({"t": "match", "game": game_id, "match": summary})
         await self.redis.publish(keys.game_channel(game_id), notice)
+        if summary["status"] == "finished":
+            await self.keep(summary, int(time.time() * 1000))
+
+    async def keep(self, summary: dict[str, Any], ended: int) -> None:
+        """Archive a finished match in PostgreSQL (retrying while it cannot be reached);
+        then its hash expires after the grace."""
+        if self.store is None:
+            return
+        pause = 1.0
+        for _ in range(ARCHIVE_TRIES):
+            try:
+                await self.store.archive_match(summary, ended)
+                break
+            except StoreUnavailable:
+                await asyncio.sleep(pause)
+                pause = min(30.0, pause * 2)
+        else:
+            log.error("match %s could not be archived; its hash stays in Redis", summary["id"])
+            return
+        await self.redis.pexpire(keys.match(summary["id"]), self.grace_ms)
 
     async def _larger_margin(self, game_ids: list[str]) -> str:
         """The player whose win left the most of their pieces on the board ("" if equal)."""
