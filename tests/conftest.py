@@ -121,6 +121,23 @@ def fresh_database_url(postgres_server: EmbeddedPostgres) -> str:
 
 
 @pytest.fixture
+def own_postgres(tmp_path: Path) -> Iterator[EmbeddedPostgres]:
+    """A PostgreSQL of the test's own (durable, as in production), to stop or kill."""
+    folder = Path(tempfile.mkdtemp(prefix="brandubh-pgown-"))
+    try:
+        server = EmbeddedPostgres(folder / "data")
+    except PostgresNotFound as exc:
+        missing(str(exc))
+    server.start()
+    upgrade_url(server.url)
+    yield server
+    server.close()
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
 async def store(fresh_database_url: str) -> AsyncIterator[Store]:
     """The repository on a database of the test's own."""
     st = Store.from_url(fresh_database_url)
