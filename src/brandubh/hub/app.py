@@ -85,6 +85,7 @@ class Hub:
         self.fanout.hub_hooks.append(self.session_guard.on_notice)
         await self.fanout.start()
         self.fanout.hooks.append(self.games.observe)
+        self.fanout.hooks.append(self.sessions.on_event)
         self.fanout.hooks.append(self.rater.on_event)
         await self.accounts.start()
         await self.session_guard.start()

@@ -37,6 +37,9 @@ CACHE_GAMES: Final = 10_000
 # An ended game waits this long in its bucket's finished-games queue before a sweep may
 # archive it; the hubs' live path (rater.py, fed by the final event) normally does first.
 ARCHIVE_GRACE_MS: Final = 5_000
+# A friend game nobody joins is forgotten after this long (its hash and seed expire; the
+# join's commit makes the hash lasting again: commit.lua).
+WAITING_TTL_S: Final = 7 * 24 * 3600
 # Stands in the event frame for a deadline only commit.lua knows (it reads Redis's TIME);
 # any value of 2**32 or more is packed by msgpack as 0xcf and 8 bytes.
 DEADLINE_PLACEHOLDER: Final = 0xFEED_FACE_CAFE_BEEF
@@ -272,6 +275,11 @@ class GameService:
             joiner = Player(BOT_ID, f"Bot (level {bot_level})")
         if joiner is not None:
             state = await self._start(state, joiner, seed, attacker_id)
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.expire(keys.game(state.id), WAITING_TTL_S)
+            pipe.expire(keys.seed(state.id), WAITING_TTL_S)
+            await pipe.execute()
         return state, invite
 
     async def rematch(self, player_id: str, game_id: str) -> tuple[str, str | None]:
@@ -388,6 +396,9 @@ class GameService:
                 bot_job="add" if attacker.id == BOT_ID else "",
             )
 
+        # The seed lasts from now (commit.lua does the same for the hash when it starts the
+        # game); should the join fail, it keeps a few bytes too long, never too short.
+        await self.redis.persist(keys.seed(state.id))
         await self._act(joiner.id, state.id, "", build, first=state)
         return await self.load(state.id)
 

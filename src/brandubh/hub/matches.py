@@ -23,7 +23,7 @@ from typing import Any, Final, cast
 from redis.asyncio import Redis
 
 from brandubh.hub import keys
-from brandubh.hub.games import GameService
+from brandubh.hub.games import WAITING_TTL_S, GameService
 from brandubh.hub.protocol import ProtocolError, encode
 from brandubh.hub.state import GameState, Player
 from brandubh.store import Store, StoreUnavailable
@@ -73,7 +73,9 @@ class MatchService:
         return match_id, state.id
 
     async def open_challenge(self, state: GameState) -> None:
-        """A friend challenge asked for a match: the match waits for the joiner."""
+        """A friend challenge asked for a match: the match waits for the joiner (and is
+        forgotten with its first game if nobody joins)."""
+        key = keys.match(state.match)
         await self.redis.hset(
             keys.match(state.match),
             mapping={
@@ -91,14 +93,18 @@ class MatchService:
                 "status": "playing",
             },
         )
+        await self.redis.expire(key, WAITING_TTL_S)
 
     async def joined(self, state: GameState) -> None:
         """The first game of a challenged match has its second player."""
         if state.match and state.joiner is not None:
-            await self.redis.hset(
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hset(
                 keys.match(state.match),
                 mapping={"b": state.joiner.id, "b_name": state.joiner.name},
             )
+            pipe.persist(keys.match(state.match))
+            await pipe.execute()
 
     async def _fields(self, match_id: str) -> dict[str, str]:
         raw = cast(dict[bytes, bytes], await self.redis.hgetall(keys.match(match_id)))

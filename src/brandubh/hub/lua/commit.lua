@@ -81,6 +81,8 @@ if ARGV[8] ~= '' then
 end
 for _, v in ipairs(cmsgpack.unpack(ARGV[15])) do fields[#fields + 1] = v end
 redis.call('HSET', KEYS[1], unpack(fields))
+-- A waiting game expires unless joined (games.py, WAITING_TTL_S): a join makes it last.
+if ARGV[3] == 'waiting' then redis.call('PERSIST', KEYS[1]) end
 redis.call('RPUSH', KEYS[2], frame)
 if msg_id ~= '' then redis.call('HSET', KEYS[3], actor .. ':' .. msg_id, n) end
 if ARGV[8] == 'set' or ARGV[8] == 'at' then
