@@ -143,7 +143,7 @@ class GameService:
             raise ProtocolError(
                 "busy", "this ended game is in the archive, which cannot be reached: try again"
             ) from None
-        if final is None:
+        if final is None or not final.final:  # moved from an old Redis without its hash
             return {}
         return cast(Hash, msgpack.unpackb(final.final, raw=True))
 
