@@ -2,24 +2,57 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
+from brandubh.postgres_server import EmbeddedPostgres
+from brandubh.store import upgrade_url
+
+_shared: EmbeddedPostgres | None = None
+
+
+def bench_database() -> str:
+    """DATABASE_URL if set, else one embedded PostgreSQL (migrated) for this benchmark run,
+    stopped when it ends; so that the hubs started here share one, as in production."""
+    global _shared
+    if os.environ.get("DATABASE_URL"):
+        return os.environ["DATABASE_URL"]
+    if _shared is None:
+        folder = Path(tempfile.mkdtemp(prefix="brandubh-bench-pg-"))
+        _shared = EmbeddedPostgres(folder / "data")
+        _shared.start()
+        upgrade_url(_shared.url)
+
+        def stop(server: EmbeddedPostgres = _shared) -> None:
+            server.close()
+            shutil.rmtree(folder, ignore_errors=True)
+
+        atexit.register(stop)
+    return _shared.url
+
 
 def start_hub(
-    redis_url: str, log: Path, env: dict[str, str] | None = None
+    redis_url: str,
+    log: Path,
+    env: dict[str, str] | None = None,
+    database_url: str | None = None,
 ) -> tuple[subprocess.Popen[str], str]:
-    """Start a hub on ``redis_url`` (output to ``log``) and wait until it is healthy;
-    the process, in a session of its own, and its base URL."""
+    """Start a hub on ``redis_url`` and a PostgreSQL (``bench_database()`` unless given),
+    output to ``log``, and wait until it is healthy; the process, in a session of its own,
+    and its base URL."""
     full_env = {
         **os.environ,
         "REDIS_URL": redis_url,
+        "DATABASE_URL": database_url or bench_database(),
         "BRANDUBH_LOG_LEVEL": "warning",
         **(env or {}),
     }

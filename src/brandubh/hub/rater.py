@@ -25,6 +25,7 @@ A game counts for ratings when it was created rated, was played between two acco
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import time
@@ -47,9 +48,11 @@ CLAIM_LEASE_MS: Final = 30_000
 CLAIM_BATCH: Final = 50
 MAX_BACKOFF_S: Final = 30.0  # the longest pause between sweeps while PostgreSQL is down
 
-# At most this many games archived at once from events; more wait for the sweep, so that a
-# burst of endings (a wave of timeouts) cannot crowd out the hub's other work.
+# At most this many games archived at once from events, so that a burst of endings (a wave
+# of timeouts) cannot crowd out the hub's other work; up to BACKLOG more wait in this hub,
+# and beyond that they wait for the sweep.
 MAX_LIVE = 8
+BACKLOG = 2000
 
 
 def finished_game(state: GameState, raw: Hash, seed: str, record: str) -> FinishedGame:
@@ -108,6 +111,7 @@ class Rater:
         self.pause_s = poll_s  # grows while PostgreSQL is down
         self._task: asyncio.Task[None] | None = None
         self._live: set[asyncio.Task[str]] = set()
+        self._backlog: collections.deque[str] = collections.deque()
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="rater")
@@ -127,11 +131,26 @@ class Rater:
         state = event.get("state")
         if not isinstance(state, dict) or state.get("status") != "ended":
             return
-        if len(self._live) >= MAX_LIVE or self.pause_s > self.poll_s:
-            return  # a burst of endings, or PostgreSQL down: the sweep takes it
-        task = asyncio.create_task(self._finish_logged(str(event["game"])))
-        self._live.add(task)
-        task.add_done_callback(self._live.discard)
+        if self.pause_s > self.poll_s:
+            return  # PostgreSQL is down: the sweep takes it when it is back
+        game_id = str(event["game"])
+        if len(self._live) < MAX_LIVE:
+            task = asyncio.create_task(self._drain(game_id))
+            self._live.add(task)
+            task.add_done_callback(self._live.discard)
+        elif len(self._backlog) < BACKLOG:
+            self._backlog.append(game_id)
+        # else: a burst beyond the backlog: the sweep (which claims, one hub each) takes it
+
+    async def _drain(self, game_id: str) -> str:
+        """Archive a game, then those waiting in the backlog; the first one's outcome."""
+        first = await self._finish_logged(game_id)
+        outcome = first
+        while self._backlog and outcome != "unavailable":
+            outcome = await self._finish_logged(self._backlog.popleft())
+        if outcome == "unavailable":
+            self._backlog.clear()  # they stay queued in Redis: the sweep retries them
+        return first
 
     async def _finish_logged(self, game_id: str) -> str:
         try:
@@ -164,9 +183,10 @@ class Rater:
                 log.exception("archive sweep failed; trying again")
 
     async def sweep(self) -> int:
-        """Archive every queued game whose grace has passed; how many were archived now.
-        StoreUnavailable as soon as PostgreSQL cannot be reached: the games claimed and
-        not archived become due again after the next pause, not after the lease."""
+        """Archive every queued game whose grace has passed, MAX_LIVE at once; how many
+        were archived now. StoreUnavailable as soon as PostgreSQL cannot be reached: the
+        games claimed and not archived become due again after the next pause, not after
+        the lease."""
         done = 0
         for b in range(keys.BUCKETS):
             claimed = [
@@ -175,14 +195,27 @@ class Rater:
                     keys=[keys.finished(b)], args=[CLAIM_LEASE_MS, CLAIM_BATCH]
                 )
             ]
-            for i, game_id in enumerate(claimed):
-                try:
-                    done += await self.finish(game_id) == "ok"
-                except StoreUnavailable:
-                    await self._release(b, claimed[i:])
-                    raise
-                except Exception:
-                    log.exception("archiving game %s failed; it stays queued", game_id)
+            for i in range(0, len(claimed), MAX_LIVE):
+                batch = claimed[i : i + MAX_LIVE]
+                results = await asyncio.gather(
+                    *(self.finish(g) for g in batch), return_exceptions=True
+                )
+                for game_id, result in zip(batch, results, strict=True):
+                    if isinstance(result, asyncio.CancelledError):
+                        raise result
+                    if isinstance(result, BaseException) and not isinstance(
+                        result, StoreUnavailable
+                    ):
+                        log.error("archiving game %s failed (%r); it stays queued", game_id, result)
+                done += sum(r == "ok" for r in results)
+                lost = [
+                    g
+                    for g, r in zip(batch, results, strict=True)
+                    if isinstance(r, StoreUnavailable)
+                ]
+                if lost:
+                    await self._release(b, lost + claimed[i + MAX_LIVE :])
+                    raise next(r for r in results if isinstance(r, StoreUnavailable))
         return done
 
     async def _release(self, bucket: int, game_ids: list[str]) -> None:

@@ -413,37 +413,32 @@ class Store:
     async def archive_game(self, game: FinishedGame) -> Archived:
         """Insert the finished game and apply its rating change, in one transaction:
         ``ok`` when this call did it, ``dup`` when it was archived before."""
+        humans = list(dict.fromkeys(s.id for s in game.humans))
         async with self._begin() as conn:
+            rated = counts_for_rating(game, await self._accounts_in(conn, humans))
             # The guard: a second archiving of the same game waits here for the first's
-            # commit, then inserts nothing.
+            # commit, then inserts nothing. An unrated game's summary is final already.
+            summary = summary_of(game, rated, None)
             claimed = (
                 await conn.execute(
                     insert(games)
-                    .values(_game_row(game, rated=False, summary={}))
+                    .values(_game_row(game, rated=rated, summary=summary))
                     .on_conflict_do_nothing(index_elements=[games.c.id])
                     .returning(games.c.id)
                 )
             ).first()
             if claimed is None:
                 return Archived("dup")
-            humans = [s.id for s in game.humans]
-            found = await self._accounts_in(conn, humans)
-            rated = counts_for_rating(game, found)
-            changes = await self._rate(conn, game) if rated else None
-            summary = summary_of(game, rated, changes)
-            await conn.execute(
-                update(games).where(games.c.id == game.id).values(rated=rated, summary=summary)
-            )
-            if game.humans:
+            if rated:
+                summary = summary_of(game, rated, await self._rate(conn, game))
                 await conn.execute(
-                    insert(game_players)
-                    .values(
-                        [
-                            {"player_id": pid, "game_id": game.id, "ended": game.ended}
-                            for pid in dict.fromkeys(humans)
-                        ]
+                    update(games).where(games.c.id == game.id).values(summary=summary)
+                )
+            if humans:
+                await conn.execute(
+                    insert(game_players).values(
+                        [{"player_id": p, "game_id": game.id, "ended": game.ended} for p in humans]
                     )
-                    .on_conflict_do_nothing()
                 )
         return Archived("ok", rated, summary)
 
@@ -490,6 +485,7 @@ class Store:
         score = 0.5 if game.winner is None else (1.0 if game.winner == a.side else 0.0)
         new_a, new_b = rate_game(before[a.id], before[b.id], score)
         changes: dict[str, dict[str, Any]] = {}
+        points: list[dict[str, Any]] = []
         for seat, new in ((a, new_a), (b, new_b)):
             await conn.execute(
                 update(ratings)
@@ -502,21 +498,22 @@ class Store:
                     last=game.ended,
                 )
             )
-            await conn.execute(
-                insert(rating_history).values(
-                    player_id=seat.id,
-                    ruleset=game.ruleset,
-                    game_id=game.id,
-                    t=game.ended,
-                    rating=new.rating,
-                    rd=new.rd,
-                )
+            points.append(
+                {
+                    "player_id": seat.id,
+                    "ruleset": game.ruleset,
+                    "game_id": game.id,
+                    "t": game.ended,
+                    "rating": new.rating,
+                    "rd": new.rd,
+                }
             )
             changes[seat.id] = {
                 "before": round(before[seat.id].rating, 1),
                 "after": round(new.rating, 1),
                 "provisional": new.provisional,
             }
+        await conn.execute(insert(rating_history).values(points))
         return changes
 
     async def is_archived(self, game_id: str) -> bool:
