@@ -9,6 +9,7 @@ run as root: as root, the server runs as the user ``postgres`` where one exists,
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import pwd
@@ -176,6 +177,7 @@ class EmbeddedPostgres:
     def start(self, timeout: float = 30.0) -> str:
         """Start the server (initialising the data folder the first time); its URL."""
         self._init()
+        _stop_leftover(self.data_dir)
         args = [
             str(self.binaries.postgres),
             "-D",
@@ -258,6 +260,26 @@ class EmbeddedPostgres:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _stop_leftover(data_dir: Path) -> None:
+    """Stop a server left running on this folder by a service that was killed outright
+    (nothing stopped it), so that this one can start."""
+    try:
+        pid = int((data_dir / "postmaster.pid").read_text().splitlines()[0])
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except (OSError, ValueError, IndexError):
+        return
+    if str(data_dir).encode() not in cmdline or not cmdline[0].endswith(b"postgres"):
+        return
+    print(f"brandubh: stopping a PostgreSQL left running on {data_dir}", file=sys.stderr)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGINT)
+    deadline = time.monotonic() + 20
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def _children_alive(data_dir: Path) -> bool:

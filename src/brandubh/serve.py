@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import sys
 from collections.abc import Iterator
@@ -92,7 +93,14 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def run(host: str, port: int, workers: int, data_dir: Path, build_client: bool) -> None:
+    # SIGTERM unwinds like Ctrl-C, so the embedded servers stop with the service: at any
+    # moment of the start, and after uvicorn's shutdown, which raises the signal again.
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     if build_client:
         try:
             ensure_client_built(echo=lambda line: click.echo(f"brandubh: {line}"))
