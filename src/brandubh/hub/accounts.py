@@ -5,10 +5,10 @@ name and a leaderboard opt-in, kept in PostgreSQL (brandubh.store); sessions and
 limits stay in Redis. A guest who signs up keeps their player id, and so the games they
 played as a guest in that session; a login starts a new session under a new token. With
 PostgreSQL unreachable, every call here that needs it answers ``unavailable`` (HTTP 503)
-at once instead of hanging. Ending a session
-deletes it in Redis and tells every hub (keys.hub_channel) to close its websockets with
-4004; each hub also re-checks the sessions of its sockets now and then, so a notice lost
-while a hub was reconnecting to Redis still takes effect (``SessionGuard``).
+at once instead of hanging. Ending a session deletes it in Redis and tells every hub
+(keys.hub_channel) to close its websockets with 4004; each hub also re-checks the
+sessions of its sockets now and then, so a notice lost while a hub was reconnecting to
+Redis still takes effect (``SessionGuard``).
 """
 
 from __future__ import annotations
@@ -54,9 +54,6 @@ class RateLimited(ProtocolError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__("rate_limited", message)
         self.retry_after = retry_after
-
-
-__all__ = ["Account", "Accounts", "RateLimited", "SessionGuard"]
 
 
 def unavailable() -> ProtocolError:
