@@ -226,7 +226,12 @@ def main() -> None:
     parser.add_argument("--lag-games", type=int, default=500)
     parser.add_argument("--rate", type=float, default=50.0, help="endings per second")
     parser.add_argument("--burst-games", type=int, default=1000)
-    parser.add_argument("--grace", type=float, default=5.0, help="BRANDUBH_LIVE_GRACE_S")
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=60.0,
+        help="BRANDUBH_LIVE_GRACE_S: long enough that no game lets go before the first count",
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="brandubh-bench-archive-"))
     try:

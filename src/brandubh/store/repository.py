@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import sqlalchemy.exc
-from sqlalchemy import BigInteger, and_, func, literal_column, select, text, update
+from sqlalchemy import BigInteger, bindparam, func, literal_column, select, text, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 from sqlalchemy.sql.elements import ColumnClause
@@ -151,6 +151,74 @@ def counts_for_rating(game: FinishedGame, accounts_found: set[str]) -> bool:
         and set(ids) <= accounts_found
         and game.reason != "aborted"
     )
+
+
+def might_count(game: FinishedGame) -> bool:
+    """Whether a game could count for ratings before asking who has an account."""
+    return (
+        game.wants_rating
+        and game.opponent == "friend"
+        and len(game.humans) == 2
+        and game.reason != "aborted"
+    )
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """A rated game's effect: rows for _RATE, history points, the summary's changes."""
+
+    rows: list[dict[str, Any]]
+    points: list[dict[str, Any]]
+    changes: dict[str, dict[str, Any]]
+
+
+def rate(game: FinishedGame, before: dict[str, Rating]) -> RatingChange:
+    """Both players' new ratings from those before the game: one Glicko-2 period (pure)."""
+    a, b = game.humans
+    score = 0.5 if game.winner is None else (1.0 if game.winner == a.side else 0.0)
+    new_a, new_b = rate_game(before[a.id], before[b.id], score)
+    rows, points, changes = [], [], {}
+    for seat, new in ((a, new_a), (b, new_b)):
+        rows.append(
+            {
+                "pid": seat.id,
+                "rs": game.ruleset,
+                "new_rating": new.rating,
+                "new_rd": new.rd,
+                "new_vol": new.volatility,
+                "ended": game.ended,
+            }
+        )
+        points.append(
+            {
+                "player_id": seat.id,
+                "ruleset": game.ruleset,
+                "game_id": game.id,
+                "t": game.ended,
+                "rating": new.rating,
+                "rd": new.rd,
+            }
+        )
+        changes[seat.id] = {
+            "before": round(before[seat.id].rating, 1),
+            "after": round(new.rating, 1),
+            "provisional": new.provisional,
+        }
+    return RatingChange(rows, points, changes)
+
+
+# One player's new rating after a rated game (run for both players at once).
+_RATE: Final = (
+    update(ratings)
+    .where(ratings.c.player_id == bindparam("pid"), ratings.c.ruleset == bindparam("rs"))
+    .values(
+        rating=bindparam("new_rating"),
+        rd=bindparam("new_rd"),
+        volatility=bindparam("new_vol"),
+        games=ratings.c.games + 1,
+        last=bindparam("ended"),
+    )
+)
 
 
 def rating_json(rating: Rating, games_rated: int) -> dict[str, Any]:
@@ -415,10 +483,14 @@ class Store:
         ``ok`` when this call did it, ``dup`` when it was archived before."""
         humans = list(dict.fromkeys(s.id for s in game.humans))
         async with self._begin() as conn:
-            rated = counts_for_rating(game, await self._accounts_in(conn, humans))
-            # The guard: a second archiving of the same game waits here for the first's
-            # commit, then inserts nothing. An unrated game's summary is final already.
-            summary = summary_of(game, rated, None)
+            rated = might_count(game) and counts_for_rating(
+                game, await self._accounts_in(conn, humans)
+            )
+            # Both rating rows locked first (in id order): two games of one player are
+            # rated one after the other, and a second archiving of this game waits here.
+            after = rate(game, await self._lock_ratings(conn, game)) if rated else None
+            summary = summary_of(game, rated, after.changes if after else None)
+            # The guard: once the first archiving committed, this inserts nothing.
             claimed = (
                 await conn.execute(
                     insert(games)
@@ -429,16 +501,13 @@ class Store:
             ).first()
             if claimed is None:
                 return Archived("dup")
-            if rated:
-                summary = summary_of(game, rated, await self._rate(conn, game))
-                await conn.execute(
-                    update(games).where(games.c.id == game.id).values(summary=summary)
-                )
+            if after is not None:
+                await conn.execute(_RATE, after.rows)
+                await conn.execute(insert(rating_history), after.points)
             if humans:
                 await conn.execute(
-                    insert(game_players).values(
-                        [{"player_id": p, "game_id": game.id, "ended": game.ended} for p in humans]
-                    )
+                    insert(game_players),
+                    [{"player_id": p, "game_id": game.id, "ended": game.ended} for p in humans],
                 )
         return Archived("ok", rated, summary)
 
@@ -447,74 +516,34 @@ class Store:
             return set()
         return set(await conn.scalars(select(accounts.c.id).where(accounts.c.id.in_(ids))))
 
-    async def _rate(self, conn: AsyncConnection, game: FinishedGame) -> dict[str, dict[str, Any]]:
-        """Both players' new ratings from their ratings before (rows locked, in id order,
-        so two games of one player are rated one after the other)."""
-        a, b = game.humans
-        ordered = sorted({a.id, b.id})
-        await conn.execute(
+    async def _lock_ratings(self, conn: AsyncConnection, game: FinishedGame) -> dict[str, Rating]:
+        """Both players' ratings in the game's rule set, their rows locked until the end of
+        the transaction (a new player's row made first)."""
+        fresh = Rating()
+        found = await conn.execute(
             insert(ratings)
             .values(
                 [
                     {
                         "player_id": pid,
                         "ruleset": game.ruleset,
-                        "rating": Rating().rating,
-                        "rd": Rating().rd,
-                        "volatility": Rating().volatility,
+                        "rating": fresh.rating,
+                        "rd": fresh.rd,
+                        "volatility": fresh.volatility,
                         "games": 0,
                         "last": 0,
                     }
-                    for pid in ordered
+                    for pid in sorted({s.id for s in game.humans})
                 ]
             )
-            .on_conflict_do_nothing()
+            # An update that changes nothing, for its row lock and its RETURNING.
+            .on_conflict_do_update(
+                index_elements=[ratings.c.player_id, ratings.c.ruleset],
+                set_={"games": ratings.c.games},
+            )
+            .returning(ratings.c.player_id, ratings.c.rating, ratings.c.rd, ratings.c.volatility)
         )
-        rows = {
-            r.player_id: r
-            for r in (
-                await conn.execute(
-                    select(ratings)
-                    .where(ratings.c.player_id.in_(ordered), ratings.c.ruleset == game.ruleset)
-                    .order_by(ratings.c.player_id)
-                    .with_for_update()
-                )
-            ).all()
-        }
-        before = {pid: Rating(r.rating, r.rd, r.volatility) for pid, r in rows.items()}
-        score = 0.5 if game.winner is None else (1.0 if game.winner == a.side else 0.0)
-        new_a, new_b = rate_game(before[a.id], before[b.id], score)
-        changes: dict[str, dict[str, Any]] = {}
-        points: list[dict[str, Any]] = []
-        for seat, new in ((a, new_a), (b, new_b)):
-            await conn.execute(
-                update(ratings)
-                .where(and_(ratings.c.player_id == seat.id, ratings.c.ruleset == game.ruleset))
-                .values(
-                    rating=new.rating,
-                    rd=new.rd,
-                    volatility=new.volatility,
-                    games=ratings.c.games + 1,
-                    last=game.ended,
-                )
-            )
-            points.append(
-                {
-                    "player_id": seat.id,
-                    "ruleset": game.ruleset,
-                    "game_id": game.id,
-                    "t": game.ended,
-                    "rating": new.rating,
-                    "rd": new.rd,
-                }
-            )
-            changes[seat.id] = {
-                "before": round(before[seat.id].rating, 1),
-                "after": round(new.rating, 1),
-                "provisional": new.provisional,
-            }
-        await conn.execute(insert(rating_history).values(points))
-        return changes
+        return {r.player_id: Rating(r.rating, r.rd, r.volatility) for r in found}
 
     async def is_archived(self, game_id: str) -> bool:
         async with self._begin() as conn:
