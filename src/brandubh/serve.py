@@ -8,6 +8,7 @@ import os
 import signal
 import socket
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,6 +63,10 @@ def database_url(data_dir: Path) -> Iterator[str]:
         server.close()
 
 
+class DatabaseUnreachable(click.ClickException):
+    """The PostgreSQL of DATABASE_URL does not answer."""
+
+
 def migrate(url: str) -> str:
     """Bring the database's schema up to date; its revision. A clear error if unreachable."""
     from brandubh.store import BadDatabaseURL, upgrade_url
@@ -73,10 +78,29 @@ def migrate(url: str) -> str:
         raise click.ClickException(str(exc)) from None
     except Exception as exc:
         if unreachable(exc):
-            raise click.ClickException(
+            raise DatabaseUnreachable(
                 f"cannot reach the PostgreSQL of DATABASE_URL: {exc}"
             ) from None
         raise
+
+
+def migrate_at_start(url: str, tries: int = 10) -> None:
+    """Migrate before serving; with PostgreSQL unreachable for ``tries`` seconds, serve
+    anyway: games are live in Redis, and the archive waits (docs/storage.md)."""
+    for attempt in range(tries):
+        try:
+            migrate(url)
+            return
+        except DatabaseUnreachable as exc:
+            if attempt == tries - 1:
+                click.echo(
+                    f"brandubh: {exc.message}; serving without it: games go on, accounts "
+                    "answer 503 and archiving waits until it is back (run `brandubh db "
+                    "upgrade` then if the schema is new)",
+                    err=True,
+                )
+                return
+            time.sleep(1)
 
 
 def bind(host: str, port: int) -> socket.socket:
@@ -110,7 +134,7 @@ def run(host: str, port: int, workers: int, data_dir: Path, build_client: bool) 
         # The workers read their settings from the environment.
         os.environ["REDIS_URL"] = url
         os.environ["DATABASE_URL"] = db_url
-        migrate(db_url)
+        migrate_at_start(db_url)
         settings = Settings.from_env()
         sock = bind(host, port)
         actual = sock.getsockname()[1]
