@@ -112,6 +112,9 @@ class Rater:
         self._task: asyncio.Task[None] | None = None
         self._live: set[asyncio.Task[str]] = set()
         self._backlog: collections.deque[str] = collections.deque()
+        # Games this hub's live path holds (running or in the backlog): its sweep leaves
+        # them alone instead of archiving them a second time at once.
+        self._held: set[str] = set()
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="rater")
@@ -134,23 +137,33 @@ class Rater:
         if self.pause_s > self.poll_s:
             return  # PostgreSQL is down: the sweep takes it when it is back
         game_id = str(event["game"])
+        if game_id in self._held:
+            return
         if len(self._live) < MAX_LIVE:
+            self._held.add(game_id)
             task = asyncio.create_task(self._drain(game_id))
             self._live.add(task)
             task.add_done_callback(self._live.discard)
         elif len(self._backlog) < BACKLOG:
+            self._held.add(game_id)
             self._backlog.append(game_id)
         # else: a burst beyond the backlog: the sweep (which claims, one hub each) takes it
 
     async def _drain(self, game_id: str) -> str:
         """Archive a game, then those waiting in the backlog; the first one's outcome."""
-        first = await self._finish_logged(game_id)
-        outcome = first
+        first = outcome = await self._finish_held(game_id)
         while self._backlog and outcome != "unavailable":
-            outcome = await self._finish_logged(self._backlog.popleft())
+            outcome = await self._finish_held(self._backlog.popleft())
         if outcome == "unavailable":
+            self._held.difference_update(self._backlog)
             self._backlog.clear()  # they stay queued in Redis: the sweep retries them
         return first
+
+    async def _finish_held(self, game_id: str) -> str:
+        try:
+            return await self._finish_logged(game_id)
+        finally:
+            self._held.discard(game_id)
 
     async def _finish_logged(self, game_id: str) -> str:
         try:
@@ -190,10 +203,11 @@ class Rater:
         done = 0
         for b in range(keys.BUCKETS):
             claimed = [
-                raw.decode()
+                game_id
                 for raw in await self.scripts.claim(
                     keys=[keys.finished(b)], args=[CLAIM_LEASE_MS, CLAIM_BATCH]
                 )
+                if (game_id := raw.decode()) not in self._held
             ]
             for i in range(0, len(claimed), MAX_LIVE):
                 batch = claimed[i : i + MAX_LIVE]
