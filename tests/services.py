@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import os
 import re
 import signal
@@ -10,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 import httpx
 
@@ -21,10 +24,23 @@ TEST_ENV = {
 
 
 class HubProcess:
-    """A `brandubh serve --port 0` child process on the shared Redis."""
+    """A `brandubh serve --port 0` child process on the shared Redis and PostgreSQL."""
 
-    def __init__(self, redis_url: str, env: dict[str, str] | None = None, workers: int = 1):
-        self.env = {**os.environ, **TEST_ENV, "REDIS_URL": redis_url, **(env or {})}
+    def __init__(
+        self,
+        redis_url: str,
+        env: dict[str, str] | None = None,
+        workers: int = 1,
+        *,
+        database_url: str,
+    ):
+        self.env = {
+            **os.environ,
+            **TEST_ENV,
+            "REDIS_URL": redis_url,
+            "DATABASE_URL": database_url,
+            **(env or {}),
+        }
         self.workers = workers
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
@@ -100,3 +116,52 @@ class HubProcess:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+def run_async(coro: Any) -> Any:
+    """Run a coroutine to its end from synchronous code (a fixture), on a thread of its
+    own so that no event loop of the test session is disturbed."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+async def create_database(admin_url: str, name: str, template: str = "template1") -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(admin_url)
+    try:
+        await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
+    finally:
+        await conn.close()
+
+
+_shared_database: Any = None
+
+
+def shared_database() -> str:
+    """For the benchmarks: DATABASE_URL if set, else one embedded PostgreSQL (migrated) for
+    this run, stopped when it ends, so that the hubs started share one, as in production."""
+    global _shared_database
+    if os.environ.get("DATABASE_URL"):
+        return os.environ["DATABASE_URL"]
+    if _shared_database is None:
+        import atexit
+        import shutil
+        import tempfile
+        from pathlib import Path
+
+        from brandubh.postgres_server import EmbeddedPostgres
+        from brandubh.store import upgrade_url
+
+        folder = Path(tempfile.mkdtemp(prefix="brandubh-bench-pg-"))
+        server = EmbeddedPostgres(folder / "data")
+        server.start()
+        upgrade_url(server.url)
+
+        def stop() -> None:
+            server.close()
+            shutil.rmtree(folder, ignore_errors=True)
+
+        atexit.register(stop)
+        _shared_database = server
+    return str(_shared_database.url)

@@ -33,17 +33,79 @@ def main() -> None:
 @click.option(
     "--data",
     "data_dir",
-    default=".brandubh/redis",
+    default=".brandubh",
     show_default=True,
     type=click.Path(file_okay=False, path_type=Path),
-    help="Where the embedded Redis keeps its data (unused with REDIS_URL).",
+    help="Where the embedded Redis and PostgreSQL keep their data, in redis/ and postgres/ "
+    "(unused with REDIS_URL and DATABASE_URL).",
 )
 @click.option("--no-build", is_flag=True, help="Do not build the client if it is missing.")
 def serve(host: str, port: int, workers: int, data_dir: Path, no_build: bool) -> None:
-    """Run the service: the hub, and an embedded Redis unless REDIS_URL is set."""
+    """Run the service: the hub, and an embedded Redis and PostgreSQL unless REDIS_URL and
+    DATABASE_URL are set."""
     from brandubh.serve import run
 
     run(host, port, workers, data_dir, build_client=not no_build)
+
+
+@main.group()
+def db() -> None:
+    """The PostgreSQL schema."""
+
+
+@db.command()
+@click.option(
+    "--data",
+    "data_dir",
+    default=".brandubh",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The embedded PostgreSQL's data is in postgres/ here (unused with DATABASE_URL).",
+)
+def upgrade(data_dir: Path) -> None:
+    """Apply every schema migration not yet applied (``serve`` does this at start)."""
+    from brandubh.serve import database_url, migrate
+
+    with database_url(data_dir / "postgres") as url:
+        click.echo(f"brandubh: the schema is at revision {migrate(url)}")
+
+
+@main.command("migrate-from-redis")
+@click.option(
+    "--data",
+    "data_dir",
+    default=".brandubh",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The embedded Redis and PostgreSQL keep their data in redis/ and postgres/ here "
+    "(unused with REDIS_URL and DATABASE_URL).",
+)
+def migrate_from_redis(data_dir: Path) -> None:
+    """Move accounts, ratings, histories and the archive from Redis into PostgreSQL, then
+    remove them from Redis. Safe to run again: a second run changes nothing."""
+    import asyncio
+
+    from redis.asyncio import Redis
+
+    from brandubh.hub.config import Settings
+    from brandubh.migrate_redis import migrate
+    from brandubh.serve import database_url, redis_url
+    from brandubh.serve import migrate as upgrade_schema
+    from brandubh.store import Store
+
+    async def run(r_url: str, db_url: str) -> str:
+        redis = Redis.from_url(r_url)
+        store = Store.from_url(db_url)
+        try:
+            grace_ms = int(Settings.from_env().live_grace_s * 1000)
+            return str(await migrate(redis, store, grace_ms))
+        finally:
+            await redis.aclose()
+            await store.close()
+
+    with redis_url(data_dir / "redis") as r_url, database_url(data_dir / "postgres") as db_url:
+        upgrade_schema(db_url)
+        click.echo(f"brandubh: {asyncio.run(run(r_url, db_url))}")
 
 
 @main.command()

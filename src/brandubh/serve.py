@@ -1,11 +1,14 @@
-"""``brandubh serve``: the hub under uvicorn, on an embedded Redis unless REDIS_URL is set."""
+"""``brandubh serve``: the hub under uvicorn, on an embedded Redis unless REDIS_URL is set
+and an embedded PostgreSQL unless DATABASE_URL is set; the schema is migrated at start."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +18,7 @@ from uvicorn.supervisors import Multiprocess
 
 from brandubh.client_build import ClientBuildError, ensure_client_built
 from brandubh.hub.config import Settings
+from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
 from brandubh.redis_server import EmbeddedRedis, RedisNotFound
 
 
@@ -34,6 +38,71 @@ def redis_url(data_dir: Path) -> Iterator[str]:
         yield server.url
 
 
+@contextlib.contextmanager
+def database_url(data_dir: Path) -> Iterator[str]:
+    """DATABASE_URL if set; otherwise an embedded PostgreSQL for as long as the service runs."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        yield url
+        return
+    try:
+        server = EmbeddedPostgres(data_dir)
+    except PostgresNotFound as exc:
+        raise click.ClickException(str(exc)) from None
+    click.echo(
+        f"brandubh: no DATABASE_URL; starting an embedded PostgreSQL with data in {data_dir}"
+    )
+    try:
+        server.start()
+    except RuntimeError as exc:
+        server.close()
+        raise click.ClickException(str(exc)) from None
+    try:
+        yield server.url
+    finally:
+        server.close()
+
+
+class DatabaseUnreachable(click.ClickException):
+    """The PostgreSQL of DATABASE_URL does not answer."""
+
+
+def migrate(url: str) -> str:
+    """Bring the database's schema up to date; its revision. A clear error if unreachable."""
+    from brandubh.store import BadDatabaseURL, upgrade_url
+    from brandubh.store.repository import unreachable
+
+    try:
+        return upgrade_url(url)
+    except BadDatabaseURL as exc:
+        raise click.ClickException(str(exc)) from None
+    except Exception as exc:
+        if unreachable(exc):
+            raise DatabaseUnreachable(
+                f"cannot reach the PostgreSQL of DATABASE_URL: {exc}"
+            ) from None
+        raise
+
+
+def migrate_at_start(url: str, tries: int = 10) -> None:
+    """Migrate before serving; with PostgreSQL unreachable for ``tries`` seconds, serve
+    anyway: games are live in Redis, and the archive waits (docs/storage.md)."""
+    for attempt in range(tries):
+        try:
+            migrate(url)
+            return
+        except DatabaseUnreachable as exc:
+            if attempt == tries - 1:
+                click.echo(
+                    f"brandubh: {exc.message}; serving without it: games go on, accounts "
+                    "answer 503 and archiving waits until it is back (run `brandubh db "
+                    "upgrade` then if the schema is new)",
+                    err=True,
+                )
+                return
+            time.sleep(1)
+
+
 def bind(host: str, port: int) -> socket.socket:
     """Bind the listening socket here, so port 0 means a free port the OS picks."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -48,14 +117,24 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def run(host: str, port: int, workers: int, data_dir: Path, build_client: bool) -> None:
+    # SIGTERM unwinds like Ctrl-C, so the embedded servers stop with the service: at any
+    # moment of the start, and after uvicorn's shutdown, which raises the signal again.
+    signal.signal(signal.SIGTERM, _exit_on_sigterm)
     if build_client:
         try:
             ensure_client_built(echo=lambda line: click.echo(f"brandubh: {line}"))
         except ClientBuildError as exc:
             raise click.ClickException(str(exc)) from None
-    with redis_url(data_dir) as url:
-        os.environ["REDIS_URL"] = url  # the workers read their settings from the environment
+    with redis_url(data_dir / "redis") as url, database_url(data_dir / "postgres") as db_url:
+        # The workers read their settings from the environment.
+        os.environ["REDIS_URL"] = url
+        os.environ["DATABASE_URL"] = db_url
+        migrate_at_start(db_url)
         settings = Settings.from_env()
         sock = bind(host, port)
         actual = sock.getsockname()[1]

@@ -16,6 +16,7 @@ from brandubh.hub import keys
 from brandubh.hub.errors import Refusal
 from brandubh.hub.passwords import check_password
 from brandubh.hub.sessions import session_id
+from brandubh.store import Store
 from services import HubProcess
 from wsclient import PASSWORD, Msg, Player, Socket
 
@@ -224,15 +225,18 @@ async def test_unknown_email_and_wrong_password_get_the_same_answer_in_the_same_
 
 
 async def test_the_stored_session_and_password_hold_nothing_usable(
-    hub: HubProcess, redis_sync: redis.Redis
+    hub: HubProcess, redis_sync: redis.Redis, database_url: str
 ) -> None:
     p = await fresh_account(hub.url)
     assert not redis_sync.exists(keys.session(p.cookie))  # keyed by the token's hash
     assert redis_sync.hget(keys.session(session_id(p.cookie)), "id") == p.id.encode()
-    stored = redis_sync.hget(keys.account(p.id), "hash")
+    store = Store.from_url(database_url)
+    stored = await store.password_hash(p.id)
+    await store.close()
     assert stored is not None
-    assert stored.startswith(b"$argon2id$v=19$m=19456,t=2,p=1$")
-    assert PASSWORD.encode() not in stored
+    assert stored.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+    assert PASSWORD not in stored
+    assert not redis_sync.keys("bd:{acct}:a:*")  # accounts live in PostgreSQL only
     await p.close()
 
 

@@ -80,7 +80,7 @@ async def test_a_match_whose_step_never_ran_is_finished_by_the_sweep(
 
 
 async def test_a_dead_workers_bot_turn_is_taken_over_within_a_short_lease(
-    fresh_redis_url: str, services: dict[str, Any]
+    fresh_redis_url: str, database_url: str, services: dict[str, Any]
 ) -> None:
     games: GameService = services["games"]
     state, _ = await games.create(A, "nielsen", 600, "bot", 1)
@@ -93,7 +93,9 @@ async def test_a_dead_workers_bot_turn_is_taken_over_within_a_short_lease(
         keys=[keys.bot_jobs(keys.bucket(state.id))], args=[bot_worker.LEASE_MS, 4]
     )
     assert [c.decode() for c in claimed] == [state.id]
-    hub = HubProcess(fresh_redis_url, {"BRANDUBH_BOT_POLL_S": "0.2"}).start()
+    hub = HubProcess(
+        fresh_redis_url, {"BRANDUBH_BOT_POLL_S": "0.2"}, database_url=database_url
+    ).start()
     try:
         sock = await Socket.open(hub.url)
         await sock.watch(state.id)

@@ -1,26 +1,28 @@
 """Accounts: sign up, log in, log out (here or everywhere), change the password.
 
 An account is an email address and a password (argon2id, passwords.py), plus a display
-name and a leaderboard opt-in. Its keys share the {acct} hash tag with the ratings
-(keys.py). A guest who signs up keeps their player id, and so the games they played as a
-guest in that session; a login starts a new session under a new token. Ending a session
-deletes it in Redis and tells every hub (keys.hub_channel) to close its websockets with
-4004; each hub also re-checks the sessions of its sockets now and then, so a notice lost
-while a hub was reconnecting to Redis still takes effect (``SessionGuard``).
+name and a leaderboard opt-in, kept in PostgreSQL (brandubh.store); sessions and login
+limits stay in Redis. A guest who signs up keeps their player id, and so the games they
+played as a guest in that session; a login starts a new session under a new token. With
+PostgreSQL unreachable, every call here that needs it answers ``unavailable`` (HTTP 503)
+at once instead of hanging. Ending a session deletes it in Redis and tells every hub
+(keys.hub_channel) to close its websockets with 4004; each hub also re-checks the
+sessions of its sockets now and then, so a notice lost while a hub was reconnecting to
+Redis still takes effect (``SessionGuard``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import math
 import secrets
-from dataclasses import dataclass
-from typing import Any, Final, cast
+from collections.abc import AsyncIterator
+from typing import Any, Final
 
 from redis.asyncio import Redis
 
-from brandubh.engine import RULESETS
 from brandubh.hub import frames, keys
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal
@@ -35,7 +37,7 @@ from brandubh.hub.scripts import Scripts
 from brandubh.hub.sessions import Session, Sessions, guest_name
 from brandubh.hub.sockets import Sockets
 from brandubh.hub.state import Player
-from brandubh.ratings import PROVISIONAL_RD
+from brandubh.store import Account, EmailTaken, IdTaken, Store, StoreUnavailable
 
 log = logging.getLogger("brandubh.accounts")
 
@@ -43,13 +45,22 @@ SESSION_RECHECK_S: Final = 10.0
 _LIMIT_NAMES: Final = ("the service", "your address", "this account")
 
 
-@dataclass(frozen=True)
-class Account:
-    id: str
-    email: str
-    name: str
-    created: int
-    leaderboard: bool
+def unavailable() -> Refusal:
+    return Refusal(
+        "unavailable",
+        "accounts are unavailable for a moment (the database cannot be reached): "
+        "try again in a minute",
+    )
+
+
+@contextlib.asynccontextmanager
+async def reachable() -> AsyncIterator[None]:
+    """Turn PostgreSQL being unreachable into the ``unavailable`` refusal (HTTP 503)."""
+    try:
+        yield
+    except StoreUnavailable as exc:
+        log.warning("PostgreSQL unreachable: %s", exc.detail)
+        raise unavailable() from None
 
 
 def bad_credentials() -> Refusal:
@@ -63,9 +74,11 @@ class Accounts:
         scripts: Scripts,
         sessions: Sessions,
         settings: Settings,
+        store: Store,
     ) -> None:
         self.redis = redis
         self.scripts = scripts
+        self.store = store
         self.sessions = sessions
         self.settings = settings
         self.passwords = Passwords(settings.hash_concurrency)
@@ -77,16 +90,8 @@ class Accounts:
     # -- reading -------------------------------------------------------------------------
 
     async def get(self, account_id: str) -> Account | None:
-        raw = cast(
-            list[bytes | None],
-            await self.redis.hmget(
-                keys.account(account_id), ["email", "name", "created", "leaderboard"]
-            ),
-        )
-        email, name, created, board = raw
-        if email is None or name is None:
-            return None
-        return Account(account_id, email.decode(), name.decode(), int(created or 0), board == b"1")
+        async with reachable():
+            return await self.store.account(account_id)
 
     # -- signing up and in ---------------------------------------------------------------
 
@@ -98,40 +103,24 @@ class Accounts:
         email = normalize_email(email_raw)
         password = check_password(password_raw, email)
         name = check_name(name_raw) if name_raw is not None else None
-        if await self.redis.hexists(keys.emails(), email):
-            raise _taken()
         guest = current is not None and not current.account
         account_id = current.player.id if guest and current else _new_id()
         if name is None:
             name = current.player.name if guest and current else _default_name()
-        encoded = await self.passwords.hash(password)
-        for _ in range(4):
-            reply = await self.scripts.signup(
-                keys=[keys.emails(), keys.account(account_id), keys.player_games(account_id)],
-                args=[
-                    email,
-                    account_id,
-                    "email",
-                    email,
-                    "name",
-                    name,
-                    "hash",
-                    encoded,
-                    "leaderboard",
-                    "0",
-                ],
-            )
-            tag = reply[0].decode()
-            if tag == "ok":
-                break
-            if reply[1] == b"email_taken":
-                # A retried command (redis-py retries on a lost reply) finds its own work.
-                if await self.redis.hget(keys.emails(), email) == account_id.encode():
-                    break
+        async with reachable():
+            if await self.store.credentials(email) is not None:
                 raise _taken()
-            account_id = _new_id()  # that guest id was adopted already: start afresh
-        else:  # pragma: no cover - 72 random bits do not collide 4 times
-            raise Refusal("busy", "could not create the account; try again")
+            encoded = await self.passwords.hash(password)
+            for _ in range(4):
+                try:
+                    await self.store.create_account(account_id, email, name, encoded)
+                    break
+                except EmailTaken:
+                    raise _taken() from None
+                except IdTaken:
+                    account_id = _new_id()  # that guest id was adopted already: start afresh
+            else:  # pragma: no cover - 72 random bits do not collide 4 times
+                raise Refusal("busy", "could not create the account; try again")
         token, session = await self.sessions.create_account_session(Player(account_id, name))
         if current is not None:
             await self.end_sessions([current], notify=True)
@@ -148,23 +137,19 @@ class Accounts:
         if not isinstance(password_raw, str) or len(password_raw) > MAX_PASSWORD:
             raise bad_credentials()
         await self.count_attempt(email, address)
-        account_id = cast(bytes | None, await self.redis.hget(keys.emails(), email))
-        encoded: bytes | None = None
-        name: bytes | None = None
-        if account_id is not None:
-            encoded, name = cast(
-                list[bytes | None],
-                await self.redis.hmget(keys.account(account_id.decode()), ["hash", "name"]),
-            )
-        ok, renew = await self.passwords.verify(encoded.decode() if encoded else None, password_raw)
-        if not ok or account_id is None or name is None:
+        async with reachable():
+            found = await self.store.credentials(email)
+        encoded = found[1] if found else None
+        ok, renew = await self.passwords.verify(encoded, password_raw)
+        if not ok or found is None:
             raise bad_credentials()
-        pid = account_id.decode()
+        account = found[0]
         if renew:
-            await self.redis.hset(
-                keys.account(pid), "hash", await self.passwords.hash(password_raw)
-            )
-        token, session = await self.sessions.create_account_session(Player(pid, name.decode()))
+            async with reachable():
+                await self.store.set_password(account.id, await self.passwords.hash(password_raw))
+        token, session = await self.sessions.create_account_session(
+            Player(account.id, account.name)
+        )
         if current is not None:
             await self.end_sessions([current], notify=True)
         return token, session
@@ -221,11 +206,14 @@ class Accounts:
             raise Refusal("bad_credentials", "the current password is not right")
         password = check_password(new, account.email)
         await self.count_attempt(account.email, address)
-        encoded = cast(bytes | None, await self.redis.hget(keys.account(account.id), "hash"))
-        ok, _ = await self.passwords.verify(encoded.decode() if encoded else None, current)
+        async with reachable():
+            encoded = await self.store.password_hash(account.id)
+        ok, _ = await self.passwords.verify(encoded, current)
         if not ok:
             raise Refusal("bad_credentials", "the current password is not right")
-        await self.redis.hset(keys.account(account.id), "hash", await self.passwords.hash(password))
+        new_hash = await self.passwords.hash(password)
+        async with reachable():
+            await self.store.set_password(account.id, new_hash)
         ended = await self.sessions.end_all(account.id, keep=session.id)
         await self._notify(ended)
         return len(ended)
@@ -245,12 +233,8 @@ class Accounts:
 
     async def set_leaderboard(self, account_id: str, on: bool) -> None:
         """Opt in to the leaderboards or out (each rule set's board follows at once)."""
-        script_keys = [keys.account(account_id)]
-        for ruleset in RULESETS:
-            script_keys += [keys.rating(account_id, ruleset), keys.leaderboard(ruleset)]
-        done = await self.scripts.leaderboard(
-            keys=script_keys, args=["1" if on else "0", PROVISIONAL_RD, account_id]
-        )
+        async with reachable():
+            done = await self.store.set_leaderboard(account_id, on)
         if not done:
             raise not_logged_in()
 

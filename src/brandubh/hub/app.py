@@ -37,6 +37,7 @@ from brandubh.hub.scripts import Scripts
 from brandubh.hub.sessions import Sessions
 from brandubh.hub.sockets import Sockets
 from brandubh.hub.watchers import Watchers
+from brandubh.store import Store
 
 log = logging.getLogger("brandubh.hub")
 
@@ -54,7 +55,11 @@ class Hub:
         )
         self.redis = redis = Redis(connection_pool=self.pool)
         scripts = Scripts.register(redis)
-        self.games = games = GameService(redis, scripts, settings.time_scale)
+        # The permanent record (accounts, ratings, the archive): PostgreSQL.
+        self.store = store = Store.from_url(
+            settings.database_url, pool_size=settings.database_pool_size
+        )
+        self.games = games = GameService(redis, scripts, settings.time_scale, store)
         self.scheduler = Scheduler(
             redis,
             scripts,
@@ -64,17 +69,23 @@ class Hub:
         )
         self.sockets = sockets = Sockets()
         self.sessions = sessions = Sessions(redis)
-        self.accounts = Accounts(redis, scripts, sessions, settings)
+        self.accounts = Accounts(redis, scripts, sessions, settings, store)
         self.session_guard = SessionGuard(sessions, sockets)
-        self.rater = Rater(redis, scripts, games)
-        self.matches = matches = MatchService(redis, games)
-        self.endings = Endings(redis, scripts, steps=(self.rater.finish, matches.advance))
+        self.rater = Rater(redis, scripts, games, store, grace_s=settings.live_grace_s)
+        self.matches = matches = MatchService(redis, games, store, settings.live_grace_s)
+        # The match step first: it reads the game's live state, which the rater lets go.
+        self.endings = Endings(redis, scripts, steps=(matches.advance, self.rater.finish))
         self.bot = BotWorker(redis, scripts, games, settings, self.scheduler.redis_now_ms)
         self.lobby = Lobby(redis, scripts, games, rating=self.rater.lookup, matches=matches)
         self.watchers = Watchers(scripts)
         self.fanout = fanout = Fanout(redis)
         # Wired before the fan-out starts listening, so no event can be missed.
-        fanout.hooks += [games.committer.observe, self.endings.on_event, self.bot.on_event]
+        fanout.hooks += [
+            games.committer.observe,
+            sessions.on_event,
+            self.endings.on_event,
+            self.bot.on_event,
+        ]
         fanout.hub_hooks.append(self.session_guard.on_notice)
         fanout.lobby_hooks.append(self.on_lobby_notice)
         self.connection_services = connection.Services(
@@ -123,6 +134,7 @@ class Hub:
             await self.bot.stop()
             await self.redis.aclose()
             await self.pool.aclose()
+            await self.store.close()
 
     def on_lobby_notice(self, msg: dict[str, Any], frame: bytes) -> None:
         """A lobby frame from any hub: seeks go to lobby sockets, pairings to the players."""

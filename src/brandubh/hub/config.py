@@ -31,6 +31,11 @@ class Settings:
     """Everything a hub process can be told; defaults suit production."""
 
     redis_url: str = "redis://127.0.0.1:6379/0"
+    database_url: str = "postgresql://brandubh@127.0.0.1:5432/brandubh"
+    database_pool_size: int = 10  # PostgreSQL connections per hub process (and as many more)
+    # How long an ended game stays in Redis after its archive transaction committed, for
+    # the clients still connected; reads after that come from PostgreSQL (docs/storage.md).
+    live_grace_s: float = 600.0
     # Origins allowed to open a websocket or send a non-GET request. Empty: the request's
     # own host only (same-origin), which is what a single deployment wants.
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
@@ -65,6 +70,9 @@ class Settings:
         origins = os.environ.get("BRANDUBH_ALLOWED_ORIGINS", "")
         return cls(
             redis_url=os.environ.get("REDIS_URL") or cls.redis_url,
+            database_url=os.environ.get("DATABASE_URL") or cls.database_url,
+            database_pool_size=_int("BRANDUBH_DATABASE_POOL", cls.database_pool_size),
+            live_grace_s=_float("BRANDUBH_LIVE_GRACE_S", cls.live_grace_s),
             allowed_origins=frozenset(o.strip() for o in origins.split(",") if o.strip()),
             max_frame_bytes=_int("BRANDUBH_MAX_FRAME_BYTES", cls.max_frame_bytes),
             credits=_int("BRANDUBH_CREDITS", cls.credits),

@@ -130,9 +130,16 @@ class Subscription:
                 self.conn.send(await games.snapshot_frame(state, watchers))
                 self.last = state.seq
             else:
-                for frame in await games.events_after(self.game_id, since):
-                    since += 1
-                    self.conn.send(frame)
+                events = await games.events_after(self.game_id, since)
+                if len(events) < state.seq - since:
+                    # The events left Redis with the game (archived): the final state.
+                    watchers = await services.watchers.count(self.game_id)
+                    self.conn.send(await games.snapshot_frame(state, watchers))
+                    since = state.seq
+                else:
+                    for frame in events:
+                        since += 1
+                        self.conn.send(frame)
                 self.last = since
             self.syncing = False
             pending, self.pending = sorted(self.pending, key=lambda p: p[0]), []

@@ -1,16 +1,19 @@
-"""What follows a game's end, exactly once in effect: archiving and rating it, and moving
-its match on. Driven durably by the finished-games queue.
+"""What follows a game's end, exactly once in effect: moving its match on, and archiving
+and rating it. Driven durably by the finished-games queue.
 
 commit.lua queues every game that ends in its bucket's finished-games set (keys.finished),
-claimable after a grace period. Two paths then run the steps (``Rater.finish``,
-``MatchService.advance``), and either may run any number of times for a game, so every
-step is idempotent:
+claimable after a grace period. Two paths then run the steps (``MatchService.advance``,
+``Rater.finish``), and either may run any number of times for a game, so every step is
+idempotent:
 
-- live: every hub's fan-out hook sees each game's final event and runs the steps at once;
+- live: every hub's fan-out hook sees each game's final event and runs the steps at once
+  (at most ``MAX_LIVE`` at a time; a burst beyond that waits for the sweep);
 - sweep: every hub claims due entries of the queue for a lease and runs their steps, so
   nothing is lost when the hub that saw the event dies, or a step failed half-way.
 
-The entry leaves the queue only once every step has succeeded.
+The entry leaves the queue only once every step has succeeded. PostgreSQL unreachable
+(a step raises ``StoreUnavailable``): the claimed games become due again after a pause that
+doubles up to ``MAX_BACKOFF_S``, and the live path waits for the sweep meanwhile.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Final, cast
 
@@ -25,14 +29,17 @@ from redis.asyncio import Redis
 
 from brandubh.hub import keys
 from brandubh.hub.scripts import Scripts
+from brandubh.store import StoreUnavailable
 
 log = logging.getLogger("brandubh.endings")
 
 CLAIM_LEASE_MS: Final = 30_000
 CLAIM_BATCH: Final = 50
-# At most this many endings followed up at once from events; more wait for the sweep, so
-# that a burst of endings (a wave of timeouts) cannot crowd out the hub's other work.
+# At most this many endings followed up at once, so that a burst of endings (a wave of
+# timeouts) cannot crowd out the hub's other work.
 MAX_LIVE: Final = 8
+FIRST_BACKOFF_S: Final = 1.0
+MAX_BACKOFF_S: Final = 30.0  # the longest pause between sweeps while PostgreSQL is down
 
 # One step after an ending, given the game's id; it raises if it must be tried again.
 Step = Callable[[str], Awaitable[object]]
@@ -44,25 +51,40 @@ class Endings:
         self.scripts = scripts
         self.steps = tuple(steps)
         self._live: set[asyncio.Task[bool]] = set()
+        # Games this hub is following up now: its sweep leaves them alone.
+        self._held: set[str] = set()
+        self.backoff_s = 0.0  # > 0 while PostgreSQL is unreachable
+        self._resume = 0.0  # time.monotonic() before which the sweep waits
 
     def on_event(self, event: dict[str, Any]) -> None:
         """Fan-out hook: a game's final event starts its follow-up at once."""
         state = event.get("state")
         if not isinstance(state, dict) or state.get("status") != "ended":
             return
-        if len(self._live) >= MAX_LIVE:
-            return  # a burst of endings: the sweep (which claims, one hub each) takes it
-        task = asyncio.create_task(self.finish(str(event["game"])))
+        game_id = str(event["game"])
+        if self.backoff_s or game_id in self._held or len(self._live) >= MAX_LIVE:
+            return  # the sweep (which claims, one hub each) takes it
+        self._held.add(game_id)
+        task = asyncio.create_task(self._held_finish(game_id))
         self._live.add(task)
         task.add_done_callback(self._live.discard)
 
+    async def _held_finish(self, game_id: str) -> bool:
+        try:
+            return await self.finish(game_id)
+        except StoreUnavailable:
+            log.warning("PostgreSQL unreachable: game %s waits for the sweep", game_id)
+            return False
+        finally:
+            self._held.discard(game_id)
+
     async def finish(self, game_id: str) -> bool:
         """Run every step for a game; dequeue it when all succeeded. False if one failed
-        (the queue's lease brings it back to a sweep)."""
+        (the queue's lease brings it back to a sweep); StoreUnavailable is raised."""
         for step in self.steps:
             try:
                 await step(game_id)
-            except asyncio.CancelledError:
+            except (asyncio.CancelledError, StoreUnavailable):
                 raise
             except Exception:
                 log.exception("after game %s ended, a step failed; the sweep will retry", game_id)
@@ -72,18 +94,46 @@ class Endings:
 
     async def sweep(self) -> int:
         """Claim every queued ending whose grace has passed (one round trip for all buckets)
-        and follow it up; how many were finished now."""
+        and follow it up, MAX_LIVE at once; how many were finished now."""
+        if time.monotonic() < self._resume:
+            return 0
         pipe = self.redis.pipeline(transaction=False)
         for b in range(keys.BUCKETS):
             await self.scripts.claim(
                 keys=[keys.finished(b)], args=[CLAIM_LEASE_MS, CLAIM_BATCH], client=pipe
             )
-        claimed = cast(list[list[bytes]], await pipe.execute())
+        batches = cast(list[list[bytes]], await pipe.execute())
+        claimed = [g for batch in batches for raw in batch if (g := raw.decode()) not in self._held]
         done = 0
-        for batch in claimed:
-            for raw in batch:
-                done += await self.finish(raw.decode())
+        for i in range(0, len(claimed), MAX_LIVE):
+            batch = claimed[i : i + MAX_LIVE]
+            results = await asyncio.gather(*(self.finish(g) for g in batch), return_exceptions=True)
+            for result in results:
+                if isinstance(result, asyncio.CancelledError):
+                    raise result
+            done += sum(r is True for r in results)
+            if any(isinstance(r, StoreUnavailable) for r in results):
+                await self._pause([g for g, r in zip(batch, results, strict=True) if r is not True]
+                                  + claimed[i + MAX_LIVE :])  # fmt: skip
+                return done
+        if self.backoff_s:
+            log.warning("PostgreSQL reachable again: archiving goes on")
+        self.backoff_s = 0.0
         return done
+
+    async def _pause(self, waiting: list[str]) -> None:
+        """PostgreSQL is unreachable: the claimed games are due again after the next pause,
+        which doubles each time, up to MAX_BACKOFF_S."""
+        first = not self.backoff_s
+        self.backoff_s = min(MAX_BACKOFF_S, (self.backoff_s * 2) or FIRST_BACKOFF_S)
+        self._resume = time.monotonic() + self.backoff_s
+        due = int((time.time() + self.backoff_s) * 1000)
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in waiting:
+            pipe.zadd(keys.finished(keys.bucket(game_id)), {game_id: due}, xx=True)
+        await pipe.execute()
+        if first:
+            log.warning("PostgreSQL unreachable: archiving %d games later", len(waiting))
 
     async def stop(self) -> None:
         tasks = list(self._live)

@@ -10,6 +10,7 @@ import secrets
 from dataclasses import replace
 from typing import Final, cast
 
+import msgpack
 from redis.asyncio import Redis
 
 from brandubh import fairplay
@@ -19,12 +20,16 @@ from brandubh.hub.changes import Change
 from brandubh.hub.commit import Committed, Committer
 from brandubh.hub.errors import Refusal
 from brandubh.hub.scripts import Scripts
-from brandubh.hub.state import BOT_ID, GameState, Player, pack_snapshot
+from brandubh.hub.state import BOT_ID, GameState, Hash, Player, pack_snapshot
+from brandubh.store import Store, StoreUnavailable
 
 MIN_MOVE_TIME: Final = 60
 MAX_MOVE_TIME: Final = 7 * 24 * 3600
 BOT_LEVELS: Final = range(1, 6)
 _RETRIES: Final = 16
+# A friend game nobody joins is forgotten after this long (its hash and seed expire; the
+# join's commit makes the hash lasting again: commit.lua).
+WAITING_TTL_S: Final = 7 * 24 * 3600
 
 
 def new_game_id() -> str:
@@ -34,10 +39,18 @@ def new_game_id() -> str:
 class GameService:
     """The hub's only writer of live games (through its ``Committer``)."""
 
-    def __init__(self, redis: Redis, scripts: Scripts, time_scale: float = 1.0) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        time_scale: float = 1.0,
+        archive: Store | None = None,
+    ) -> None:
         self.redis = redis
         self.scripts = scripts
         self.committer = Committer(redis, scripts)
+        # Where ended games are read from once their Redis keys have expired (rater.py).
+        self.archive = archive
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production
 
     def allowance_ms(self, state: GameState) -> int:
@@ -47,12 +60,41 @@ class GameService:
     # -- reading --------------------------------------------------------------------------
 
     async def load(self, game_id: str) -> GameState:
-        """The game as Redis holds it now; ``not_found`` if there is none."""
-        return await self.committer.load(game_id)
+        """A game's state: live from Redis, or from the archive once Redis let it go."""
+        try:
+            return await self.committer.load(game_id)
+        except Refusal as exc:
+            if exc.code != "not_found":
+                raise
+            raw = await self._archived_fields(game_id)
+            if not raw:
+                raise
+        return GameState.from_hash(game_id, raw)
+
+    async def _archived_fields(self, game_id: str) -> Hash:
+        """The last live fields of an archived game ({} if it was never archived)."""
+        if self.archive is None:
+            return {}
+        try:
+            final = await self.archive.final_game(game_id)
+        except StoreUnavailable:
+            raise Refusal(
+                "busy", "this ended game is in the archive, which cannot be reached: try again"
+            ) from None
+        if final is None or not final.final:  # moved from an old Redis without its hash
+            return {}
+        return cast(Hash, msgpack.unpackb(final.final, raw=True))
 
     async def seed(self, game_id: str) -> bytes:
         """The game's secret seed: for the server's own use (sides, the bot, the reveal)."""
-        return cast(bytes, await self.redis.get(keys.seed(game_id)) or b"")
+        found = cast(bytes | None, await self.redis.get(keys.seed(game_id)))
+        if found is None and self.archive is not None:
+            try:
+                final = await self.archive.final_game(game_id)
+            except StoreUnavailable:
+                final = None
+            found = bytes.fromhex(final.seed) if final else None
+        return found or b""
 
     async def revealed_seed(self, state: GameState) -> str | None:
         """The seed, hex, once the game has ended; None before."""
@@ -153,6 +195,11 @@ class GameService:
             joiner = Player(BOT_ID, f"Bot (level {bot_level})")
         if joiner is not None:
             state = await self._start(state, joiner, seed, attacker_id)
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.expire(keys.game(state.id), WAITING_TTL_S)
+            pipe.expire(keys.seed(state.id), WAITING_TTL_S)
+            await pipe.execute()
         return state, invite
 
     async def rematch(self, player_id: str, game_id: str) -> tuple[str, str | None]:
@@ -160,6 +207,8 @@ class GameService:
         ("agreed", the new game's id). The bot accepts at once."""
         for _ in range(3):
             state = await self.load(game_id)
+            if state.status == "ended" and not await self.redis.exists(keys.game(game_id)):
+                raise Refusal("rematch_closed", "this game is archived: start a new game instead")
             side = state.side_of(player_id)
             if side is None:
                 raise Refusal("not_a_player", "only the game's players can ask for a rematch")
@@ -243,6 +292,9 @@ class GameService:
         def build(current: GameState) -> Change:
             return changes.start(current, joiner, attacker, defender, allowance)
 
+        # The seed lasts from now (commit.lua does the same for the hash when it starts the
+        # game); should the join fail, it keeps a few bytes too long, never too short.
+        await self.redis.persist(keys.seed(state.id))
         await self.committer.act(joiner.id, state.id, "", "", build, first=state)
         return await self.load(state.id)
 

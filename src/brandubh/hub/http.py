@@ -50,7 +50,10 @@ def routes(web: Services, static: Path) -> list[Route]:
     async def me(request: Request) -> Response:
         session = await web.sessions.get_session(request.cookies.get(COOKIE))
         if session is not None and session.account:
-            account = await web.accounts.get(session.player.id)
+            try:
+                account = await web.accounts.get(session.player.id)
+            except Refusal:  # PostgreSQL unreachable: the session still says who
+                account = None
             return JSONResponse(
                 {
                     "id": session.player.id,

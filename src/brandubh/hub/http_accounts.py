@@ -13,7 +13,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from brandubh.engine import RULESETS, EngineError, Game
-from brandubh.hub.accounts import not_logged_in
+from brandubh.hub.accounts import not_logged_in, reachable
 from brandubh.hub.errors import Refusal
 from brandubh.hub.http_base import Services, address, read_json, set_session_cookie
 from brandubh.hub.protocol import GAME_ID_RE, PLAYER_ID_RE
@@ -37,7 +37,10 @@ def routes(web: Services) -> list[Route]:
         return session
 
     async def signed_in(session: Session, token: str, request: Request, status: int) -> Response:
-        account = await accounts.get(session.player.id)
+        try:
+            account = await accounts.get(session.player.id)
+        except Refusal:  # signed in, and PostgreSQL gone since: the email can wait
+            account = None
         body = {
             "id": session.player.id,
             "name": session.player.name,
@@ -93,6 +96,8 @@ def routes(web: Services) -> list[Route]:
         account = await accounts.get(pid) if PLAYER_ID_RE.match(pid) else None
         if account is None:
             raise Refusal("not_found", f"there is no player {pid}")
+        async with reachable():
+            ratings = await web.rater.ratings(account.id)
         session = await session_of(request)
         return JSONResponse(
             {
@@ -101,7 +106,7 @@ def routes(web: Services) -> list[Route]:
                 "since": account.created,
                 "leaderboard": account.leaderboard,
                 "me": session is not None and session.player.id == account.id,
-                "ratings": await web.rater.ratings(account.id),
+                "ratings": ratings,
             }
         )
 
@@ -111,16 +116,18 @@ def routes(web: Services) -> list[Route]:
             raise Refusal("not_found", f"there is no player {pid}")
         offset = _int_param(request, "offset", 0, 0, 1_000_000)
         limit = _int_param(request, "limit", GAMES_PAGE, 1, MAX_GAMES_PAGE)
-        games, more = await web.rater.player_games(pid, offset, limit)
+        async with reachable():
+            games, more = await web.rater.player_games(pid, offset, limit)
         return JSONResponse({"games": games, "next": more})
 
     async def leaderboard(request: Request) -> Response:
         ruleset = request.path_params["ruleset"]
         if ruleset not in RULESETS:
             raise Refusal("not_found", f"there is no rule set {ruleset}")
+        async with reachable():
+            players = await web.rater.leaderboard(ruleset)
         return JSONResponse(
-            {"ruleset": ruleset, "players": await web.rater.leaderboard(ruleset)},
-            headers={"Cache-Control": "no-store"},
+            {"ruleset": ruleset, "players": players}, headers={"Cache-Control": "no-store"}
         )
 
     async def positions(request: Request) -> Response:

@@ -3,6 +3,11 @@
 A game's keys share one hash tag, ``{p<bucket>}``, with ``bucket = crc32(game_id) % BUCKETS``,
 so that a game, its event list, its acks and its bucket's job indexes live in one slot and
 one Lua script may touch them all, on a single Redis or in a Redis Cluster (docs/architecture.md).
+
+Redis holds only what is live (docs/storage.md); what lasts is in PostgreSQL
+(brandubh.store.tables). Every key's docstring says how long it lives. "The grace" is
+BRANDUBH_LIVE_GRACE_S (default 10 minutes): how long an ended game stays in Redis after
+its archive transaction committed.
 """
 
 from __future__ import annotations
@@ -24,52 +29,65 @@ def tag(n: int) -> str:
 
 
 def game(game_id: str) -> str:
-    """Hash: the game's public and private fields (see store.py)."""
+    """Hash: the game's public and private fields (state.py). Lives: 7 days while
+    waiting for a friend to join (games.WAITING_TTL_S), for ever while played, then the
+    grace once archived (rater.py); reads after that come from PostgreSQL."""
     return f"{PREFIX}:{tag(bucket(game_id))}:g:{game_id}"
 
 
 def events(game_id: str) -> str:
-    """List: event n (1-based) at index n-1, each the msgpack frame sent to clients."""
+    """List: event n (1-based) at index n-1, each the msgpack frame sent to clients.
+    Lives: as long as the game is played, then the grace once archived."""
     return f"{PREFIX}:{tag(bucket(game_id))}:ev:{game_id}"
 
 
 def acks(game_id: str) -> str:
-    """Hash: ``<player>:<client message id>`` -> the event number it produced."""
+    """Hash: ``<player>:<client message id>`` -> the event number it produced. Lives: as
+    long as the game is played, then the grace once archived."""
     return f"{PREFIX}:{tag(bucket(game_id))}:ack:{game_id}"
 
 
 def seed(game_id: str) -> str:
-    """String: the game's secret seed; read by nothing that reaches a client before the end."""
+    """String: the game's secret seed; read by nothing that reaches a client before the end.
+    Lives: like the game's hash (7 days unjoined; the grace once archived, when PostgreSQL
+    keeps it with the game)."""
     return f"{PREFIX}:{tag(bucket(game_id))}:seed:{game_id}"
 
 
 def watchers(game_id: str) -> str:
-    """Sorted set: spectator connection id -> expiry (ms, Redis clock)."""
+    """Sorted set: spectator connection id -> expiry (ms, Redis clock). Lives: the watcher
+    lifetime (connection.WATCHER_TTL_MS) from the last spectator's refresh (watchers.lua),
+    and at most the grace once the game is archived."""
     return f"{PREFIX}:{tag(bucket(game_id))}:w:{game_id}"
 
 
 def bot_jobs(n: int) -> str:
-    """Sorted set per bucket: game id -> when a bot worker may claim its turn (ms)."""
+    """Sorted set per bucket: game id -> when a bot worker may claim its turn (ms).
+    Lives: for ever (16 keys); an entry from the bot's turn until its move commits."""
     return f"{PREFIX}:{tag(n)}:bot"
 
 
 def deadlines(n: int) -> str:
-    """Sorted set per bucket: game id -> its move deadline (ms, Redis clock)."""
+    """Sorted set per bucket: game id -> its move deadline (ms, Redis clock). Lives: for
+    ever (16 keys); an entry while its game has a deadline (removed at the end)."""
     return f"{PREFIX}:{tag(n)}:dl"
 
 
 def alive() -> str:
-    """String: when a scheduler last ran (ms, Redis clock); see lua/heartbeat.lua."""
+    """String: when a scheduler last ran (ms, Redis clock); see lua/heartbeat.lua. Lives:
+    for ever, one small string."""
     return f"{PREFIX}:alive"
 
 
 def outages() -> str:
-    """List: outages of the whole service as "start:end" (ms, Redis clock)."""
+    """List: outages of the whole service as "start:end" (ms, Redis clock). Lives: for
+    ever, trimmed to the latest few by heartbeat.lua."""
     return f"{PREFIX}:outages"
 
 
 def channel(n: int) -> str:
-    """Pub/sub channel per bucket: every event and notice of that bucket's games."""
+    """Pub/sub channel per bucket: every event and notice of that bucket's games (a
+    channel holds nothing)."""
     return f"{PREFIX}:{tag(n)}:chan"
 
 
@@ -79,7 +97,8 @@ def game_channel(game_id: str) -> str:
 
 def session(session_id: str) -> str:
     """Hash: a browser session (player id, display name, kind, account), by its id: the
-    SHA-256 of the cookie's token, so that Redis never holds a usable token."""
+    SHA-256 of the cookie's token, so that Redis never holds a usable token. Lives: 30 days
+    (sessions.TTL_S); a guest's 1 day (sessions.GUEST_TTL_S) until they start a game."""
     return f"{PREFIX}:s:{session_id}"
 
 
@@ -91,66 +110,86 @@ LOBBY: Final = f"{PREFIX}:{{lobby}}"
 
 
 def seeks() -> str:
-    """Sorted set: open seek id -> creation time (ms)."""
+    """Sorted set: open seek id -> creation time (ms). Lives: for ever (one key); an entry
+    until its seek is taken, withdrawn or found expired."""
     return f"{LOBBY}:seeks"
 
 
 def seek(seek_id: str) -> str:
-    """Hash: one seek's fields; a live seek's key expires unless its owner's socket lives."""
+    """Hash: one seek's fields. Lives: a live seek's key expires unless its owner's socket
+    lives; a correspondence seek's until taken or withdrawn."""
     return f"{LOBBY}:seek:{seek_id}"
 
 
 def owned(player_id: str) -> str:
-    """Set: the seek ids a player has open."""
+    """Set: the seek ids a player has open. Lives: until the last is taken or withdrawn."""
     return f"{LOBBY}:owned:{player_id}"
 
 
 def pool(ruleset: str, move_time: int) -> str:
-    """Sorted set: players waiting for quick pairing in one rule set and time -> rating."""
+    """Sorted set: players waiting for quick pairing in one rule set and time -> rating.
+    Lives: while someone waits (emptied by pairing, leaving, or a closed socket)."""
     return f"{LOBBY}:pool:{ruleset}:{move_time}"
 
 
 def pools() -> str:
-    """Hash: player id -> "ruleset|move_time|rating|joined ms|connection": who waits where."""
+    """Hash: player id -> "ruleset|move_time|rating|joined ms|connection": who waits where.
+    Lives: while someone waits (each entry removed when they are paired or leave)."""
     return f"{LOBBY}:pools"
 
 
 def names() -> str:
-    """Hash: player id -> display name, for players waiting in quick pairing."""
+    """Hash: player id -> display name, for players waiting in quick pairing. Lives: 6 hours
+    from the last player to join (lobby.NAMES_TTL_S), so left-over names go."""
     return f"{LOBBY}:names"
 
 
 def lobby_channel() -> str:
-    """Pub/sub channel: seeks appearing and vanishing, and pairings."""
+    """Pub/sub channel: seeks appearing and vanishing, and pairings (holds nothing)."""
     return f"{LOBBY}:chan"
 
 
 def live_games() -> str:
-    """Sorted set: games in progress -> when last changed (ms), for the watch list."""
+    """Sorted set: games in progress -> when last changed (ms), for the watch list. Lives:
+    for ever (one key); an entry while its game is played."""
     return f"{LOBBY}:live"
 
 
 def finished(n: int) -> str:
     """Sorted set per bucket: ended games not yet archived (and rated) -> when they may be
-    claimed (ms); commit.lua adds a game when it ends, the rater removes it (rater.py)."""
+    claimed (ms); commit.lua adds a game when it ends, the rater removes it once the game
+    is in PostgreSQL (rater.py). Lives: for ever (16 keys); an entry until archived."""
     return f"{PREFIX}:{tag(n)}:fin"
 
 
 def hub_channel() -> str:
     """Pub/sub channel every hub listens on for notices that are not about one game:
-    sessions that ended (their sockets are closed with 4004)."""
+    sessions that ended (their sockets are closed with 4004). Holds nothing."""
     return f"{PREFIX}:hubs"
 
 
-# -- accounts, ratings and the archive ---------------------------------------------------
-# Every key here shares the hash tag {acct}: the script that rates a game must update both
-# players' ratings, histories, game lists and the leaderboard, and mark the game rated, in
-# one step, and the two players' keys would otherwise be in any two slots. In a Redis
-# Cluster this data therefore lives on one node (docs/accounts.md): one write per finished
-# game and one per sign-up, small next to the games' own traffic, which spreads over the
-# {p<bucket>} tags. Sessions are not here: they are read on every request, each its own key.
+# -- sessions of accounts -----------------------------------------------------------------
+# Accounts themselves, ratings, histories and the archive are in PostgreSQL
+# (brandubh.store); Redis keeps only the sessions that are logged in to an account.
 
 ACCT: Final = f"{PREFIX}:{{acct}}"
+
+
+def account_sessions(account_id: str) -> str:
+    """Set: the session ids (see ``session``) logged in to an account. Lives: 30 days from
+    the account's latest login (sessions.TTL_S)."""
+    return f"{ACCT}:as:{account_id}"
+
+
+def guest_session(player_id: str) -> str:
+    """String: a guest player id -> its session id, so that the start of the guest's first
+    game can make that session last (sessions.on_event). Lives: like the session."""
+    return f"{PREFIX}:gs:{player_id}"
+
+
+# -- left by earlier versions ---------------------------------------------------------------
+# Before PostgreSQL held the permanent record these keys did; only `brandubh
+# migrate-from-redis` reads them now, and it deletes what it has moved (store/migrate.py).
 
 
 def emails() -> str:
@@ -161,11 +200,6 @@ def emails() -> str:
 def account(account_id: str) -> str:
     """Hash: an account (email, name, argon2 hash, created, leaderboard opt-in)."""
     return f"{ACCT}:a:{account_id}"
-
-
-def account_sessions(account_id: str) -> str:
-    """Set: the session ids (see ``session``) logged in to an account."""
-    return f"{ACCT}:as:{account_id}"
 
 
 def rating(player_id: str, ruleset: str) -> str:
@@ -179,13 +213,12 @@ def rating_history(player_id: str, ruleset: str) -> str:
 
 
 def player_games(player_id: str) -> str:
-    """Sorted set: a player's finished games -> when they ended (ms). A guest's expires
-    with their session unless they sign up (the account adopts the guest's id)."""
+    """Sorted set: a player's finished games -> when they ended (ms)."""
     return f"{ACCT}:pg:{player_id}"
 
 
 def archived() -> str:
-    """Hash: game id -> its summary (JSON) once archived; the rate-once guard."""
+    """Hash: game id -> its summary (JSON) once archived."""
     return f"{ACCT}:done"
 
 
@@ -195,10 +228,12 @@ def leaderboard(ruleset: str) -> str:
 
 
 def login_limits() -> str:
-    """Key prefix of the login rate limits (sorted sets of attempts, one slot: {login})."""
+    """Key prefix of the login rate limits (sorted sets of attempts, one slot: {login}).
+    Lives: each window's key expires one window after its latest attempt."""
     return f"{PREFIX}:{{login}}"
 
 
 def match(match_id: str) -> str:
-    """Hash: a two-game match (hub/matches.py)."""
+    """Hash: a two-game match (hub/matches.py). Lives: 7 days while its challenge waits,
+    for ever while played, then the grace once it is kept in PostgreSQL."""
     return f"{PREFIX}:{tag(zlib.crc32(match_id.encode()) % BUCKETS)}:match:{match_id}"

@@ -32,6 +32,7 @@ from brandubh.hub.state import Player
 log = logging.getLogger("brandubh.lobby")
 
 LIVE_UNDER_S: Final = 3600  # seeks with shorter move times vanish with their socket
+NAMES_TTL_S: Final = 6 * 3600  # the quick-pairing names hash, from its last write
 LIVE_SEEK_TTL_MS: Final = 60_000  # refreshed by the owning socket's heartbeat
 MAX_SEEKS: Final = 5
 WINDOW_BASE: Final = 100  # rating points a quick pairing accepts at once...
@@ -189,7 +190,10 @@ class Lobby:
                 "bad_field", "quick pairing is for live games: a move time under one hour"
             )
         rating, _ = await self.rating(player.id, ruleset)
-        await self.redis.hset(keys.names(), player.id, player.name)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hset(keys.names(), player.id, player.name)
+        pipe.expire(keys.names(), NAMES_TTL_S)  # no names left behind once nobody waits
+        await pipe.execute()
         reply = await self._pool(ruleset, move_time, player.id, rating, conn_id)
         return await self._start_pairs(reply, ruleset, move_time)
 

@@ -9,13 +9,16 @@ one twice returns the first. A 1-1 score ends the
 match drawn, except in ``newsome``, whose source gives the player who won by the largest
 margin (the most pieces left on the board) the choice of sides for a tie-breaker; with
 equal margins the match is drawn. The next game's id and the score reach the players as a
-``match`` notice on the finished game's channel.
+``match`` notice on the finished game's channel. A finished match is kept in PostgreSQL
+(retried with backoff while it cannot be reached); its hash then expires after the live
+grace, and its summary is read from PostgreSQL.
 """
 
 from __future__ import annotations
 
 import logging
 import secrets
+import time
 from typing import Any, cast
 
 from redis.asyncio import Redis
@@ -23,16 +26,21 @@ from redis.asyncio import Redis
 from brandubh.fairplay import TIEBREAK_RULESETS
 from brandubh.hub import frames, keys
 from brandubh.hub.errors import Refusal
-from brandubh.hub.games import GameService
+from brandubh.hub.games import WAITING_TTL_S, GameService
 from brandubh.hub.state import GameState, Player
+from brandubh.store import Store, StoreUnavailable
 
 log = logging.getLogger("brandubh.matches")
 
 
 class MatchService:
-    def __init__(self, redis: Redis, games: GameService) -> None:
+    def __init__(
+        self, redis: Redis, games: GameService, store: Store | None = None, grace_s: float = 600.0
+    ) -> None:
         self.redis = redis
         self.games = games
+        self.store = store
+        self.grace_ms = max(1, int(grace_s * 1000))
 
     async def start(
         self, a: Player, b: Player, ruleset: str, move_time: int, rated: bool | None
@@ -63,7 +71,9 @@ class MatchService:
         return match_id, state.id
 
     async def open_challenge(self, state: GameState) -> None:
-        """A friend challenge asked for a match: the match waits for the joiner."""
+        """A friend challenge asked for a match: the match waits for the joiner (and is
+        forgotten with its first game if nobody joins)."""
+        key = keys.match(state.match)
         await self.redis.hset(
             keys.match(state.match),
             mapping={
@@ -81,14 +91,18 @@ class MatchService:
                 "status": "playing",
             },
         )
+        await self.redis.expire(key, WAITING_TTL_S)
 
     async def joined(self, state: GameState) -> None:
         """The first game of a challenged match has its second player."""
         if state.match and state.joiner is not None:
-            await self.redis.hset(
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.hset(
                 keys.match(state.match),
                 mapping={"b": state.joiner.id, "b_name": state.joiner.name},
             )
+            pipe.persist(keys.match(state.match))
+            await pipe.execute()
 
     async def _fields(self, match_id: str) -> dict[str, str]:
         raw = cast(dict[bytes, bytes], await self.redis.hgetall(keys.match(match_id)))
@@ -97,6 +111,16 @@ class MatchService:
         return {k.decode(): v.decode() for k, v in raw.items()}
 
     async def summary(self, match_id: str) -> dict[str, Any]:
+        """The match as GET /api/matches/<id> shows it: live, or from the archive."""
+        if self.store is not None and not await self.redis.exists(keys.match(match_id)):
+            try:
+                kept = await self.store.match(match_id)
+            except StoreUnavailable:
+                raise Refusal(
+                    "busy", "this match is in the archive, which cannot be reached: try again"
+                ) from None
+            if kept is not None:
+                return kept
         f = await self._fields(match_id)
         return {
             "id": match_id,
@@ -160,8 +184,19 @@ class MatchService:
             leader = a if points[a] > points[b] else b if points[b] > points[a] else ""
             update.update(status="finished", winner=leader)
         await self.redis.hset(key, mapping=update)  # type: ignore[arg-type]
-        notice = frames.match(game_id, await self.summary(state.match))
+        summary = await self.summary(state.match)
+        notice = frames.match(game_id, summary)
         await self.redis.publish(keys.game_channel(game_id), notice)
+        if summary["status"] == "finished":
+            await self.keep(summary, int(time.time() * 1000))
+
+    async def keep(self, summary: dict[str, Any], ended: int) -> None:
+        """Archive a finished match in PostgreSQL; then its hash expires after the grace.
+        StoreUnavailable while PostgreSQL cannot be reached: endings.py tries again."""
+        if self.store is None:
+            return
+        await self.store.archive_match(summary, ended)
+        await self.redis.pexpire(keys.match(summary["id"]), self.grace_ms)
 
     async def _larger_margin(self, game_ids: list[str]) -> str:
         """The player whose win left the most of their pieces on the board ("" if equal)."""

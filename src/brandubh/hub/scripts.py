@@ -27,10 +27,7 @@ class Scripts:
     seek_take: AsyncScript
     quick: AsyncScript
     pool_leave: AsyncScript
-    signup: AsyncScript
     login_limit: AsyncScript
-    archive: AsyncScript
-    leaderboard: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -45,8 +42,5 @@ class Scripts:
             seek_take=redis.register_script(_source("seek_take")),
             quick=redis.register_script(_source("quick")),
             pool_leave=redis.register_script(_source("pool_leave")),
-            signup=redis.register_script(_source("signup")),
             login_limit=redis.register_script(_source("login_limit")),
-            archive=redis.register_script(_source("archive")),
-            leaderboard=redis.register_script(_source("leaderboard")),
         )

@@ -5,23 +5,33 @@ Signing up or logging in replaces it with an account session under a new token (
 rotates on every login). Redis keys a session by the SHA-256 of its token, so a copy of
 the data holds no usable cookie; an account's sessions are listed (keys.account_sessions)
 so that they can all be ended at once (docs/accounts.md).
+
+A guest session lasts a day unless its guest plays: the start of a game they play makes
+it last as long as an account's (``on_event``), so that the many visitors who only look
+leave nothing behind for long.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
+import logging
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
 from brandubh.hub import keys
 from brandubh.hub.state import Player
 
+log = logging.getLogger("brandubh.sessions")
+
 COOKIE: Final = "bd_session"
 TTL_S: Final = 30 * 24 * 3600
+GUEST_TTL_S: Final = 24 * 3600  # a guest who has not played yet
+GUEST_PREFIX: Final = "g_"
 
 _ADJECTIVES: Final = (
     "Amber",
@@ -89,6 +99,7 @@ class Session:
 class Sessions:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def get(self, token: str | None) -> Player | None:
         """The player of a session token, or None for a missing or unknown one."""
@@ -110,13 +121,43 @@ class Sessions:
     async def create_guest(self) -> tuple[str, Player]:
         """A new guest session: its token and player."""
         token = secrets.token_urlsafe(32)
-        player = Player(f"g_{secrets.token_urlsafe(9)}", guest_name())
-        key = keys.session(session_id(token))
+        player = Player(f"{GUEST_PREFIX}{secrets.token_urlsafe(9)}", guest_name())
+        sid = session_id(token)
+        key = keys.session(sid)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(key, mapping={"id": player.id, "name": player.name, "kind": "guest"})
-        pipe.expire(key, TTL_S)
+        pipe.expire(key, GUEST_TTL_S)
+        pipe.set(keys.guest_session(player.id), sid, ex=GUEST_TTL_S)
         await pipe.execute()
         return token, player
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        """Fan-out hook: a game's start keeps its guests' sessions as long as accounts'."""
+        if event.get("kind") != "start":
+            return
+        players = (event.get("state") or {}).get("players") or {}
+        guests = [
+            p["id"]
+            for p in players.values()
+            if isinstance(p, dict) and str(p.get("id", "")).startswith(GUEST_PREFIX)
+        ]
+        if guests:
+            task = asyncio.create_task(self.keep_guests(guests))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def keep_guests(self, player_ids: list[str]) -> None:
+        try:
+            for pid in player_ids:
+                sid = cast(bytes | None, await self.redis.get(keys.guest_session(pid)))
+                if sid is None:
+                    continue
+                pipe = self.redis.pipeline(transaction=False)
+                pipe.expire(keys.session(sid.decode()), TTL_S)
+                pipe.expire(keys.guest_session(pid), TTL_S)
+                await pipe.execute()
+        except Exception:
+            log.exception("could not extend the sessions of guests %s", player_ids)
 
     async def create_account_session(self, player: Player) -> tuple[str, Session]:
         """A new session, under a new token, for an account; listed with the account's."""

@@ -88,6 +88,8 @@ if p.change ~= '' then
 end
 for _, v in ipairs(p.fields) do fields[#fields + 1] = v end
 redis.call('HSET', KEYS[1], unpack(fields))
+-- A waiting game expires unless joined (games.py, WAITING_TTL_S): a join makes it last.
+if p.status == 'waiting' then redis.call('PERSIST', KEYS[1]) end
 redis.call('RPUSH', KEYS[2], frame)
 if msg_id ~= '' then redis.call('HSET', KEYS[3], actor .. ':' .. msg_id, n .. ':' .. p.fp) end
 if p.change == 'set' or p.change == 'at' then

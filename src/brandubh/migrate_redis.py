@@ -1,0 +1,264 @@
+"""``brandubh migrate-from-redis``: move the permanent record an earlier version kept in
+Redis (accounts, ratings, histories, the archive, finished matches) into PostgreSQL.
+
+Idempotent: every row is inserted unless there already, in one transaction; only after it
+commits is what was moved removed from Redis (the finished games' live keys get the grace
+expiry, like games archived today). A second run finds nothing left and changes nothing.
+Ratings are copied as they are, never computed again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, cast
+
+import msgpack
+from redis.asyncio import Redis
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from brandubh.engine import format_record
+from brandubh.hub import keys
+from brandubh.hub.games import GameService
+from brandubh.hub.scripts import Scripts
+from brandubh.hub.state import GameState, Hash
+from brandubh.store import Store
+from brandubh.store.tables import accounts, game_players, games, matches, rating_history, ratings
+
+
+@dataclass
+class Moved:
+    accounts: int = 0
+    games: int = 0
+    ratings: int = 0
+    history: int = 0
+    matches: int = 0
+    keys_removed: int = 0
+
+    def __str__(self) -> str:
+        return (
+            f"{self.accounts} accounts, {self.games} games, {self.ratings} ratings, "
+            f"{self.history} rating history points, {self.matches} matches moved; "
+            f"{self.keys_removed} Redis keys removed"
+        )
+
+
+async def _scan(redis: Redis, pattern: str) -> list[str]:
+    return [k.decode() async for k in redis.scan_iter(match=pattern, count=1000)]
+
+
+def _s(h: dict[bytes, bytes], name: str, default: str = "") -> str:
+    v = h.get(name.encode())
+    return v.decode() if v is not None else default
+
+
+async def migrate(redis: Redis, store: Store, grace_ms: int) -> Moved:
+    """Move everything; what was moved."""
+    moved = Moved()
+    service = GameService(redis, Scripts.register(redis))
+    acct = keys.ACCT  # braces are no wildcard in SCAN's patterns
+    account_keys = await _scan(redis, f"{acct}:a:*")
+    rating_keys = await _scan(redis, f"{acct}:r:*")
+    history_keys = await _scan(redis, f"{acct}:h:*")
+    list_keys = await _scan(redis, f"{acct}:pg:*")
+    board_keys = await _scan(redis, f"{acct}:lb:*")
+    match_keys = await _scan(redis, f"{keys.PREFIX}:{{p*}}:match:*")
+    archived = cast(dict[bytes, bytes], await redis.hgetall(keys.archived()))
+
+    account_rows = []
+    for key in account_keys:
+        h = cast(dict[bytes, bytes], await redis.hgetall(key))
+        if not h.get(b"email"):
+            continue
+        account_rows.append(
+            {
+                "id": key.rsplit(":", 1)[1],
+                "email": _s(h, "email"),
+                "name": _s(h, "name"),
+                "password_hash": _s(h, "hash"),
+                "created": int(_s(h, "created", "0") or 0),
+                "leaderboard": _s(h, "leaderboard") == "1",
+            }
+        )
+    known = {row["id"] for row in account_rows}
+
+    game_rows = []
+    for raw_id, raw_summary in archived.items():
+        game_rows.append(await _game_row(redis, service, raw_id.decode(), json.loads(raw_summary)))
+    archived_ids = {row["id"] for row in game_rows}
+
+    player_rows = []
+    for key in list_keys:
+        pid = key.rsplit(":", 1)[1]
+        listed = cast(list[tuple[bytes, float]], await redis.zrange(key, 0, -1, withscores=True))
+        for raw_gid, ended in listed:
+            gid = raw_gid.decode()
+            if gid in archived_ids:
+                player_rows.append({"player_id": pid, "game_id": gid, "ended": int(ended)})
+
+    rating_rows = []
+    for key in rating_keys:
+        _, pid, ruleset = key.rsplit(":", 2)
+        h = cast(dict[bytes, bytes], await redis.hgetall(key))
+        if pid not in known or not h.get(b"r"):
+            continue
+        rating_rows.append(
+            {
+                "player_id": pid,
+                "ruleset": ruleset,
+                "rating": float(_s(h, "r")),
+                "rd": float(_s(h, "rd")),
+                "volatility": float(_s(h, "vol")),
+                "games": int(_s(h, "n", "0") or 0),
+                "last": int(_s(h, "last", "0") or 0),
+            }
+        )
+    history_rows = []
+    for key in history_keys:
+        _, pid, ruleset = key.rsplit(":", 2)
+        if pid not in known:
+            continue
+        for item in cast(list[bytes], await redis.lrange(key, 0, -1)):
+            t, r, rd, gid = item.decode().split("|")
+            if gid in archived_ids:
+                history_rows.append(
+                    {
+                        "player_id": pid,
+                        "ruleset": ruleset,
+                        "game_id": gid,
+                        "t": int(t),
+                        "rating": float(r),
+                        "rd": float(rd),
+                    }
+                )
+
+    match_rows = []
+    finished_matches = []
+    for key in match_keys:
+        h = cast(dict[bytes, bytes], await redis.hgetall(key))
+        if _s(h, "status") != "finished":
+            continue
+        summary = _match_summary(h)
+        finished_matches.append(key)
+        match_rows.append(
+            {
+                "id": summary["id"],
+                "ruleset": summary["ruleset"],
+                "player_a": _s(h, "a"),
+                "player_b": _s(h, "b"),
+                "points_a": float(_s(h, "points_a", "0")),
+                "points_b": float(_s(h, "points_b", "0")),
+                "winner": _s(h, "winner") or None,
+                "games": _s(h, "games"),
+                "ended": 0,
+                "summary": summary,
+            }
+        )
+
+    async with store.engine.begin() as conn:
+        moved.accounts = await _insert(conn, accounts, account_rows)
+        moved.games = await _insert(conn, games, game_rows)
+        await _insert(conn, game_players, player_rows)
+        moved.ratings = await _insert(conn, ratings, rating_rows)
+        moved.history = await _insert(conn, rating_history, history_rows)
+        moved.matches = await _insert(conn, matches, match_rows)
+
+    # Committed: now let go of what was moved.
+    gone = [
+        *account_keys,
+        *rating_keys,
+        *history_keys,
+        *list_keys,
+        *board_keys,
+        keys.emails(),
+        keys.archived(),
+    ]
+    pipe = redis.pipeline(transaction=False)
+    for key in gone:
+        pipe.delete(key)
+    for gid in archived_ids:
+        for key in (keys.game(gid), keys.events(gid), keys.acks(gid), keys.seed(gid)):
+            pipe.pexpire(key, grace_ms)
+    for key in finished_matches:
+        pipe.pexpire(key, grace_ms)
+    results = await pipe.execute()
+    moved.keys_removed = sum(int(n) for n in results[: len(gone)])
+    return moved
+
+
+async def _insert(conn: AsyncConnection, table: Any, rows: list[dict[str, Any]]) -> int:
+    """Insert the rows not there yet; how many were new."""
+    done = 0
+    for i in range(0, len(rows), 500):
+        result = await conn.execute(
+            insert(table).values(rows[i : i + 500]).on_conflict_do_nothing()
+        )
+        done += max(0, result.rowcount or 0)
+    return done
+
+
+async def _game_row(
+    redis: Redis, service: GameService, game_id: str, summary: dict[str, Any]
+) -> dict[str, Any]:
+    """A games row from the summary the old archive kept and, where still in Redis, the
+    game's own hash and seed (every read of the game comes from these)."""
+    raw = cast(Hash, await redis.hgetall(keys.game(game_id)))
+    players = summary.get("players") or {}
+    att, dfn = players.get("attackers") or {}, players.get("defenders") or {}
+    result = summary.get("result") or {}
+    row: dict[str, Any] = {
+        "id": game_id,
+        "ruleset": summary["ruleset"],
+        "rated": bool(summary.get("rated")),
+        "opponent": summary.get("opponent") or "friend",
+        "bot_level": summary.get("bot_level"),
+        "attacker_id": att.get("id"),
+        "attacker_name": att.get("name"),
+        "defender_id": dfn.get("id"),
+        "defender_name": dfn.get("name"),
+        "winner": result.get("winner"),
+        "reason": result.get("reason") or "",
+        "plies": int(summary.get("plies") or 0),
+        "move_time": int(summary.get("move_time") or 0),
+        "created": int(summary.get("created") or 0),
+        "ended": int(summary.get("ended") or 0),
+        "moves": "",
+        "seed": "",
+        "commitment": "",
+        "record": "",
+        "match_id": None,
+        "match_no": None,
+        "summary": summary,
+        "final": b"",
+        "final_seq": 0,
+    }
+    if raw:
+        state = GameState.from_hash(game_id, raw)
+        seed = (await service.seed(game_id)).hex()
+        row.update(
+            moves=" ".join(state.moves),
+            seed=seed,
+            commitment=state.commitment,
+            record=format_record(await service.record(state)),
+            match_id=state.match or None,
+            match_no=state.match_no or None,
+            final=cast(bytes, msgpack.packb(raw, use_bin_type=True)),
+            final_seq=state.seq,
+        )
+    return row
+
+
+def _match_summary(h: dict[bytes, bytes]) -> dict[str, Any]:
+    """The shape GET /api/matches/<id> answers (matches.MatchService.summary)."""
+    a, b = _s(h, "a"), _s(h, "b")
+    return {
+        "id": _s(h, "id"),
+        "ruleset": _s(h, "ruleset"),
+        "players": [{"id": a, "name": _s(h, "a_name")}, {"id": b, "name": _s(h, "b_name")}],
+        "score": {a: float(_s(h, "points_a", "0")), b: float(_s(h, "points_b", "0"))},
+        "games": _s(h, "games").split(),
+        "status": "finished",
+        "chooser": _s(h, "chooser") or None,
+        "winner": _s(h, "winner") or None,
+    }

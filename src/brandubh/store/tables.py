@@ -1,0 +1,130 @@
+"""Every SQL table the service uses, in one place, with what each row holds.
+
+PostgreSQL keeps what must last (docs/storage.md): accounts, ratings and their history,
+every finished game and two-game match. Nothing here expires. Times are milliseconds
+since the epoch (the hub's and Redis's unit), as BIGINT. The migrations in
+``migrations/versions`` create exactly these tables; a test checks that they agree.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    MetaData,
+    PrimaryKeyConstraint,
+    Table,
+    Text,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+
+metadata = MetaData()
+
+# One row per account: its sign-in and its settings. ``id`` is the player id the account
+# took at sign-up (a guest's, when a guest signed up, so their earlier games stay theirs).
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("email", Text, nullable=False, unique=True),  # normalised (passwords.py)
+    Column("name", Text, nullable=False),
+    Column("password_hash", Text, nullable=False),  # argon2id, PHC string
+    Column("created", BigInteger, nullable=False),
+    Column("leaderboard", Boolean, nullable=False, server_default="false"),
+)
+
+# A player's Glicko-2 rating in one rule set, once they have played a rated game in it.
+# ``games`` counts the rated games: it is also the row's version.
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("ruleset", Text, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("last", BigInteger, nullable=False),  # when the last rated game ended
+    PrimaryKeyConstraint("player_id", "ruleset"),
+    Index("ratings_board", "ruleset", "rating"),  # leaderboards: best first in a rule set
+)
+
+# One row per rated game per player: the rating after it.
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("player_id", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("ruleset", Text, nullable=False),
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("t", BigInteger, nullable=False),  # when the game ended
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "game_id"),
+    Index("rating_history_by_player", "player_id", "ruleset", "t"),
+)
+
+# Every finished game, written once (its id is the guard against archiving it twice).
+# ``summary`` is the JSON the archive lists show; ``final`` the game's last live fields
+# (msgpack of its Redis hash), from which every read of an ended game is answered once
+# Redis has let the game go: state, record, positions, replay, verification.
+games = Table(
+    "games",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("ruleset", Text, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("opponent", Text, nullable=False),  # friend | bot
+    Column("bot_level", Integer),
+    Column("attacker_id", Text),
+    Column("attacker_name", Text),
+    Column("defender_id", Text),
+    Column("defender_name", Text),
+    Column("winner", Text),  # attackers | defenders | NULL for a draw or an abort
+    Column("reason", Text, nullable=False),
+    Column("plies", Integer, nullable=False),
+    Column("move_time", Integer, nullable=False),
+    Column("created", BigInteger, nullable=False),
+    Column("ended", BigInteger, nullable=False),
+    Column("moves", Text, nullable=False),  # the move list, space separated
+    Column("seed", Text, nullable=False),  # hex, revealed at the end
+    Column("commitment", Text, nullable=False),  # SHA-256 of the seed, published at creation
+    Column("record", Text, nullable=False),  # the record text (docs/record-format.md)
+    Column("match_id", Text),
+    Column("match_no", Integer),
+    Column("summary", JSONB, nullable=False),
+    Column("final", LargeBinary, nullable=False),
+    Column("final_seq", Integer, nullable=False),  # the number of its last event
+)
+
+# Who played each finished game (humans only: the bot has no list), for their archive.
+game_players = Table(
+    "game_players",
+    metadata,
+    Column("player_id", Text, nullable=False),
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("ended", BigInteger, nullable=False),
+    PrimaryKeyConstraint("player_id", "game_id"),
+    Index("game_players_by_end", "player_id", "ended"),  # a player's games, newest first
+)
+
+# Every finished two-game match (hub/matches.py): its players, games and score.
+matches = Table(
+    "matches",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("ruleset", Text, nullable=False),
+    Column("player_a", Text, nullable=False),
+    Column("player_b", Text, nullable=False),
+    Column("points_a", Float, nullable=False),
+    Column("points_b", Float, nullable=False),
+    Column("winner", Text),  # a player id, NULL for a drawn match
+    Column("games", Text, nullable=False),  # game ids in order, space separated
+    Column("ended", BigInteger, nullable=False),
+    Column("summary", JSONB, nullable=False),  # the shape GET /api/matches/<id> answers
+)

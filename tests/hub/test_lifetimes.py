@@ -1,0 +1,60 @@
+"""Keys that must not stay in Redis for ever get their lifetimes (hub/keys.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis
+
+from brandubh.hub import keys
+from brandubh.hub.games import WAITING_TTL_S
+from brandubh.hub.lobby import NAMES_TTL_S
+from brandubh.hub.sessions import GUEST_TTL_S, TTL_S, session_id
+from services import HubProcess
+from wsclient import Player
+
+
+async def test_a_guest_session_is_short_until_its_guest_plays(
+    hub: HubProcess, redis_sync: redis.Redis
+) -> None:
+    guest = await Player(hub.url).start()
+    key = keys.session(session_id(guest.cookie))
+    assert 0 < redis_sync.ttl(key) <= GUEST_TTL_S
+    assert 0 < redis_sync.ttl(keys.guest_session(guest.id)) <= GUEST_TTL_S
+    await guest.create_game(opponent="bot", ruleset="nielsen")
+    for _ in range(100):  # every hub's fan-out hook sees the start and extends it
+        if redis_sync.ttl(key) > GUEST_TTL_S:
+            break
+        await asyncio.sleep(0.05)
+    assert GUEST_TTL_S < redis_sync.ttl(key) <= TTL_S
+    await guest.close()
+
+
+async def test_a_friend_game_nobody_joins_is_forgotten_a_joined_one_lasts(
+    hub: HubProcess, redis_sync: redis.Redis
+) -> None:
+    alice, bob = await Player(hub.url).signup(), await Player(hub.url).signup()
+    created = await alice.create_game(opponent="friend", ruleset="nielsen")
+    game = created["id"]
+    for key in (keys.game(game), keys.seed(game)):
+        assert WAITING_TTL_S - 60 < redis_sync.ttl(key) <= WAITING_TTL_S
+    await bob.join(created["invite"])
+    assert redis_sync.ttl(keys.game(game)) == -1  # no expiry while it is played
+    assert redis_sync.ttl(keys.seed(game)) == -1
+    for p in (alice, bob):
+        await p.close()
+
+
+async def test_the_quick_pairing_names_hash_expires(
+    hub: HubProcess, redis_sync: redis.Redis
+) -> None:
+    p = await Player(hub.url).signup()
+    sock = await p.connect()
+    await sock.send({"t": "quick", "ruleset": "walker", "move_time": 300, "id": "q"})
+    await sock.recv_until(lambda m: m.get("id") == "q")
+    assert redis_sync.hget(keys.names(), p.id) is not None
+    assert 0 < redis_sync.ttl(keys.names()) <= NAMES_TTL_S
+    await sock.send({"t": "cancel_quick", "id": "c"})
+    await sock.recv_until(lambda m: m.get("id") == "c")
+    await sock.close()
+    await p.close()

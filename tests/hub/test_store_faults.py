@@ -1,0 +1,166 @@
+"""PostgreSQL down, or killed, while games end: games still end live; once it is back,
+every game is archived and rated exactly once; account requests get a clear 503."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+
+from brandubh.hub import keys
+from brandubh.hub.games import GameService
+from brandubh.hub.scripts import Scripts
+from brandubh.hub.state import Player as Seat
+from brandubh.postgres_server import EmbeddedPostgres
+from brandubh.store import Store
+from services import HubProcess
+from wsclient import PASSWORD, Player
+
+FAST = {"BRANDUBH_ARCHIVE_POLL_S": "0.2", "BRANDUBH_LIVE_GRACE_S": "600"}
+
+
+@pytest.fixture
+async def world(
+    fresh_redis_url: str,
+    own_postgres: EmbeddedPostgres,
+    start_hub: Callable[..., HubProcess],
+) -> AsyncIterator[dict[str, Any]]:
+    """Two hubs on a Redis and a PostgreSQL of the test's own, and four accounts."""
+    hubs = [start_hub(FAST, redis=fresh_redis_url, database=own_postgres.url) for _ in range(2)]
+    players = [await Player(hubs[i % 2].url).signup() for i in range(4)]
+    r = aioredis.Redis.from_url(fresh_redis_url)
+    store = Store.from_url(own_postgres.url, timeout_s=2)
+    yield {
+        "hubs": hubs,
+        "players": players,
+        "redis": r,
+        "games": GameService(r, Scripts.register(r)),
+        "store": store,
+        "pg": own_postgres,
+    }
+    for p in players:
+        await p.close()
+    await r.aclose()
+    await store.close()
+
+
+async def end_game(games: GameService, a: Seat, b: Seat, rated: bool) -> str:
+    """A game between a and b that its attacker resigns at once, ended in Redis."""
+    state, invite = await games.create(a, "nielsen", 600, "friend", rated=rated)
+    state = await games.join(b, state.id, invite)
+    await games.resign(state.attacker, state.id, "r")
+    return state.id
+
+
+def seats(players: list[Player]) -> list[Seat]:
+    return [Seat(p.id, p.me["name"]) for p in players]
+
+
+async def all_archived(store: Store, n: int, timeout: float = 120.0) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if await store.count_games() >= n:
+                return
+        except Exception:
+            pass
+        assert time.monotonic() < deadline, f"only {await store.count_games()} of {n} archived"
+        await asyncio.sleep(0.25)
+
+
+async def check_exactly_once(w: dict[str, Any], ended: list[tuple[str, int, int]]) -> None:
+    """Every game archived once; each player's rating counts each rated game once."""
+    store: Store = w["store"]
+    await all_archived(store, len(ended))
+    assert await store.count_games() == len(ended)
+    assert await store.archived_among([g for g, _, _ in ended]) == {g for g, _, _ in ended}
+    expected = [0, 0, 0, 0]
+    for _, i, j in ended[: len(ended)]:
+        if i >= 0:
+            expected[i] += 1
+            expected[j] += 1
+    for p, n in zip(w["players"], expected, strict=True):
+        got = (await store.ratings(p.id)).get("nielsen", {"games": 0, "history": []})
+        assert got["games"] == n and len(got["history"]) == n, (p.id, got["games"], n)
+    r: aioredis.Redis = w["redis"]
+    for b in range(keys.BUCKETS):  # nothing left waiting to be archived
+        deadline = time.monotonic() + 20
+        while await r.zcard(keys.finished(b)):
+            assert time.monotonic() < deadline, "archived games left in the queue"
+            await asyncio.sleep(0.2)
+    some = ended[0][0]
+    assert 0 < await r.pttl(keys.game(some)) <= 600_000  # let go after the archive
+
+
+async def test_postgres_down_while_200_games_end(world: dict[str, Any]) -> None:
+    w = world
+    games: GameService = w["games"]
+    players: list[Player] = w["players"]
+    s = seats(players)
+    pg: EmbeddedPostgres = w["pg"]
+    pg.stop()
+
+    # Sign-up, login and a password change get a clear 503 at once, never a 500.
+    hub_url = w["hubs"][0].url
+    newcomer = await Player(hub_url).start()
+    r = await newcomer.http.post(
+        "/api/signup", json={"email": "new@example.org", "password": PASSWORD}
+    )
+    assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+    assert "try again" in r.json()["message"]
+    r = await newcomer.http.post(
+        "/api/login", json={"email": players[0].email, "password": PASSWORD}
+    )
+    assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+    r = await players[0].http.post("/api/password", json={"current": PASSWORD, "new": "x" * 12})
+    assert r.status_code == 503 and r.json()["error"] == "unavailable", r.text
+    r = await newcomer.http.get(f"/api/players/{players[0].id}")
+    assert r.status_code == 503, r.text
+    await newcomer.close()
+
+    # 200 games end live: 150 rated between two pairs, 50 casual.
+    ended: list[tuple[str, int, int]] = []
+    for n in range(200):
+        i, j = (0, 1) if n % 2 else (2, 3)
+        rated = n % 4 != 0
+        gid = await end_game(games, s[i], s[j], rated)
+        ended.append((gid, i, j) if rated else (gid, -1, -1))
+    for hub in w["hubs"]:  # no hub is blocked: each answers, and shows ended games
+        async with httpx.AsyncClient(base_url=hub.url, timeout=5) as client:
+            assert (await client.get("/healthz")).status_code == 200
+            got = (await client.get(f"/api/games/{ended[-1][0]}")).json()
+            assert got["state"]["status"] == "ended"
+    assert await w["store"].ping() is False
+    await asyncio.sleep(1.0)
+    pg.start()
+    await check_exactly_once(w, ended)
+
+
+async def test_postgres_killed_during_a_burst_of_1000_endings(world: dict[str, Any]) -> None:
+    w = world
+    games: GameService = w["games"]
+    s = seats(w["players"])
+    pg: EmbeddedPostgres = w["pg"]
+    ended: list[tuple[str, int, int]] = []
+
+    async def burst(count: int) -> None:
+        for _ in range(count):
+            n = len(ended)
+            i, j = (0, 1) if n % 2 else (2, 3)
+            rated = n % 5 != 0
+            gid = await end_game(games, s[i], s[j], rated)
+            ended.append((gid, i, j) if rated else (gid, -1, -1))
+
+    await burst(300)
+    pg.kill()  # SIGKILL: mid-transaction for whichever archive was running
+    await burst(300)
+    await asyncio.sleep(0.5)
+    pg.start()  # crash recovery
+    await burst(400)
+    assert len(ended) == 1000
+    await check_exactly_once(w, ended)
