@@ -31,8 +31,11 @@ async def round_trips(sockets: dict[str, Socket], viewer: Player, game: str, n: 
     return out
 
 
-async def keep_bot_busy(base: str, games: int, stop: asyncio.Event) -> int:
-    """Guests playing level-5 bots, answering at once, so the bot always has a turn."""
+async def keep_bot_busy(
+    base: str, games: int, stop: asyncio.Event, working: asyncio.Event
+) -> int:
+    """Guests playing level-5 bots, answering at once, so the bot always has a turn;
+    ``working`` is set at the bot's first move."""
     bot_moves = 0
 
     async def one() -> None:
@@ -53,6 +56,7 @@ async def keep_bot_busy(base: str, games: int, stop: asyncio.Event) -> int:
                 continue
             if ev.get("by") and ev["by"] != me:
                 bot_moves += 1
+                working.set()
             state = ev["state"]
         await sock.close()
 
@@ -66,9 +70,10 @@ async def test_a_thinking_bot_does_not_slow_other_games(start_hub: Any) -> None:
     sockets = await seated(game, alice, bob)
     quiet = await round_trips(sockets, alice, game, 12)
 
-    stop = asyncio.Event()
-    busy = asyncio.create_task(keep_bot_busy(hub.url, 3, stop))
-    await asyncio.sleep(3.0)  # its process has started and it is searching by now
+    stop, working = asyncio.Event(), asyncio.Event()
+    busy = asyncio.create_task(keep_bot_busy(hub.url, 3, stop, working))
+    # Its process has started and it is searching (a busy machine may take a while).
+    await asyncio.wait_for(working.wait(), timeout=60)
     loaded = await round_trips(sockets, alice, game, 12)
     await asyncio.sleep(2.0)
     stop.set()
