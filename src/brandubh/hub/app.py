@@ -25,6 +25,7 @@ from brandubh.hub.games import GameService
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.matches import MatchService
 from brandubh.hub.origin import origin_allowed
+from brandubh.hub.presence import Presence, turn_notices
 from brandubh.hub.protocol import encode
 from brandubh.hub.rater import Rater
 from brandubh.hub.scheduler import Scheduler
@@ -67,6 +68,7 @@ class Hub:
         )
         self.connections: set[Connection] = set()
         self.by_player: dict[str, set[Connection]] = {}
+        self.presence = Presence(self.scripts.presence)
         self.lobby_sockets: set[Connection] = set()
         self._lobby_task: asyncio.Task[None] | None = None
 
@@ -82,6 +84,7 @@ class Hub:
         self.fanout.lobby_hooks.append(self.on_lobby_notice)
         self.fanout.hooks.append(self.matches.on_event)
         self.fanout.hooks.append(self.bot.on_event)
+        self.fanout.hooks.append(turn_notices(self.by_player))
         await self.bot.start()
         await self.scheduler.start()
         self._lobby_task = asyncio.create_task(self._lobby_loop(), name="lobby")

@@ -110,6 +110,8 @@ class Subscription:
                     since += 1
                     self.conn.send(frame)
                 self.last = since
+            # Who is connected, after the state it belongs to (changes follow as frames).
+            self.conn.send(await hub.presence.frame(self.game_id))
             self.syncing = False
             pending, self.pending = sorted(self.pending, key=lambda p: p[0]), []
             for n, frame in pending:
@@ -294,6 +296,8 @@ class Connection:
             self.hub.fanout.add(game_id, sub)
             if spectator:
                 await self.hub.watchers_update(game_id, self.id, "add")
+            elif self.player is not None:
+                await self.hub.presence.update(game_id, self.id, self.player.id, "add")
         elif sub.task is not None and not sub.task.done():
             sub.task.cancel()
             sub.pending.clear()
@@ -311,6 +315,8 @@ class Connection:
             sub.task.cancel()
         if sub.spectator:
             await self.hub.watchers_update(sub.game_id, self.id, "del")
+        elif self.player is not None:
+            await self.hub.presence.update(sub.game_id, self.id, self.player.id, "del")
 
     def _player_id(self, msg: dict[str, Any]) -> str:
         if self.player is None:
@@ -419,6 +425,8 @@ class Connection:
         for sub in list(self.subs.values()):
             if sub.spectator:
                 await self.hub.watchers_update(sub.game_id, self.id, "add", publish=False)
+            elif self.player is not None:
+                await self.hub.presence.update(sub.game_id, self.id, self.player.id, "add")
 
     async def _cleanup(self) -> None:
         if self.lobby_player is not None:
