@@ -11,11 +11,12 @@ from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from brandubh.hub import http, keys
+from brandubh.hub import http, keys, web
 from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
 from brandubh.hub.config import Settings
@@ -200,10 +201,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
     static = client_dir(settings)
     routes = [
         *http.routes(hub, static),
+        *web.routes(hub),
         WebSocketRoute("/ws", hub.websocket),
     ]
     if (static / "assets").is_dir():
-        routes.append(Mount("/assets", StaticFiles(directory=static / "assets"), name="assets"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+        routes.append(Mount("/assets", web.Assets(directory=static / "assets"), name="assets"))
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(GZipMiddleware, minimum_size=web.GZIP_MIN_BYTES)],
+        exception_handlers={404: web.not_found_handler(static)},
+    )
     app.state.hub = hub
     return app

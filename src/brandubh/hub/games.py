@@ -22,7 +22,7 @@ from redis.asyncio import Redis
 
 from brandubh import fairplay
 from brandubh.engine import RULESETS, Game, IllegalMove, Record, Result, Side
-from brandubh.hub import keys
+from brandubh.hub import keys, mygames
 from brandubh.hub.protocol import ProtocolError, encode
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import BOT_ID, GameState, Hash, Player, pack_snapshot
@@ -651,6 +651,7 @@ class GameService:
             await self.redis.zadd(keys.live_games(), started)
         if ended:
             await self.redis.zrem(keys.live_games(), *ended)
+        await mygames.index_changes(self.redis, [(c.new, c.event.get("kind", "")) for c in changes])
 
     def _commit_call(
         self, old: GameState, actor: str, msg_id: str, change: Change, seed: bytes

@@ -253,4 +253,5 @@ def routes(hub: Hub, static: Path) -> list[Route]:
         Route("/leaderboard", page),
         Route("/leaderboard/{ruleset}", page),
         Route("/replay/{game_id}", page),
+        Route("/games", page),
     ]
