@@ -7,7 +7,7 @@
 
 import { NO_REMATCH, eventNote, updateRematch, type GameNote, type RematchBook } from "./lifecycle";
 import type { Side } from "./notation";
-import type { EventFrame, SnapshotFrame, State } from "./protocol";
+import type { EventFrame, MatchSummary, SnapshotFrame, State } from "./protocol";
 
 /** Notes kept per game (the oldest go first). */
 const MAX_NOTES = 50;
@@ -25,6 +25,10 @@ export class GameTracker {
   notes: GameNote[] = [];
   /** the rematch after the end: open offer or agreed game */
   rematch: RematchBook = NO_REMATCH;
+  /** the ids of the game's players connected now (`presence`); null until told */
+  online: string[] | null = null;
+  /** the match this game belongs to, as the last `match` frame told it */
+  match: MatchSummary | null = null;
 
   constructor(game: string) {
     this.game = game;
@@ -78,6 +82,17 @@ export class GameTracker {
     const before = this.rematch;
     this.rematch = updateRematch(before, news);
     return this.rematch !== before;
+  }
+
+  setOnline(ids: readonly string[]): void {
+    this.online = [...ids];
+  }
+
+  /** Whether a player is connected: true for the bot, null while unknown. */
+  isOnline(playerId: string | null | undefined): boolean | null {
+    if (!playerId) return null;
+    if (playerId === "bot") return true;
+    return this.online === null ? null : this.online.includes(playerId);
   }
 
   setWatchers(count: number): void {

@@ -17,6 +17,7 @@ import {
 } from "../account";
 import "../accounts.css";
 import { ratingChart } from "../chart";
+import { movesText } from "../notation";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
 import { RULES, RULESET_ORDER } from "../rules";
@@ -190,7 +191,7 @@ function gameItem(g: GameSummary, playerId: string): HTMLElement {
       { class: "muted game-meta" },
       "against ",
       oppEl,
-      ` · ${RULES[g.ruleset]?.title ?? g.ruleset} · ${durationText(g.move_time)} a move · ${g.plies} plies · ${g.rated ? "rated" : "casual"} · ${dateText(g.ended || g.created)}`,
+      ` · ${RULES[g.ruleset]?.title ?? g.ruleset} · ${durationText(g.move_time)} a move · ${movesText(g.plies)} · ${g.rated ? "rated" : "casual"} · ${dateText(g.ended || g.created)}`,
     ),
     h(
       "p",
