@@ -12,7 +12,6 @@ import secrets
 from typing import Any
 
 import pytest
-
 from test_e2e import from_to, shot, sign_up, square, wait_my_turn
 
 Page = Any
@@ -35,7 +34,8 @@ new PerformanceObserver((list) => {
       sources: (e.sources || []).map((s) => {
         const n = s.node;
         if (!n || !n.nodeName) return "?";
-        return n.nodeName + (n.id ? "#" + n.id : "") + (n.className && typeof n.className === "string" ? "." + n.className.split(" ").join(".") : "");
+        const cls = typeof n.className === "string" && n.className ? "." + n.className : "";
+        return n.nodeName + (n.id ? "#" + n.id : "") + cls.replaceAll(" ", ".");
       }),
     });
   }
@@ -268,9 +268,7 @@ def test_no_layout_shift_over_a_bot_game_with_an_offline_spell(
     assert moved == [], moved
 
 
-def test_presence_on_and_off_for_players_and_spectators(
-    new_page: Any, web_hub: HubProcess
-) -> None:
+def test_presence_on_and_off_for_players_and_spectators(new_page: Any, web_hub: HubProcess) -> None:
     pages, game_id = friend_game_via_home(new_page, web_hub.url, DESKTOP)
     att, dfn = pages["attackers"], pages["defenders"]
     watcher = new_page(PHONE)
@@ -344,7 +342,7 @@ def test_your_move_count_and_notification_from_another_game(
     )
     note = ann.evaluate("window.__brandubh.notifications.at(-1)")
     assert note["game"] == second and "Ben Two played" in note["body"]
-    ann.wait_for_selector('#my-move-count[data-count]:not([hidden])')
+    ann.wait_for_selector("#my-move-count[data-count]:not([hidden])")
     count = int(ann.get_attribute("#my-move-count", "data-count") or "0")
     assert count >= 1
     assert ann.title().startswith(f"({count}) ")
@@ -411,9 +409,7 @@ def test_unknown_pages_get_the_apps_own_not_found(new_page: Any, web_hub: HubPro
     shot(page, "x-not-found-phone", full=False)
 
 
-def test_rules_pages_draw_their_diagrams_with_the_board(
-    new_page: Any, web_hub: HubProcess
-) -> None:
+def test_rules_pages_draw_their_diagrams_with_the_board(new_page: Any, web_hub: HubProcess) -> None:
     page = new_page(DESKTOP)
     for rs in ("nielsen", "walker", "newsome"):
         page.goto(f"{web_hub.url}/rules/{rs}")
