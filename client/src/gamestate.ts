@@ -27,6 +27,8 @@ export class GameTracker {
   rematch: RematchBook = NO_REMATCH;
   /** the ids of the game's players connected now (`presence`); null until told */
   online: string[] | null = null;
+  /** an abort because the first move never came: the side whose clock ran out */
+  abortTimeout: Side | null = null;
   /** the match this game belongs to, as the last `match` frame told it */
   match: MatchSummary | null = null;
 
@@ -70,6 +72,7 @@ export class GameTracker {
     this.n = frame.n;
     this.state = frame.state;
     if (frame.kind === "move" && frame.move) this.moves = [...this.moves, frame.move];
+    if (frame.kind === "abort" && frame.timeout) this.abortTimeout = frame.timeout;
     const text = eventNote(frame);
     if (text !== null) {
       this.notes = [...this.notes, { n: frame.n, ply: frame.state.ply, kind: frame.kind, text }].slice(-MAX_NOTES);

@@ -96,9 +96,9 @@ def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
     ben.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     game_id = ben.url.rsplit("/", 1)[1]
     ann.wait_for_url(re.compile(rf"/g/{game_id}$"))
-    pages = {p.get_attribute(".page-game", "data-side"): p for p in (ann, ben)}
-    for p in pages.values():
+    for p in (ann, ben):
         p.wait_for_selector('.page-game[data-status="active"]')
+    pages = {p.get_attribute(".page-game", "data-side"): p for p in (ann, ben)}
     assert set(pages) == {"attackers", "defenders"}
     ids = {ann: ann_id, ben: ben_id}
 

@@ -76,7 +76,7 @@ def test_repetition_draw_offers_and_the_verify_page(new_page: Any, web_hub: HubP
         assert p.inner_text("#clock-attackers .clock-caption") == "left"
         assert p.get_attribute("#clock-defenders", "data-tone") == "idle"
         assert p.inner_text("#clock-defenders .clock-time") == "10:00"
-    assert "you" in att.inner_text("#clock-attackers")
+    assert "(you)" in (att.get_attribute("#clock-attackers", "aria-label") or "")
     snap(watcher, "clocks", ".play")
     snap(att, "clocks", ".play")
     # Players have controls (abort before both have moved); the spectator has none.
@@ -140,6 +140,7 @@ def test_repetition_draw_offers_and_the_verify_page(new_page: Any, web_hub: HubP
     assert status(watcher) == "You are watching — game over: a draw, the players agreed a draw"
 
     # The seed is revealed and matches the commitment; the record can be downloaded.
+    att.click("#fair-details summary")  # the fair-play details are one click away
     seed = att.inner_text("#seed").strip()
     commitment = att.inner_text("#commitment").strip()
     assert HEX64.match(seed) and HEX64.match(commitment), (seed, commitment)

@@ -3,6 +3,8 @@ and how the hub serves the client's files (gzip, cache headers, its own not-foun
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 
 from services import HubProcess
@@ -99,3 +101,27 @@ def test_assets_are_gzipped_and_cached_and_unknown_pages_get_the_app(web_hub: Hu
         api_missing = c.get("/api/nothing-here")
         assert api_missing.status_code == 404
         assert api_missing.json()["error"] == "not_found"
+
+
+async def test_a_bot_game_its_player_left_is_not_on_the_watch_list(hub: HubProcess) -> None:
+    guest = await Player(hub.url).start()
+    created = await guest.create_game(opponent="bot", move_time=604800)
+    game = created["id"]
+    player = await guest.connect()
+    await player.watch(game)  # the player is there: the game is listed
+
+    async def listed() -> bool:
+        watcher = await Socket.open(hub.url)
+        await watcher.send({"t": "lobby", "on": True})
+        snap = await watcher.recv_until(lambda m: m["t"] == "lobby")
+        await watcher.close()
+        return any(g["id"] == game for g in snap["games"])
+
+    assert await listed()
+    await player.close()  # the player leaves the bot game: nobody is playing it
+    for _ in range(50):  # the hub notices the close in its own time
+        if not await listed():
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the abandoned bot game is still on the watch list")

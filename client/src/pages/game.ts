@@ -501,7 +501,11 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
 
   /** One message at a time in the fixed slot beside the board: the most urgent. */
   function chooseMessage(): void {
-    const order = [connBanner, alert, actions.drawBanner, repetition, notice];
+    // A move waiting for the connection says both (the move, and that the connection is down).
+    const waitingMove = notice.dataset.pending !== "" && notice.dataset.wants === "1";
+    const order = waitingMove
+      ? [notice, connBanner, alert, actions.drawBanner, repetition]
+      : [connBanner, alert, actions.drawBanner, repetition, notice];
     let shown = false;
     for (const el of order) {
       const wants = el.dataset.wants === "1";
@@ -710,6 +714,11 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     actions.drawBanner.dataset.wants = actions.drawBanner.dataset.by ? "1" : "";
     actions.drawBanner.hidden = false;
     gameOver.update(state, side, controls.rematch, tracker.rematch, busy.has("rematch"));
+    if (tracker.abortTimeout && state.result?.reason === "aborted") {
+      const detail = page.querySelector("#result-text");
+      const text = `The ${tracker.abortTimeout}' clock ran out before their first move, so the game was aborted: no result.`;
+      if (detail && detail.textContent !== text) detail.textContent = text;
+    }
     askRatingChange(state);
     renderMatch(state);
     chooseMessage();

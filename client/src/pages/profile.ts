@@ -129,7 +129,8 @@ export function mountProfile(root: HTMLElement, ctx: AppContext, playerId: strin
       clear(chartSlot);
       const r = profile.ratings[id];
       chartSlot.dataset.ruleset = id;
-      chartSlot.append(ratingChart(r.history, `${profile.name}'s rating history in ${rulesetTitle(id)}`));
+      const width = Math.round(Math.min(600, Math.max(280, chartSlot.clientWidth || 600)));
+      chartSlot.append(ratingChart(r.history, `${profile.name}'s rating history in ${rulesetTitle(id)}`, width));
       for (const b of picker.querySelectorAll<HTMLButtonElement>("button")) b.setAttribute("aria-pressed", String(b.dataset.ruleset === id));
     };
     for (const id of ids) {

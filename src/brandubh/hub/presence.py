@@ -9,9 +9,11 @@ does not leave its players shown as connected.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Final, Literal, Protocol
 
+from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 
 from brandubh.hub import keys
@@ -49,6 +51,12 @@ class Presence:
         """The ``presence`` frame for a game as it stands: sent after each catch-up."""
         online = await self.update(game_id, "", "", "get", publish=False)
         return presence_frame(game_id, online)
+
+
+async def anyone_connected(redis: Redis, game_id: str) -> bool:
+    """Whether any player's socket follows the game now (by this machine's clock)."""
+    now_ms = int(time.time() * 1000)
+    return int(await redis.zcount(keys.presence(game_id), now_ms, "+inf")) > 0
 
 
 def presence_frame(game_id: str, online: Iterable[str]) -> bytes:
