@@ -89,7 +89,10 @@ export class ClockBar {
 
   private draw(el: ClockEl, view: ClockView): void {
     if (el.root.dataset.tone !== view.tone) el.root.dataset.tone = view.tone;
-    if (el.time.textContent !== view.time) el.time.textContent = view.time;
+    if (el.time.textContent !== view.time) {
+      el.time.textContent = view.time;
+      el.time.dataset.long = String(view.time.length > 5); // "23 h 59 min": a smaller figure
+    }
     if (el.caption.textContent !== view.caption) el.caption.textContent = view.caption;
     const label = view.side === this.mine ? view.label.replace(/^(Attackers|Defenders)/, "$1 (you)") : view.label;
     if (el.root.getAttribute("aria-label") !== label) el.root.setAttribute("aria-label", label);

@@ -420,3 +420,41 @@ def test_rules_pages_draw_their_diagrams_with_the_board(new_page: Any, web_hub: 
     assert capture.locator('[data-square="d5"].captured').count() == 1
     capture.scroll_into_view_if_needed()
     shot(page, "x-rules-nielsen-desktop", full=False)
+
+
+def test_dark_mode_distinct_selection_and_a_remembered_mute(
+    new_page: Any, web_hub: HubProcess
+) -> None:
+    page = new_page(PHONE)
+    page.emulate_media(color_scheme="dark")
+    page.goto(web_hub.url + "/")
+    page.click("#play-bot")
+    page.wait_for_selector('.page-game[data-status="active"]')
+    side = page.get_attribute(".page-game", "data-side")
+    ply = 0 if side == "attackers" else 1
+    legal = wait_my_turn(page, ply)
+    # The system's dark scheme: a dark page.
+    bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert bg == "rgb(27, 24, 21)", bg
+    # The piece picked is not coloured like the last move.
+    start, _ = from_to(legal[0])
+    square(page, start).click()
+    picked = page.evaluate(
+        's => getComputedStyle(document.querySelector(`[data-square="${s}"]`)).backgroundColor',
+        start,
+    )
+    last = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--last')")
+    assert picked.replace(" ", "") not in last.replace(" ", "")
+    shot(page, "x-dark-selected-phone", full=False)
+    square(page, start).click()  # put it down again
+    # Muting is remembered across a reload: no sound is played afterwards.
+    assert page.get_attribute("#sound-toggle", "data-muted") == "false"
+    page.click("#sound-toggle")
+    assert page.get_attribute("#sound-toggle", "data-muted") == "true"
+    page.reload()
+    page.wait_for_selector('.page-game[data-status="active"]')
+    assert page.get_attribute("#sound-toggle", "data-muted") == "true"
+    legal = wait_my_turn(page, ply)
+    click_move(page, legal[0])
+    wait_my_turn(page, ply + 2)
+    assert page.evaluate("window.__brandubh.sounds.length") == 0
