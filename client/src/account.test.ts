@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type GameSummary, accountErrorText, deltaText, nextPath, opponentOf, outcomeFor, outcomeLine, ratingText } from "./account";
 import { ApiError } from "./api";
 import { chartGeometry } from "./chart";
-import { plyCaption, stepFor } from "./pages/replay";
+import { plyCaption, startPly, stepFor } from "./pages/replay";
 
 function summary(extra: Partial<GameSummary> = {}): GameSummary {
   return {
@@ -112,9 +112,12 @@ describe("the replay", () => {
     expect(stepFor("a", 0, 3)).toBeNull();
   });
   it("captions each position", () => {
-    expect(plyCaption(moves, 0)).toBe("Start position (3 plies in all)");
-    expect(plyCaption(moves, 1)).toBe("After 1. g4-g3 (ply 1 of 3)");
-    expect(plyCaption(moves, 2)).toBe("After 1… d5-g5 (ply 2 of 3)");
-    expect(plyCaption(moves, 3)).toBe("After 2. g3-g2 (ply 3 of 3)");
+    expect(plyCaption(moves, 0)).toBe("Start position (2 moves in all)");
+    expect(plyCaption(moves, 1)).toBe("After 1. g4-g3 (move 1 of 2)");
+    expect(plyCaption(moves, 2)).toBe("After 1… d5-g5 (move 1 of 2)");
+    expect(plyCaption(moves, 3)).toBe("After 2. g3-g2 (move 2 of 2)");
+    expect(startPly("?ply=2", 3)).toBe(2);
+    expect(startPly("", 3)).toBe(3);
+    expect(startPly("?ply=9", 3)).toBe(3);
   });
 });

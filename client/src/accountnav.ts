@@ -1,35 +1,10 @@
-// The accounts' part of the frame: who is logged in (header), the Leaderboard link, and
-// the routes of the account, profile, leaderboard and replay pages.
+// The accounts' part of the frame: who is logged in (header) and the Leaderboard link.
+// Their pages are routed with every other page (routes.ts, main.ts).
 
 import { type Me, accountApi } from "./account";
 import "./accounts.css";
-import type { AppContext, Unmount } from "./context";
+import type { AppContext } from "./context";
 import { clear, h } from "./dom";
-import { mountAccount, mountLogin, mountSignup } from "./pages/auth";
-import { mountLeaderboard } from "./pages/leaderboard";
-import { mountProfile } from "./pages/profile";
-import { mountReplay } from "./pages/replay";
-
-const PROFILE_RE = /^\/u\/([A-Za-z0-9_-]{1,40})\/?$/;
-const BOARD_RE = /^\/leaderboard(?:\/([a-z]+))?\/?$/;
-const REPLAY_RE = /^\/replay\/([A-Za-z0-9_-]{6,32})\/?$/;
-
-/** Whether a path is one of this module's pages. */
-export function isAccountPath(path: string): boolean {
-  return /^\/(signup|login|account)\/?$/.test(path) || PROFILE_RE.test(path) || BOARD_RE.test(path) || REPLAY_RE.test(path);
-}
-
-/** Mount the page for a path of this module; null when the path is not one of them. */
-export function routeAccounts(path: string, root: HTMLElement, ctx: AppContext): Unmount | null {
-  let m: RegExpExecArray | null;
-  if (path === "/signup" || path === "/signup/") return mountSignup(root, ctx);
-  if (path === "/login" || path === "/login/") return mountLogin(root, ctx);
-  if (path === "/account" || path === "/account/") return mountAccount(root, ctx);
-  if ((m = PROFILE_RE.exec(path))) return mountProfile(root, ctx, m[1]);
-  if ((m = BOARD_RE.exec(path))) return mountLeaderboard(root, ctx, m[1] ?? null);
-  if ((m = REPLAY_RE.exec(path))) return mountReplay(root, ctx, m[1]);
-  return null;
-}
 
 /** The header's account box (log in / sign up, or the player and log out) and the
  *  Leaderboard link; a session that ended elsewhere reloads the page as a guest. */

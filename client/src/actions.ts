@@ -72,6 +72,7 @@ export class GameActions {
 
   private setConfirming(on: boolean, moveFocus = true): void {
     this.confirming = on;
+    this.bar.classList.toggle("confirming", on);
     this.confirm.hidden = !on;
     this.buttons.hidden = on;
     if (!moveFocus) return;
@@ -90,12 +91,16 @@ export class GameActions {
     }
 
     const offer = controls.offerDraw;
-    this.offerDraw.hidden = offer === null;
+    // Absent for good against the bot; otherwise it keeps its place while absent (an open
+    // offer to answer), so that the buttons beside it do not move.
+    this.offerDraw.hidden = offer === null && state.opponent === "bot";
+    this.offerDraw.style.visibility = offer === null ? "hidden" : "";
     const sendingOffer = busy.has("offer_draw");
     this.offerDraw.disabled = offer === null || !offer.enabled || sendingOffer;
     this.offerDraw.textContent = sendingOffer ? "Offering…" : offer && !offer.enabled && state.draw_offer === side ? "Draw offered" : "Offer a draw";
     this.drawReason.textContent = offer?.reason ?? "";
-    this.drawReason.hidden = !offer?.reason;
+    // Keeps its line when empty, so that nothing under it moves when a reason comes.
+    this.drawReason.hidden = false;
 
     this.abort.hidden = !controls.abort;
     this.abort.disabled = busy.has("abort");

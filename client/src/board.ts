@@ -111,6 +111,32 @@ export class Board {
     this.render();
   }
 
+  /** Slide the piece of a move just shown from its square to its destination (a transform:
+   *  no layout moves); nothing with reduced motion. */
+  animate(move: string): void {
+    const m = parseMove(move);
+    const from = m ? this.squares.get(m.from) : undefined;
+    const to = m ? this.squares.get(m.to) : undefined;
+    if (!from || !to) return;
+    if (typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    const a = from.el.getBoundingClientRect();
+    const b = to.el.getBoundingClientRect();
+    const slot = to.piece;
+    to.el.classList.add("arriving");
+    slot.style.transition = "none";
+    slot.style.transform = `translate(${a.left - b.left}px, ${a.top - b.top}px)`;
+    void slot.getBoundingClientRect(); // start from there
+    slot.style.transition = "transform 200ms ease-out";
+    slot.style.transform = "";
+    const done = () => {
+      to.el.classList.remove("arriving");
+      slot.style.transition = "";
+      slot.removeEventListener("transitionend", done);
+    };
+    slot.addEventListener("transitionend", done);
+    setTimeout(done, 400);
+  }
+
   /** Forget the selection (after an error: the board shows the server's state). */
   reset(): void {
     this.selected = null;

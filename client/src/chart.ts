@@ -70,9 +70,10 @@ function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, 
   return node;
 }
 
-/** The chart as an SVG element, described for screen readers. */
-export function ratingChart(history: readonly HistoryPoint[], label: string): SVGSVGElement {
-  const g = chartGeometry(history);
+/** The chart as an SVG element, described for screen readers; `width`: the pixels it gets. */
+export function ratingChart(history: readonly HistoryPoint[], label: string, width = 600): SVGSVGElement {
+  // Drawn at the width it is shown (not scaled down from 600): the labels stay readable.
+  const g = chartGeometry(history, width);
   const svg = el("svg", { viewBox: `0 0 ${g.width} ${g.height}`, class: "rating-chart", role: "img", "aria-label": label });
   for (const t of g.ticks) {
     svg.append(el("line", { x1: PAD.left, x2: g.width - PAD.right, y1: t.y, y2: t.y, class: "chart-grid" }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ServerClock, clockViews, formatAllowance, formatRemaining, spokenRemaining } from "./clock";
+import { ServerClock, clockViews, formatAllowance, formatRemaining, spokenRemaining , urgentLimitMs } from "./clock";
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -104,5 +104,14 @@ describe("both sides' clocks", () => {
   it("are not shown unless the game is running", () => {
     expect(clockViews({ ...running, status: "waiting", turn: null, deadline: null }, null)).toBeNull();
     expect(clockViews({ ...running, status: "ended", turn: null, deadline: null }, null)).toBeNull();
+  });
+});
+
+describe("urgency of short move times", () => {
+  it("turns a one-minute clock urgent only in its last quarter", () => {
+    const oneMinute = { status: "active" as const, turn: "attackers" as const, deadline: 1, move_time: 60 };
+    expect(clockViews(oneMinute, 59_000)![0]).toMatchObject({ tone: "running", caption: "left" });
+    expect(clockViews(oneMinute, 14_000)![0]).toMatchObject({ tone: "urgent", caption: "under 15 seconds!" });
+    expect(urgentLimitMs(600)).toBe(60_000);
   });
 });

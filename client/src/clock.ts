@@ -55,6 +55,12 @@ const DAY = 86_400;
 /** Under this much time left the clock turns red and says "under a minute". */
 export const URGENT_MS = 60_000;
 
+/** When a clock turns urgent: under a minute, or under a quarter of a short move time (a
+ *  one-minute game is not urgent from its first second). */
+export function urgentLimitMs(moveTime: number): number {
+  return Math.min(URGENT_MS, Math.floor(moveTime / 4) * 1000);
+}
+
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -128,14 +134,16 @@ export function clockViews(state: ClockInput, remainingMs: number | null): Clock
       return { side, tone: "expired", time: "0:00", caption: "time is up", label: `${name}: time is up` };
     }
     // By the seconds shown, so that "1:00" is never "under a minute" and "0:59" always is.
-    const urgent = Math.ceil(remainingMs / 1000) * 1000 < URGENT_MS;
+    const limit = urgentLimitMs(state.move_time);
+    const urgent = Math.ceil(remainingMs / 1000) * 1000 < limit;
+    const hurry = limit === URGENT_MS ? "under a minute" : `under ${limit / 1000} seconds`;
     const spoken = spokenRemaining(remainingMs);
     return {
       side,
       tone: urgent ? "urgent" : "running",
       time: formatRemaining(remainingMs),
-      caption: urgent ? "under a minute!" : "left",
-      label: `${name} to move: ${spoken} left${urgent ? ", under a minute" : ""}`,
+      caption: urgent ? `${hurry}!` : "left",
+      label: `${name} to move: ${spoken} left${urgent ? `, ${hurry}` : ""}`,
     };
   });
 }

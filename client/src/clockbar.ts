@@ -1,5 +1,6 @@
-// The two clocks above the board: the side to move counts down to `state.deadline` by the
-// server's clock; the other shows its time per move. Hidden unless the game is running.
+// The two clocks, one in each player's bar beside the board: the side to move counts down
+// to `state.deadline` by the server's clock; the other shows its time per move. Hidden
+// (in space kept for them: nothing moves) unless the game is running.
 
 import { type ClockView, type ServerClock, clockViews } from "./clock";
 import { h } from "./dom";
@@ -22,6 +23,8 @@ export class ClockBar {
   private state: State | null = null;
   private mine: Side | null = null;
   private warnedAt = -1;
+  /** called once per move when the viewer's own time drops under a minute (a sound) */
+  onLow: (() => void) | null = null;
 
   constructor(private readonly clock: ServerClock) {
     const make = (side: Side): ClockEl => {
@@ -44,13 +47,18 @@ export class ClockBar {
     };
     this.clocks = { attackers: make("attackers"), defenders: make("defenders") };
     this.alert = h("p", { class: "visually-hidden", "aria-live": "assertive", id: "clock-alert" });
-    this.root = h(
-      "div",
-      { class: "clocks", id: "clocks", role: "group", "aria-label": "Time for the move", hidden: true },
-      this.clocks.attackers.root,
-      this.clocks.defenders.root,
-      this.alert,
-    );
+    this.root = this.alert;
+    for (const c of Object.values(this.clocks)) c.root.hidden = true;
+  }
+
+  /** A side's clock, to place in its player's bar. */
+  el(side: Side): HTMLElement {
+    return this.clocks[side].root;
+  }
+
+  /** Whether the clocks are shown (the game is running). */
+  get running(): boolean {
+    return !this.clocks.attackers.root.hidden;
   }
 
   /** A new state (and the viewer's side, null for a spectator). */
@@ -66,12 +74,13 @@ export class ClockBar {
     if (!state) return;
     const remaining = state.deadline !== null ? this.clock.remaining(state.deadline, now) : null;
     const views = clockViews(state, remaining);
-    this.root.hidden = views === null;
+    for (const c of Object.values(this.clocks)) c.root.hidden = views === null;
     if (views === null) return;
     for (const view of views) this.draw(this.clocks[view.side], view);
     const own = views.find((v) => v.side === this.mine);
     if (own?.tone === "urgent" && this.warnedAt !== state.ply) {
       this.warnedAt = state.ply;
+      this.onLow?.();
       this.alert.textContent = "Under a minute left for your move.";
     } else if (own?.tone !== "urgent" && this.alert.textContent) {
       this.alert.textContent = "";
@@ -80,7 +89,10 @@ export class ClockBar {
 
   private draw(el: ClockEl, view: ClockView): void {
     if (el.root.dataset.tone !== view.tone) el.root.dataset.tone = view.tone;
-    if (el.time.textContent !== view.time) el.time.textContent = view.time;
+    if (el.time.textContent !== view.time) {
+      el.time.textContent = view.time;
+      el.time.dataset.long = String(view.time.length > 5); // "23 h 59 min": a smaller figure
+    }
     if (el.caption.textContent !== view.caption) el.caption.textContent = view.caption;
     const label = view.side === this.mine ? view.label.replace(/^(Attackers|Defenders)/, "$1 (you)") : view.label;
     if (el.root.getAttribute("aria-label") !== label) el.root.setAttribute("aria-label", label);

@@ -2,6 +2,7 @@
 
 import type { RulesetInfo } from "./api";
 import type { LiveClient } from "./live";
+import type { MyGames } from "./mygames";
 import type { PlayerInfo } from "./protocol";
 
 export interface AppContext {
@@ -11,6 +12,8 @@ export interface AppContext {
   rulesets: () => Promise<RulesetInfo[]>;
   navigate: (path: string, replace?: boolean) => void;
   setTitle: (title: string) => void;
+  /** the player's own games: the header's count, the games page */
+  myGames: MyGames;
 }
 
 /** A mounted page: call to unmount. */

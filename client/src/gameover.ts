@@ -10,6 +10,7 @@ import type { State } from "./protocol";
 export class GameOverPanel {
   readonly root: HTMLElement;
   private readonly rematch: HTMLElement;
+  private readonly ratingLine: HTMLElement = h("p", { class: "rating-change", id: "rating-change", "aria-live": "polite", hidden: true });
   private builtFor = "";
   private rematchKey = "";
 
@@ -54,14 +55,22 @@ export class GameOverPanel {
     });
     const game = encodeURIComponent(this.game);
     this.root.replaceChildren(
-      h("h2", { id: "result-title", text: "Game over" }),
+      h("h2", { id: "result-title", class: "visually-hidden", text: "Game over" }),
       h("p", { class: "result-headline", id: "result-headline", text: headline }),
       h("p", { class: "result-text", id: "result-text", text: resultDetail(r, side) }),
       this.rematch,
+      this.ratingLine,
       h(
-        "div",
-        { class: "fair" },
-        h("h3", { text: "Check this game" }),
+        "p",
+        { class: "result-links" },
+        h("a", { href: `/replay/${game}`, id: "replay-link", class: "btn btn-small", text: "Replay" }),
+        h("a", { href: `/verify?game=${game}`, id: "verify-link", class: "btn btn-small", text: "Verify" }),
+        h("a", { href: "/", id: "new-game-link", class: "btn btn-small", text: "New game" }),
+      ),
+      h(
+        "details",
+        { class: "fair", id: "fair-details" },
+        h("summary", { text: "Fair play: the seed and the record" }),
         h("p", {
           class: "hint",
           text: "The seed decided who attacks. It was kept secret until the end; its SHA-256, the commitment, was shown from the start, so it cannot have been changed.",
@@ -84,11 +93,17 @@ export class GameOverPanel {
             class: "btn btn-small",
             text: "Download record",
           }),
-          h("a", { href: `/verify?game=${game}`, id: "verify-link", class: "btn btn-small", text: "Verify this game" }),
         ),
       ),
-      h("p", { class: "result-more" }, h("a", { href: "/", text: "Start a new game" })),
     );
+    this.ratingLine.hidden = !state.rated || r.reason === "aborted";
+  }
+
+  /** The rating change of a rated game, once the server has rated it ("" to leave it out). */
+  setRatingChange(text: string): void {
+    // Its line keeps its place from the end of the game: the text arriving moves nothing.
+    this.ratingLine.textContent = text;
+    this.ratingLine.title = text;
   }
 
   private renderRematch(side: Side | null, control: RematchControl | null, book: RematchBook, sending: boolean): void {
@@ -134,10 +149,17 @@ export class GameOverPanel {
         button.textContent = sending ? "Accepting…" : "Accept the rematch";
         button.disabled = sending;
         button.addEventListener("click", () => this.onRematch());
+        // Declining tells nobody (the protocol has no such message): it puts the offer aside here.
+        const decline = h("button", { type: "button", class: "btn", id: "rematch-decline", text: "No, thanks" });
+        decline.addEventListener("click", () => {
+          this.rematch.replaceChildren(h("p", { class: "rematch-text", id: "rematch-declined", text: "You declined the rematch." }));
+          this.rematch.dataset.state = "declined";
+          this.rematch.classList.remove("prominent");
+        });
         this.rematch.classList.add("prominent");
         this.rematch.append(
           h("p", { class: "rematch-text", role: "alert", text: "Your opponent offers a rematch — accept?" }),
-          h("p", {}, button),
+          h("p", { class: "control-buttons" }, button, decline),
         );
         focus = button;
         break;

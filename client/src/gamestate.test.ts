@@ -117,3 +117,13 @@ describe("GameTracker", () => {
     expect(u.rematch).toEqual({ offer: null, next: "game07" });
   });
 });
+
+describe("an abort on time", () => {
+  it("remembers whose first move never came", () => {
+    const t = new GameTracker("game01");
+    t.applySnapshot({ t: "snapshot", game: "game01", n: 1, state: makeState(0), moves: [], watchers: 0 });
+    const ended = makeState(0, { status: "ended", result: { winner: null, reason: "aborted" } });
+    t.applyEvent({ t: "event", game: "game01", n: 2, kind: "abort", by: null, timeout: "attackers", state: ended });
+    expect(t.abortTimeout).toBe("attackers");
+  });
+});

@@ -7,7 +7,7 @@
 
 import { NO_REMATCH, eventNote, updateRematch, type GameNote, type RematchBook } from "./lifecycle";
 import type { Side } from "./notation";
-import type { EventFrame, SnapshotFrame, State } from "./protocol";
+import type { EventFrame, MatchSummary, SnapshotFrame, State } from "./protocol";
 
 /** Notes kept per game (the oldest go first). */
 const MAX_NOTES = 50;
@@ -25,6 +25,12 @@ export class GameTracker {
   notes: GameNote[] = [];
   /** the rematch after the end: open offer or agreed game */
   rematch: RematchBook = NO_REMATCH;
+  /** the ids of the game's players connected now (`presence`); null until told */
+  online: string[] | null = null;
+  /** an abort because the first move never came: the side whose clock ran out */
+  abortTimeout: Side | null = null;
+  /** the match this game belongs to, as the last `match` frame told it */
+  match: MatchSummary | null = null;
 
   constructor(game: string) {
     this.game = game;
@@ -66,6 +72,7 @@ export class GameTracker {
     this.n = frame.n;
     this.state = frame.state;
     if (frame.kind === "move" && frame.move) this.moves = [...this.moves, frame.move];
+    if (frame.kind === "abort" && frame.timeout) this.abortTimeout = frame.timeout;
     const text = eventNote(frame);
     if (text !== null) {
       this.notes = [...this.notes, { n: frame.n, ply: frame.state.ply, kind: frame.kind, text }].slice(-MAX_NOTES);
@@ -78,6 +85,17 @@ export class GameTracker {
     const before = this.rematch;
     this.rematch = updateRematch(before, news);
     return this.rematch !== before;
+  }
+
+  setOnline(ids: readonly string[]): void {
+    this.online = [...ids];
+  }
+
+  /** Whether a player is connected: true for the bot, null while unknown. */
+  isOnline(playerId: string | null | undefined): boolean | null {
+    if (!playerId) return null;
+    if (playerId === "bot") return true;
+    return this.online === null ? null : this.online.includes(playerId);
   }
 
   setWatchers(count: number): void {

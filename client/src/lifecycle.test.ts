@@ -45,10 +45,10 @@ describe("controls", () => {
     const blocked = makeState(5, { draw_block: { attackers: 0, defenders: 14 } });
     expect(controlsFor(blocked, "defenders").offerDraw).toEqual({
       enabled: false,
-      reason: "Your last draw offer was declined: you can offer again from ply 14 (9 more moves).",
+      reason: "Your last draw offer was declined: you can offer again from move 8 (after 5 more moves).",
     });
     expect(controlsFor(makeState(13, { draw_block: { attackers: 0, defenders: 14 } }), "defenders").offerDraw?.reason).toMatch(
-      /\(1 more move\)/,
+      /\(after 1 more move\)/,
     );
     expect(controlsFor(makeState(14, { draw_block: { attackers: 0, defenders: 14 } }), "defenders").offerDraw?.enabled).toBe(true);
     expect(controlsFor(blocked, "attackers").offerDraw?.enabled).toBe(true); // the block is per side
@@ -153,7 +153,7 @@ describe("events in words", () => {
     expect(notePlace(1, moves)).toBe("After 1. d1-c1");
     expect(notePlace(2, moves)).toBe("After 1... c4-c5");
     expect(notePlace(3, moves)).toBe("After 2. c1-d1");
-    expect(notePlace(7, moves)).toBe("At ply 7");
+    expect(notePlace(7, moves)).toBe("At move 4");
   });
 });
 

@@ -61,8 +61,10 @@ const NONE: Controls = {
   note: null,
 };
 
-function plies(n: number): string {
-  return n === 1 ? "1 more move" : `${n} more moves`;
+/** How many of one side's own moves `n` plies (both sides' moves) make: "1 more move". */
+function ownMoves(n: number): string {
+  const k = Math.ceil(n / 2);
+  return k === 1 ? "1 more move" : `${k} more moves`;
 }
 
 /** The controls of the player on `side` (null: a spectator) in this state. */
@@ -83,7 +85,7 @@ export function controlsFor(state: State, side: Side | null, rematch: RematchBoo
     } else if (state.ply < from) {
       offerDraw = {
         enabled: false,
-        reason: `Your last draw offer was declined: you can offer again from ply ${from} (${plies(from - state.ply)}).`,
+        reason: `Your last draw offer was declined: you can offer again from move ${Math.floor(from / 2) + 1} (after ${ownMoves(from - state.ply)}).`,
       };
     } else {
       offerDraw = { enabled: true, reason: null };
@@ -170,7 +172,7 @@ export function notePlace(ply: number, moves: readonly string[]): string {
   const number = Math.ceil(ply / 2);
   const dots = ply % 2 === 1 ? "." : "...";
   const move = moves[ply - 1];
-  return move ? `After ${number}${dots} ${move}` : `At ply ${ply}`;
+  return move ? `After ${number}${dots} ${move}` : `At move ${number}`;
 }
 
 /** The big line of the game-over panel, from the viewer's side (null: a spectator). */

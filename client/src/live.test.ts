@@ -176,16 +176,60 @@ describe("LiveClient", () => {
     expect(client.games.get("game01")?.watchers).toBe(4);
   });
 
-  it("treats nine seconds of silence as a dead connection", () => {
+  it("pings every second and treats three seconds of silence as a dead connection", () => {
     client.start();
     const s = connect();
-    vi.advanceTimersByTime(8000);
-    s.receive({ t: "ping", n: 1 });
-    vi.advanceTimersByTime(8000);
+    vi.advanceTimersByTime(2500);
+    expect(s.of("ping").length).toBeGreaterThanOrEqual(2);
+    s.receive({ t: "pong", n: 1 });
+    vi.advanceTimersByTime(2500);
     expect(client.connection).toBe("open");
-    vi.advanceTimersByTime(2000);
+    vi.advanceTimersByTime(1000);
     expect(client.connection).toBe("down");
     expect(s.closed).toBe(true);
+  });
+
+  it("drops the socket when the browser goes offline and reconnects at once when it is back", () => {
+    client.start();
+    const s = connect();
+    client.setBrowserOnline(false);
+    expect(client.connection).toBe("down");
+    expect(s.closed).toBe(true);
+    vi.advanceTimersByTime(30_000);
+    expect(sockets).toHaveLength(1); // no attempt while the browser is offline
+    client.setBrowserOnline(true);
+    expect(sockets).toHaveLength(2);
+    expect(client.connection).toBe("connecting");
+  });
+
+  it("keeps who is connected from presence frames, and passes turn and match frames on", () => {
+    client.start();
+    const s = connect();
+    const tracker = client.watch("game01");
+    const seen: string[] = [];
+    client.subscribe((c) => seen.push(c.type));
+    expect(tracker.isOnline("p2")).toBeNull();
+    s.receive({ t: "presence", game: "game01", online: ["p1"] });
+    expect(tracker.isOnline("p1")).toBe(true);
+    expect(tracker.isOnline("p2")).toBe(false);
+    expect(tracker.isOnline("bot")).toBe(true);
+    s.receive({ t: "turn", game: "other1", ply: 3, last: "d1-c1", deadline: 5, opponent: "Ann" });
+    const match = { id: "m1", ruleset: "nielsen", players: [], score: {}, games: ["game01", "game02"], status: "playing", chooser: null, winner: null };
+    s.receive({ t: "match", game: "game01", match });
+    expect(tracker.match?.games[1]).toBe("game02");
+    expect(seen).toEqual(["presence", "turn", "match"]);
+  });
+
+  it("sends choose_sides and settles it by its ack", () => {
+    client.start();
+    const s = connect();
+    const seen: unknown[] = [];
+    client.subscribe((c) => c.type === "sides" && seen.push(c));
+    expect(client.chooseSides("m1", "attackers")).toBe(true);
+    const sent = s.of("choose_sides")[0] as { id: string; match: string; side: string };
+    expect(sent).toMatchObject({ match: "m1", side: "attackers" });
+    s.receive({ t: "ack", id: sent.id, of: "choose_sides", game: "game03" });
+    expect(seen).toEqual([{ type: "sides", game: "game03", ok: true }]);
   });
 
   it("backs off 0.5 s, 1 s, 2 s … and resets after a good hello", () => {

@@ -12,7 +12,9 @@ import {
   type ClientFrame,
   type PlayerInfo,
   type ServerFrame,
+  type TurnFrame,
 } from "./protocol";
+import type { Side } from "./notation";
 import { sideOf } from "./status";
 
 /** The parts of a browser WebSocket this client uses (tests pass a fake). */
@@ -51,6 +53,10 @@ export type Change =
   | { type: "action"; game: string; action: PendingAction; ok: true }
   | { type: "action"; game: string; action: PendingAction; ok: false; code: string; message: string }
   | { type: "rematch"; game: string }
+  | { type: "presence"; game: string }
+  | { type: "match"; game: string }
+  | { type: "turn"; game: string; frame: TurnFrame }
+  | { type: "sides"; game: string | null; ok: boolean; code?: string; message?: string }
   | { type: "error"; game: string | null; code: string; message: string };
 
 export interface LiveOptions {
@@ -62,6 +68,8 @@ export interface LiveOptions {
 }
 
 const OPEN = 1;
+/** While open, the client pings this often, so that silence means a dead connection at once. */
+export const CLIENT_PING_MS = 1000;
 
 function randomPrefix(): string {
   const bytes = new Uint8Array(6);
@@ -89,6 +97,15 @@ export class LiveClient {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private watchdog: ReturnType<typeof setInterval> | null = null;
   private holdUntil = 0;
+  private pingN = 0;
+  private lastPingAt = 0;
+  /** why the last connection attempt started: the backoff timer, the browser coming back
+   *  online, or the "Retry now" button (for tests and the console) */
+  connectReason: "start" | "backoff" | "online" | "retry" = "start";
+  /** the browser says it is offline (`navigator.onLine`, the offline event) */
+  browserOffline = false;
+  /** `choose_sides` requests waiting for their `ack` */
+  private readonly sides = new Map<string, string>();
   private stopped = false;
   private listeners = new Set<(change: Change) => void>();
   private frameHooks = new Set<(frame: { t: string }) => boolean | void>();
@@ -135,7 +152,7 @@ export class LiveClient {
   start(): void {
     this.stopped = false;
     if (this.watchdog === null) {
-      this.watchdog = setInterval(() => this.checkHeartbeat(), 1000);
+      this.watchdog = setInterval(() => this.checkHeartbeat(), 250);
     }
     if (this.ws === null && this.retryTimer === null) this.connect();
   }
@@ -210,11 +227,20 @@ export class LiveClient {
   private scheduleReconnect(): void {
     this.connection = "down";
     if (this.stopped) return;
+    if (this.browserOffline) {
+      // Nothing can connect: the online event reconnects (setBrowserOnline).
+      this.retryAt = null;
+      this.emit({ type: "connection" });
+      return;
+    }
     const now = this.opts.now();
     const delay = Math.max(jitteredDelay(this.attempt, this.opts.random), this.holdUntil - now);
     this.attempt += 1;
     this.retryAt = now + delay;
-    this.retryTimer = setTimeout(() => this.connect(), delay);
+    this.retryTimer = setTimeout(() => {
+      this.connectReason = "backoff";
+      this.connect();
+    }, delay);
     this.emit({ type: "connection" });
   }
 
@@ -223,6 +249,7 @@ export class LiveClient {
     if (this.ws !== null || this.stopped) return;
     if (this.retryTimer !== null) clearTimeout(this.retryTimer);
     this.holdUntil = 0;
+    this.connectReason = "retry";
     this.connect();
   }
 
@@ -241,9 +268,45 @@ export class LiveClient {
   }
 
   private checkHeartbeat(): void {
-    if (this.ws !== null && isSilentTooLong(this.lastFrameAt, this.opts.now())) {
+    const now = this.opts.now();
+    if (this.ws !== null && isSilentTooLong(this.lastFrameAt, now)) {
       this.onDown(this.ws);
+      return;
     }
+    // Our own pings, answered at once by the server: a second or two of silence is a dead
+    // connection, not a quiet one (the server's own pings come only every 2.5 s).
+    if (this.isOpen && now - this.lastPingAt >= CLIENT_PING_MS) {
+      this.lastPingAt = now;
+      this.pingN += 1;
+      this.send({ t: "ping", n: this.pingN });
+    }
+  }
+
+  /**
+   * The browser's online/offline events: going offline drops the socket at once (a socket
+   * over a dead network may never say so); coming back reconnects at once, without waiting
+   * for the backoff.
+   */
+  setBrowserOnline(online: boolean): void {
+    if (online === !this.browserOffline) return;
+    this.browserOffline = !online;
+    if (!online) {
+      const ws = this.ws;
+      if (ws) {
+        try {
+          ws.close();
+        } catch {
+          /* ignore */
+        }
+        this.onDown(ws);
+      } else {
+        this.emit({ type: "connection" });
+      }
+      return;
+    }
+    this.attempt = 0;
+    this.retryNow();
+    this.connectReason = "online";
   }
 
   private send(frame: ClientFrame): boolean {
@@ -302,7 +365,28 @@ export class LiveClient {
         }
         break;
       }
+      case "presence": {
+        const tracker = this.games.get(frame.game);
+        if (tracker) {
+          tracker.setOnline(frame.online ?? []);
+          this.emit({ type: "presence", game: frame.game });
+        }
+        break;
+      }
+      case "turn":
+        this.emit({ type: "turn", game: frame.game, frame });
+        break;
+      case "match": {
+        const tracker = this.games.get(frame.game);
+        if (tracker) tracker.match = frame.match;
+        this.emit({ type: "match", game: frame.game });
+        break;
+      }
       case "ack": {
+        if (frame.of === "choose_sides") {
+          if (this.sides.delete(frame.id)) this.emit({ type: "sides", game: frame.game ?? null, ok: true });
+          break;
+        }
         if (frame.of === "rematch") {
           this.onRematchAck(frame);
           break;
@@ -327,6 +411,11 @@ export class LiveClient {
         const action = frame.id ? this.takeAction(frame.id) : undefined;
         if (action) {
           this.emit({ type: "action", game: action.game, action, ok: false, code: frame.code, message: frame.message });
+          break;
+        }
+        if (frame.id && this.sides.has(frame.id)) {
+          this.sides.delete(frame.id);
+          this.emit({ type: "sides", game: null, ok: false, code: frame.code, message: frame.message });
           break;
         }
         const s = frame.id ? this.pending.error(frame.id, frame.code, frame.message) : null;
@@ -422,6 +511,15 @@ export class LiveClient {
     this.actions.set(action.id, action);
     if (this.isOpen) this.sendAction(action);
     return action;
+  }
+
+  /** The match's chooser picks sides for the tie-breaker; answered by a "sides" change. */
+  chooseSides(match: string, side: Side): boolean {
+    const id = this.pending.nextId();
+    this.sides.set(id, match);
+    const sent = this.isOpen && this.send({ t: "choose_sides", match, side, id });
+    if (!sent) this.sides.delete(id);
+    return sent;
   }
 
   /** The actions of a game still waiting for their answer. */

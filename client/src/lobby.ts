@@ -2,7 +2,6 @@
 // with `lobby` snapshots and `seek_added` / `seek_removed`, and the words the lobby and
 // watch pages show. No DOM and no socket here (lobbyfeed.ts talks to the server).
 
-import type { PlayerInfo } from "./protocol";
 import { durationText } from "./status";
 
 /** Move times under this many seconds make a *live* seek (and game); longer ones are correspondence. */
@@ -18,80 +17,22 @@ export const WINDOW_BASE = 100;
 export const WINDOW_PER_S = 25;
 export const WINDOW_WIDEST = 1000;
 
-export type SeekKind = "live" | "correspondence";
-
-export interface Seek {
-  id: string;
-  player: PlayerInfo;
-  rating: number;
-  provisional: boolean;
-  ruleset: string;
-  move_time: number;
-  rated: boolean;
-  match: boolean;
-  kind: SeekKind;
-}
-
-export interface RatedPlayer {
-  id: string;
-  name: string;
-  rating: number;
-  provisional: boolean;
-}
-
-export interface GameSummary {
-  id: string;
-  ruleset: string;
-  ply: number;
-  /** the move number (ply // 2 + 1) */
-  move: number;
-  players: { attackers: RatedPlayer; defenders: RatedPlayer };
-  watchers: number;
-  opponent: "friend" | "bot";
-}
-
-// -- frames ---------------------------------------------------------------------------
-
-export interface LobbySnapshotFrame {
-  t: "lobby";
-  seeks: Seek[];
-  games: GameSummary[];
-}
-export interface SeekAddedFrame {
-  t: "seek_added";
-  seek: Seek;
-}
-export interface SeekRemovedFrame {
-  t: "seek_removed";
-  seek: string;
-}
-export interface GamesFrame {
-  t: "games";
-  games: GameSummary[];
-}
-export interface PairedFrame {
-  t: "paired";
-  game: string;
-  players: string[];
-  /** the match id when the game is the first of a two-game match (may be absent) */
-  match?: string | null;
-}
-export interface LobbyAckFrame {
-  t: "ack";
-  id: string;
-  of: LobbyRequestKind;
-  seek?: string;
-  game?: string | null;
-  left?: boolean;
-}
-
-export type LobbyServerFrame =
-  | LobbySnapshotFrame
-  | SeekAddedFrame
-  | SeekRemovedFrame
-  | GamesFrame
-  | PairedFrame
-  | LobbyAckFrame;
+export type {
+  GameSummary,
+  GamesFrame,
+  LobbyAckFrame,
+  LobbyClientFrame,
+  LobbyRequestKind,
+  LobbyServerFrame,
+  LobbySnapshotFrame,
+  PairedFrame,
+  RatedPlayer,
+  Seek,
+  SeekAddedFrame,
+  SeekKind,
+  SeekRemovedFrame,
+} from "./protocol";
+import type { GameSummary, LobbyServerFrame, RatedPlayer, Seek, SeekKind } from "./protocol";
 
 export const LOBBY_FRAME_TYPES: ReadonlySet<string> = new Set([
   "lobby",
@@ -121,16 +62,6 @@ export interface SeekTerms {
   rated: boolean;
   match: boolean;
 }
-
-export type LobbyRequestKind = "seek" | "cancel_seek" | "accept_seek" | "quick" | "cancel_quick";
-
-export type LobbyClientFrame =
-  | { t: "lobby"; on: boolean }
-  | { t: "seek"; ruleset: string; move_time: number; rated: boolean; match: boolean; id: string }
-  | { t: "cancel_seek"; seek: string; id: string }
-  | { t: "accept_seek"; seek: string; id: string }
-  | { t: "quick"; ruleset: string; move_time: number; id: string }
-  | { t: "cancel_quick"; id: string };
 
 // -- the list of open seeks -------------------------------------------------------------
 

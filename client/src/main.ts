@@ -1,26 +1,49 @@
-// Entry point: the header, the router (`/`, `/g/<id>`, `/join/<id>/<token>`,
-// `/rules/<id>`, `/verify`, `/lobby`, `/watch`; the account pages in accountnav.ts) and the
-// one live connection shared by every page.
+// Entry point: the header (sections, your-move count, who is logged in, the connection),
+// the router (the one table of routes.ts) and the one live connection shared by every page.
 
 import "./style.css";
-import { installAccounts, isAccountPath, routeAccounts } from "./accountnav";
+import { installAccounts } from "./accountnav";
 import { api, type RulesetInfo } from "./api";
 import type { AppContext, Unmount } from "./context";
 import { clear, h } from "./dom";
 import { LiveClient } from "./live";
+import { MyGames, shownNotifications, titleWith } from "./mygames";
+import { mountAccount, mountLogin, mountSignup } from "./pages/auth";
 import { mountGame } from "./pages/game";
+import { mountGames } from "./pages/games";
 import { mountHome } from "./pages/home";
 import { mountJoin } from "./pages/join";
+import { mountLeaderboard } from "./pages/leaderboard";
 import { mountLobby } from "./pages/lobby";
-import { mountWatch } from "./pages/watch";
-import { installPairing } from "./pairing";
+import { mountProfile } from "./pages/profile";
+import { mountReplay } from "./pages/replay";
 import { mountRules } from "./pages/rules";
 import { mountVerify } from "./pages/verify";
+import { mountWatch } from "./pages/watch";
+import { installPairing } from "./pairing";
 import type { PlayerInfo } from "./protocol";
+import { ROUTES, type RouteName, matchRoute } from "./routes";
+import { played } from "./sound";
 
-const GAME_RE = /^\/g\/([A-Za-z0-9_-]{6,32})\/?$/;
-const JOIN_RE = /^\/join\/([A-Za-z0-9_-]{6,32})\/([^/]+)\/?$/;
-const RULES_RE = /^\/rules\/([^/]+)\/?$/;
+type Mount = (root: HTMLElement, ctx: AppContext, params: string[]) => Unmount | null;
+
+/** What each route of routes.ts mounts. */
+const PAGES: Record<RouteName, Mount> = {
+  home: (root, ctx) => mountHome(root, ctx),
+  game: (root, ctx, [id]) => mountGame(root, ctx, id),
+  join: (root, ctx, [id, token]) => mountJoin(root, ctx, id, token),
+  rules: (root, ctx, [id]) => mountRules(root, ctx, id),
+  lobby: (root, ctx) => mountLobby(root, ctx),
+  watch: (root, ctx) => mountWatch(root, ctx),
+  games: (root, ctx) => mountGames(root, ctx),
+  verify: (root, ctx) => mountVerify(root, ctx, location.search),
+  signup: (root, ctx) => mountSignup(root, ctx),
+  login: (root, ctx) => mountLogin(root, ctx),
+  account: (root, ctx) => mountAccount(root, ctx),
+  profile: (root, ctx, [id]) => mountProfile(root, ctx, id),
+  leaderboard: (root, ctx, [rs]) => mountLeaderboard(root, ctx, rs || null),
+  replay: (root, ctx, [id]) => mountReplay(root, ctx, id),
+};
 
 function wsUrl(): string {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -30,24 +53,28 @@ function wsUrl(): string {
 const live = new LiveClient({ url: wsUrl() });
 const me: Promise<PlayerInfo | null> = api.me().catch(() => null);
 let rulesetsCache: Promise<RulesetInfo[]> | null = null;
+let shownGame: string | null = null;
+const myGames = new MyGames(live, () => shownGame);
 
 const main = h("main", { id: "main", class: "main", tabindex: -1 });
 const connPill = h("span", { class: "conn", id: "conn", role: "status", "data-state": "connecting" });
 const retry = h("button", { type: "button", class: "btn btn-small", id: "conn-retry", text: "Retry now", hidden: true });
 retry.addEventListener("click", () => live.retryNow());
 const whoami = h("span", { class: "whoami", id: "whoami" });
+const moveCount = h("span", { class: "count-badge", id: "my-move-count", "data-count": "0", "aria-label": "games waiting for your move", hidden: true });
 // The site's sections (other pages may add their links here).
 const siteNav = h(
   "nav",
   { class: "site-nav", id: "site-nav", "aria-label": "Site" },
   h("a", { href: "/", "data-nav": "/", text: "Play" }),
+  h("a", { href: "/games", "data-nav": "/games", id: "nav-games" }, "Your games", moveCount),
   h("a", { href: "/lobby", "data-nav": "/lobby", text: "Lobby" }),
   h("a", { href: "/watch", "data-nav": "/watch", text: "Watch" }),
 );
 const header = h(
   "header",
   { class: "top" },
-  h("a", { href: "/", class: "brand", "aria-label": "Brandubh Live: start page" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), "Brandubh Live"),
+  h("a", { href: "/", class: "brand", "aria-label": "Brandubh Live: start page" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), h("span", { class: "brand-name", text: "Brandubh Live" })),
   siteNav,
   h("div", { class: "top-right" }, whoami, connPill, retry),
 );
@@ -69,6 +96,9 @@ function renderConnection(): void {
   } else if (state === "connecting") {
     connPill.textContent = "Connecting…";
     retry.hidden = true;
+  } else if (live.browserOffline) {
+    connPill.textContent = "Offline — no network";
+    retry.hidden = true;
   } else {
     const secs = live.retryAt ? Math.max(0, Math.ceil((live.retryAt - Date.now()) / 1000)) : 0;
     connPill.textContent = secs > 0 ? `Offline — retrying in ${secs} s` : "Offline — retrying";
@@ -82,11 +112,31 @@ live.subscribe((c) => {
 setInterval(() => {
   if (live.connection === "down") renderConnection();
 }, 500);
+// The browser knows about the network before any socket does.
+window.addEventListener("offline", () => live.setBrowserOnline(false));
+window.addEventListener("online", () => live.setBrowserOnline(true));
+if (navigator.onLine === false) live.setBrowserOnline(false);
+
+let pageTitle = "Brandubh Live";
+function showTitle(): void {
+  document.title = titleWith(myGames.count, pageTitle);
+}
+function renderCount(): void {
+  const n = myGames.count;
+  moveCount.textContent = String(n);
+  moveCount.dataset.count = String(n);
+  moveCount.hidden = n === 0;
+  moveCount.setAttribute("aria-label", n === 1 ? "1 game waiting for your move" : `${n} games waiting for your move`);
+  showTitle();
+}
+myGames.subscribe(renderCount);
+void myGames.refresh();
 
 let unmount: Unmount | null = null;
 
 function setTitle(title: string): void {
-  document.title = `${title} · Brandubh Live`;
+  pageTitle = `${title} · Brandubh Live`;
+  showTitle();
 }
 
 const ctx: AppContext = {
@@ -95,6 +145,7 @@ const ctx: AppContext = {
   rulesets: () => (rulesetsCache ??= api.rulesets()),
   navigate,
   setTitle,
+  myGames,
 };
 
 function route(): void {
@@ -102,39 +153,36 @@ function route(): void {
   unmount = null;
   clear(main);
   const path = location.pathname;
-  const section = path.length > 1 ? path.replace(/\/$/, "") : path;
+  const matched = matchRoute(path);
+  const section = matched?.route.section ?? null;
   for (const a of siteNav.querySelectorAll<HTMLAnchorElement>("a[data-nav]")) {
     if (a.dataset.nav === section) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
   }
-  let m: RegExpExecArray | null;
-  if (path === "/" || path === "/index.html") {
-    unmount = mountHome(main, ctx);
-  } else if ((m = GAME_RE.exec(path))) {
-    unmount = mountGame(main, ctx, m[1]);
-  } else if ((m = JOIN_RE.exec(path))) {
-    unmount = mountJoin(main, ctx, m[1], decodeURIComponent(m[2]));
-  } else if ((m = RULES_RE.exec(path))) {
-    unmount = mountRules(main, ctx, decodeURIComponent(m[1]));
-  } else if (path === "/lobby" || path === "/lobby/") {
-    unmount = mountLobby(main, ctx);
-  } else if (path === "/watch" || path === "/watch/") {
-    unmount = mountWatch(main, ctx);
-  } else if (path === "/verify" || path === "/verify/") {
-    unmount = mountVerify(main, ctx, location.search);
-  } else if (isAccountPath(path)) {
-    unmount = routeAccounts(path, main, ctx);
-  } else {
-    setTitle("Not found");
-    main.append(
-      h(
-        "div",
-        { class: "page" },
-        h("h1", { text: "Page not found" }),
-        h("p", {}, "There is nothing at this address. ", h("a", { href: "/", text: "Start a game" }), "."),
-      ),
-    );
+  shownGame = matched?.route.name === "game" ? matched.params[0] : null;
+  document.body.dataset.page = matched?.route.name ?? "not-found";
+  if (matched) {
+    unmount = PAGES[matched.route.name](main, ctx, matched.params);
+    return;
   }
+  setTitle("Page not found");
+  main.append(
+    h(
+      "div",
+      { class: "page page-missing", id: "not-found" },
+      h("h1", { text: "Page not found" }),
+      h("p", {}, `There is nothing at ${path}. It may be mistyped, or the page has moved.`),
+      h(
+        "p",
+        { class: "missing-links" },
+        h("a", { href: "/", class: "btn btn-primary", text: "Play a game" }),
+        " ",
+        h("a", { href: "/games", class: "btn", text: "Your games" }),
+        " ",
+        h("a", { href: "/watch", class: "btn", text: "Watch games" }),
+      ),
+    ),
+  );
 }
 
 function navigate(path: string, replace = false): void {
@@ -150,7 +198,7 @@ document.addEventListener("click", (e) => {
   const a = (e.target as HTMLElement | null)?.closest?.("a");
   if (!a || a.target || a.hasAttribute("download")) return;
   const href = a.getAttribute("href");
-  if (!href || !href.startsWith("/") || href.startsWith("//")) return;
+  if (!href || !href.startsWith("/") || href.startsWith("//") || href.startsWith("/api/")) return;
   e.preventDefault();
   navigate(href);
 });
@@ -163,6 +211,9 @@ declare global {
       live: LiveClient;
       dropConnection: (holdMs?: number) => void;
       navigate: (path: string) => void;
+      routes: typeof ROUTES;
+      sounds: typeof played;
+      notifications: typeof shownNotifications;
     };
   }
 }
@@ -170,6 +221,9 @@ window.__brandubh = {
   live,
   dropConnection: (holdMs = 0) => live.dropConnection(holdMs),
   navigate: (path) => navigate(path),
+  routes: ROUTES,
+  sounds: played,
+  notifications: shownNotifications,
 };
 
 installAccounts(ctx, whoami); // who is logged in; the account pages' links

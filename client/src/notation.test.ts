@@ -15,6 +15,7 @@ import {
   parsePosition,
   step,
 } from "./notation";
+import { START_POSITION, capturedCounts, movesText, positionsOf } from "./notation";
 
 const START = "3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3 a";
 
@@ -107,5 +108,24 @@ describe("legal moves on the board", () => {
     expect(findLegal(legal, "c4", "c7")).toBe("c4-c7xb7xc6");
     expect(findLegal(legal, "d4", "d5")).toBe("Kd4-d5");
     expect(findLegal(legal, "d1", "d7")).toBeNull();
+  });
+});
+
+describe("positions, captures and counts", () => {
+  it("replays moves from the start, taking captured pieces off", () => {
+    const list = positionsOf(["d1-c1", "d3-c3"]);
+    expect(list).toHaveLength(3);
+    expect(list[1].pieces.get("c1")).toBe("A");
+    expect(list[1].pieces.has("d1")).toBe(false);
+    expect(list[2].toMove).toBe("attackers");
+  });
+  it("counts what each side has captured", () => {
+    expect(capturedCounts(parsePosition(START_POSITION))).toEqual({ attackers: 0, defenders: 0 });
+    expect(capturedCounts(parsePosition("3A3/7/3D3/A1DKD1A/7/3A3/7 d"))).toEqual({ attackers: 1, defenders: 4 });
+  });
+  it("says moves, not plies", () => {
+    expect(movesText(1)).toBe("1 move");
+    expect(movesText(22)).toBe("11 moves");
+    expect(movesText(21)).toBe("11 moves");
   });
 });

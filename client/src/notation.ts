@@ -176,3 +176,31 @@ export function applyMoveLocally(pos: Position, text: string): Position {
   pieces.set(m.to, piece);
   return { pieces, toMove: pos.toMove === "attackers" ? "defenders" : "attackers" };
 }
+
+/** Every rule set starts from this position (docs/rules.md). */
+export const START_POSITION = "3A3/3A3/3D3/AADKDAA/3D3/3A3/3A3 a";
+const START_COUNT = { A: 8, D: 4 };
+
+/** The position after each move: `[start, after move 1, …]`, from canonical move texts. */
+export function positionsOf(moves: readonly string[], start = START_POSITION): Position[] {
+  const out = [parsePosition(start)];
+  for (const m of moves) out.push(applyMoveLocally(out[out.length - 1], m));
+  return out;
+}
+
+/** How many pieces each side has taken: the attackers count defenders, and the other way. */
+export function capturedCounts(pos: Position): { attackers: number; defenders: number } {
+  let a = 0;
+  let d = 0;
+  for (const p of pos.pieces.values()) {
+    if (p === "A") a++;
+    else if (p === "D") d++;
+  }
+  return { attackers: Math.max(0, START_COUNT.D - d), defenders: Math.max(0, START_COUNT.A - a) };
+}
+
+/** "1 move", "11 moves": full moves, as people count them (a ply is half of one). */
+export function movesText(plies: number): string {
+  const n = Math.ceil(plies / 2);
+  return n === 1 ? "1 move" : `${n} moves`;
+}

@@ -111,8 +111,9 @@ export function jitteredDelay(attempt: number, random: () => number = Math.rando
   return Math.round(d * (0.8 + 0.4 * random()));
 }
 
-/** The server pings every 2.5 s: 9 s without any frame means the connection is dead. */
-export const DEAD_AFTER_MS = 9_000;
+/** The client pings every second and the server answers at once (and pings every 2.5 s
+ *  itself): 3 s without any frame means the connection is dead. */
+export const DEAD_AFTER_MS = 3_000;
 
 export function isSilentTooLong(lastFrameAt: number, now: number, limit = DEAD_AFTER_MS): boolean {
   return now - lastFrameAt > limit;

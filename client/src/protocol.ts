@@ -45,6 +45,10 @@ export interface State {
   draw_block: { attackers: number; defenders: number };
   /** after the end: a rematch offered (by a side) or agreed (the new game's id) */
   rematch: { offer: Side | null; game: string | null };
+  /** a private challenge: the only player who may join */
+  invitee: string | null;
+  /** a game of a two-game match: the match id and this game's number (3: a tie-breaker) */
+  match: { id: string; number: number } | null;
 }
 
 export interface HelloFrame {
@@ -142,6 +146,124 @@ export interface PongFrame {
   n: number;
 }
 
+/** Which of a game's players have a socket following it now (sent after each catch-up and on change). */
+export interface PresenceFrame {
+  t: "presence";
+  game: string;
+  online: string[];
+}
+/** To every socket of the player whose move it now is, in any game. */
+export interface TurnFrame {
+  t: "turn";
+  game: string;
+  ply: number;
+  last: string | null;
+  deadline: number | null;
+  opponent: string | null;
+}
+
+// -- the lobby (docs/protocol.md §3.6) ----------------------------------------------------
+
+export type SeekKind = "live" | "correspondence";
+
+export interface Seek {
+  id: string;
+  player: PlayerInfo;
+  rating: number;
+  provisional: boolean;
+  ruleset: string;
+  move_time: number;
+  rated: boolean;
+  match: boolean;
+  kind: SeekKind;
+}
+
+export interface RatedPlayer {
+  id: string;
+  name: string;
+  rating: number;
+  provisional: boolean;
+}
+
+/** A game in progress to watch (the lobby's `games`). */
+export interface GameSummary {
+  id: string;
+  ruleset: string;
+  ply: number;
+  /** the move number (ply // 2 + 1) */
+  move: number;
+  players: { attackers: RatedPlayer; defenders: RatedPlayer };
+  watchers: number;
+  opponent: "friend" | "bot";
+}
+
+export interface LobbySnapshotFrame {
+  t: "lobby";
+  seeks: Seek[];
+  games: GameSummary[];
+}
+export interface SeekAddedFrame {
+  t: "seek_added";
+  seek: Seek;
+}
+export interface SeekRemovedFrame {
+  t: "seek_removed";
+  seek: string;
+}
+export interface GamesFrame {
+  t: "games";
+  games: GameSummary[];
+}
+export interface PairedFrame {
+  t: "paired";
+  game: string;
+  players: string[];
+  /** the match id when the game is the first of a two-game match (may be absent) */
+  match?: string | null;
+}
+export type LobbyRequestKind = "seek" | "cancel_seek" | "accept_seek" | "quick" | "cancel_quick" | "choose_sides";
+/** The `ack` of a lobby request (one ack shape for every message: `AckFrame`). */
+export type LobbyAckFrame = AckFrame & { of: LobbyRequestKind };
+
+export type MatchStatus = "playing" | "choosing" | "finished";
+export interface MatchSummary {
+  id: string;
+  ruleset: string;
+  players: PlayerInfo[];
+  /** player id -> points (a win 1, a draw or an aborted game ½ each) */
+  score: Record<string, number>;
+  /** the games' ids in order; after game 1 the second is the next to open */
+  games: string[];
+  status: MatchStatus;
+  /** while choosing: the player who picks sides for the tie-breaker */
+  chooser: string | null;
+  winner: string | null;
+}
+/** A game of a match ended: where the match stands. */
+export interface MatchFrame {
+  t: "match";
+  game: string;
+  match: MatchSummary;
+}
+
+export type LobbyServerFrame =
+  | LobbySnapshotFrame
+  | SeekAddedFrame
+  | SeekRemovedFrame
+  | GamesFrame
+  | PairedFrame
+  | LobbyAckFrame;
+
+export type LobbyClientFrame =
+  | { t: "lobby"; on: boolean }
+  | { t: "seek"; ruleset: string; move_time: number; rated: boolean; match: boolean; id: string }
+  | { t: "cancel_seek"; seek: string; id: string }
+  | { t: "accept_seek"; seek: string; id: string }
+  | { t: "quick"; ruleset: string; move_time: number; id: string }
+  | { t: "cancel_quick"; id: string }
+  | { t: "choose_sides"; match: string; side: Side; id: string };
+
+/** Every frame the server sends (docs/protocol.md §3.4 and §3.6). */
 export type ServerFrame =
   | HelloFrame
   | SnapshotFrame
@@ -150,10 +272,14 @@ export type ServerFrame =
   | RematchFrame
   | ErrorFrame
   | WatchersFrame
+  | PresenceFrame
+  | TurnFrame
+  | MatchFrame
   | PingFrame
-  | PongFrame;
+  | PongFrame
+  | LobbyServerFrame;
 
-export type ClientFrame =
+export type GameClientFrame =
   | { t: "watch"; game: string; since?: number }
   | { t: "unwatch"; game: string }
   | { t: "move"; game: string; ply: number; move: string; id: string }
@@ -164,6 +290,9 @@ export type ClientFrame =
   | { t: "rematch"; game: string; id: string }
   | { t: "ping"; n?: number }
   | { t: "pong"; n?: number };
+
+/** Every message a client may send (docs/protocol.md §3.3 and §3.6). */
+export type ClientFrame = GameClientFrame | LobbyClientFrame;
 
 export function encodeFrame(frame: ClientFrame): Uint8Array {
   return encode(frame);

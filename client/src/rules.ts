@@ -85,7 +85,7 @@ const ATTACKERS_WIN = "The attackers win when they capture the king.";
 export const RULES: Record<string, RulesPage> = {
   nielsen: {
     id: "nielsen",
-    title: "Nielsen (default)",
+    title: "Nielsen",
     intro:
       "Aage Nielsen's reconstruction of Brandubh, with the decisions of his site. This is the default rule set.",
     sections: slide({

@@ -28,6 +28,8 @@ export function makeState(ply: number, extra: Partial<State> = {}): State {
     draw_offer: null,
     draw_block: { attackers: 0, defenders: 0 },
     rematch: { offer: null, game: null },
+    invitee: null,
+    match: null,
     ...extra,
   };
 }

@@ -87,19 +87,18 @@ def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
 
     # Ann starts a rated game against a friend; Ben joins with the invite link.
     ann.goto(base + "/")
-    ann.check("#opponent-friend")
     assert ann.is_checked("#rated") and ann.locator("#friend-needs-account").is_hidden()
     ann.check("#time-600")
-    ann.click("#start-game")
+    ann.click("#play-friend")
     link = ann.locator("#invite-link")
     link.wait_for()
     ben.goto(link.input_value())
     ben.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     game_id = ben.url.rsplit("/", 1)[1]
     ann.wait_for_url(re.compile(rf"/g/{game_id}$"))
-    pages = {p.get_attribute(".page-game", "data-side"): p for p in (ann, ben)}
-    for p in pages.values():
+    for p in (ann, ben):
         p.wait_for_selector('.page-game[data-status="active"]')
+    pages = {p.get_attribute(".page-game", "data-side"): p for p in (ann, ben)}
     assert set(pages) == {"attackers", "defenders"}
     ids = {ann: ann_id, ben: ben_id}
 
@@ -197,23 +196,22 @@ def test_a_guest_opening_an_invite_is_asked_to_sign_up_and_comes_back(
     host = new_page(DESKTOP)
     sign_up_form(host, base, "Cat Tafl")
     host.goto(base + "/")
-    host.check("#opponent-friend")
     host.uncheck("#rated")  # a casual game this time
-    host.click("#start-game")
+    host.click("#play-friend")
     link = host.locator("#invite-link")
     link.wait_for()
     invite = link.input_value()
 
     guest = new_page(PHONE)
     guest.goto(invite)
-    guest.wait_for_selector("#join-error:has-text('needs an account')")
+    # The invitation says an account is needed and takes the sign-up right there.
+    guest.wait_for_selector("#invite-auth-why:has-text('needs an account')")
+    assert "Casual" in guest.inner_text("#invite-terms")
     shot(guest, "accounts-join-needs-account-phone")
-    guest.click("#join-signup")
-    guest.wait_for_url(re.compile(r"/signup\?next="))
-    guest.fill("#signup-email", f"dan{secrets.token_hex(4)}@example.org")
-    guest.fill("#signup-password", PASSWORD)
-    guest.click("#signup-submit")
-    guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))  # back to the invite: joined
+    guest.fill("#invite-email", f"dan{secrets.token_hex(4)}@example.org")
+    guest.fill("#invite-password", PASSWORD)
+    guest.click("#invite-submit")
+    guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))  # joined, in one flow
     guest.wait_for_selector('.page-game[data-status="active"]')
     game_id = guest.url.rsplit("/", 1)[1]
     assert httpx.get(f"{base}/api/games/{game_id}").json()["state"]["rated"] is False

@@ -76,9 +76,9 @@ def test_repetition_draw_offers_and_the_verify_page(new_page: Any, web_hub: HubP
         assert p.inner_text("#clock-attackers .clock-caption") == "left"
         assert p.get_attribute("#clock-defenders", "data-tone") == "idle"
         assert p.inner_text("#clock-defenders .clock-time") == "10:00"
-    assert "you" in att.inner_text("#clock-attackers")
-    snap(watcher, "clocks", "#clocks")
-    snap(att, "clocks", "#clocks")
+    assert "(you)" in (att.get_attribute("#clock-attackers", "aria-label") or "")
+    snap(watcher, "clocks", ".play")
+    snap(att, "clocks", ".play")
     # Players have controls (abort before both have moved); the spectator has none.
     assert att.locator("#abort").is_visible() and att.locator("#resign").is_hidden()
     assert att.locator("#offer-draw").is_enabled()
@@ -121,7 +121,7 @@ def test_repetition_draw_offers_and_the_verify_page(new_page: Any, web_hub: HubP
     assert watcher.locator("#draw-offer").is_hidden()
     att.wait_for_selector("#offer-draw:disabled")
     assert att.inner_text("#draw-reason") == (
-        "Your last draw offer was declined: you can offer again from ply 14 (10 more moves)."
+        "Your last draw offer was declined: you can offer again from move 8 (after 5 more moves)."
     )
     snap(att, "draw-declined-attackers")
 
@@ -134,12 +134,13 @@ def test_repetition_draw_offers_and_the_verify_page(new_page: Any, web_hub: HubP
         wait_ended(p, "draw_agreed")
         assert p.inner_text("#result-headline") == "Draw"
         assert p.inner_text("#result-text") == "The players agreed a draw."
-        assert p.locator("#clocks").is_hidden()
+        assert p.locator("#clock-attackers").is_hidden()
         assert p.locator("#controls").is_hidden()
     assert "The attackers accepted the draw" in watcher.inner_text("#game-notes")
     assert status(watcher) == "You are watching — game over: a draw, the players agreed a draw"
 
     # The seed is revealed and matches the commitment; the record can be downloaded.
+    att.click("#fair-details summary")  # the fair-play details are one click away
     seed = att.inner_text("#seed").strip()
     commitment = att.inner_text("#commitment").strip()
     assert HEX64.match(seed) and HEX64.match(commitment), (seed, commitment)
@@ -261,12 +262,12 @@ def test_timeout_after_a_visible_countdown(
         "t => document.querySelector('#clock-attackers .clock-time').textContent !== t", arg=first
     )
     snap(att, "countdown-urgent")
-    snap(dfn, "countdown-urgent-clocks", "#clocks")
-    snap(att, "countdown-urgent-clocks", "#clocks")
+    snap(dfn, "countdown-urgent-clocks", ".play")
+    snap(att, "countdown-urgent-clocks", ".play")
 
     for p in (att, dfn):
         p.wait_for_selector('#result[data-reason="timeout"]', timeout=45_000)
-        assert p.locator("#clocks").is_hidden()
+        assert p.locator("#clock-attackers").is_hidden()
     assert att.inner_text("#result-headline") == "You lost"
     assert "The defenders won: the attackers ran out of time." in dfn.inner_text("#result")
     assert "The attackers ran out of time." in dfn.inner_text("#game-notes")

@@ -31,9 +31,7 @@ async def round_trips(sockets: dict[str, Socket], viewer: Player, game: str, n: 
     return out
 
 
-async def keep_bot_busy(
-    base: str, games: int, stop: asyncio.Event, working: asyncio.Event
-) -> int:
+async def keep_bot_busy(base: str, games: int, stop: asyncio.Event, working: asyncio.Event) -> int:
     """Guests playing level-5 bots, answering at once, so the bot always has a turn;
     ``working`` is set at the bot's first move."""
     bot_moves = 0

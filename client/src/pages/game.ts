@@ -1,7 +1,12 @@
-// `/g/<id>`: the board, the clocks, the status line, the players, the moves, the draw
-// offers and the end of the game — for players and spectators alike (spectators get no
-// control that acts).
+// `/g/<id>`: the board, the players (ratings, connected or not, captures, clocks), the
+// status line, the moves (stepped through by click or arrow keys), the draw offers and the
+// end of the game — for players and spectators alike (spectators get no control that acts).
+//
+// The layout keeps the board still: it is sized to the viewport once, and everything that
+// comes and goes (notices, offers, the connection, controls, the game-over panel) lives in
+// slots of fixed size beside or under it (style.css, "game page").
 
+import { type Profile, accountApi, deltaText, ratingText } from "../account";
 import { GameActions } from "../actions";
 import { Board } from "../board";
 import { ClockBar } from "../clockbar";
@@ -11,31 +16,63 @@ import { GameOverPanel } from "../gameover";
 import { invitePanel } from "../invite";
 import { controlsFor, notePlace, rematchDestination } from "../lifecycle";
 import type { ActionKind, Change } from "../live";
+import { askNotifications, notificationState } from "../mygames";
 import {
+  type Position,
+  type Side,
   applyMoveLocally,
+  capturedCounts,
+  capturesOf,
   describeMove,
   findLegal,
-  formatMoveRow,
   moveRows,
+  movesText,
   parseMove,
   parsePosition,
+  positionsOf,
 } from "../notation";
 import type { Settlement } from "../pending";
 import { cornerSvg, pieceSvg, throneSvg } from "../pieces";
 import type { State } from "../protocol";
 import { RULES } from "../rules";
+import { isMuted, play as playSound, setMuted } from "../sound";
 import {
   durationText,
   errorText,
   isCreator,
   isMyTurn,
   otherSide,
-  playerLine,
   repetitionWarning,
   sideOf,
   statusLine,
   watchersText,
 } from "../status";
+
+/** Which step a key takes the move list to from `ply` (of `last`), or null for other keys. */
+export function stepKey(key: string, ply: number, last: number): number | null {
+  switch (key) {
+    case "ArrowLeft":
+      return Math.max(0, ply - 1);
+    case "ArrowRight":
+      return Math.min(last, ply + 1);
+    case "Home":
+      return 0;
+    case "End":
+      return last;
+    default:
+      return null;
+  }
+}
+
+interface Bar {
+  root: HTMLElement;
+  dot: HTMLElement;
+  name: HTMLElement;
+  rating: HTMLElement;
+  captured: HTMLElement;
+  icon: HTMLElement;
+  clockSlot: HTMLElement;
+}
 
 export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unmount {
   const live = ctx.live;
@@ -48,16 +85,26 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   // agreed rematch take the players to the new game by itself.
   let sawUnagreed = false;
   let leaving = false;
+  /** the ply the board shows while stepping through the moves; null: the live position */
+  let viewPly: number | null = null;
+  let shownMoves = -1; // how many moves the board showed last (for sounds and motion)
+  let shownStatus = "";
+  let justPlayed: string | null = null; // my own move, already drawn where it goes
+  const profiles = new Map<string, Profile | null>();
+  let ratingAsked = false;
 
   const status = h("p", { class: "status-line", id: "status-line", "aria-live": "polite" });
-  const connBanner = h("div", { class: "conn-banner", id: "conn-banner", role: "status", hidden: true });
-  const alert = h("div", { class: "alert", id: "game-error", role: "alert" });
-  const notice = h("p", { class: "notice", id: "game-notice", "aria-live": "polite" });
-  const repetition = h("p", { class: "notice notice-warn", id: "repetition-warning", role: "status", hidden: true });
+  const connBanner = h("div", { class: "slot-msg conn-banner", id: "conn-banner", role: "status", hidden: true });
+  const alert = h("div", { class: "slot-msg alert", id: "game-error", role: "alert" });
+  const notice = h("p", { class: "slot-msg notice", id: "game-notice", "aria-live": "polite" });
+  const repetition = h("p", { class: "slot-msg notice notice-warn", id: "repetition-warning", role: "status", hidden: true });
   const board = new Board((move) => play(move, "board"));
   const clocks = new ClockBar(live.clock);
+  clocks.onLow = () => playSound("low");
   const actions = new GameActions((kind, accept) => act(kind, accept));
+  actions.drawBanner.classList.add("slot-msg");
   const gameOver = new GameOverPanel(game, () => act("rematch"));
+  const matchBox = h("div", { class: "match-box", id: "match-box", hidden: true });
   const input = h("input", {
     id: "move-input",
     type: "text",
@@ -72,14 +119,45 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     { class: "move-form", id: "move-form" },
     h("label", { for: "move-input", text: "Type a move" }),
     h("div", { class: "move-row" }, input, h("button", { type: "submit", class: "btn", id: "move-submit", text: "Play" })),
-    h("p", { class: "hint", id: "move-help", text: "Two squares joined by a dash: d1-c1. Captures are added for you." }),
+    h("p", { class: "hint visually-hidden", id: "move-help", text: "Two squares joined by a dash: d1-c1. Captures are added for you." }),
   );
-  const players = h("ul", { class: "players", id: "players" });
+
+  function makeBar(where: "top" | "bottom"): Bar {
+    const dot = h("span", { class: "online-dot", "data-online": "unknown", "aria-hidden": "true" });
+    const name = h("span", { class: "pbar-name" });
+    const rating = h("span", { class: "pbar-rating" });
+    const captured = h("span", { class: "pbar-captured", title: "Pieces captured" });
+    const icon = h("span", { class: "pbar-icon", "aria-hidden": "true" });
+    const clockSlot = h("div", { class: "pbar-clock" });
+    const rootEl = h(
+      "div",
+      { class: "pbar", id: `bar-${where}` },
+      icon,
+      h("span", { class: "pbar-who" }, dot, name, rating),
+      captured,
+      clockSlot,
+    );
+    return { root: rootEl, dot, name, rating, captured, icon, clockSlot };
+  }
+  const topBar = makeBar("top");
+  const bottomBar = makeBar("bottom");
+  const barSides: { top: Side | null; bottom: Side | null } = { top: null, bottom: null };
+
   const watchers = h("p", { class: "watchers", id: "watchers" });
-  const info = h("dl", { class: "info", id: "game-info" });
-  const moves = h("ol", { class: "moves", id: "moves", "aria-label": "Moves" });
-  const notes = h("ul", { class: "notes", id: "game-notes", "aria-label": "Draw offers and other events", hidden: true });
+  const info = h("p", { class: "info", id: "game-info" });
+  const moves = h("ol", { class: "moves", id: "moves", "aria-label": "Moves: click one, or use the arrow keys, to see the board after it" });
+  const movesTitle = h("h2", { id: "moves-title", text: "Moves" });
+  const viewing = h("p", { class: "viewing", id: "viewing", "aria-live": "polite" });
+  const stepButtons = {
+    first: h("button", { type: "button", class: "btn btn-small", id: "step-first", "aria-label": "Start position", text: "|◀" }),
+    prev: h("button", { type: "button", class: "btn btn-small", id: "step-prev", "aria-label": "Previous move", text: "◀" }),
+    next: h("button", { type: "button", class: "btn btn-small", id: "step-next", "aria-label": "Next move", text: "▶" }),
+    live: h("button", { type: "button", class: "btn btn-small", id: "step-live", "aria-label": "The live position", text: "▶|" }),
+  };
+  const notes = h("ul", { class: "notes", id: "game-notes", "aria-label": "Draw offers and other events" });
   const invite = h("div", { class: "invite-slot" });
+  const soundToggle = h("button", { type: "button", class: "btn btn-small sound-toggle", id: "sound-toggle" });
+  const notifyGame = h("button", { type: "button", class: "btn btn-small", id: "notify-ask-game", text: "Notify me of my moves", hidden: true });
   const legend = h(
     "ul",
     { class: "legend", "aria-label": "Legend" },
@@ -88,44 +166,69 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     h("li", {}, pieceSvg("K"), "King (disc with a crown)"),
     h("li", {}, throneSvg(), "Throne, d4"),
     h("li", {}, cornerSvg(), "Corner"),
-    h("li", {}, h("span", { class: "swatch swatch-dest", "aria-hidden": "true" }), "Where the selected piece can go"),
+    h("li", {}, h("span", { class: "swatch swatch-selected", "aria-hidden": "true" }), "The piece you picked"),
+    h("li", {}, h("span", { class: "swatch swatch-dest", "aria-hidden": "true" }), "Where it can go"),
     h("li", {}, h("span", { class: "swatch swatch-last", "aria-hidden": "true" }), "Last move"),
     h("li", {}, h("span", { class: "swatch swatch-captured", "aria-hidden": "true" }), "Captured by the last move"),
   );
-
   const howTo = h("p", {
     class: "hint",
     text: "Pick one of your pieces to see where it can go, then pick a square — or drag the piece. With the keyboard: arrow keys, then Enter.",
   });
+
+  const playArea = h(
+    "section",
+    { class: "play", id: "players", "aria-label": "Players and board" },
+    topBar.root,
+    h("div", { class: "board-wrap" }, board.root),
+    bottomBar.root,
+  );
   const page = h(
     "div",
     { class: "page page-game", "data-game": game },
+    h("div", { class: "g-status" }, status),
+    playArea,
+    h("div", { class: "g-msg", id: "game-messages" }, connBanner, alert, actions.drawBanner, repetition, notice),
+    h("div", { class: "g-actions", id: "game-actions" }, actions.bar, gameOver.root, matchBox, invite),
     h(
       "section",
-      { class: "play", "aria-label": "Game" },
-      status,
-      connBanner,
-      alert,
-      actions.drawBanner,
-      repetition,
-      notice,
-      invite,
-      clocks.root,
-      h("div", { class: "board-wrap" }, board.root),
-      actions.bar,
-      moveForm,
+      { class: "g-moves panel", "aria-label": "Moves" },
+      h(
+        "div",
+        { class: "moves-head" },
+        movesTitle,
+        h("div", { class: "step-buttons" }, stepButtons.first, stepButtons.prev, stepButtons.next, stepButtons.live),
+      ),
+      viewing,
+      moves,
+      notes,
     ),
+    h("div", { class: "g-form" }, moveForm),
     h(
-      "aside",
-      { class: "side" },
-      gameOver.root,
-      h("section", { class: "panel" }, h("h2", { text: "Players" }), players, watchers),
-      h("section", { class: "panel" }, h("h2", { text: "Moves" }), moves, notes),
-      h("section", { class: "panel" }, h("h2", { text: "Game" }), info),
-      h("section", { class: "panel" }, h("h2", { text: "Legend" }), legend, howTo),
+      "section",
+      { class: "g-info panel", "aria-label": "About this game" },
+      info,
+      h("div", { class: "g-tools" }, watchers, soundToggle, notifyGame),
+      h("details", { class: "legend-box" }, h("summary", { text: "Legend and how to move" }), legend, howTo),
     ),
+    clocks.root,
   );
   root.appendChild(page);
+  topBar.clockSlot.append(clocks.el("attackers"));
+  bottomBar.clockSlot.append(clocks.el("defenders"));
+
+  function renderSound(): void {
+    const muted = isMuted();
+    soundToggle.textContent = muted ? "Sound off" : "Sound on";
+    soundToggle.setAttribute("aria-pressed", String(!muted));
+    soundToggle.dataset.muted = String(muted);
+  }
+  soundToggle.addEventListener("click", () => {
+    setMuted(!isMuted());
+    renderSound();
+  });
+  renderSound();
+  notifyGame.addEventListener("click", () => void askNotifications().then(() => render()));
 
   function showError(text: string): void {
     errorMessage = text;
@@ -144,9 +247,13 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     if (live.pending.forGame(game)) return showError("Wait until your last move has been confirmed.");
     if (state.turn !== side) return showError(`It is not your move: wait for the ${otherSide(side)}.`);
     errorMessage = "";
+    viewPly = null;
     live.move(game, state.ply, text);
     if (from === "typed") input.value = "";
+    justPlayed = text;
+    playSound(capturesOf(findLegal(state.legal, parseMove(text)?.from ?? "", parseMove(text)?.to ?? "") ?? text).length ? "capture" : "move");
     render();
+    if (from === "typed") board.animate(text);
   }
 
   /** Resign, abort, offer or answer a draw, ask for a rematch: the server's answer comes back as a change. */
@@ -158,7 +265,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     render();
   }
 
-  /** An action the server refused: why, above the board. */
+  /** An action the server refused: why, beside the board. */
   function onRefused(kind: ActionKind, code: string, message: string): void {
     const what: Record<ActionKind, string> = {
       resign: "You have not resigned",
@@ -186,8 +293,38 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     play(canonical && parsed.captures.length === 0 ? canonical : text, "typed");
   });
 
+  // -- stepping through the moves ------------------------------------------------------
+
+  function stepTo(ply: number | null): void {
+    const last = tracker.moves.length;
+    viewPly = ply === null || ply >= last ? null : Math.max(0, ply);
+    render();
+    const current = moves.querySelector<HTMLElement>(".ply.current");
+    current?.scrollIntoView({ block: "nearest" });
+  }
+  stepButtons.first.addEventListener("click", () => stepTo(0));
+  stepButtons.prev.addEventListener("click", () => stepTo((viewPly ?? tracker.moves.length) - 1));
+  stepButtons.next.addEventListener("click", () => stepTo((viewPly ?? tracker.moves.length) + 1));
+  stepButtons.live.addEventListener("click", () => stepTo(null));
+  moves.addEventListener("click", (e) => {
+    const b = (e.target as HTMLElement).closest<HTMLElement>("[data-ply]");
+    if (b) stepTo(Number(b.dataset.ply));
+  });
+  const onKey = (e: KeyboardEvent) => {
+    const target = e.target as HTMLElement | null;
+    if (target?.closest("input, textarea, select, .board, [contenteditable]")) return;
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const last = tracker.moves.length;
+    const next = stepKey(e.key, viewPly ?? last, last);
+    if (next === null) return;
+    e.preventDefault();
+    stepTo(next);
+  };
+  document.addEventListener("keydown", onKey);
+
   function onSettled(s: Settlement): void {
     if (s.kind === "refused") {
+      justPlayed = null;
       showError(`Your move ${s.move.move} was not played. ${errorText(s.code, s.message)}`);
     } else if (s.kind === "overtaken") {
       const played = tracker.moves[s.move.ply];
@@ -201,8 +338,16 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     }
   }
 
+  let matchChoice = "";
   const unsubscribe = live.subscribe((c: Change) => {
     if (c.type === "hello") meId = live.player?.id ?? meId;
+    if (c.type === "sides") {
+      if (c.ok && c.game) ctx.navigate(`/g/${c.game}`);
+      else if (!c.ok) showError(`The sides were not chosen. ${errorText(c.code ?? "", c.message ?? "")}`);
+      matchChoice = "";
+      return;
+    }
+    if (c.type === "turn") return;
     if ("game" in c && c.game !== null && c.game !== game) return;
     if (c.type === "settled") onSettled(c.settlement);
     if (c.type === "action" && !c.ok) {
@@ -230,6 +375,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   function renderMissing(message: string): void {
     missing = true;
     clear(page);
+    page.classList.add("page-missing-game");
     page.appendChild(
       h(
         "div",
@@ -241,29 +387,72 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     );
   }
 
-  function renderPlayers(state: State): void {
-    clear(players);
-    for (const side of ["attackers", "defenders"] as const) {
-      const turn = state.status === "active" && state.turn === side;
-      players.appendChild(
-        h(
-          "li",
-          { class: `player${turn ? " to-move" : ""}`, "data-side": side },
-          pieceSvg(side === "attackers" ? "A" : "K"),
-          h("span", { text: playerLine(state, side, meId) }),
-          turn ? h("span", { class: "badge", text: "to move" }) : null,
-        ),
-      );
+  // -- the players ---------------------------------------------------------------------
+
+  function profileOf(id: string | undefined): Profile | null | undefined {
+    if (!id || id === "bot") return null;
+    if (!profiles.has(id)) {
+      profiles.set(id, null);
+      accountApi
+        .profile(id)
+        .then((p) => {
+          profiles.set(id, p);
+          render();
+        })
+        .catch(() => undefined); // a guest has no profile: no rating shown
+      return undefined;
     }
+    return profiles.get(id);
+  }
+
+  function renderBar(bar: Bar, side: Side, state: State, pos: Position): void {
+    const p = state.players[side];
+    const mine = p !== null && p.id === meId;
+    bar.root.dataset.side = side;
+    bar.root.classList.toggle("to-move", state.status === "active" && state.turn === side);
+    bar.root.classList.toggle("mine", mine);
+    const icon = side === "attackers" ? "A" : "K";
+    if (bar.icon.dataset.piece !== icon) {
+      bar.icon.dataset.piece = icon;
+      bar.icon.replaceChildren(pieceSvg(icon));
+    }
+    const name = p ? `${p.name}${mine ? " (you)" : ""}` : "waiting for a player";
+    bar.name.textContent = name;
+    bar.name.title = `${side === "attackers" ? "Attackers" : "Defenders"}: ${name}`;
+    const profile = profileOf(p?.id);
+    const r = profile?.ratings?.[state.ruleset];
+    bar.rating.textContent = p?.id === "bot" ? "" : profile ? (r ? ratingText(r.rating, r.provisional) : "1500?") : "";
+    const online = p ? tracker.isOnline(p.id) : null;
+    bar.dot.dataset.online = online === null ? "unknown" : String(online);
+    bar.root.dataset.online = online === null ? "unknown" : String(online);
+    bar.dot.title = online === null ? "" : online ? "connected" : "not connected";
+    bar.dot.setAttribute("aria-label", online === null ? "" : online ? "connected" : "not connected");
+    bar.dot.removeAttribute("aria-hidden");
+    const n = capturedCounts(pos)[side];
+    bar.captured.textContent = `×${n}`;
+    bar.captured.dataset.count = String(n);
+    bar.captured.setAttribute("aria-label", `${n} ${side === "attackers" ? "defender" : "attacker"}${n === 1 ? "" : "s"} captured`);
   }
 
   function renderMoves(list: readonly string[]): void {
+    const shown = viewPly ?? list.length;
     clear(moves);
     for (const row of moveRows(list)) {
-      moves.appendChild(h("li", { "data-number": row.number, text: formatMoveRow(row) }));
+      const li = h("li", { "data-number": row.number }, h("span", { class: "mv-n", text: `${row.number}.` }));
+      [row.attackers, row.defenders].forEach((m, i) => {
+        if (m === null) return;
+        const ply = (row.number - 1) * 2 + i + 1;
+        li.append(" ", h("button", { type: "button", class: `ply${ply === shown ? " current" : ""}`, "data-ply": String(ply), title: describeMove(m), text: m }));
+      });
+      moves.appendChild(li);
     }
     if (list.length === 0) moves.appendChild(h("li", { class: "muted empty", text: "No moves yet." }));
-    moves.scrollTop = moves.scrollHeight;
+    if (viewPly === null) moves.scrollTop = moves.scrollHeight;
+    viewing.textContent =
+      viewPly === null ? "" : viewPly === 0 ? "Showing the start position — ▶| for the live game" : `Showing the board after move ${Math.ceil(viewPly / 2)}${viewPly % 2 ? "" : "…"} ${list[viewPly - 1]} — ▶| for the live game`;
+    viewing.dataset.ply = viewPly === null ? "" : String(viewPly);
+    stepButtons.first.disabled = stepButtons.prev.disabled = shown === 0;
+    stepButtons.next.disabled = stepButtons.live.disabled = viewPly === null;
 
     // Draw offers, answers, resignations…: seen while this page was open.
     clear(notes);
@@ -277,40 +466,159 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
         ),
       );
     }
-    notes.hidden = tracker.notes.length === 0;
+    // Its space is kept (style.css): a first note moves nothing.
+    notes.hidden = false;
+    notes.dataset.count = String(tracker.notes.length);
+    notes.scrollTop = notes.scrollHeight;
   }
 
   function renderInfo(state: State): void {
-    clear(info);
     const rs = RULES[state.ruleset];
-    const add = (term: string, ...desc: (Node | string)[]) => info.append(h("dt", { text: term }), h("dd", {}, ...desc));
-    add("Rule set", h("a", { href: `/rules/${state.ruleset}`, text: rs ? rs.title : state.ruleset }));
-    add("Time per move", durationText(state.move_time));
-    add("Opponent", state.opponent === "bot" ? `the bot, level ${state.bot_level ?? 1}` : "a friend");
-    add("Ply", String(state.ply));
-    add("Commitment", h("code", { class: "hash hash-small", text: state.commitment }));
+    const kind = state.opponent === "bot" ? `against the bot, level ${state.bot_level ?? 1}` : state.rated ? "rated" : "casual";
+    clear(info);
+    info.append(
+      h("a", { href: `/rules/${state.ruleset}`, text: rs ? rs.title : state.ruleset }),
+      ` · ${durationText(state.move_time)} a move · `,
+      h("span", { id: "rated-mark", "data-rated": String(state.rated), text: kind }),
+      state.match ? ` · match game ${state.match.number}` : "",
+    );
+    movesTitle.textContent = state.ply === 0 ? "Moves" : `Moves · ${movesText(state.ply)}`;
   }
 
-  function renderConnection(): void {
+  function renderConnection(): boolean {
     const down = live.connection !== "open";
     connBanner.hidden = !down;
     if (down) {
       const secs = live.retryAt ? Math.max(0, Math.ceil((live.retryAt - Date.now()) / 1000)) : 0;
-      connBanner.textContent =
-        live.connection === "connecting"
+      connBanner.textContent = live.browserOffline
+        ? "You are offline — the game goes on when your network is back. Moves you make now are sent then."
+        : live.connection === "connecting"
           ? "Connecting to the server…"
           : `Connection lost — reconnecting${secs > 0 ? ` in ${secs} s` : "…"}. Moves you make now are sent when it is back.`;
     }
+    return down;
+  }
+
+  /** One message at a time in the fixed slot beside the board: the most urgent. */
+  function chooseMessage(): void {
+    // A move waiting for the connection says both (the move, and that the connection is down).
+    const waitingMove = notice.dataset.pending !== "" && notice.dataset.wants === "1";
+    const order = waitingMove
+      ? [notice, connBanner, alert, actions.drawBanner, repetition]
+      : [connBanner, alert, actions.drawBanner, repetition, notice];
+    let shown = false;
+    for (const el of order) {
+      const wants = el.dataset.wants === "1";
+      el.classList.toggle("slot-hidden", shown || !wants);
+      if (wants && !shown) shown = true;
+    }
+  }
+
+  function renderMatch(state: State): void {
+    const m = tracker.match;
+    matchBox.hidden = !(m && state.status === "ended");
+    if (!m || state.status !== "ended") return;
+    const key = JSON.stringify(m) + meId;
+    if (matchBox.dataset.key === key) return;
+    matchBox.dataset.key = key;
+    clear(matchBox);
+    const name = (id: string) => m.players.find((p) => p.id === id)?.name ?? id;
+    const score = m.players.map((p) => `${p.name} ${m.score[p.id] ?? 0}`).join(" – ");
+    matchBox.append(h("p", { class: "match-score", id: "match-score", text: `Match: ${score}` }));
+    const idx = m.games.indexOf(game);
+    const next = idx >= 0 ? m.games[idx + 1] : undefined;
+    if (next) {
+      matchBox.append(h("p", {}, h("a", { href: `/g/${next}`, class: "btn btn-primary", id: "match-next", text: `Game ${idx + 2} of the match` })));
+    } else if (m.status === "choosing") {
+      if (m.chooser === meId) {
+        const pick = (side: Side) => {
+          const b = h("button", { type: "button", class: "btn btn-primary", id: `choose-${side}`, text: side === "attackers" ? "Attack" : "Defend" });
+          b.addEventListener("click", () => {
+            if (matchChoice) return;
+            matchChoice = side;
+            if (!live.chooseSides(m.id, side)) {
+              matchChoice = "";
+              showError("Not connected: choose again when the connection is back.");
+            }
+          });
+          return b;
+        };
+        matchBox.append(
+          h("p", { text: "One game each: a third game decides the match, and you choose your side." }),
+          h("p", { class: "control-buttons" }, pick("attackers"), pick("defenders")),
+        );
+      } else {
+        matchBox.append(h("p", { class: "muted", text: `${m.chooser ? name(m.chooser) : "The winner"} chooses sides for the deciding game.` }));
+      }
+    } else if (m.status === "finished") {
+      matchBox.append(h("p", { text: m.winner ? `${name(m.winner)} wins the match.` : "The match is drawn." }));
+    }
+  }
+
+  /** After a rated game: the rating change, once the server has rated it. */
+  function askRatingChange(state: State): void {
+    if (ratingAsked || !state.rated || state.status !== "ended" || state.result?.reason === "aborted") return;
+    ratingAsked = true;
+    const who = sideOf(state, meId) ?? "attackers";
+    const pid = state.players[who]?.id;
+    if (!pid) return;
+    let tries = 0;
+    const look = () => {
+      if (leaving || missing) return;
+      accountApi
+        .games(pid)
+        .then((res) => {
+          const g = res.games.find((x) => x.id === game);
+          if (!g?.ratings) {
+            if (++tries < 8) setTimeout(look, 1500);
+            return;
+          }
+          const parts: string[] = [];
+          const order: Side[] = who === "attackers" ? ["attackers", "defenders"] : ["defenders", "attackers"];
+          for (const s of order) {
+            const p = state.players[s];
+            const r = p ? g.ratings[p.id] : undefined;
+            if (!p || !r) continue;
+            const label = p.id === meId ? "Your rating" : p.name;
+            parts.push(`${label}: ${Math.round(r.before)} → ${Math.round(r.after)} (${deltaText(r.before, r.after)})`);
+          }
+          gameOver.setRatingChange(parts.join(" · "));
+        })
+        .catch(() => undefined);
+    };
+    look();
+  }
+
+  function sounds(state: State, side: Side | null): void {
+    const n = tracker.moves.length;
+    if (shownMoves >= 0 && n === shownMoves + 1 && viewPly === null) {
+      const last = tracker.moves[n - 1];
+      const mineJust = justPlayed !== null && parseMove(justPlayed)?.to === parseMove(last)?.to && parseMove(justPlayed)?.from === parseMove(last)?.from;
+      if (!mineJust) {
+        board.animate(last);
+        if (state.status === "active" && side !== null && state.turn === side) playSound("turn");
+        else playSound(capturesOf(last).length ? "capture" : "move");
+      }
+      justPlayed = null;
+    }
+    if (shownStatus === "active" && state.status === "ended") playSound("end");
+    shownMoves = n;
+    shownStatus = state.status;
   }
 
   function render(): void {
     if (missing || leaving) return;
-    renderConnection();
+    const down = renderConnection();
+    connBanner.dataset.wants = down ? "1" : "";
     const state = tracker.state;
     const pending = live.pending.forGame(game);
     status.textContent = statusLine(state, meId);
+    status.title = status.textContent;
     ctx.setTitle(state ? statusLine(state, meId).replace(/ — /, ": ") : "Game");
-    if (!state) return;
+    if (!state) {
+      chooseMessage();
+      return;
+    }
     page.dataset.status = state.status;
     const side = sideOf(state, meId);
     page.dataset.side = side ?? "spectator";
@@ -331,11 +639,13 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
 
     if (errorMessage && state.ply !== errorPly) errorMessage = ""; // the game moved on
     alert.textContent = errorMessage;
-    alert.hidden = !errorMessage;
+    alert.hidden = false;
+    alert.dataset.wants = errorMessage ? "1" : "";
 
     const warn = repetitionWarning(state);
     repetition.textContent = warn ?? "";
     repetition.hidden = warn === null;
+    repetition.dataset.wants = warn ? "1" : "";
 
     // The latest event in words when it is news about a draw offer's answer (or an outage);
     // offers themselves have their banner.
@@ -351,44 +661,79 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     notice.textContent = noticeText;
     notice.dataset.pending = pending ? pending.move : "";
     notice.hidden = !noticeText;
+    notice.dataset.wants = noticeText ? "1" : "";
 
     renderInvite(waitingForFriend);
 
-    let position = parsePosition(state.position);
-    const showPending = pending && pending.ply === state.ply ? pending.move : null;
-    if (showPending) position = applyMoveLocally(position, showPending);
-    const interactive = isMyTurn(state, meId) && !pending;
+    // The board: the live position (with my move on its way), or a step of the move list.
+    let position: Position;
+    let last = state.last;
+    let showPending: string | null = null;
+    if (viewPly !== null) {
+      const all = positionsOf(tracker.moves);
+      position = all[viewPly] ?? parsePosition(state.position);
+      last = viewPly > 0 ? tracker.moves[viewPly - 1] : null;
+    } else {
+      position = parsePosition(state.position);
+      showPending = pending && pending.ply === state.ply ? pending.move : null;
+      if (showPending) position = applyMoveLocally(position, showPending);
+    }
+    const interactive = viewPly === null && isMyTurn(state, meId) && !pending;
     board.update({
       position,
       legal: interactive ? state.legal : [],
       interactive,
-      last: state.last,
+      last,
       pending: showPending,
-      ply: state.ply,
+      ply: viewPly ?? state.ply,
       status: state.status,
       turn: state.turn,
     });
     board.root.dataset.lastMove = state.last ?? "";
+    board.root.dataset.viewing = viewPly === null ? "live" : String(viewPly);
     board.root.setAttribute(
       "aria-description",
-      state.last ? `Last move: ${describeMove(state.last)}` : "No move played yet",
+      last ? `Last move: ${describeMove(last)}` : "No move played yet",
     );
+
+    // The viewer at the bottom; a spectator sees the attackers on top.
+    barSides.bottom = side ?? "defenders";
+    barSides.top = otherSide(barSides.bottom);
+    renderBar(topBar, barSides.top, state, position);
+    renderBar(bottomBar, barSides.bottom, state, position);
+    if (topBar.clockSlot.firstChild !== clocks.el(barSides.top)) {
+      topBar.clockSlot.replaceChildren(clocks.el(barSides.top));
+      bottomBar.clockSlot.replaceChildren(clocks.el(barSides.bottom));
+    }
 
     clocks.update(state, side);
     const controls = controlsFor(state, side, tracker.rematch);
     const busy = new Set(live.actionsFor(game).map((a) => a.kind));
     actions.update(state, side, controls, busy);
+    // The slot shows one message at a time (chooseMessage), not the banner's own hidden.
+    actions.drawBanner.dataset.wants = actions.drawBanner.dataset.by ? "1" : "";
+    actions.drawBanner.hidden = false;
     gameOver.update(state, side, controls.rematch, tracker.rematch, busy.has("rematch"));
+    if (tracker.abortTimeout && state.result?.reason === "aborted") {
+      const detail = page.querySelector("#result-text");
+      const text = `The ${tracker.abortTimeout}' clock ran out before their first move, so the game was aborted: no result.`;
+      if (detail && detail.textContent !== text) detail.textContent = text;
+    }
+    askRatingChange(state);
+    renderMatch(state);
+    chooseMessage();
 
-    moveForm.hidden = side === null || state.status === "ended";
+    moveForm.classList.toggle("slot-invisible", side === null || state.status === "ended");
     howTo.hidden = side === null;
     input.disabled = state.status !== "active";
+    const canNotify = side !== null && state.move_time >= 3600 && state.status !== "ended" && notificationState() === "default";
+    notifyGame.hidden = !canNotify;
 
-    renderPlayers(state);
     watchers.textContent = watchersText(tracker.watchers, side === null && !waitingForFriend);
     watchers.dataset.count = String(tracker.watchers);
     renderMoves(tracker.moves);
     renderInfo(state);
+    sounds(state, side);
   }
 
   /** While a friend game waits: its creator sees the invite link (when this browser kept it). */
@@ -414,7 +759,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   }
 
   const timer = setInterval(() => {
-    if (live.connection !== "open") renderConnection();
+    if (live.connection !== "open" || !connBanner.classList.contains("slot-hidden")) render();
   }, 500);
   const clockTimer = setInterval(() => clocks.tick(), 250);
   render();
@@ -422,6 +767,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   return () => {
     clearInterval(timer);
     clearInterval(clockTimer);
+    document.removeEventListener("keydown", onKey);
     unsubscribe();
     live.unwatch(game);
   };

@@ -1,14 +1,30 @@
-// `/`: start a game — rule set, time per move, and the bot or a friend.
+// `/`: three ways to play at the top — the bot, a friend, quick pairing — with good
+// defaults (Nielsen rules, three minutes a move); the rule set and the time below them,
+// the rule sets folded away with one plain sentence each; a board beside them.
 
 import { ApiError, api, type RulesetInfo } from "../api";
+import { Board } from "../board";
 import { type AppContext, type Unmount, rememberInvite } from "../context";
 import { clear, h } from "../dom";
 import { invitePanel } from "../invite";
+import { LIVE_UNDER_S } from "../lobby";
+import { START_POSITION, parsePosition } from "../notation";
 import { RULES, RULESET_ORDER } from "../rules";
 import { durationText } from "../status";
 
 export const MOVE_TIMES = [60, 180, 600, 3600, 86_400, 259_200, 604_800];
-const DEFAULT_MOVE_TIME = 3600;
+/** Short enough for a game against the bot, which answers at once. */
+export const DEFAULT_MOVE_TIME = 180;
+export const DEFAULT_RULESET = "nielsen";
+
+/** One plain sentence per rule set: what makes it different. */
+export const PLAIN: Record<string, string> = {
+  nielsen: "The usual rules: the king escapes to a corner; beside the throne three attackers take him, on it four.",
+  federation: "Tournament rules: captures as in Nielsen, but a side with no move loses, and a third repetition loses for the defenders.",
+  common: "Online rules: the king may go back to the throne, and two attackers take him anywhere but on it.",
+  walker: "Only the corners are hostile: two attackers in a line take the king anywhere, even on the throne.",
+  newsome: "A different game on the same board: every piece steps one square and captures by moving onto an enemy.",
+};
 
 function fallbackRulesets(): RulesetInfo[] {
   return RULESET_ORDER.map((id) => ({ id, title: RULES[id].title, summary: RULES[id].intro }));
@@ -20,15 +36,27 @@ function radio(name: string, value: string, checked: boolean, id: string): HTMLI
   return input;
 }
 
+/** The words of a rule set's choice: its plain sentence, else the server's summary. */
+export function plainSentence(rs: RulesetInfo): string {
+  return PLAIN[rs.id] ?? rs.summary;
+}
+
+/** A live time for quick pairing: the chosen one if live, else ten minutes. */
+export function quickTime(moveTime: number): number {
+  return moveTime < LIVE_UNDER_S ? moveTime : 600;
+}
+
 export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
-  ctx.setTitle("Start a game");
+  ctx.setTitle("Play Brandubh");
   let unsubscribe: (() => void) | null = null;
-  let waitingGame: string | null = null;
+  let titles: Record<string, string> = {};
 
   const rulesetList = h("div", { class: "options rulesets" }, h("p", { class: "muted", text: "Loading the rule sets…" }));
+  const rulesetSummary = h("summary", { id: "ruleset-toggle" }, "Rule set: ", h("span", { id: "ruleset-chosen", text: "Nielsen" }), h("span", { class: "muted", text: " — change" }));
+  const rulesetFold = h("details", { class: "ruleset-fold", id: "ruleset-fold" }, rulesetSummary, rulesetList);
   const timeList = h(
     "div",
-    { class: "chips" },
+    { class: "chips", role: "radiogroup", "aria-label": "Time for each move" },
     ...MOVE_TIMES.map((s) =>
       h("label", { class: "chip" }, radio("move_time", String(s), s === DEFAULT_MOVE_TIME, `time-${s}`), h("span", { text: durationText(s) })),
     ),
@@ -40,139 +68,159 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
       h("option", { value: String(n), text: `Level ${n}${n === 1 ? " (easiest)" : n === 5 ? " (strongest)" : ""}` }),
     ),
   );
-  const botRadio = radio("opponent", "bot", true, "opponent-bot");
-  const friendRadio = radio("opponent", "friend", false, "opponent-friend");
   // Games against people need an account and are rated unless unticked (docs/accounts.md).
   const ratedBox = h("input", { type: "checkbox", id: "rated", name: "rated" });
   ratedBox.checked = true;
-  ratedBox.addEventListener("change", () => (friendRadio.checked = true));
   const accountHint = h(
     "p",
     { class: "hint", id: "friend-needs-account", hidden: true },
-    "Needs an account: ",
+    "A friend or quick pairing needs an account: ",
     h("a", { href: "/signup", text: "sign up" }),
     " or ",
     h("a", { href: "/login", text: "log in" }),
-    " first. The bot needs none.",
+    " (the bot needs none).",
   );
+  let isAccount = false;
   void ctx.me.then((me) => {
-    if (me && !(me as { account?: boolean }).account) accountHint.hidden = false;
+    isAccount = !!(me && (me as { account?: boolean }).account);
+    accountHint.hidden = isAccount;
   });
   const error = h("p", { class: "error", role: "alert", id: "home-error" });
-  const submit = h("button", { type: "submit", class: "btn btn-primary", id: "start-game", text: "Start the game" });
 
-  const form = h(
+  const playBot = h("button", { type: "button", class: "play-btn primary", id: "play-bot" }, h("strong", { text: "Play the bot" }), h("span", { text: "Starts at once · no account needed" }));
+  const playFriend = h("button", { type: "button", class: "play-btn", id: "play-friend" }, h("strong", { text: "Play a friend" }), h("span", { text: "Get a link to send them" }));
+  const playQuick = h("button", { type: "button", class: "play-btn", id: "play-quick" }, h("strong", { text: "Quick pairing" }), h("span", { text: "Meet a player of your strength now" }));
+
+  const settings = h(
     "form",
-    { class: "new-game", id: "new-game" },
-    h("fieldset", {}, h("legend", { text: "1. Rule set" }), rulesetList),
+    { class: "home-settings", id: "new-game" },
+    rulesetFold,
+    h("div", { class: "setting-row" }, h("span", { class: "setting-name", text: "Time per move" }), timeList),
     h(
-      "fieldset",
-      {},
-      h("legend", { text: "2. Time for each move" }),
-      timeList,
-      h("p", { class: "hint", text: "A player whose time for a move runs out loses the game." }),
+      "div",
+      { class: "setting-row" },
+      h("label", { class: "setting-name", for: "bot-level", text: "Bot strength" }),
+      level,
+      h("label", { class: "inline", for: "rated" }, ratedBox, " Rated (games against people)"),
     ),
-    h(
-      "fieldset",
-      {},
-      h("legend", { text: "3. Opponent" }),
-      h(
-        "div",
-        { class: "options" },
-        h(
-          "div",
-          { class: "option" },
-          botRadio,
-          h(
-            "div",
-            { class: "option-body" },
-            h("label", { for: "opponent-bot", class: "option-title", text: "The bot" }),
-            h("p", { class: "muted", text: "Starts at once. No account needed." }),
-            h("label", { class: "inline" }, "Strength ", level),
-          ),
-        ),
-        h(
-          "div",
-          { class: "option" },
-          friendRadio,
-          h(
-            "div",
-            { class: "option-body" },
-            h("label", { for: "opponent-friend", class: "option-title", text: "A friend" }),
-            h("p", { class: "muted", text: "You get a link to send them; the game starts when they open it." }),
-            h("label", { class: "inline", for: "rated" }, ratedBox, " Rated game"),
-            accountHint,
-          ),
-        ),
-      ),
-    ),
-    error,
-    h("div", { class: "actions" }, submit),
   );
-  level.addEventListener("change", () => (botRadio.checked = true));
-  // A click anywhere on an option card picks it (links and the level menu keep their own).
-  form.addEventListener("click", (e) => {
-    const target = e.target as HTMLElement;
-    if (target.closest("a, select, input, label")) return;
-    const radio = target.closest(".option")?.querySelector<HTMLInputElement>('input[type="radio"]');
-    if (radio) radio.checked = true;
-  });
 
-  const intro = h(
+  const heroBoard = new Board(() => undefined);
+  heroBoard.update({
+    position: parsePosition(START_POSITION),
+    legal: [],
+    interactive: false,
+    last: null,
+    pending: null,
+    ply: 0,
+    status: "waiting",
+    turn: null,
+  });
+  heroBoard.root.setAttribute("aria-label", "The board at the start: the king on the throne, his four defenders around him, eight attackers at the edges");
+
+  const slot = h(
+    "div",
+    { class: "home-slot" },
+    h("div", { class: "play-buttons" }, playBot, playFriend, playQuick),
+    accountHint,
+    error,
+    settings,
+  );
+  const hero = h(
     "section",
-    { class: "intro" },
-    h("h1", { text: "Play Brandubh" }),
-    h("p", {
-      text: "Brandubh is the Irish game of the king's escape, played on 7 × 7 squares. Eight attackers try to capture the king; his four defenders try to bring him to a corner of the board.",
-    }),
+    { class: "hero" },
     h(
-      "p",
-      { class: "hint" },
-      "Sides are drawn fairly from a secret seed, revealed when the game ends: ",
-      h("a", { href: "/verify", text: "verify a finished game" }),
-      ".",
+      "div",
+      {},
+      h("h1", { text: "Play Brandubh" }),
+      h("p", { class: "hero-lead", text: "The Irish game of the king's escape on 7 × 7 squares: the king's four defenders bring him to a corner; eight attackers try to trap him." }),
+      slot,
+    ),
+    h("div", { class: "hero-board", "aria-hidden": "false" }, heroBoard.root),
+  );
+  const below = h(
+    "div",
+    { class: "home-below" },
+    h(
+      "section",
+      { class: "panel" },
+      h("h2", { text: "Games over an evening or a fortnight" }),
+      h("p", {}, "Give each move anything from a minute to a week. ", h("a", { href: "/games", text: "Your games" }), " lists every game you are in, yours to move first; the page's title and a notification tell you when it is your move."),
+    ),
+    h(
+      "section",
+      { class: "panel" },
+      h("h2", { text: "Fair by construction" }),
+      h("p", {}, "Sides are drawn from a secret seed whose fingerprint you see from the first move and which is revealed at the end. ", h("a", { href: "/verify", text: "Verify a finished game" }), "."),
+    ),
+    h(
+      "section",
+      { class: "panel" },
+      h("h2", { text: "The rules" }),
+      h("p", {}, ...RULESET_ORDER.flatMap((id, i) => [i ? " · " : "", h("a", { href: `/rules/${id}`, text: RULES[id].title })])),
     ),
   );
-  const slot = h("div", { class: "home-slot" }, form);
-  root.append(h("div", { class: "page page-home" }, intro, slot));
+  root.append(h("div", { class: "page page-home page-home2" }, hero, below));
+
+  function chosenRuleset(): string {
+    return String(new FormData(settings).get("ruleset") ?? DEFAULT_RULESET);
+  }
+  function chosenTime(): number {
+    return Number(new FormData(settings).get("move_time") ?? DEFAULT_MOVE_TIME);
+  }
+  function showChosen(): void {
+    const id = chosenRuleset();
+    (rulesetSummary.querySelector("#ruleset-chosen") as HTMLElement).textContent = titles[id] ?? RULES[id]?.title ?? id;
+  }
+  settings.addEventListener("change", showChosen);
+  settings.addEventListener("submit", (e) => e.preventDefault());
 
   ctx
     .rulesets()
     .catch(() => fallbackRulesets())
     .then((sets) => {
       clear(rulesetList);
-      sets.forEach((rs, i) => {
+      titles = Object.fromEntries(sets.map((rs) => [rs.id, rs.title]));
+      for (const rs of sets) {
         const id = `ruleset-${rs.id}`;
         rulesetList.appendChild(
           h(
-            "div",
-            { class: "option" },
-            radio("ruleset", rs.id, i === 0 || rs.id === "nielsen", id),
+            "label",
+            { class: "option", for: id },
+            radio("ruleset", rs.id, rs.id === DEFAULT_RULESET, id),
             h(
-              "div",
+              "span",
               { class: "option-body" },
-              h("label", { for: id, class: "option-title", text: rs.title }),
-              h("p", { class: "muted summary", text: rs.summary }),
-              h("a", { href: `/rules/${rs.id}`, class: "rules-link", text: `Full rules of ${rs.title}` }),
+              h("span", { class: "option-title", text: rs.title }),
+              h("span", { class: "muted summary", text: ` — ${plainSentence(rs)} ` }),
+              h("a", { href: `/rules/${rs.id}`, class: "rules-link", text: "Rules" }),
             ),
           ),
         );
-      });
+      }
+      showChosen();
     });
 
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
+  function busy(on: boolean, which: HTMLButtonElement, label: string): void {
+    for (const b of [playBot, playFriend, playQuick]) b.disabled = on;
+    const strong = which.querySelector("strong");
+    if (strong) strong.textContent = label;
+  }
+
+  async function start(opponent: "bot" | "friend"): Promise<void> {
     error.textContent = "";
-    const data = new FormData(form);
-    const ruleset = String(data.get("ruleset") ?? "nielsen");
-    const moveTime = Number(data.get("move_time") ?? DEFAULT_MOVE_TIME);
-    const opponent = data.get("opponent") === "friend" ? "friend" : "bot";
-    submit.disabled = true;
-    submit.textContent = "Starting…";
+    if (opponent === "friend" && !isAccount) {
+      error.textContent = "Playing a friend needs an account — sign up or log in first (it takes a moment), then come back here.";
+      accountHint.hidden = false;
+      return;
+    }
+    const which = opponent === "bot" ? playBot : playFriend;
+    const label = opponent === "bot" ? "Play the bot" : "Play a friend";
+    busy(true, which, "Starting…");
     try {
       const game = await api.createGame({
-        ruleset,
-        move_time: moveTime,
+        ruleset: chosenRuleset(),
+        move_time: chosenTime(),
         opponent,
         ...(opponent === "bot" ? { bot_level: Number(level.value) } : { rated: ratedBox.checked }),
       });
@@ -185,13 +233,21 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
     } catch (err) {
       error.textContent =
         err instanceof ApiError ? `The game could not be started: ${err.message}` : "The game could not be started.";
-      submit.disabled = false;
-      submit.textContent = "Start the game";
+      busy(false, which, label);
     }
+  }
+  playBot.addEventListener("click", () => void start("bot"));
+  playFriend.addEventListener("click", () => void start("friend"));
+  playQuick.addEventListener("click", () => {
+    if (!isAccount) {
+      error.textContent = "Quick pairing is a game against a person: it needs an account — sign up or log in first.";
+      accountHint.hidden = false;
+      return;
+    }
+    ctx.navigate(`/lobby?quick=${encodeURIComponent(chosenRuleset())}&time=${quickTime(chosenTime())}`);
   });
 
   function showInvite(game: string, invite: string): void {
-    waitingGame = game;
     clear(slot);
     slot.appendChild(invitePanel(game, invite));
     slot.appendChild(
@@ -209,8 +265,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   }
 
   return () => {
-    unsubscribe?.();
     // The game page follows the same game next: keep it followed (no unwatch/watch churn).
-    void waitingGame;
+    unsubscribe?.();
   };
 }

@@ -1,50 +1,134 @@
-// `/join/<id>/<token>`: join a friend's game, then open it; errors in words.
+// `/join/<id>/<token>`: an invitation. Who invites you, the rule set, the time per move,
+// rated or casual; with an account you join at once and land in the game, seated; without
+// one you sign up (or log in) right here and land there all the same, in one flow.
 
+import { accountApi, accountErrorText } from "../account";
 import { ApiError, api, joinErrorText } from "../api";
 import type { AppContext, Unmount } from "../context";
-import { h } from "../dom";
+import { clear, h } from "../dom";
+import type { State } from "../protocol";
+import { RULES } from "../rules";
+import { durationText } from "../status";
+
+/** The terms of an invitation, as the card lists them. */
+export function inviteTerms(state: State): [string, string][] {
+  return [
+    ["Invited by", state.creator?.name ?? "a player"],
+    ["Rule set", RULES[state.ruleset]?.title ?? state.ruleset],
+    ["Time per move", durationText(state.move_time)],
+    ["Game", `${state.rated ? "Rated" : "Casual"}${state.match ? ", a two-game match" : ""}`],
+  ];
+}
 
 export function mountJoin(root: HTMLElement, ctx: AppContext, game: string, invite: string): Unmount {
-  ctx.setTitle("Joining a game");
+  ctx.setTitle("An invitation to play");
   let gone = false;
   const message = h(
     "p",
     { class: "waiting", role: "status", id: "join-status" },
     h("span", { class: "spinner", "aria-hidden": "true" }),
-    "Joining the game…",
+    "Opening the invitation…",
   );
-  const page = h("div", { class: "page page-join" }, h("h1", { text: "Join a game" }), message);
+  const terms = h("dl", { class: "invite-terms", id: "invite-terms" });
+  const title = h("h1", { id: "invite-title", text: "An invitation to play Brandubh" });
+  const body = h("div", { class: "invite-body" }, message);
+  const page = h("div", { class: "page page-join invite-card panel" }, title, terms, body);
   root.appendChild(page);
 
-  api
-    .joinGame(game, invite)
-    .then((res) => {
-      if (!gone) ctx.navigate(res.url || `/g/${game}`, true);
-    })
-    .catch((err: unknown) => {
-      if (gone) return;
-      const text = err instanceof ApiError ? joinErrorText(err) : "The game could not be joined.";
-      const canWatch = err instanceof ApiError && err.code === "game_not_waiting";
-      const needsAccount = err instanceof ApiError && err.code === "account_required";
-      const back = encodeURIComponent(window.location.pathname);
-      message.replaceWith(
-        h(
-          "div",
-          { class: "panel" },
-          h("p", { class: "error", role: "alert", id: "join-error", text }),
-          h(
-            "p",
-            {},
-            canWatch ? h("a", { href: `/g/${game}`, class: "btn", text: "Watch the game" }) : null,
-            needsAccount ? h("a", { href: `/signup?next=${back}`, class: "btn btn-primary", id: "join-signup", text: "Sign up" }) : null,
-            needsAccount ? " " : null,
-            needsAccount ? h("a", { href: `/login?next=${back}`, class: "btn", id: "join-login", text: "Log in" }) : null,
-            " ",
-            h("a", { href: "/", class: "btn btn-primary", text: "Start a game of your own" }),
-          ),
-        ),
-      );
+  function fail(err: unknown): void {
+    if (gone) return;
+    const text = err instanceof ApiError ? joinErrorText(err) : "The game could not be joined.";
+    const canWatch = err instanceof ApiError && err.code === "game_not_waiting";
+    clear(body);
+    body.append(
+      h("p", { class: "error", role: "alert", id: "join-error", text }),
+      h(
+        "p",
+        {},
+        canWatch ? h("a", { href: `/g/${game}`, class: "btn", text: "Watch the game" }) : null,
+        " ",
+        h("a", { href: "/", class: "btn btn-primary", text: "Start a game of your own" }),
+      ),
+    );
+  }
+
+  /** Join, then open the game; `reload` after a sign-up, so the socket speaks for the account. */
+  function join(reload: boolean): void {
+    clear(body);
+    body.append(h("p", { class: "waiting", role: "status", id: "join-status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Joining the game…"));
+    api
+      .joinGame(game, invite)
+      .then((res) => {
+        if (gone) return;
+        const url = res.url || `/g/${game}`;
+        if (reload) window.location.assign(url);
+        else ctx.navigate(url, true);
+      })
+      .catch(fail);
+  }
+
+  function accountForm(): void {
+    clear(body);
+    let mode: "signup" | "login" = "signup";
+    const email = h("input", { type: "email", id: "invite-email", autocomplete: "email", required: true, "aria-label": "Email" });
+    const password = h("input", { type: "password", id: "invite-password", autocomplete: "new-password", required: true, minlength: 10, "aria-label": "Password" });
+    const name = h("input", { type: "text", id: "invite-name", autocomplete: "nickname", "aria-label": "Display name (optional)", placeholder: "optional" });
+    const nameRow = h("label", { class: "field" }, "Display name ", name);
+    const submit = h("button", { type: "submit", class: "btn btn-primary", id: "invite-submit", text: "Sign up and play" });
+    const other = h("button", { type: "button", class: "btn", id: "invite-mode", text: "I have an account: log in" });
+    const error = h("p", { class: "error", role: "alert", id: "invite-error" });
+    const form = h(
+      "form",
+      { class: "invite-auth", id: "invite-auth" },
+      h("p", { id: "invite-auth-why", text: "Playing a person needs an account — an email address and a password. It takes a moment, and you land in the game." }),
+      h("label", { class: "field" }, "Email ", email),
+      h("label", { class: "field" }, "Password ", password),
+      nameRow,
+      error,
+      h("div", { class: "auth-switch" }, submit, other),
+    );
+    other.addEventListener("click", () => {
+      mode = mode === "signup" ? "login" : "signup";
+      submit.textContent = mode === "signup" ? "Sign up and play" : "Log in and play";
+      other.textContent = mode === "signup" ? "I have an account: log in" : "I am new here: sign up";
+      password.autocomplete = mode === "signup" ? "new-password" : "current-password";
+      nameRow.hidden = mode === "login";
+      error.textContent = "";
     });
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      error.textContent = "";
+      submit.disabled = true;
+      const done = mode === "signup" ? accountApi.signup(email.value.trim(), password.value, name.value.trim() || undefined) : accountApi.login(email.value.trim(), password.value);
+      done
+        .then(() => {
+          if (!gone) join(true);
+        })
+        .catch((err: unknown) => {
+          error.textContent = accountErrorText(err);
+          submit.disabled = false;
+        });
+    });
+    body.append(form);
+    email.focus();
+  }
+
+  Promise.all([api.game(game), ctx.me])
+    .then(([res, me]) => {
+      if (gone) return;
+      const state = res.state;
+      clear(terms);
+      for (const [k, v] of inviteTerms(state)) terms.append(h("dt", { text: k }), h("dd", { text: v }));
+      title.textContent = `${state.creator?.name ?? "A player"} invites you to play`;
+      if (state.status !== "waiting") {
+        fail(new ApiError("game_not_waiting", "", 409));
+        return;
+      }
+      if (me && (me as { account?: boolean }).account) join(false);
+      else accountForm();
+    })
+    .catch(fail);
+
   return () => {
     gone = true;
   };

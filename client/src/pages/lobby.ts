@@ -172,6 +172,26 @@ export function mountLobby(root: HTMLElement, ctx: AppContext): Unmount {
   const ticker = setInterval(() => {
     if (feed.quick) renderQuick();
   }, 250);
+  // From the home page's "Quick pairing": start the search at once with its terms.
+  const asked = new URLSearchParams(location.search);
+  const askedRuleset = asked.get("quick");
+  if (askedRuleset && !feed.quick) {
+    quickRuleset.value = askedRuleset;
+    const chip = quickForm.querySelector<HTMLInputElement>(`#quick-time-${Number(asked.get("time") ?? DEFAULT_QUICK_TIME)}`);
+    if (chip) chip.checked = true;
+    history.replaceState(null, "", "/lobby");
+    const go = () => quickForm.requestSubmit();
+    if (ctx.live.isOpen) queueMicrotask(go);
+    else {
+      const off = ctx.live.subscribe((c) => {
+        if (c.type === "hello") {
+          off();
+          go();
+        }
+      });
+      stops.push(off);
+    }
+  }
   stops.push(() => clearInterval(ticker));
 
   // -- open a seek ----------------------------------------------------------------------

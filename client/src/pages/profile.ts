@@ -17,6 +17,7 @@ import {
 } from "../account";
 import "../accounts.css";
 import { ratingChart } from "../chart";
+import { movesText } from "../notation";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
 import { RULES, RULESET_ORDER } from "../rules";
@@ -128,7 +129,8 @@ export function mountProfile(root: HTMLElement, ctx: AppContext, playerId: strin
       clear(chartSlot);
       const r = profile.ratings[id];
       chartSlot.dataset.ruleset = id;
-      chartSlot.append(ratingChart(r.history, `${profile.name}'s rating history in ${rulesetTitle(id)}`));
+      const width = Math.round(Math.min(600, Math.max(280, chartSlot.clientWidth || 600)));
+      chartSlot.append(ratingChart(r.history, `${profile.name}'s rating history in ${rulesetTitle(id)}`, width));
       for (const b of picker.querySelectorAll<HTMLButtonElement>("button")) b.setAttribute("aria-pressed", String(b.dataset.ruleset === id));
     };
     for (const id of ids) {
@@ -190,7 +192,7 @@ function gameItem(g: GameSummary, playerId: string): HTMLElement {
       { class: "muted game-meta" },
       "against ",
       oppEl,
-      ` · ${RULES[g.ruleset]?.title ?? g.ruleset} · ${durationText(g.move_time)} a move · ${g.plies} plies · ${g.rated ? "rated" : "casual"} · ${dateText(g.ended || g.created)}`,
+      ` · ${RULES[g.ruleset]?.title ?? g.ruleset} · ${durationText(g.move_time)} a move · ${movesText(g.plies)} · ${g.rated ? "rated" : "casual"} · ${dateText(g.ended || g.created)}`,
     ),
     h(
       "p",

@@ -28,12 +28,19 @@ export function stepFor(key: string, ply: number, last: number): number | null {
   }
 }
 
-/** "Start position" / "After 3. g3-g2 (ply 5 of 8)" / "After 2… d5-g5 (ply 4 of 8)" */
+/** "Start position (2 moves in all)" / "After 2. g3-g2 (move 2 of 2)" / "After 1… d5-g5" */
 export function plyCaption(moves: readonly string[], ply: number): string {
-  if (ply === 0) return `Start position (${moves.length} plies in all)`;
+  const total = Math.ceil(moves.length / 2);
+  if (ply === 0) return `Start position (${total === 1 ? "1 move" : `${total} moves`} in all)`;
   const n = Math.floor((ply - 1) / 2) + 1;
   const dots = ply % 2 === 1 ? "." : "…";
-  return `After ${n}${dots} ${moves[ply - 1]} (ply ${ply} of ${moves.length})`;
+  return `After ${n}${dots} ${moves[ply - 1]} (move ${n} of ${total})`;
+}
+
+/** The ply a replay opens at: `?ply=N` within the game, else the end. */
+export function startPly(search: string, last: number): number {
+  const asked = Number(new URLSearchParams(search).get("ply"));
+  return Number.isInteger(asked) && asked >= 0 && asked <= last && new URLSearchParams(search).has("ply") ? asked : last;
 }
 
 export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): Unmount {
@@ -98,6 +105,9 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
       caption.textContent = plyCaption(replay.moves, ply);
       page.dataset.ply = String(ply);
       plyButtons.forEach((b, i) => b.setAttribute("aria-current", String(i + 1 === ply)));
+      // Keep the shown move in sight in the list (it opens at the end, not at move 1).
+      plyButtons[ply - 1]?.scrollIntoView({ block: "nearest" });
+      if (ply === 0) list.scrollTop = 0;
       buttons.first.disabled = buttons.prev.disabled = ply === 0;
       buttons.next.disabled = buttons.end.disabled = ply === last;
     };
@@ -144,7 +154,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
         ),
       ),
     );
-    show(last);
+    show(startPly(location.search, last));
   }
 
   return () => {

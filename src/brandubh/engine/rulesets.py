@@ -59,7 +59,7 @@ class RuleSet:
 
 NIELSEN: Final = RuleSet(
     name="nielsen",
-    title="Nielsen (default)",
+    title="Nielsen",
     summary=(
         "Aage Nielsen's reconstruction: the king may never return to the throne; the empty "
         "throne and the corners are hostile; beside the throne the king needs three attackers, "

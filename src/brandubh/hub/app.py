@@ -16,11 +16,12 @@ from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import Mount, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from brandubh.hub import connection, frames, http, http_accounts, loops
+from brandubh.hub import connection, frames, http, http_accounts, loops, web
 from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
 from brandubh.hub.config import Settings
@@ -30,6 +31,7 @@ from brandubh.hub.fanout import Fanout
 from brandubh.hub.games import GameService
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.matches import MatchService
+from brandubh.hub.presence import Presence, turn_notices
 from brandubh.hub.protocol import CLOSE_SERVER_SHUTDOWN
 from brandubh.hub.rater import Rater
 from brandubh.hub.scheduler import Scheduler
@@ -78,6 +80,7 @@ class Hub:
         self.bot = BotWorker(redis, scripts, games, settings, self.scheduler.redis_now_ms)
         self.lobby = Lobby(redis, scripts, games, rating=self.rater.lookup, matches=matches)
         self.watchers = Watchers(scripts)
+        self.presence = Presence(scripts.presence)
         self.fanout = fanout = Fanout(redis)
         # Wired before the fan-out starts listening, so no event can be missed.
         fanout.hooks += [
@@ -85,6 +88,7 @@ class Hub:
             sessions.on_event,
             self.endings.on_event,
             self.bot.on_event,
+            turn_notices(sockets),
         ]
         fanout.hub_hooks.append(self.session_guard.on_notice)
         fanout.lobby_hooks.append(self.on_lobby_notice)
@@ -93,6 +97,7 @@ class Hub:
             games=games,
             fanout=fanout,
             watchers=self.watchers,
+            presence=self.presence,
             lobby=self.lobby,
             matches=matches,
             sockets=sockets,
@@ -172,7 +177,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             yield
 
     static = client_dir(settings)
-    web = http.Services(
+    web_services = http.Services(
         settings=settings,
         redis=hub.redis,
         sessions=hub.sessions,
@@ -182,14 +187,19 @@ def create_app(settings: Settings | None = None) -> Starlette:
         rater=hub.rater,
     )
     routes = [
-        *http_accounts.routes(web),
-        *http.routes(web, static),
+        *http_accounts.routes(web_services),
+        *http.routes(web_services, static),
+        *web.routes(web_services),
         WebSocketRoute("/ws", hub.websocket),
     ]
     if (static / "assets").is_dir():
-        routes.append(Mount("/assets", StaticFiles(directory=static / "assets"), name="assets"))
+        routes.append(Mount("/assets", web.Assets(directory=static / "assets"), name="assets"))
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={Refusal: http.refusal_response},
+        middleware=[Middleware(GZipMiddleware, minimum_size=web.GZIP_MIN_BYTES)],
+        exception_handlers={
+            Refusal: http.refusal_response,
+            404: web.not_found_handler(static),
+        },
     )

@@ -19,7 +19,7 @@ import msgpack
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
-from brandubh.hub import frames, keys
+from brandubh.hub import frames, keys, mygames
 from brandubh.hub.changes import Build, Change
 from brandubh.hub.errors import Refusal
 from brandubh.hub.scripts import Scripts
@@ -175,8 +175,9 @@ class Committer:
         return cast(bytes, await self.redis.get(keys.seed(change.new.id)) or b"")
 
     async def list_live(self, changes: list[Change]) -> None:
-        """Keep the watch list (keys.live_games) in step: games that start join it, games
-        that end leave it. Only a list to browse: a lapse here changes no game."""
+        """Keep the watch list (keys.live_games) and the players' lists of their games
+        (mygames.py) in step: games that start join them, games that end leave them. Only
+        lists to browse: a lapse here changes no game."""
         now = time.time() * 1000
         started = {c.new.id: now for c in changes if c.event.get("kind") == "start"}
         ended = [c.new.id for c in changes if c.new.status == "ended"]
@@ -184,6 +185,7 @@ class Committer:
             await self.redis.zadd(keys.live_games(), started)
         if ended:
             await self.redis.zrem(keys.live_games(), *ended)
+        await mygames.index_changes(self.redis, [(c.new, c.event.get("kind", "")) for c in changes])
 
     def call(
         self,

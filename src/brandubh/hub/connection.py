@@ -26,6 +26,7 @@ from brandubh.hub.games import GameService
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.matches import MatchService
 from brandubh.hub.origin import origin_allowed
+from brandubh.hub.presence import Presence
 from brandubh.hub.protocol import (
     CLOSE_HEARTBEAT,
     CLOSE_INTERNAL_ERROR,
@@ -55,6 +56,7 @@ class Services:
     games: GameService
     fanout: Fanout
     watchers: Watchers
+    presence: Presence
     lobby: Lobby
     matches: MatchService
     sockets: Sockets
@@ -141,6 +143,8 @@ class Subscription:
                         since += 1
                         self.conn.send(frame)
                 self.last = since
+            # Who is connected, after the state it belongs to (changes follow as frames).
+            self.conn.send(await services.presence.frame(self.game_id))
             self.syncing = False
             pending, self.pending = sorted(self.pending, key=lambda p: p[0]), []
             for n, frame in pending:
@@ -308,6 +312,8 @@ class Connection:
             self.services.fanout.add(game_id, sub)
             if spectator:
                 await self.services.watchers.update(game_id, self.id, "add")
+            elif self.player is not None:
+                await self.services.presence.update(game_id, self.id, self.player.id, "add")
         elif sub.task is not None and not sub.task.done():
             sub.task.cancel()
             sub.pending.clear()
@@ -325,11 +331,15 @@ class Connection:
             sub.task.cancel()
         if sub.spectator:
             await self.services.watchers.update(sub.game_id, self.id, "del")
+        elif self.player is not None:
+            await self.services.presence.update(sub.game_id, self.id, self.player.id, "del")
 
     async def _refresh_watchers(self) -> None:
         for sub in list(self.subs.values()):
             if sub.spectator:
                 await self.services.watchers.update(sub.game_id, self.id, "add", publish=False)
+            elif self.player is not None:
+                await self.services.presence.update(sub.game_id, self.id, self.player.id, "add")
 
     # -- acting on a game -----------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """Every frame the server sends, each built by one named function (docs/protocol.md §1).
 
 A few notices are built inside Lua, in the same step as the change they announce:
-``watchers`` (lua/watchers.lua), ``rematch`` (lua/rematch.lua), ``seek_removed``
+``watchers`` (lua/watchers.lua), ``presence`` when it changes (lua/presence.lua),
+``rematch`` (lua/rematch.lua), ``seek_removed``
 (lua/seek_take.lua, lua/quick.lua), and the deadline inside an ``event`` frame
 (lua/commit.lua fills in ``DEADLINE_PLACEHOLDER``). docs/protocol.md gives every shape.
 """
@@ -69,6 +70,19 @@ def snapshot(game_id: str, n: int, state: dict[str, Any], moves: list[str], watc
     return encode(
         {"t": "snapshot", "game": game_id, "n": n, "state": state, "moves": moves,
          "watchers": watchers}
+    )  # fmt: skip
+
+
+def presence(game_id: str, online: list[str]) -> bytes:
+    """Which of the game's players have a socket following it now."""
+    return encode({"t": "presence", "game": game_id, "online": sorted(online)})
+
+
+def turn(game_id: str, ply: Any, last: Any, deadline: Any, opponent: str | None) -> bytes:
+    """To a player's sockets: it is now their move in a game (followed or not)."""
+    return encode(
+        {"t": "turn", "game": game_id, "ply": ply, "last": last, "deadline": deadline,
+         "opponent": opponent}
     )  # fmt: skip
 
 

@@ -253,6 +253,7 @@ def routes(web: Services, static: Path) -> list[Route]:
         Route("/leaderboard", page),
         Route("/leaderboard/{ruleset}", page),
         Route("/replay/{game_id}", page),
+        Route("/games", page),
     ]
 
 

@@ -61,6 +61,18 @@ def watchers(game_id: str) -> str:
     return f"{PREFIX}:{tag(bucket(game_id))}:w:{game_id}"
 
 
+def presence(game_id: str) -> str:
+    """Sorted set: "<connection id>|<player id>" of each player's socket following the game
+    -> expiry (ms, Redis clock); see hub/presence.py."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:on:{game_id}"
+
+
+def player_active(player_id: str) -> str:
+    """Sorted set: a player's games in progress -> when they started (ms); kept by the hub
+    that commits the start and the end (hub/mygames.py)."""
+    return f"{ACCT}:pa:{player_id}"
+
+
 def bot_jobs(n: int) -> str:
     """Sorted set per bucket: game id -> when a bot worker may claim its turn (ms).
     Lives: for ever (16 keys); an entry from the bot's turn until its move commits."""

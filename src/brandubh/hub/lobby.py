@@ -22,7 +22,7 @@ from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
-from brandubh.hub import frames, keys
+from brandubh.hub import frames, keys, presence
 from brandubh.hub.errors import Refusal
 from brandubh.hub.games import GameService, check_terms
 from brandubh.hub.matches import MatchService
@@ -283,6 +283,8 @@ class Lobby:
             if state.status != "active":
                 await self.redis.zrem(keys.live_games(), game_id)
                 continue
+            if state.opponent == "bot" and not await presence.anyone_connected(self.redis, game_id):
+                continue  # a bot game its player has left is no game to watch
             watchers = await self.redis.zcard(keys.watchers(game_id))
             players = {}
             for side, pid in (("attackers", state.attacker), ("defenders", state.defender)):

@@ -21,6 +21,7 @@ class Scripts:
     create: AsyncScript
     claim: AsyncScript
     watchers: AsyncScript
+    presence: AsyncScript
     heartbeat: AsyncScript
     rematch: AsyncScript
     seek_add: AsyncScript
@@ -36,6 +37,7 @@ class Scripts:
             create=redis.register_script(_source("create")),
             claim=redis.register_script(_source("claim")),
             watchers=redis.register_script(_source("watchers")),
+            presence=redis.register_script(_source("presence")),
             heartbeat=redis.register_script(_source("heartbeat")),
             rematch=redis.register_script(_source("rematch")),
             seek_add=redis.register_script(_source("seek_add")),

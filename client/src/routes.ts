@@ -1,0 +1,62 @@
+// Every page of the client, in one table: the router (main.ts) mounts from it, the header
+// marks its section from it, and tests/client/test_drift.py checks that the hub serves each.
+
+export type RouteName =
+  | "home"
+  | "game"
+  | "join"
+  | "rules"
+  | "lobby"
+  | "watch"
+  | "games"
+  | "verify"
+  | "signup"
+  | "login"
+  | "account"
+  | "profile"
+  | "leaderboard"
+  | "replay";
+
+export interface RouteDef {
+  name: RouteName;
+  /** the path, with one capture group per parameter */
+  pattern: RegExp;
+  /** a path that matches (the drift test asks the hub for it) */
+  example: string;
+  /** the header link this page belongs under (`data-nav`), if any */
+  section?: string;
+}
+
+const ID = "([A-Za-z0-9_-]{6,32})";
+
+export const ROUTES: readonly RouteDef[] = [
+  { name: "home", pattern: /^\/(?:index\.html)?$/, example: "/", section: "/" },
+  { name: "game", pattern: new RegExp(`^/g/${ID}/?$`), example: "/g/abcdef123" },
+  { name: "join", pattern: new RegExp(`^/join/${ID}/([^/]+)/?$`), example: "/join/abcdef123/token1" },
+  { name: "rules", pattern: /^\/rules\/([^/]+)\/?$/, example: "/rules/nielsen", section: "/" },
+  { name: "lobby", pattern: /^\/lobby\/?$/, example: "/lobby", section: "/lobby" },
+  { name: "watch", pattern: /^\/watch\/?$/, example: "/watch", section: "/watch" },
+  { name: "games", pattern: /^\/games\/?$/, example: "/games", section: "/games" },
+  { name: "verify", pattern: /^\/verify\/?$/, example: "/verify" },
+  { name: "signup", pattern: /^\/signup\/?$/, example: "/signup" },
+  { name: "login", pattern: /^\/login\/?$/, example: "/login" },
+  { name: "account", pattern: /^\/account\/?$/, example: "/account" },
+  { name: "profile", pattern: /^\/u\/([A-Za-z0-9_-]{1,40})\/?$/, example: "/u/p_abc" },
+  { name: "leaderboard", pattern: /^\/leaderboard(?:\/([a-z]+))?\/?$/, example: "/leaderboard/nielsen", section: "/leaderboard" },
+  { name: "replay", pattern: new RegExp(`^/replay/${ID}/?$`), example: "/replay/abcdef123" },
+];
+
+export interface Matched {
+  route: RouteDef;
+  /** the captured parameters, URI-decoded ("" for an optional one that is absent) */
+  params: string[];
+}
+
+/** The route of a path, or null (the not-found page). */
+export function matchRoute(path: string): Matched | null {
+  for (const route of ROUTES) {
+    const m = route.pattern.exec(path);
+    if (m) return { route, params: m.slice(1).map((p) => (p === undefined ? "" : decodeURIComponent(p))) };
+  }
+  return null;
+}

@@ -1,0 +1,114 @@
+"""The server and the browser client speak one vocabulary: these fail when either side
+changes without the other. The client's side is read from its TypeScript source."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from brandubh.hub.protocol import MESSAGES
+
+# Notices between hubs on their own channel (keys.hub_channel); no client ever sees them.
+HUB_TO_HUB = {"sessions_ended"}
+
+ROOT = Path(__file__).resolve().parents[2]
+PROTOCOL_TS = ROOT / "client" / "src" / "protocol.ts"
+ROUTES_TS = ROOT / "client" / "src" / "routes.ts"
+HUB = ROOT / "src" / "brandubh" / "hub"
+
+
+def ts_block(source: str, start: str) -> str:
+    """The text of a TypeScript declaration from ``start`` to its closing ``;`` or ``}``."""
+    at = source.index(start)
+    if "interface" in start:
+        return source[at : source.index("\n}", at)]
+    return source[at : source.index(";\n", at)]
+
+
+def union_members(source: str, name: str) -> list[str]:
+    block = ts_block(source, f"export type {name} =").split("=", 1)[1]
+    return re.findall(r"(?:^|\|)\s*([A-Za-z]+)", block.strip())
+
+
+def frame_types(source: str, union: str) -> set[str]:
+    """Every `t` of a union of frame interfaces (following nested unions)."""
+    out: set[str] = set()
+    for member in union_members(source, union):
+        if f"export type {member} =" in source:
+            out |= frame_types(source, member)
+        else:
+            block = ts_block(source, f"export interface {member} {{")
+            out |= set(re.findall(r'\bt: "([a-z_]+)"', block))
+    return out
+
+
+def client_message_types(source: str) -> set[str]:
+    """The `t` of every inline member of ClientFrame's unions."""
+    out: set[str] = set()
+    for union in union_members(source, "ClientFrame"):
+        out |= set(re.findall(r'\{ t: "([a-z_]+)"', ts_block(source, f"export type {union} =")))
+    return out
+
+
+def server_frame_types() -> set[str]:
+    """Every frame type the hub builds: `"t": "…"` in Python, `t = '…'` in its Lua."""
+    found: set[str] = set()
+    for path in HUB.rglob("*.py"):
+        found |= set(re.findall(r'["\']t["\']\s*:\s*["\']([a-z_]+)["\']', path.read_text()))
+    for path in (HUB / "lua").glob("*.lua"):
+        found |= set(re.findall(r"\bt\s*=\s*'([a-z_]+)'", path.read_text()))
+    return found
+
+
+def public_state_keys() -> set[str]:
+    """The keys of the dict GameState.public() returns, read from its source."""
+    tree = ast.parse((HUB / "state.py").read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == "public":
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Return) and isinstance(sub.value, ast.Dict):
+                    return {k.value for k in sub.value.keys if isinstance(k, ast.Constant)}
+    raise AssertionError("GameState.public() returns no dict literal")
+
+
+def ts_state_fields(source: str) -> set[str]:
+    block = ts_block(source, "export interface State {")
+    return set(re.findall(r"^  ([a-z_]+)\??:", block, flags=re.M))
+
+
+def test_the_client_sends_exactly_the_servers_message_types() -> None:
+    client = client_message_types(PROTOCOL_TS.read_text())
+    assert client == set(MESSAGES), (
+        f"only the server: {sorted(set(MESSAGES) - client)}; only the client: "
+        f"{sorted(client - set(MESSAGES))}"
+    )
+
+
+def test_every_frame_the_server_builds_is_in_the_clients_union() -> None:
+    client = frame_types(PROTOCOL_TS.read_text(), "ServerFrame")
+    server = server_frame_types()
+    # The hub also builds messages it only receives in tests or sends to itself; every
+    # one of them must still be a type the client knows or a client message.
+    missing = server - client - set(MESSAGES) - HUB_TO_HUB
+    assert not missing, f"frames the hub sends that protocol.ts does not know: {sorted(missing)}"
+    assert {"presence", "turn", "match", "paired", "ack"} <= client
+
+
+def test_the_typescript_state_has_every_field_of_the_servers() -> None:
+    server, client = public_state_keys(), ts_state_fields(PROTOCOL_TS.read_text())
+    assert server == client, (
+        f"only the server: {sorted(server - client)}; only the client: {sorted(client - server)}"
+    )
+
+
+def test_the_hub_serves_every_page_of_the_clients_route_table() -> None:
+    examples = re.findall(r'example: "([^"]+)"', ROUTES_TS.read_text())
+    assert len(examples) >= 10
+    http = (HUB / "http.py").read_text()
+    patterns = [
+        re.compile("^" + re.sub(r"\{[a-z_]+\}", "[^/]+", p) + "/?$")
+        for p in re.findall(r'Route\("([^"]+)", page\)', http)
+    ]
+    unserved = [e for e in examples if not any(p.match(e) for p in patterns)]
+    assert not unserved, f"client pages the hub does not serve: {unserved}"

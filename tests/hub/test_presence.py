@@ -1,0 +1,127 @@
+"""Presence, turn notices and the "your games" list, over real hubs, websockets and Redis;
+and how the hub serves the client's files (gzip, cache headers, its own not-found page)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from services import HubProcess
+from wsclient import Player, Socket, friend_game, side_of
+
+
+def presence_of(sock: Socket, game: str) -> list[str] | None:
+    frames = [m for m in sock.frames if m["t"] == "presence" and m["game"] == game]
+    return frames[-1]["online"] if frames else None
+
+
+async def test_each_player_and_spectators_see_who_is_connected(
+    hub: HubProcess, hub2: HubProcess
+) -> None:
+    game, alice, bob = await friend_game(hub.url)
+    a = await alice.connect(hub.url)
+    await a.watch(game)
+    first = await a.recv_until(lambda m: m["t"] == "presence")
+    assert first["online"] == [alice.id]
+
+    spectator = await Socket.open(hub2.url)
+    await spectator.watch(game)
+    seen = await spectator.recv_until(lambda m: m["t"] == "presence")
+    assert seen["online"] == [alice.id]
+
+    b = await bob.connect(hub2.url)  # the other player, on another hub
+    await b.watch(game)
+    both = sorted([alice.id, bob.id])
+    await a.recv_until(lambda m: m["t"] == "presence" and m["online"] == both)
+    await spectator.recv_until(lambda m: m["t"] == "presence" and m["online"] == both)
+
+    await b.close()  # bob closes the tab: everyone is told at once
+    await a.recv_until(lambda m: m["t"] == "presence" and m["online"] == [alice.id])
+    await spectator.recv_until(lambda m: m["t"] == "presence" and m["online"] == [alice.id])
+    await a.close()
+    await spectator.recv_until(lambda m: m["t"] == "presence" and m["online"] == [])
+    await spectator.close()
+
+
+async def test_turn_notice_and_your_games_list(hub: HubProcess, hub2: HubProcess) -> None:
+    game, alice, bob = await friend_game(hub.url, move_time=3600)
+    state = (await alice.game(game))["state"]
+    mover, waiter = (alice, bob) if side_of(state, alice) == "attackers" else (bob, alice)
+
+    async with httpx.AsyncClient(base_url=hub.url, cookies={"bd_session": mover.cookie}) as c:
+        mine = (await c.get("/api/me/games")).json()
+    assert mine["your_move"] == 1
+    assert [g["id"] for g in mine["playing"]] == [game]
+    card = mine["playing"][0]
+    assert card["your_move"] is True and card["side"] == "attackers"
+    assert card["opponent"]["id"] == waiter.id and card["deadline"]
+
+    # The waiter's socket, on another hub, follows no game: it is told when its turn comes.
+    w = await waiter.connect(hub2.url)
+    m = await mover.connect(hub.url)
+    await m.watch(game)
+    await m.move(game, 0, state["legal"][0])
+    notice = await w.recv_until(lambda f: f["t"] == "turn")
+    assert notice["game"] == game and notice["ply"] == 1
+    assert notice["opponent"] == state["players"]["attackers"]["name"]
+    async with httpx.AsyncClient(base_url=hub.url, cookies={"bd_session": waiter.cookie}) as c:
+        theirs = (await c.get("/api/me/games")).json()
+    assert theirs["your_move"] == 1 and theirs["playing"][0]["last"] == state["legal"][0]
+
+    await m.send({"t": "resign", "game": game, "id": "r1"})
+    await m.reply_to("r1")
+    async with httpx.AsyncClient(base_url=hub.url, cookies={"bd_session": waiter.cookie}) as c:
+        after = (await c.get("/api/me/games")).json()
+    assert after["playing"] == [] and after["your_move"] == 0
+    await m.close()
+    await w.close()
+
+
+async def test_a_guest_has_no_games_listed(hub: HubProcess) -> None:
+    guest = await Player(hub.url).start()
+    async with httpx.AsyncClient(base_url=hub.url, cookies={"bd_session": guest.cookie}) as c:
+        body = (await c.get("/api/me/games")).json()
+    assert body == {"playing": [], "finished": [], "your_move": 0}
+
+
+def test_assets_are_gzipped_and_cached_and_unknown_pages_get_the_app(web_hub: HubProcess) -> None:
+    with httpx.Client(base_url=web_hub.url) as c:
+        index = c.get("/")
+        script = next(
+            part.split('"')[0] for part in index.text.split('src="')[1:] if "/assets/" in part
+        )
+        asset = c.get(script, headers={"Accept-Encoding": "gzip"})
+        assert asset.status_code == 200
+        assert asset.headers["content-encoding"] == "gzip"
+        assert "immutable" in asset.headers["cache-control"]
+        missing = c.get("/no/such/page")
+        assert missing.status_code == 404
+        assert '<div id="app"' in missing.text
+        api_missing = c.get("/api/nothing-here")
+        assert api_missing.status_code == 404
+        assert api_missing.json()["error"] == "not_found"
+
+
+async def test_a_bot_game_its_player_left_is_not_on_the_watch_list(hub: HubProcess) -> None:
+    guest = await Player(hub.url).start()
+    created = await guest.create_game(opponent="bot", move_time=604800)
+    game = created["id"]
+    player = await guest.connect()
+    await player.watch(game)  # the player is there: the game is listed
+
+    async def listed() -> bool:
+        watcher = await Socket.open(hub.url)
+        await watcher.send({"t": "lobby", "on": True})
+        snap = await watcher.recv_until(lambda m: m["t"] == "lobby")
+        await watcher.close()
+        return any(g["id"] == game for g in snap["games"])
+
+    assert await listed()
+    await player.close()  # the player leaves the bot game: nobody is playing it
+    for _ in range(50):  # the hub notices the close in its own time
+        if not await listed():
+            break
+        await asyncio.sleep(0.1)
+    else:
+        raise AssertionError("the abandoned bot game is still on the watch list")
