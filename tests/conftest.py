@@ -12,7 +12,6 @@ Where a service is missing the tests that need it are skipped saying why, except
 
 from __future__ import annotations
 
-import os
 import secrets
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -26,17 +25,9 @@ import redis.asyncio as aioredis
 from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
 from brandubh.redis_server import EmbeddedRedis, RedisNotFound
 from brandubh.store import Store, upgrade_url
-from services import HubProcess, create_database, run_async
+from services import HubProcess, create_database, missing, run_async
 
-REQUIRE = os.environ.get("BRANDUBH_REQUIRE_SERVICES") == "1"
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def missing(reason: str) -> None:
-    """Skip for want of a service, or fail where every service is required (CI)."""
-    if REQUIRE:
-        pytest.fail(f"required service missing: {reason}")
-    pytest.skip(reason)
 
 
 # -- Redis ------------------------------------------------------------------------------

@@ -16,6 +16,18 @@ from typing import Any
 
 import httpx
 
+REQUIRE = os.environ.get("BRANDUBH_REQUIRE_SERVICES") == "1"
+
+
+def missing(reason: str) -> None:
+    """Skip for want of a service, or fail where every service is required (CI)."""
+    import pytest
+
+    if REQUIRE:
+        pytest.fail(f"required service missing: {reason}")
+    pytest.skip(reason)
+
+
 # Short heartbeats and polls keep the tests quick; limits stay at their defaults.
 TEST_ENV = {
     "BRANDUBH_BOT_POLL_S": "0.2",

@@ -22,7 +22,7 @@ import redis
 
 from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound, find_postgres
 from brandubh.redis_server import EmbeddedRedis, RedisNotFound, find_redis_server
-from conftest import missing
+from services import missing
 from wsclient import PASSWORD
 
 
