@@ -11,9 +11,7 @@ while a hub was reconnecting to Redis still takes effect (``SessionGuard``).
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import math
 import secrets
 from dataclasses import dataclass
 from typing import Any, Final, cast
@@ -23,7 +21,8 @@ from redis.asyncio import Redis
 from brandubh.engine import RULESETS
 from brandubh.hub import frames, keys
 from brandubh.hub.config import Settings
-from brandubh.hub.errors import RateLimited, Refusal
+from brandubh.hub.errors import Refusal
+from brandubh.hub.limits import Limits
 from brandubh.hub.passwords import (
     MAX_PASSWORD,
     Passwords,
@@ -40,7 +39,6 @@ from brandubh.ratings import PROVISIONAL_RD
 log = logging.getLogger("brandubh.accounts")
 
 SESSION_RECHECK_S: Final = 10.0
-_LIMIT_NAMES: Final = ("the service", "your address", "this account")
 
 
 @dataclass(frozen=True)
@@ -68,7 +66,8 @@ class Accounts:
         self.scripts = scripts
         self.sessions = sessions
         self.settings = settings
-        self.passwords = Passwords(settings.hash_concurrency)
+        self.passwords = Passwords(settings.hash_concurrency, settings.signup_hash_concurrency)
+        self.limits = Limits(scripts, settings)
 
     async def start(self) -> None:
         """Make the dummy hash now, so that no login waits for it."""
@@ -91,20 +90,30 @@ class Accounts:
     # -- signing up and in ---------------------------------------------------------------
 
     async def signup(
-        self, email_raw: object, password_raw: object, name_raw: object, current: Session | None
+        self,
+        email_raw: object,
+        password_raw: object,
+        name_raw: object,
+        current: Session | None,
+        address: str = "unknown",
     ) -> tuple[str, Session]:
         """A new account and a session for it (its token). A guest session's player id
-        and name are adopted (a given name wins); any current session ends."""
+        and name are adopted (a given name wins); any current session ends.
+
+        Sign-ups are limited per address and overall; a taken address is answered after
+        the same hashing as a new one (docs/accounts.md says what that does and does not hide).
+        """
         email = normalize_email(email_raw)
         password = check_password(password_raw, email)
         name = check_name(name_raw) if name_raw is not None else None
+        await self.limits.signup(address)
+        encoded = await self.passwords.hash_for_signup(password)
         if await self.redis.hexists(keys.emails(), email):
             raise _taken()
         guest = current is not None and not current.account
         account_id = current.player.id if guest and current else _new_id()
         if name is None:
             name = current.player.name if guest and current else _default_name()
-        encoded = await self.passwords.hash(password)
         for _ in range(4):
             reply = await self.scripts.signup(
                 keys=[keys.emails(), keys.account(account_id), keys.player_games(account_id)],
@@ -147,7 +156,7 @@ class Accounts:
         email = normalize_email(email_raw)
         if not isinstance(password_raw, str) or len(password_raw) > MAX_PASSWORD:
             raise bad_credentials()
-        await self.count_attempt(email, address)
+        await self.limits.login_attempt(email, address)
         account_id = cast(bytes | None, await self.redis.hget(keys.emails(), email))
         encoded: bytes | None = None
         name: bytes | None = None
@@ -158,7 +167,9 @@ class Accounts:
             )
         ok, renew = await self.passwords.verify(encoded.decode() if encoded else None, password_raw)
         if not ok or account_id is None or name is None:
+            await self.limits.login_failed(email, address)
             raise bad_credentials()
+        await self.limits.login_succeeded(email, address)
         pid = account_id.decode()
         if renew:
             await self.redis.hset(
@@ -168,31 +179,6 @@ class Accounts:
         if current is not None:
             await self.end_sessions([current], notify=True)
         return token, session
-
-    async def count_attempt(self, email: str, address: str) -> None:
-        """Count a login attempt: overall, per address and per account (by email, known or
-        not); RateLimited when any window is full (nothing is counted then)."""
-        s = self.settings
-        base = keys.login_limits()
-        digest = hashlib.sha256(email.encode()).hexdigest()[:32]
-        reply = await self.scripts.login_limit(
-            keys=[f"{base}:all", f"{base}:ip:{address}", f"{base}:acct:{digest}"],
-            args=[
-                int(s.login_window_s * 1000),
-                secrets.token_hex(8),
-                s.login_overall,
-                s.login_per_address,
-                s.login_per_account,
-            ],
-        )
-        which, wait_ms = int(reply[0]), int(reply[1])
-        if which:
-            wait = max(1, math.ceil(wait_ms / 1000))
-            raise RateLimited(
-                f"too many login attempts for {_LIMIT_NAMES[which - 1]}: "
-                f"try again in {_duration(wait)}",
-                wait,
-            )
 
     # -- signing out and changing the password --------------------------------------------
 
@@ -220,10 +206,11 @@ class Accounts:
         if not isinstance(current, str) or len(current) > MAX_PASSWORD:
             raise Refusal("bad_credentials", "the current password is not right")
         password = check_password(new, account.email)
-        await self.count_attempt(account.email, address)
+        await self.limits.login_attempt(account.email, address)
         encoded = cast(bytes | None, await self.redis.hget(keys.account(account.id), "hash"))
         ok, _ = await self.passwords.verify(encoded.decode() if encoded else None, current)
         if not ok:
+            await self.limits.login_failed(account.email, address)
             raise Refusal("bad_credentials", "the current password is not right")
         await self.redis.hset(keys.account(account.id), "hash", await self.passwords.hash(password))
         ended = await self.sessions.end_all(account.id, keep=session.id)
@@ -292,10 +279,3 @@ def _new_id() -> str:
 
 def _default_name() -> str:
     return guest_name()
-
-
-def _duration(seconds: int) -> str:
-    if seconds < 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"

@@ -186,7 +186,7 @@ def check_name(raw: object) -> str:
 class Passwords:
     """argon2id hashing and checking, off the event loop, a few at a time."""
 
-    def __init__(self, concurrency: int = 2) -> None:
+    def __init__(self, concurrency: int = 2, signup_concurrency: int = 1) -> None:
         self.hasher = PasswordHasher(
             time_cost=2,
             memory_cost=19 * 1024,
@@ -196,10 +196,17 @@ class Passwords:
             type=Type.ID,
         )
         self._slots = asyncio.Semaphore(max(1, concurrency))
+        # Sign-ups hash behind slots of their own, so a flood of them never queues a login.
+        self._signup_slots = asyncio.Semaphore(max(1, signup_concurrency))
         self._dummy: str | None = None
 
     async def hash(self, password: str) -> str:
         async with self._slots:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def hash_for_signup(self, password: str) -> str:
+        """A hash for a new account, computed behind the sign-ups' own slots."""
+        async with self._signup_slots:
             return await asyncio.to_thread(self.hasher.hash, password)
 
     async def verify(self, encoded: str | None, password: str) -> tuple[bool, bool]:

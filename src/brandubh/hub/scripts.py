@@ -29,6 +29,7 @@ class Scripts:
     pool_leave: AsyncScript
     signup: AsyncScript
     login_limit: AsyncScript
+    windows: AsyncScript
     archive: AsyncScript
     leaderboard: AsyncScript
 
@@ -47,6 +48,7 @@ class Scripts:
             pool_leave=redis.register_script(_source("pool_leave")),
             signup=redis.register_script(_source("signup")),
             login_limit=redis.register_script(_source("login_limit")),
+            windows=redis.register_script(_source("windows")),
             archive=redis.register_script(_source("archive")),
             leaderboard=redis.register_script(_source("leaderboard")),
         )
