@@ -16,11 +16,14 @@ from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from brandubh.hub import connection, frames, http, http_accounts, loops
+from brandubh.hub import connection, frames, http, http_accounts, loops, outage
 from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
 from brandubh.hub.config import Settings
@@ -28,6 +31,7 @@ from brandubh.hub.endings import Endings
 from brandubh.hub.errors import Refusal
 from brandubh.hub.fanout import Fanout
 from brandubh.hub.games import GameService
+from brandubh.hub.headers import SecurityHeaders
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.matches import MatchService
 from brandubh.hub.protocol import CLOSE_SERVER_SHUTDOWN
@@ -54,7 +58,9 @@ class Hub:
         )
         self.redis = redis = Redis(connection_pool=self.pool)
         scripts = Scripts.register(redis)
-        self.games = games = GameService(redis, scripts, settings.time_scale)
+        self.games = games = GameService(
+            redis, scripts, settings.time_scale, settings.bot_games_per_player
+        )
         self.scheduler = Scheduler(
             redis,
             scripts,
@@ -87,6 +93,7 @@ class Hub:
             sockets=sockets,
             sessions=sessions,
             clock=self.scheduler.redis_now_ms,
+            budgets=connection.SharedBudgets(settings),
         )
         self._ticks = 0
 
@@ -176,8 +183,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     if (static / "assets").is_dir():
         routes.append(Mount("/assets", StaticFiles(directory=static / "assets"), name="assets"))
+    handlers: dict[Any, Any] = {Refusal: http.refusal_response}
+    handlers.update(dict.fromkeys(outage.UNREACHABLE, unavailable))
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers={Refusal: http.refusal_response},
+        exception_handlers=handlers,
+        middleware=[Middleware(SecurityHeaders)],
+    )
+
+
+async def unavailable(request: Request, exc: Exception) -> Response:
+    """Redis could not be reached: 503, and one log line per outage (not a traceback)."""
+    outage.report("http", exc)
+    return JSONResponse(
+        {"error": "unavailable", "message": "the service cannot reach its store: try again"},
+        status_code=503,
+        headers={"Retry-After": "1"},
     )

@@ -48,6 +48,11 @@ def watchers(game_id: str) -> str:
     return f"{PREFIX}:{tag(bucket(game_id))}:w:{game_id}"
 
 
+def watchers_published(game_id: str) -> str:
+    """String: set for a moment after a watcher count of the game was published (PX)."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:wp:{game_id}"
+
+
 def bot_jobs(n: int) -> str:
     """Sorted set per bucket: game id -> when a bot worker may claim its turn (ms)."""
     return f"{PREFIX}:{tag(n)}:bot"
@@ -195,8 +200,16 @@ def leaderboard(ruleset: str) -> str:
 
 
 def login_limits() -> str:
-    """Key prefix of the login rate limits (sorted sets of attempts, one slot: {login})."""
+    """Key prefix of the rate limits (sorted sets of attempts, one slot: {login}): logins
+    (``:all``, ``:ip:``, ``:ipf:``, ``:pair:``, ``:acct:``), sign-ups (``:signup:``) and new
+    guest sessions (``:guest:``); each expires with its window (limits.py)."""
     return f"{PREFIX}:{{login}}"
+
+
+def bot_games(player_id: str) -> str:
+    """Sorted set: a player's games against the bot that may still be live -> created (ms);
+    pruned of finished ones when the player starts another (games.py). Expires in 30 days."""
+    return f"{PREFIX}:{tag(zlib.crc32(player_id.encode()) % BUCKETS)}:botg:{player_id}"
 
 
 def match(match_id: str) -> str:

@@ -15,6 +15,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from brandubh.hub import outage
+
 log = logging.getLogger("brandubh.hub")
 
 
@@ -40,11 +42,17 @@ async def run(loop: Loop) -> None:
             await loop.step()
         except asyncio.CancelledError:
             raise
+        except outage.UNREACHABLE as exc:
+            outage.report(loop.name, exc)  # one line per outage for the whole hub
+            failures += 1
+            continue
         except Exception:
             if not failures:
                 log.exception("%s failed; trying again", loop.name)
             failures += 1
             continue
+        outage.recovered()
         if failures:
-            log.warning("%s works again after %d failed turns", loop.name, failures)
+            if not outage.OUTAGE.active:
+                log.info("%s works again after %d failed turns", loop.name, failures)
             failures = 0

@@ -107,16 +107,21 @@ class Sessions:
             return None
         return Session(sid, Player(pid.decode(), name.decode()), kind == b"account")
 
-    async def create_guest(self) -> tuple[str, Player]:
-        """A new guest session: its token and player."""
+    async def create_guest(self, ttl_s: int = TTL_S) -> tuple[str, Player]:
+        """A new guest session: its token and player. It lives ``ttl_s`` unless ``keep``
+        gives it the full life (a visitor who only looked costs an hour of memory)."""
         token = secrets.token_urlsafe(32)
         player = Player(f"g_{secrets.token_urlsafe(9)}", guest_name())
         key = keys.session(session_id(token))
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(key, mapping={"id": player.id, "name": player.name, "kind": "guest"})
-        pipe.expire(key, TTL_S)
+        pipe.expire(key, ttl_s)
         await pipe.execute()
         return token, player
+
+    async def keep(self, token: str) -> None:
+        """Give a session that was used (a game was started) its full life."""
+        await self.redis.expire(keys.session(session_id(token)), TTL_S)
 
     async def create_account_session(self, player: Player) -> tuple[str, Session]:
         """A new session, under a new token, for an account; listed with the account's."""
