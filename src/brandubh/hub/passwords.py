@@ -178,9 +178,30 @@ def check_name(raw: object) -> str:
         raise Refusal("bad_name", f"the name must be {MIN_NAME} to {MAX_NAME} characters long")
     if not all(c.isalnum() or c in _NAME_PUNCTUATION for c in name):
         raise Refusal("bad_name", "the name may hold letters, digits, spaces and - _ . ' only")
-    if name.lower().startswith("bot"):
-        raise Refusal("bad_name", "names starting with 'Bot' are kept for the bot")
+    if skeleton(name).startswith("bot"):
+        raise Refusal(
+            "bad_name", "names starting with 'Bot' (or a look-alike) are kept for the bot"
+        )
     return name
+
+
+# Characters that look like the letters of "bot" (Unicode's confusables.txt, UTS #39, for
+# the three letters and their capitals), after NFKC has folded the fullwidth and styled
+# forms: reserved names are compared by this skeleton, not only by their letters.
+_LOOKALIKES: Final = {
+    "b": "ƄЬъвᏏᑲᖯБϐβВΒᏴᗷꓐℬ",
+    "o": "0oοσоօ০୦ంಂംං๐໐ဝ၀ჿᴏᴑⲟⲞОΟՕꓳ〇ºº°ℴ",
+    "t": "τтᴛͲТΤᎢꓔ⊤⟙Ⲧ𝖳ƚ",
+}
+_SKELETON: Final = {ord(c): letter for letter, chars in _LOOKALIKES.items() for c in chars}
+
+
+def skeleton(name: str) -> str:
+    """A name folded for comparing with reserved words: NFKC, no marks, case folded, and
+    look-alikes of b, o and t (Cyrillic, Greek, ...) read as those letters."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name))
+    bare = "".join(c for c in folded if not unicodedata.combining(c)).casefold()
+    return bare.translate(_SKELETON)
 
 
 class Passwords:
