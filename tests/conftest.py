@@ -19,7 +19,7 @@ import redis
 import redis.asyncio as aioredis
 
 from brandubh.redis_server import EmbeddedRedis, RedisNotFound
-from services import HubProcess
+from services import DurableRedis, HubProcess
 
 REQUIRE = os.environ.get("BRANDUBH_REQUIRE_SERVICES") == "1"
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,6 +55,19 @@ def fresh_redis_url(tmp_path: Path) -> Iterator[str]:
         missing(str(exc))
     with server:
         yield server.url
+
+
+@pytest.fixture
+def durable_redis(tmp_path: Path) -> Iterator[DurableRedis]:
+    """A redis-server of the test's own with AOF on (fsync every second, as in
+    production), which the test may SIGKILL and restart, or SIGSTOP and SIGCONT."""
+    try:
+        server = DurableRedis(tmp_path / "redis")
+    except RedisNotFound as exc:
+        missing(str(exc))
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

@@ -118,3 +118,14 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         _Peers.release(self.transport)
         super().connection_lost(exc)
+
+    def send_receive_event_to_app(self) -> None:
+        # A text frame that is not UTF-8 would be logged by uvicorn with a traceback; the
+        # app refuses text frames anyway (bad_frame), so it gets one it can refuse.
+        if self.curr_msg_data_type == "text":
+            data = b"".join(self.frames)
+            try:
+                data.decode()
+            except UnicodeDecodeError:
+                self.frames = [data.decode(errors="replace").encode()]
+        super().send_receive_event_to_app()
