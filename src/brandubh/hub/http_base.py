@@ -90,7 +90,7 @@ async def read_json(request: Request, settings: Settings, fields: set[str]) -> d
             data = json.loads(body)
         except (ValueError, RecursionError):  # RecursionError: nested too deep
             raise Refusal(
-                "bad_request", "the request body must be JSON: UTF-8 text, nested at most a few levels"
+                "bad_request", "the request body must be JSON: UTF-8 text, not nested deeply"
             ) from None
     if not isinstance(data, dict):
         raise Refusal("bad_request", "the request body must be a JSON object")
