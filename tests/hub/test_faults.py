@@ -59,9 +59,10 @@ async def state_of(play: Play) -> Msg:
 
 
 async def reply(sock: Socket, msg_id: str) -> Msg | None:
-    """The ack or error for a message, or None when the socket closed or went quiet."""
+    """The ack or error for a message, or None when the socket closed or went quiet (a
+    second: during a freeze the players resend, with the same message id)."""
     try:
-        return await sock.reply_to(msg_id, timeout=3)
+        return await sock.reply_to(msg_id, timeout=1)
     except (TimeoutError, websockets.ConnectionClosed):
         return None
 
