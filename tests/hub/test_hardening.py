@@ -551,3 +551,42 @@ async def test_secure_cookies_behind_a_trusted_proxy_only(start_hub: Any) -> Non
     assert (
         "secure" not in httpx.get(off.url + "/api/me", headers=https).headers["set-cookie"].lower()
     )
+
+
+async def test_bot_turns_are_shared_fairly_between_players(start_hub: Any) -> None:
+    h = start_hub({"BRANDUBH_BOT_PROCESSES": "1", "BRANDUBH_BOT_GAMES_PER_PLAYER": "3"})
+    greedy = await Player(h.url).start()
+    games = [
+        (await greedy.create_game(opponent="bot", bot_level=4, ruleset="nielsen"))["id"]
+        for _ in range(3)
+    ]
+    sock = await greedy.connect()
+    replies: list[str] = []  # whose bot move arrived, in order
+
+    async def play_first_move(s: Socket, player: Player, game: str) -> None:
+        snap = await s.watch(game)
+        state = snap["state"]
+        if state["players"][state["turn"]]["id"] == player.id:
+            await s.move(game, state["ply"], state["legal"][0])
+
+    for game in games:
+        await play_first_move(sock, greedy, game)
+    other = await Player(h.url).start()
+    theirs = (await other.create_game(opponent="bot", bot_level=1))["id"]
+    other_sock = await other.connect()
+    await play_first_move(other_sock, other, theirs)
+
+    async def listen(s: Socket, who: str, player: Player, wanted: int) -> None:
+        seen: set[str] = set()
+        while len(seen) < wanted:
+            ev = await s.recv_until(lambda m: m["t"] == "event" and m.get("kind") == "move", 90)
+            mover = ev["state"]["players"][ev["by"]]["id"]
+            if mover != player.id and ev["game"] not in seen:
+                seen.add(ev["game"])
+                replies.append(who)
+
+    await asyncio.gather(listen(sock, "greedy", greedy, 3), listen(other_sock, "other", other, 1))
+    # The other player's one turn waited for at most one of the greedy player's, not all.
+    assert replies.index("other") <= 1, replies
+    for s in (sock, other_sock):
+        await s.close()
