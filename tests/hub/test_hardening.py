@@ -590,3 +590,31 @@ async def test_bot_turns_are_shared_fairly_between_players(start_hub: Any) -> No
     assert replies.index("other") <= 1, replies
     for s in (sock, other_sock):
         await s.close()
+
+
+async def test_clients_leaving_abruptly_are_not_errors(start_hub: Any) -> None:
+    h = start_hub()
+    game, alice, bob = await friend_game(h.url)
+    watchers = []
+    for _ in range(20):
+        sock = await (await Player(h.url).start()).connect()
+        await sock.send({"t": "watch", "game": game})
+        await sock.send({"t": "lobby", "on": True})
+        watchers.append(sock)
+    sockets = await seated(game, alice, bob)
+    state = (await alice.game(game))["state"]
+    for sock in watchers:  # gone without a close frame, with frames on their way to them
+        sock.ws.transport.abort()
+    for _ in range(6):
+        mover = sockets[state["turn"]]
+        await mover.move(game, state["ply"], state["legal"][0])
+        state = (await mover.recv_until(lambda m: m["t"] == "event" and m["kind"] == "move"))[
+            "state"
+        ]
+        if state["status"] != "active":
+            break
+    await asyncio.sleep(1)
+    log = "".join(h.log)
+    assert "ERROR" not in log and "Traceback" not in log, log
+    for sock in sockets.values():
+        await sock.close()
