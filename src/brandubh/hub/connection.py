@@ -70,7 +70,7 @@ class Services:
 
 def disconnected(exc: BaseException) -> bool:
     """Whether an exception only says that the client went away (not an error of ours)."""
-    return isinstance(exc, WebSocketDisconnect | ConnectionError | EOFError) or (
+    return isinstance(exc, WebSocketDisconnect | OSError | EOFError) or (
         isinstance(exc, RuntimeError) and "close message has been sent" in str(exc)
     )
 
