@@ -564,7 +564,8 @@ async def test_bot_turns_are_shared_fairly_between_players(start_hub: Any) -> No
     replies: list[str] = []  # whose bot move arrived, in order
 
     async def play_first_move(s: Socket, player: Player, game: str) -> None:
-        snap = await s.watch(game)
+        await s.send({"t": "watch", "game": game})
+        snap = await s.recv_until(lambda m: m["t"] == "snapshot" and m["game"] == game)
         state = snap["state"]
         if state["players"][state["turn"]]["id"] == player.id:
             await s.move(game, state["ply"], state["legal"][0])
@@ -578,12 +579,18 @@ async def test_bot_turns_are_shared_fairly_between_players(start_hub: Any) -> No
 
     async def listen(s: Socket, who: str, player: Player, wanted: int) -> None:
         seen: set[str] = set()
-        while len(seen) < wanted:
-            ev = await s.recv_until(lambda m: m["t"] == "event" and m.get("kind") == "move", 90)
-            mover = ev["state"]["players"][ev["by"]]["id"]
-            if mover != player.id and ev["game"] not in seen:
+
+        def note(ev: Any) -> None:
+            if ev["t"] != "event" or ev.get("kind") != "move" or ev["game"] in seen:
+                return
+            if ev["state"]["players"][ev["by"]]["id"] != player.id:
                 seen.add(ev["game"])
                 replies.append(who)
+
+        for ev in list(s.frames):  # replies that came while the games were being set up
+            note(ev)
+        while len(seen) < wanted:
+            note(await s.recv_until(lambda m: m["t"] == "event", 90))
 
     await asyncio.gather(listen(sock, "greedy", greedy, 3), listen(other_sock, "other", other, 1))
     # The other player's one turn waited for at most one of the greedy player's, not all.
