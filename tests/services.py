@@ -17,10 +17,15 @@ from pathlib import Path
 import httpx
 import redis
 
-# Short heartbeats and polls keep the tests quick; limits stay at their defaults.
+# Short heartbeats and polls keep the tests quick; limits stay at their defaults, but for
+# those on sign-ups and new guest sessions, which every browser context (all 127.0.0.1)
+# and the whole run share in the session's Redis (tests of those limits set their own).
 TEST_ENV = {
     "BRANDUBH_BOT_POLL_S": "0.2",
     "BRANDUBH_LOG_LEVEL": "warning",
+    "BRANDUBH_SIGNUP_PER_ADDRESS": "100000",
+    "BRANDUBH_SIGNUP_OVERALL": "100000",
+    "BRANDUBH_GUESTS_PER_ADDRESS": "100000",
 }
 
 
