@@ -77,7 +77,7 @@ async def main(args: argparse.Namespace) -> None:
                     r = await c.post("/api/signup", json={"email": email, "password": PASSWORD})
                     assert r.status_code == 201, r.text
                 quiet = await time_logins(hub.url, email, args.logins)
-                stop, done = asyncio.Event(), []
+                stop, done = asyncio.Event(), list[int]()
                 flooders = [
                     asyncio.create_task(flood(hub.url, stop, done, i)) for i in range(args.flooders)
                 ]
