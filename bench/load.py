@@ -367,10 +367,18 @@ async def main() -> None:
         )
         print(f"  round trips/s {rate:,.0f}; p50 {pct(ms, 50):.1f} ms, p99 {pct(ms, 99):.1f} ms")
 
+        # Every simulated player comes from 127.0.0.1: lift the per-address limits.
+        unlimited = {
+            "BRANDUBH_CREDITS": "100000",
+            "BRANDUBH_SESSION_CREDITS": "100000",
+            "BRANDUBH_SIGNUP_PER_ADDRESS": "1000000",
+            "BRANDUBH_SIGNUP_OVERALL": "1000000",
+            "BRANDUBH_GUESTS_PER_ADDRESS": "1000000",
+            "BRANDUBH_SOCKETS_PER_ADDRESS": "0",
+            "BRANDUBH_CONNECTIONS_PER_ADDRESS": "0",
+        }
         procs = [
-            HubProcess(
-                server.url, {"BRANDUBH_CREDITS": "100000"}, database_url=shared_database()
-            ).start()
+            HubProcess(server.url, unlimited, database_url=shared_database()).start()
             for _ in range(args.hubs)
         ]
         hubs = [h.url for h in procs]

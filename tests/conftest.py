@@ -25,7 +25,7 @@ import redis.asyncio as aioredis
 from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
 from brandubh.redis_server import EmbeddedRedis, RedisNotFound
 from brandubh.store import Store, upgrade_url
-from services import HubProcess, create_database, missing, run_async
+from services import DurableRedis, HubProcess, create_database, missing, run_async
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,6 +53,19 @@ def fresh_redis_url(tmp_path: Path) -> Iterator[str]:
         missing(str(exc))
     with server:
         yield server.url
+
+
+@pytest.fixture
+def durable_redis(tmp_path: Path) -> Iterator[DurableRedis]:
+    """A redis-server of the test's own with AOF on (fsync every second, as in
+    production), which the test may SIGKILL and restart, or SIGSTOP and SIGCONT."""
+    try:
+        server = DurableRedis(tmp_path / "redis")
+    except RedisNotFound as exc:
+        missing(str(exc))
+    server.start()
+    yield server
+    server.stop()
 
 
 @pytest.fixture

@@ -7,14 +7,18 @@ import asyncio
 import concurrent.futures
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
+import redis
 
 REQUIRE = os.environ.get("BRANDUBH_REQUIRE_SERVICES") == "1"
 
@@ -28,10 +32,15 @@ def missing(reason: str) -> None:
     pytest.skip(reason)
 
 
-# Short heartbeats and polls keep the tests quick; limits stay at their defaults.
+# Short heartbeats and polls keep the tests quick; limits stay at their defaults, but for
+# those on sign-ups and new guest sessions, which every browser context (all 127.0.0.1)
+# and the whole run share in the session's Redis (tests of those limits set their own).
 TEST_ENV = {
     "BRANDUBH_BOT_POLL_S": "0.2",
     "BRANDUBH_LOG_LEVEL": "warning",
+    "BRANDUBH_SIGNUP_PER_ADDRESS": "100000",
+    "BRANDUBH_SIGNUP_OVERALL": "100000",
+    "BRANDUBH_GUESTS_PER_ADDRESS": "100000",
 }
 
 
@@ -177,3 +186,80 @@ def shared_database() -> str:
         atexit.register(stop)
         _shared_database = server
     return str(_shared_database.url)
+
+
+class DurableRedis:
+    """A redis-server of a test's own, persisting as production does (AOF, fsync every
+    second), that the test may SIGKILL and restart on the same data, or SIGSTOP and SIGCONT."""
+
+    def __init__(self, data_dir: Path) -> None:
+        from brandubh.redis_server import find_redis_server
+
+        self.binary = find_redis_server()
+        self.data_dir = data_dir
+        self.sock_dir = Path(tempfile.mkdtemp(prefix="bd-redis-"))  # short: a socket path
+        self.socket_path = self.sock_dir / "redis.sock"
+        self.url = f"unix://{self.socket_path}"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> DurableRedis:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.proc = subprocess.Popen(
+            [
+                self.binary,
+                "--port", "0",
+                "--unixsocket", str(self.socket_path),
+                "--unixsocketperm", "700",
+                "--dir", str(self.data_dir),
+                "--appendonly", "yes",
+                "--appendfsync", "everysec",
+                "--save", "",
+                "--loglevel", "warning",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        client = redis.Redis(unix_socket_path=str(self.socket_path))
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if client.ping():
+                    break
+            except (redis.ConnectionError, redis.BusyLoadingError, FileNotFoundError):
+                pass
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise RuntimeError("redis-server did not answer PING")
+            time.sleep(0.02)
+        client.close()
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no final fsync; the AOF has what was written to it."""
+        assert self.proc is not None
+        self.proc.kill()
+        self.proc.wait()
+
+    def restart(self) -> None:
+        self.start()
+
+    def freeze(self) -> None:
+        os.kill(self.pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        os.kill(self.pid, signal.SIGCONT)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGCONT)
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.sock_dir, ignore_errors=True)

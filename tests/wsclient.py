@@ -22,12 +22,24 @@ _ids = itertools.count(1)
 PASSWORD = "correct horse battery"
 
 
+def random_address() -> str:
+    """A client address from the documentation range 198.18.0.0/15 (benchmarking)."""
+    n = secrets.randbelow(1 << 17)
+    return f"198.{18 + (n >> 16)}.{(n >> 8) & 255}.{n & 255}"
+
+
 class Player:
     """An HTTP session (cookie jar) that can open websockets as that session."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, address: str | None = None) -> None:
         self.base_url = base_url
-        self.http = httpx.AsyncClient(base_url=base_url, headers={"Origin": base_url})
+        # Each player comes from an address of its own, as people do: the hub trusts
+        # X-Forwarded-For from 127.0.0.1 (a local proxy), so per-address limits apply to
+        # each player rather than to the whole test run.
+        self.address = address or random_address()
+        self.http = httpx.AsyncClient(
+            base_url=base_url, headers={"Origin": base_url, "X-Forwarded-For": self.address}
+        )
         self.me: Msg = {}
         self.email = ""
         self.password = ""
@@ -93,7 +105,9 @@ class Player:
 
     async def connect(self, base_url: str | None = None) -> Socket:
         """A websocket with this player's session, to this hub or another."""
-        return await Socket.open(base_url or self.base_url, cookie=self.cookie)
+        return await Socket.open(
+            base_url or self.base_url, cookie=self.cookie, address=self.address
+        )
 
     async def close(self) -> None:
         await self.http.aclose()
@@ -110,9 +124,15 @@ class Socket:
 
     @classmethod
     async def open(
-        cls, base_url: str, cookie: str | None = None, origin: str | None = None
+        cls,
+        base_url: str,
+        cookie: str | None = None,
+        origin: str | None = None,
+        address: str | None = None,
     ) -> Socket:
         headers = {}
+        if address:
+            headers["X-Forwarded-For"] = address
         if cookie:
             headers["Cookie"] = f"bd_session={cookie}"
         if origin:

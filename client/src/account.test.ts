@@ -67,6 +67,28 @@ describe("account errors and redirects", () => {
     expect(nextPath("?next=//evil.example", "/u/x")).toBe("/u/x");
     expect(nextPath("", "/u/x")).toBe("/u/x");
   });
+  it("refuses every form the URL parser turns into another host", () => {
+    const site = "https://brandubh.test";
+    for (const evil of [
+      "/\\evil.test/owned",
+      "/\t/evil.test/owned",
+      "/\n/evil.test/owned",
+      "/\\/evil.test",
+      "\\\\evil.test",
+      "//evil.test",
+      "///evil.test",
+      "https://evil.test",
+      "/.//evil.test",
+      "javascript:alert(1)",
+      " //evil.test",
+    ]) {
+      const got = nextPath(`?next=${encodeURIComponent(evil)}`, "/u/x", site);
+      expect(new URL(got, site).origin, evil).toBe(site);
+      expect(got.startsWith("/") && !got.startsWith("//"), evil).toBe(true);
+    }
+    expect(nextPath(`?next=${encodeURIComponent("/%5Cevil.test")}`, "/u/x", site)).toBe("/%5Cevil.test");
+    expect(nextPath("?next=%2Fg%2Fabc%3Fx%3D1%23y", "/u/x", site)).toBe("/g/abc?x=1#y");
+  });
 });
 
 describe("the rating chart", () => {

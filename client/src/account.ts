@@ -157,8 +157,20 @@ export function dateText(ms: number): string {
   return new Date(ms).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric" });
 }
 
-/** Where to go after logging in: a same-site path from `?next=`, else the fallback. */
-export function nextPath(search: string, fallback: string): string {
+/**
+ * Where to go after logging in: a path on this site from `?next=`, else the fallback.
+ * The target is resolved the way the browser will resolve it (`/\host`, `/<TAB>/host` and
+ * `/%2F/host` forms become `//host` there), and only a path of this origin is kept.
+ */
+export function nextPath(search: string, fallback: string, origin: string = globalThis.location?.origin ?? "http://localhost"): string {
   const next = new URLSearchParams(search).get("next");
-  return next && next.startsWith("/") && !next.startsWith("//") ? next : fallback;
+  if (!next || !next.startsWith("/")) return fallback;
+  let url: URL;
+  try {
+    url = new URL(next, origin);
+  } catch {
+    return fallback;
+  }
+  const path = url.pathname + url.search + url.hash;
+  return url.origin === new URL(origin).origin && !path.startsWith("//") ? path : fallback;
 }

@@ -40,12 +40,45 @@ def main() -> None:
     "(unused with REDIS_URL and DATABASE_URL).",
 )
 @click.option("--no-build", is_flag=True, help="Do not build the client if it is missing.")
-def serve(host: str, port: int, workers: int, data_dir: Path, no_build: bool) -> None:
+@click.option(
+    "--proxy-headers/--no-proxy-headers",
+    default=True,
+    show_default=True,
+    envvar="BRANDUBH_PROXY_HEADERS",
+    help="Take the client's address and scheme from X-Forwarded-For and X-Forwarded-Proto "
+    "when a trusted proxy (--forwarded-allow-ips) sends them: a TLS-terminating proxy then "
+    "gets Secure cookies.",
+)
+@click.option(
+    "--forwarded-allow-ips",
+    default="127.0.0.1",
+    show_default=True,
+    envvar="BRANDUBH_FORWARDED_ALLOW_IPS",
+    help="The proxies trusted for those headers: comma-separated addresses or networks, "
+    "or '*' for any (only when nothing else can reach the hub).",
+)
+def serve(
+    host: str,
+    port: int,
+    workers: int,
+    data_dir: Path,
+    no_build: bool,
+    proxy_headers: bool,
+    forwarded_allow_ips: str,
+) -> None:
     """Run the service: the hub, and an embedded Redis and PostgreSQL unless REDIS_URL and
     DATABASE_URL are set."""
     from brandubh.serve import run
 
-    run(host, port, workers, data_dir, build_client=not no_build)
+    run(
+        host,
+        port,
+        workers,
+        data_dir,
+        build_client=not no_build,
+        proxy_headers=proxy_headers,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
 
 
 @main.group()

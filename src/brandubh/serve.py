@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
 import signal
 import socket
 import sys
@@ -18,6 +19,7 @@ from uvicorn.supervisors import Multiprocess
 
 from brandubh.client_build import ClientBuildError, ensure_client_built
 from brandubh.hub.config import Settings
+from brandubh.hub.transport import GuardedHttp, GuardedWebSocket
 from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
 from brandubh.redis_server import EmbeddedRedis, RedisNotFound
 
@@ -121,10 +123,33 @@ def _exit_on_sigterm(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
 
-def run(host: str, port: int, workers: int, data_dir: Path, build_client: bool) -> None:
+def raise_descriptor_limit() -> tuple[int, int]:
+    """Raise the soft limit on open files to the hard limit (each socket is one): the
+    default 1,024 is reached by a few idle connections too many. Returns (soft, hard)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
+def run(
+    host: str,
+    port: int,
+    workers: int,
+    data_dir: Path,
+    build_client: bool,
+    proxy_headers: bool = True,
+    forwarded_allow_ips: str = "127.0.0.1",
+) -> None:
+    """Serve; ``proxy_headers``: take the client's address and scheme (https: Secure
+    cookies) from X-Forwarded-For/-Proto sent by ``forwarded_allow_ips`` (comma-separated
+    addresses or networks, or "*")."""
     # SIGTERM unwinds like Ctrl-C, so the embedded servers stop with the service: at any
     # moment of the start, and after uvicorn's shutdown, which raises the signal again.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    raise_descriptor_limit()
     if build_client:
         try:
             ensure_client_built(echo=lambda line: click.echo(f"brandubh: {line}"))
@@ -147,9 +172,12 @@ def run(host: str, port: int, workers: int, data_dir: Path, build_client: bool) 
             host=host,
             port=actual,
             workers=workers,
-            ws="websockets-sansio",
+            ws=GuardedWebSocket,
             loop="uvloop",
-            http="httptools",
+            http=GuardedHttp,
+            proxy_headers=proxy_headers,
+            forwarded_allow_ips=forwarded_allow_ips,
+            timeout_keep_alive=max(1, round(settings.keep_alive_s)),
             ws_max_size=settings.hard_frame_bytes,
             ws_per_message_deflate=False,
             lifespan="on",

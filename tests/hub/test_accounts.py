@@ -355,29 +355,46 @@ async def attempts(
     return codes
 
 
+async def attempts_from(p: Player, n: int, email: str, password: str = "wrong pass!") -> list[int]:
+    return [(await p.login(email, password)).status_code for _ in range(n)]
+
+
 async def test_login_limit_per_account(start_hub: Any, fresh_redis_url: str) -> None:
     h = start_hub({"BRANDUBH_LOGIN_PER_ACCOUNT": "3"}, redis=fresh_redis_url)
     p = await fresh_account(h.url)
-    assert await attempts(h.url, 3, p.email) == [401, 401, 401]
-    r = await Player(h.url).login(p.email, PASSWORD)  # even the right password waits now
+    stranger = Player(h.url)
+    assert await attempts_from(stranger, 3, p.email) == [401, 401, 401]
+    r = await stranger.login(p.email, PASSWORD)  # even the right password waits now...
     assert r.status_code == 429 and error_of(r) == "rate_limited"
     assert "this account" in r.json()["message"] and "try again in" in r.json()["message"]
     assert 590 <= int(r.headers["retry-after"]) <= 600
+    # ...from the stranger's address. The owner, from an address that has not failed, gets
+    # in: a stranger who knows the email cannot lock its owner out (nor change the password).
+    assert (await p.login()).status_code == 200
+    r = await p.http.post("/api/password", json={"current": PASSWORD, "new": "a new passphrase"})
+    assert r.status_code == 200, r.text
+    # While the account has had its failures, each further address gets one try only.
+    crowd = Player(h.url)
+    assert await attempts_from(crowd, 2, p.email) == [401, 429]
     # An unknown email is limited just the same (no way to tell which exist).
     assert await attempts(h.url, 4, "ghost@example.org") == [401, 401, 401, 429]
     # Other accounts are not held up.
     q = await fresh_account(h.url)
     assert (await q.login()).status_code == 200
-    await p.close()
-    await q.close()
+    for x in (p, q, stranger, crowd):
+        await x.close()
 
 
 async def test_login_limit_per_address(start_hub: Any, fresh_redis_url: str) -> None:
     h = start_hub({"BRANDUBH_LOGIN_PER_ADDRESS": "5"}, redis=fresh_redis_url)
     codes = await attempts(h.url, 6)
     assert codes == [401] * 5 + [429]
-    r = await Player(h.url).login("someone.else@example.org", "whatever you like")
+    here = Player(h.url)
+    assert await attempts_from(here, 5, "someone@example.org", "whatever you like") == [401] * 5
+    r = await Player(h.url, address=here.address).login("someone.else@example.org", "whatever")
     assert r.status_code == 429 and "your address" in r.json()["message"]
+    assert (await Player(h.url).login("someone@example.org", "whatever")).status_code == 401
+    await here.close()
 
 
 async def test_login_limit_overall_and_the_window_slides(
@@ -387,11 +404,18 @@ async def test_login_limit_overall_and_the_window_slides(
         {"BRANDUBH_LOGIN_OVERALL": "4", "BRANDUBH_LOGIN_WINDOW_S": "2"}, redis=fresh_redis_url
     )
     assert await attempts(h.url, 5) == [401, 401, 401, 401, 429]
-    r = await Player(h.url).login("late@example.org", "whatever you like")
+    late = Player(h.url)
+    await late.login("early@example.org", "whatever you like")  # one failure of its own
+    r = await late.login("late@example.org", "whatever you like")
     assert r.status_code == 429 and "the service" in r.json()["message"]
     assert int(r.headers["retry-after"]) <= 2
+    # The overall limit is no off switch: an address that has not failed still gets in.
+    owner = await fresh_account(h.url)
+    assert (await owner.login()).status_code == 200
     await asyncio.sleep(2.2)  # the window has slid past the attempts
-    assert await attempts(h.url, 1) == [401]
+    assert await attempts_from(late, 1, "late@example.org") == [401]
+    await late.close()
+    await owner.close()
 
 
 # -- games against people need an account --------------------------------------------------

@@ -14,9 +14,7 @@ Redis still takes effect (``SessionGuard``).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
-import math
 import secrets
 from collections.abc import AsyncIterator
 from typing import Any, Final
@@ -25,7 +23,8 @@ from redis.asyncio import Redis
 
 from brandubh.hub import frames, keys
 from brandubh.hub.config import Settings
-from brandubh.hub.errors import RateLimited, Refusal
+from brandubh.hub.errors import Refusal
+from brandubh.hub.limits import Limits
 from brandubh.hub.passwords import (
     MAX_PASSWORD,
     Passwords,
@@ -42,7 +41,6 @@ from brandubh.store import Account, EmailTaken, IdTaken, Store, StoreUnavailable
 log = logging.getLogger("brandubh.accounts")
 
 SESSION_RECHECK_S: Final = 10.0
-_LIMIT_NAMES: Final = ("the service", "your address", "this account")
 
 
 def unavailable() -> Refusal:
@@ -81,7 +79,8 @@ class Accounts:
         self.store = store
         self.sessions = sessions
         self.settings = settings
-        self.passwords = Passwords(settings.hash_concurrency)
+        self.passwords = Passwords(settings.hash_concurrency, settings.signup_hash_concurrency)
+        self.limits = Limits(scripts, settings)
 
     async def start(self) -> None:
         """Make the dummy hash now, so that no login waits for it."""
@@ -96,13 +95,24 @@ class Accounts:
     # -- signing up and in ---------------------------------------------------------------
 
     async def signup(
-        self, email_raw: object, password_raw: object, name_raw: object, current: Session | None
+        self,
+        email_raw: object,
+        password_raw: object,
+        name_raw: object,
+        current: Session | None,
+        address: str = "unknown",
     ) -> tuple[str, Session]:
         """A new account and a session for it (its token). A guest session's player id
-        and name are adopted (a given name wins); any current session ends."""
+        and name are adopted (a given name wins); any current session ends.
+
+        Sign-ups are limited per address and overall; a taken address is answered after
+        the same hashing as a new one (docs/accounts.md says what that does and does not hide).
+        """
         email = normalize_email(email_raw)
         password = check_password(password_raw, email)
         name = check_name(name_raw) if name_raw is not None else None
+        await self.limits.signup(address)
+        encoded = await self.passwords.hash_for_signup(password)
         guest = current is not None and not current.account
         account_id = current.player.id if guest and current else _new_id()
         if name is None:
@@ -110,7 +120,6 @@ class Accounts:
         async with reachable():
             if await self.store.credentials(email) is not None:
                 raise _taken()
-            encoded = await self.passwords.hash(password)
             for _ in range(4):
                 try:
                     await self.store.create_account(account_id, email, name, encoded)
@@ -136,13 +145,15 @@ class Accounts:
         email = normalize_email(email_raw)
         if not isinstance(password_raw, str) or len(password_raw) > MAX_PASSWORD:
             raise bad_credentials()
-        await self.count_attempt(email, address)
+        await self.limits.login_attempt(email, address)
         async with reachable():
             found = await self.store.credentials(email)
         encoded = found[1] if found else None
         ok, renew = await self.passwords.verify(encoded, password_raw)
         if not ok or found is None:
+            await self.limits.login_failed(email, address)
             raise bad_credentials()
+        await self.limits.login_succeeded(email, address)
         account = found[0]
         if renew:
             async with reachable():
@@ -153,31 +164,6 @@ class Accounts:
         if current is not None:
             await self.end_sessions([current], notify=True)
         return token, session
-
-    async def count_attempt(self, email: str, address: str) -> None:
-        """Count a login attempt: overall, per address and per account (by email, known or
-        not); RateLimited when any window is full (nothing is counted then)."""
-        s = self.settings
-        base = keys.login_limits()
-        digest = hashlib.sha256(email.encode()).hexdigest()[:32]
-        reply = await self.scripts.login_limit(
-            keys=[f"{base}:all", f"{base}:ip:{address}", f"{base}:acct:{digest}"],
-            args=[
-                int(s.login_window_s * 1000),
-                secrets.token_hex(8),
-                s.login_overall,
-                s.login_per_address,
-                s.login_per_account,
-            ],
-        )
-        which, wait_ms = int(reply[0]), int(reply[1])
-        if which:
-            wait = max(1, math.ceil(wait_ms / 1000))
-            raise RateLimited(
-                f"too many login attempts for {_LIMIT_NAMES[which - 1]}: "
-                f"try again in {_duration(wait)}",
-                wait,
-            )
 
     # -- signing out and changing the password --------------------------------------------
 
@@ -205,11 +191,12 @@ class Accounts:
         if not isinstance(current, str) or len(current) > MAX_PASSWORD:
             raise Refusal("bad_credentials", "the current password is not right")
         password = check_password(new, account.email)
-        await self.count_attempt(account.email, address)
+        await self.limits.login_attempt(account.email, address)
         async with reachable():
             encoded = await self.store.password_hash(account.id)
         ok, _ = await self.passwords.verify(encoded, current)
         if not ok:
+            await self.limits.login_failed(account.email, address)
             raise Refusal("bad_credentials", "the current password is not right")
         new_hash = await self.passwords.hash(password)
         async with reachable():
@@ -276,10 +263,3 @@ def _new_id() -> str:
 
 def _default_name() -> str:
     return guest_name()
-
-
-def _duration(seconds: int) -> str:
-    if seconds < 60:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    minutes = math.ceil(seconds / 60)
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"

@@ -18,10 +18,12 @@ from redis.asyncio import BlockingConnectionPool, Redis
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from brandubh.hub import connection, frames, http, http_accounts, loops, web
+from brandubh.hub import connection, frames, http, http_accounts, loops, outage, web
 from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
 from brandubh.hub.config import Settings
@@ -29,6 +31,7 @@ from brandubh.hub.endings import Endings
 from brandubh.hub.errors import Refusal
 from brandubh.hub.fanout import Fanout
 from brandubh.hub.games import GameService
+from brandubh.hub.headers import SecurityHeaders
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.matches import MatchService
 from brandubh.hub.presence import Presence, turn_notices
@@ -61,7 +64,9 @@ class Hub:
         self.store = store = Store.from_url(
             settings.database_url, pool_size=settings.database_pool_size
         )
-        self.games = games = GameService(redis, scripts, settings.time_scale, store)
+        self.games = games = GameService(
+            redis, scripts, settings.time_scale, store, settings.bot_games_per_player
+        )
         self.scheduler = Scheduler(
             redis,
             scripts,
@@ -85,7 +90,6 @@ class Hub:
         # Wired before the fan-out starts listening, so no event can be missed.
         fanout.hooks += [
             games.committer.observe,
-            sessions.on_event,
             self.endings.on_event,
             self.bot.on_event,
             turn_notices(sockets),
@@ -103,6 +107,7 @@ class Hub:
             sockets=sockets,
             sessions=sessions,
             clock=self.scheduler.redis_now_ms,
+            budgets=connection.SharedBudgets(settings),
         )
         self._ticks = 0
 
@@ -194,12 +199,27 @@ def create_app(settings: Settings | None = None) -> Starlette:
     ]
     if (static / "assets").is_dir():
         routes.append(Mount("/assets", web.Assets(directory=static / "assets"), name="assets"))
+    handlers: dict[Any, Any] = {
+        Refusal: http.refusal_response,
+        404: web.not_found_handler(static),
+    }
+    handlers.update(dict.fromkeys(outage.UNREACHABLE, unavailable))
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(GZipMiddleware, minimum_size=web.GZIP_MIN_BYTES)],
-        exception_handlers={
-            Refusal: http.refusal_response,
-            404: web.not_found_handler(static),
-        },
+        exception_handlers=handlers,
+        middleware=[
+            Middleware(SecurityHeaders),
+            Middleware(GZipMiddleware, minimum_size=web.GZIP_MIN_BYTES),
+        ],
+    )
+
+
+async def unavailable(request: Request, exc: Exception) -> Response:
+    """Redis could not be reached: 503, and one log line per outage (not a traceback)."""
+    outage.report("http", exc)
+    return JSONResponse(
+        {"error": "unavailable", "message": "the service cannot reach its store: try again"},
+        status_code=503,
+        headers={"Retry-After": "1"},
     )

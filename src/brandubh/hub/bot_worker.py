@@ -16,8 +16,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import logging
 import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
@@ -38,6 +44,30 @@ log = logging.getLogger("brandubh.bot")
 LEASE_MS: Final = 3_000  # a claimed turn is due again this long after its last renewal
 RENEW_S: Final = 1.0
 CLAIM_BATCH: Final = 4
+FAIR_DELAY_MS: Final = 250  # a player's further turn waits this long while one is thinking
+PR_SET_PDEATHSIG: Final = 1  # linux/prctl.h
+
+
+def die_with_parent(parent: int) -> None:
+    """Pool initializer: end this worker when the hub that started it dies, even by SIGKILL.
+
+    Linux sends PR_SET_PDEATHSIG's signal when the parent goes; elsewhere, and in case the
+    parent died before the call, a watchdog thread checks the parent's pid. With the
+    workers gone, multiprocessing's resource_tracker sees its pipe close and ends too.
+    """
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    if os.getppid() != parent:
+        os._exit(0)
+    threading.Thread(target=watch, name="parent watchdog", daemon=True).start()
 
 
 class BotWorker:
@@ -59,6 +89,7 @@ class BotWorker:
         # not safe. Started on first use, so hubs that never see a bot game pay nothing.
         self._pool: ProcessPoolExecutor | None = None
         self._busy: set[str] = set()  # games this process is thinking about now
+        self._players: set[str] = set()  # the players whose games are being thought about
         self._running: set[asyncio.Task[None]] = set()
 
     async def stop(self) -> None:
@@ -72,6 +103,8 @@ class BotWorker:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.settings.bot_processes,
                 mp_context=multiprocessing.get_context("spawn"),
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
@@ -130,9 +163,20 @@ class BotWorker:
         if state.status != "active" or state.turn != BOT_ID:
             await self.redis.zrem(keys.bot_jobs(keys.bucket(game_id)), game_id)
             return
+        human = state.attacker if state.defender == BOT_ID else state.defender
+        if human in self._players:
+            # Fair turns: one game of a player at a time here, so one player's many games
+            # cannot hold up everyone else's; this one is due again shortly.
+            await self.redis.zadd(
+                keys.bot_jobs(keys.bucket(game_id)),
+                {game_id: self.clock() + FAIR_DELAY_MS},
+                xx=True,
+            )
+            return
         seed = await games.seed(game_id)
         snapshot = unpack_snapshot(state.snap)
         loop = asyncio.get_running_loop()
+        self._players.add(human)
         try:
             text = await loop.run_in_executor(
                 self.pool(), think, snapshot, seed, game_id, max(1, state.bot_level)
@@ -140,6 +184,8 @@ class BotWorker:
         except Exception:
             log.exception("the bot failed to think in %s; its turn goes back to the queue", game_id)
             return
+        finally:
+            self._players.discard(human)
         try:
             await games.move(BOT_ID, game_id, state.ply, text, f"bot-{state.ply}")
         except Refusal as exc:

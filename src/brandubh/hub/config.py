@@ -41,8 +41,10 @@ class Settings:
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
     max_frame_bytes: int = 4096  # larger frames get an error reply
     hard_frame_bytes: int = 65536  # uvicorn closes the socket (1009) beyond this
-    credits: int = 100  # messages per credit window (pings and pongs are free)
+    credits: int = 100  # messages per credit window, pings and pongs too
     credit_window_s: float = 20.0
+    session_credits: int = 300  # per credit window, shared by one session's sockets on a hub
+    sockets_per_address: int = 64  # websockets one client address may hold on a hub; 0: any
     strikes: int = 10  # error replies a socket may earn before it is closed (4001)
     strike_refill_s: float = 2.0  # one strike forgiven per this many seconds
     outbound_queue: int = 256  # frames waiting for a slow reader before it is closed (4002)
@@ -56,13 +58,32 @@ class Settings:
     scheduler_poll_s: float = 0.05
     outage_after_s: float = 30.0  # no scheduler beat for this long: the service was down
     client_dir: str = ""  # built client (index.html and assets); empty: the package's build
-    # Login attempts allowed per sliding window (docs/accounts.md): per account (by email,
-    # known or not), per client address, and over the whole service.
+    # Login limits per sliding window (docs/accounts.md): failures per account (by email,
+    # known or not) from one address, and from every address that failed there; attempts
+    # per client address; failures over the whole service. An address with no failures in
+    # the window is held up by none but its own attempts limit (so the owner gets in).
     login_window_s: float = 600.0
     login_per_account: int = 10
     login_per_address: int = 200
     login_overall: int = 5000
-    hash_concurrency: int = 2  # argon2 hashes computed at once per process (off the loop)
+    # Sign-ups per sliding window: per client address and over the whole service.
+    signup_window_s: float = 3600.0
+    signup_per_address: int = 10
+    signup_overall: int = 1000
+    # New guest sessions per client address per window; an unused one lives this long.
+    guest_window_s: float = 600.0
+    guests_per_address: int = 60
+    guest_unused_ttl_s: int = 3600
+    bot_games_per_player: int = 3  # live (unfinished) games against the bot at once
+    hash_concurrency: int = 2  # argon2 logins checked at once per process (off the loop)
+    signup_hash_concurrency: int = 1  # sign-up hashes at once, apart from the logins'
+    # Connections (uvicorn, hub/transport.py): a request's headers must arrive within
+    # header_timeout_s of its first byte (or of the connection, for the first request); an
+    # idle keep-alive connection is closed after keep_alive_s; one peer address may hold
+    # connections_per_address TCP connections (0: any; set 0 behind a reverse proxy).
+    header_timeout_s: float = 10.0
+    keep_alive_s: float = 5.0
+    connections_per_address: int = 256
     archive_poll_s: float = 2.0  # how often a hub sweeps finished games not yet archived
 
     @classmethod
@@ -77,6 +98,8 @@ class Settings:
             max_frame_bytes=_int("BRANDUBH_MAX_FRAME_BYTES", cls.max_frame_bytes),
             credits=_int("BRANDUBH_CREDITS", cls.credits),
             credit_window_s=_float("BRANDUBH_CREDIT_WINDOW_S", cls.credit_window_s),
+            session_credits=_int("BRANDUBH_SESSION_CREDITS", cls.session_credits),
+            sockets_per_address=_int("BRANDUBH_SOCKETS_PER_ADDRESS", cls.sockets_per_address),
             strikes=_int("BRANDUBH_STRIKES", cls.strikes),
             outbound_queue=_int("BRANDUBH_OUTBOUND_QUEUE", cls.outbound_queue),
             ping_interval_s=_float("BRANDUBH_PING_INTERVAL_S", cls.ping_interval_s),
@@ -93,6 +116,21 @@ class Settings:
             login_per_account=_int("BRANDUBH_LOGIN_PER_ACCOUNT", cls.login_per_account),
             login_per_address=_int("BRANDUBH_LOGIN_PER_ADDRESS", cls.login_per_address),
             login_overall=_int("BRANDUBH_LOGIN_OVERALL", cls.login_overall),
+            signup_window_s=_float("BRANDUBH_SIGNUP_WINDOW_S", cls.signup_window_s),
+            signup_per_address=_int("BRANDUBH_SIGNUP_PER_ADDRESS", cls.signup_per_address),
+            signup_overall=_int("BRANDUBH_SIGNUP_OVERALL", cls.signup_overall),
+            guest_window_s=_float("BRANDUBH_GUEST_WINDOW_S", cls.guest_window_s),
+            guests_per_address=_int("BRANDUBH_GUESTS_PER_ADDRESS", cls.guests_per_address),
+            guest_unused_ttl_s=_int("BRANDUBH_GUEST_UNUSED_TTL_S", cls.guest_unused_ttl_s),
+            bot_games_per_player=_int("BRANDUBH_BOT_GAMES_PER_PLAYER", cls.bot_games_per_player),
             hash_concurrency=_int("BRANDUBH_HASH_CONCURRENCY", cls.hash_concurrency),
+            signup_hash_concurrency=_int(
+                "BRANDUBH_SIGNUP_HASH_CONCURRENCY", cls.signup_hash_concurrency
+            ),
+            header_timeout_s=_float("BRANDUBH_HEADER_TIMEOUT_S", cls.header_timeout_s),
+            keep_alive_s=_float("BRANDUBH_KEEP_ALIVE_S", cls.keep_alive_s),
+            connections_per_address=_int(
+                "BRANDUBH_CONNECTIONS_PER_ADDRESS", cls.connections_per_address
+            ),
             archive_poll_s=_float("BRANDUBH_ARCHIVE_POLL_S", cls.archive_poll_s),
         )

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from brandubh.hub import frames
+from brandubh.hub import frames, outage
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import ProtocolError, Refusal
 from brandubh.hub.fanout import Fanout
@@ -26,14 +26,16 @@ from brandubh.hub.games import GameService
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.matches import MatchService
 from brandubh.hub.origin import origin_allowed
+from brandubh.hub.outage import UNREACHABLE
 from brandubh.hub.presence import Presence
 from brandubh.hub.protocol import (
     CLOSE_HEARTBEAT,
     CLOSE_INTERNAL_ERROR,
     CLOSE_ORIGIN_REFUSED,
+    CLOSE_SESSION_ENDED,
     CLOSE_TOO_MANY_ERRORS,
     CLOSE_TOO_SLOW,
-    FREE,
+    CLOSE_TRY_AGAIN_LATER,
     MESSAGES,
     decode_frame,
     validate,
@@ -46,6 +48,9 @@ from brandubh.hub.watchers import Watchers
 log = logging.getLogger("brandubh.hub")
 
 MAX_GAMES_PER_SOCKET = 16
+SESSION_CHECK_S: Final = 1.0  # an acting socket's session is re-read at most this stale
+# Messages that act for the socket's player: the session must still be alive for them.
+ACTING: Final = frozenset(MESSAGES) - {"watch", "unwatch", "lobby", "ping", "pong"}
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,14 @@ class Services:
     sockets: Sockets
     sessions: Sessions
     clock: Callable[[], int]  # this process's estimate of Redis's clock, ms
+    budgets: SharedBudgets
+
+
+def disconnected(exc: BaseException) -> bool:
+    """Whether an exception only says that the client went away (not an error of ours)."""
+    return isinstance(exc, WebSocketDisconnect | OSError | EOFError) or (
+        isinstance(exc, RuntimeError) and "close message has been sent" in str(exc)
+    )
 
 
 class TokenBucket:
@@ -81,6 +94,49 @@ class TokenBucket:
             self.tokens -= 1
             return True
         return False
+
+
+class SharedBudgets:
+    """What one session's sockets on this hub share (a message budget), and how many
+    sockets each client address holds here (capped)."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._sessions: dict[str, tuple[TokenBucket, int]] = {}
+        self._addresses: dict[str, int] = {}
+
+    def admit(self, address: str) -> bool:
+        """Count a new socket of this address, unless it holds its share already."""
+        held = self._addresses.get(address, 0)
+        cap = self.settings.sockets_per_address
+        if cap and held >= cap:
+            return False
+        self._addresses[address] = held + 1
+        return True
+
+    def release(self, address: str) -> None:
+        held = self._addresses.get(address, 0) - 1
+        if held > 0:
+            self._addresses[address] = held
+        else:
+            self._addresses.pop(address, None)
+
+    def join(self, session_id: str) -> TokenBucket:
+        """The session's shared budget (one per session on this hub), for one more socket."""
+        s = self.settings
+        bucket, users = self._sessions.get(session_id) or (
+            TokenBucket(s.session_credits, s.session_credits / s.credit_window_s),
+            0,
+        )
+        self._sessions[session_id] = (bucket, users + 1)
+        return bucket
+
+    def leave(self, session_id: str) -> None:
+        bucket, users = self._sessions[session_id]
+        if users > 1:
+            self._sessions[session_id] = (bucket, users - 1)
+        else:
+            del self._sessions[session_id]
 
 
 class Subscription:
@@ -152,9 +208,12 @@ class Subscription:
         except Refusal as exc:
             self.syncing = False
             self.conn.send(frames.error(exc.code, exc.message, game=self.game_id))
-        except Exception:
+        except Exception as exc:
             self.syncing = False
-            log.exception("catch-up failed for game %s", self.game_id)
+            if isinstance(exc, UNREACHABLE):
+                outage.report("catch-up", exc)
+            else:
+                log.exception("catch-up failed for game %s", self.game_id)
             self.conn.send(
                 frames.error("unavailable", "could not load the game; retrying", game=self.game_id)
             )
@@ -167,17 +226,25 @@ class Connection:
     """A websocket from accept to close."""
 
     def __init__(
-        self, services: Services, ws: WebSocket, player: Player | None, account: bool
+        self,
+        services: Services,
+        ws: WebSocket,
+        player: Player | None,
+        account: bool,
+        session_id: str | None = None,
     ) -> None:
         self.services = services
         self.ws = ws
         self.player = player
         self.account = account  # the session is an account's, not a guest's
+        self.session_id = session_id
+        self.session_checked = time.monotonic()  # the session was read just now
         self.id = secrets.token_hex(8)
         settings = services.settings
         self.out: asyncio.Queue[bytes] = asyncio.Queue(maxsize=settings.outbound_queue)
         self.credits = TokenBucket(settings.credits, settings.credits / settings.credit_window_s)
         self.strikes = TokenBucket(settings.strikes, 1 / settings.strike_refill_s)
+        self.shared: TokenBucket | None = None  # the session's budget (set by serve)
         self.subs: dict[str, Subscription] = {}
         self.last_seen = time.monotonic()
         self.closing: tuple[int, str] | None = None
@@ -216,9 +283,12 @@ class Connection:
             n += 1
             self.send(frames.ping(n, self.services.clock()))
             if n % 8 == 0:
-                await self._refresh_watchers()
-                if self.lobby_player is not None:
-                    await self.services.lobby.refresh_live_seeks(self.lobby_player, self.id)
+                try:
+                    await self._refresh_watchers()
+                    if self.lobby_player is not None:
+                        await self.services.lobby.refresh_live_seeks(self.lobby_player, self.id)
+                except UNREACHABLE as exc:
+                    outage.report("socket heartbeat", exc)  # refreshed again next time
 
     # -- the socket's life ----------------------------------------------------------------
 
@@ -246,9 +316,11 @@ class Connection:
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
-                if not task.cancelled() and task.exception() is not None:
-                    log.error("socket %s failed", self.id, exc_info=task.exception())
-                    self.close(CLOSE_INTERNAL_ERROR, "internal error")
+                exc = task.exception() if not task.cancelled() else None
+                if exc is None or disconnected(exc):
+                    continue  # a client leaving is not an error
+                log.error("socket %s failed", self.id, exc_info=exc)
+                self.close(CLOSE_INTERNAL_ERROR, "internal error")
         finally:
             for task in tasks:
                 task.cancel()
@@ -278,13 +350,29 @@ class Connection:
             try:
                 if data is None:
                     raise ProtocolError("bad_frame", "frames must be binary msgpack, not text")
-                msg = validate(decode_frame(data, settings.max_frame_bytes))
-                if msg["t"] not in FREE and not self.credits.take():
+                # Every message costs a credit, pings and pongs too, from the socket's budget
+                # and from the budget its session's sockets share.
+                if not self.credits.take() or (self.shared is not None and not self.shared.take()):
                     raise Refusal(
                         "rate_limited",
                         "too many messages: wait a few seconds; this one was ignored",
                     )
+                msg = validate(decode_frame(data, settings.max_frame_bytes))
+                if msg["t"] in ACTING:
+                    await self._check_session()
                 await HANDLERS[msg["t"]](self, msg)
+            except UNREACHABLE as exc:
+                outage.report("socket", exc)
+                game = msg.get("game") if msg and isinstance(msg.get("game"), str) else None
+                msg_id = msg.get("id") if msg and isinstance(msg.get("id"), str) else None
+                self.send(
+                    frames.error(
+                        "unavailable",
+                        "the service cannot reach its store: send it again shortly",
+                        msg_id,
+                        game,
+                    )
+                )
             except Refusal as exc:
                 # Answer with the message's id and game, so the client knows what was refused.
                 msg_id = exc.msg_id or (msg.get("id") if msg else None)
@@ -342,6 +430,17 @@ class Connection:
                 await self.services.presence.update(sub.game_id, self.id, self.player.id, "add")
 
     # -- acting on a game -----------------------------------------------------------------
+
+    async def _check_session(self) -> None:
+        """Refuse to act for a session that ended (its notice may have been lost): read
+        at most once a second, so acting costs at most one EXISTS a second."""
+        sid = self.session_id
+        if sid is None or time.monotonic() - self.session_checked < SESSION_CHECK_S:
+            return
+        if not await self.services.sessions.alive([sid]):
+            self.close(CLOSE_SESSION_ENDED, "session ended")
+            raise Refusal("session_ended", "your session has ended: log in again")
+        self.session_checked = time.monotonic()
 
     def _player_id(self) -> str:
         if self.player is None:
@@ -483,12 +582,32 @@ async def serve(services: Services, ws: WebSocket) -> None:
     if not origin_allowed(ws.headers, services.settings.allowed_origins):
         await ws.close(code=CLOSE_ORIGIN_REFUSED, reason="origin not allowed")
         return
-    session = await services.sessions.get_session(ws.cookies.get(COOKIE))
-    player = session.player if session else None
-    conn = Connection(services, ws, player, account=bool(session and session.account))
-    player_id = player.id if player else None
-    services.sockets.add(conn, player_id, session.id if session else None)
+    address = ws.client.host if ws.client else "unknown"
+    budgets = services.budgets
+    if not budgets.admit(address):
+        await ws.accept()
+        await ws.close(CLOSE_TRY_AGAIN_LATER, "too many sockets from your address")
+        return
     try:
-        await conn.run()
+        try:
+            session = await services.sessions.get_session(ws.cookies.get(COOKIE))
+        except UNREACHABLE as exc:
+            outage.report("socket", exc)
+            await ws.accept()
+            await ws.close(CLOSE_TRY_AGAIN_LATER, "the service is unavailable: try again shortly")
+            return
+        player = session.player if session else None
+        sid = session.id if session else None
+        conn = Connection(services, ws, player, bool(session and session.account), sid)
+        player_id = player.id if player else None
+        if sid is not None:
+            conn.shared = budgets.join(sid)
+        services.sockets.add(conn, player_id, sid)
+        try:
+            await conn.run()
+        finally:
+            services.sockets.discard(conn, player_id)
+            if sid is not None:
+                budgets.leave(sid)
     finally:
-        services.sockets.discard(conn, player_id)
+        budgets.release(address)

@@ -50,6 +50,8 @@ STATUS: Final[dict[str, int]] = {
     "payload_too_large": 413,
     "email_taken": 409,
     "game_not_waiting": 409,
+    "too_many_bot_games": 409,
+    "session_ended": 401,
     "rate_limited": 429,
     "busy": 503,
     "unavailable": 503,

@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from brandubh.hub import keys
+from brandubh.hub import keys, outage
 
 log = logging.getLogger("brandubh.hub")
 
@@ -89,7 +89,7 @@ class Fanout:
                     else:
                         self._dispatch(message["data"])
             except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                log.warning("pub/sub connection lost (%s); reconnecting", exc)
+                outage.report("fan-out", exc)  # one line per outage, not per retry
                 await asyncio.sleep(0.2)
             finally:
                 with contextlib.suppress(Exception):

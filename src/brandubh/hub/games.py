@@ -30,6 +30,7 @@ _RETRIES: Final = 16
 # A friend game nobody joins is forgotten after this long (its hash and seed expire; the
 # join's commit makes the hash lasting again: commit.lua).
 WAITING_TTL_S: Final = 7 * 24 * 3600
+BOT_GAMES_TTL_S: Final = 30 * 24 * 3600
 
 
 def new_game_id() -> str:
@@ -45,6 +46,7 @@ class GameService:
         scripts: Scripts,
         time_scale: float = 1.0,
         archive: Store | None = None,
+        bot_games: int = 0,
     ) -> None:
         self.redis = redis
         self.scripts = scripts
@@ -52,6 +54,7 @@ class GameService:
         # Where ended games are read from once their Redis keys have expired (rater.py).
         self.archive = archive
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production
+        self.bot_games = bot_games  # live bot games a player may have at once; 0: any
 
     def allowance_ms(self, state: GameState) -> int:
         """How long the side to move has for one move, in ms."""
@@ -149,6 +152,8 @@ class GameService:
         if opponent == "bot" and rated:
             raise Refusal("bad_field", "rated: games against the bot are never rated")
         is_rated = opponent == "friend" and rated is not False
+        if opponent == "bot":
+            await self._check_bot_games(creator.id)
         seed = fairplay.new_seed()
         snap = pack_snapshot(Game(ruleset).snapshot())
         invite = secrets.token_urlsafe(12) if opponent == "friend" else ""
@@ -193,6 +198,11 @@ class GameService:
             raise RuntimeError("could not find a free game id")
         if opponent == "bot":
             joiner = Player(BOT_ID, f"Bot (level {bot_level})")
+            mine = keys.bot_games(creator.id)
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zadd(mine, {game_id: state.created})
+            pipe.expire(mine, BOT_GAMES_TTL_S)
+            await pipe.execute()
         if joiner is not None:
             state = await self._start(state, joiner, seed, attacker_id)
         else:
@@ -201,6 +211,29 @@ class GameService:
             pipe.expire(keys.seed(state.id), WAITING_TTL_S)
             await pipe.execute()
         return state, invite
+
+    async def _check_bot_games(self, player_id: str) -> None:
+        """Refuse a new bot game to a player who has ``bot_games`` unfinished ones (one
+        player's many games would otherwise fill every hub's bot worker)."""
+        if not self.bot_games:
+            return
+        mine = keys.bot_games(player_id)
+        ids = [raw.decode() for raw in cast(list[bytes], await self.redis.zrange(mine, 0, -1))]
+        if len(ids) < self.bot_games:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.hget(keys.game(game_id), "status")
+        statuses = await pipe.execute()
+        done = [g for g, st in zip(ids, statuses, strict=True) if st not in (b"active", b"waiting")]
+        if done:
+            await self.redis.zrem(mine, *done)
+        if len(ids) - len(done) >= self.bot_games:
+            raise Refusal(
+                "too_many_bot_games",
+                f"you have {self.bot_games} unfinished games against the bot: "
+                "finish or resign one first",
+            )
 
     async def rematch(self, player_id: str, game_id: str) -> tuple[str, str | None]:
         """Offer a rematch after the end, or accept the opponent's: ("offered", None) or

@@ -12,10 +12,12 @@ from starlette.routing import Route
 
 from brandubh import fairplay
 from brandubh.engine import RULESETS, EngineError, Record, format_record, parse_record
-from brandubh.hub.errors import Refusal
+from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.http_base import (
     Services,
+    address,
     check_cross_site,
+    read_body,
     read_json,
     refusal_response,
     set_session_cookie,
@@ -34,12 +36,29 @@ def routes(web: Services, static: Path) -> list[Route]:
     """The HTTP routes of games, pages and health (http_accounts has the rest)."""
     settings = web.settings
 
-    async def player_for(request: Request) -> tuple[Player, str | None]:
-        """The request's player, creating a guest session when it has none."""
-        player = await web.sessions.get(request.cookies.get(COOKIE))
-        if player is not None:
-            return player, None
-        token, player = await web.sessions.create_guest()
+    async def new_guest(request: Request) -> tuple[Player, str] | None:
+        """A new guest session with a short life, or None when the visitor's address made
+        enough of them lately (docs/accounts.md)."""
+        if not await web.accounts.limits.guest(address(request)):
+            return None
+        token, player = await web.sessions.create_guest(settings.guest_unused_ttl_s)
+        return player, token
+
+    async def player_for(request: Request, *, use: bool = False) -> tuple[Player, str | None]:
+        """The request's player, creating a guest session when it has none; ``use``: it is
+        about to play, so a guest session gets its full life."""
+        cookie = request.cookies.get(COOKIE)
+        session = await web.sessions.get_session(cookie)
+        if session is not None:
+            if use and not session.account and cookie:
+                await web.sessions.keep(cookie)
+            return session.player, None
+        made = await new_guest(request)
+        if made is None:
+            raise RateLimited("too many new sessions from your address: try again later", 60)
+        player, token = made
+        if use:
+            await web.sessions.keep(token)
         return player, token
 
     def with_cookie(response: Response, token: str | None, request: Request) -> Response:
@@ -102,7 +121,7 @@ def routes(web: Services, static: Path) -> list[Route]:
             raise Refusal("bad_field", "match and invitee are for games against a person")
         if opponent == "friend":
             await require_account(request)
-        player, token = await player_for(request)
+        player, token = await player_for(request, use=True)
         match_id = "m" + secrets.token_urlsafe(8) if match else ""
         state, invite = await web.games.create(
             player,
@@ -131,7 +150,7 @@ def routes(web: Services, static: Path) -> list[Route]:
         if not isinstance(invite, str):
             raise Refusal("bad_field", "invite must be the token from the invite link")
         await require_account(request)
-        player, token = await player_for(request)
+        player, token = await player_for(request, use=True)
         state = await web.games.join(player, game_id, invite)
         await web.matches.joined(state)
         return with_cookie(JSONResponse({"id": state.id, "url": f"/g/{state.id}"}), token, request)
@@ -158,9 +177,7 @@ def routes(web: Services, static: Path) -> list[Route]:
 
     async def verify_record(request: Request) -> Response:
         check_cross_site(request, settings)
-        body = await request.body()
-        if len(body) > MAX_RECORD:
-            raise Refusal("bad_request", f"a record is at most {MAX_RECORD} bytes")
+        body = await read_body(request, MAX_RECORD)
         try:
             record = parse_record(body.decode("utf-8"))
             game = fairplay.verify(record, await earlier_games(record))
@@ -226,7 +243,10 @@ def routes(web: Services, static: Path) -> list[Route]:
                 "or `npm ci && npm run build` in client/.",
                 status_code=503,
             )
-        _player, token = await player_for(request)
+        token = None
+        if await web.sessions.get_session(request.cookies.get(COOKIE)) is None:
+            made = await new_guest(request)  # past the limit: the page, without a session
+            token = made[1] if made else None
         return with_cookie(FileResponse(index), token, request)
 
     return [

@@ -15,7 +15,13 @@ from starlette.routing import Route
 from brandubh.engine import RULESETS, EngineError, Game
 from brandubh.hub.accounts import not_logged_in, reachable
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http_base import Services, address, read_json, set_session_cookie
+from brandubh.hub.http_base import (
+    Services,
+    address,
+    clear_session_cookie,
+    read_json,
+    set_session_cookie,
+)
 from brandubh.hub.protocol import GAME_ID_RE, PLAYER_ID_RE
 from brandubh.hub.sessions import COOKIE, Session
 from brandubh.hub.state import unpack_snapshot
@@ -52,7 +58,11 @@ def routes(web: Services) -> list[Route]:
     async def signup(request: Request) -> Response:
         body = await read_json(request, settings, {"email", "password", "name"})
         token, session = await accounts.signup(
-            body.get("email"), body.get("password"), body.get("name"), await session_of(request)
+            body.get("email"),
+            body.get("password"),
+            body.get("name"),
+            await session_of(request),
+            address(request),
         )
         return await signed_in(session, token, request, 201)
 
@@ -70,9 +80,7 @@ def routes(web: Services) -> list[Route]:
             raise Refusal("bad_field", "everywhere must be true or false")
         session = await session_of(request)
         ended = await accounts.logout(session, everywhere) if session else 0
-        response = JSONResponse({"ended": ended})
-        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
-        return response
+        return clear_session_cookie(JSONResponse({"ended": ended}), request)
 
     async def change_password(request: Request) -> Response:
         body = await read_json(request, settings, {"current", "new"})

@@ -59,19 +59,39 @@ def check_cross_site(request: Request, settings: Settings) -> None:
         )
 
 
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request's body, refused (413) past ``limit`` bytes before more is read: by its
+    Content-Length first, then by counting what arrives (a chunked body has no length)."""
+    declared = request.headers.get("content-length")
+    too_large = Refusal("payload_too_large", f"the request body is over {limit} bytes")
+    if declared is not None:
+        if not (declared.isascii() and declared.isdigit()):
+            raise Refusal("bad_request", "Content-Length must be a whole number of bytes")
+        if int(declared) > limit:
+            raise too_large
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_large
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def read_json(request: Request, settings: Settings, fields: set[str]) -> dict[str, Any]:
     """The JSON object of a non-GET request, after the cross-site check; only ``fields``."""
     check_cross_site(request, settings)
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise Refusal("bad_request", f"request body over {MAX_BODY} bytes")
+    body = await read_body(request, MAX_BODY)
     if not body:
         data: Any = {}
     else:
         try:
             data = json.loads(body)
-        except ValueError:
-            raise Refusal("bad_request", "the request body must be JSON") from None
+        except (ValueError, RecursionError):  # RecursionError: nested too deep
+            raise Refusal(
+                "bad_request", "the request body must be JSON: UTF-8 text, not nested deeply"
+            ) from None
     if not isinstance(data, dict):
         raise Refusal("bad_request", "the request body must be a JSON object")
     unknown = set(data) - fields
@@ -92,6 +112,13 @@ def set_session_cookie(response: Response, token: str, request: Request) -> Resp
         samesite="lax",
         secure=request.url.scheme == "https",
         path="/",
+    )
+    return response
+
+
+def clear_session_cookie(response: Response, request: Request) -> Response:
+    response.delete_cookie(
+        COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
     )
     return response
 

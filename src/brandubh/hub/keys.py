@@ -73,6 +73,11 @@ def player_active(player_id: str) -> str:
     return f"{ACCT}:pa:{player_id}"
 
 
+def watchers_published(game_id: str) -> str:
+    """String: set for a moment after a watcher count of the game was published (PX)."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:wp:{game_id}"
+
+
 def bot_jobs(n: int) -> str:
     """Sorted set per bucket: game id -> when a bot worker may claim its turn (ms).
     Lives: for ever (16 keys); an entry from the bot's turn until its move commits."""
@@ -110,7 +115,8 @@ def game_channel(game_id: str) -> str:
 def session(session_id: str) -> str:
     """Hash: a browser session (player id, display name, kind, account), by its id: the
     SHA-256 of the cookie's token, so that Redis never holds a usable token. Lives: 30 days
-    (sessions.TTL_S); a guest's 1 day (sessions.GUEST_TTL_S) until they start a game."""
+    (sessions.TTL_S); a guest's an hour (BRANDUBH_GUEST_UNUSED_TTL_S) until they create or
+    join a game (sessions.keep)."""
     return f"{PREFIX}:s:{session_id}"
 
 
@@ -193,12 +199,6 @@ def account_sessions(account_id: str) -> str:
     return f"{ACCT}:as:{account_id}"
 
 
-def guest_session(player_id: str) -> str:
-    """String: a guest player id -> its session id, so that the start of the guest's first
-    game can make that session last (sessions.on_event). Lives: like the session."""
-    return f"{PREFIX}:gs:{player_id}"
-
-
 # -- left by earlier versions ---------------------------------------------------------------
 # Before PostgreSQL held the permanent record these keys did; only `brandubh
 # migrate-from-redis` reads them now, and it deletes what it has moved (store/migrate.py).
@@ -240,9 +240,16 @@ def leaderboard(ruleset: str) -> str:
 
 
 def login_limits() -> str:
-    """Key prefix of the login rate limits (sorted sets of attempts, one slot: {login}).
-    Lives: each window's key expires one window after its latest attempt."""
+    """Key prefix of the rate limits (sorted sets of attempts, one slot: {login}): logins
+    (``:all``, ``:ip:``, ``:ipf:``, ``:pair:``, ``:acct:``), sign-ups (``:signup:``) and new
+    guest sessions (``:guest:``); each expires with its window (limits.py)."""
     return f"{PREFIX}:{{login}}"
+
+
+def bot_games(player_id: str) -> str:
+    """Sorted set: a player's games against the bot that may still be live -> created (ms);
+    pruned of finished ones when the player starts another (games.py). Expires in 30 days."""
+    return f"{PREFIX}:{tag(zlib.crc32(player_id.encode()) % BUCKETS)}:botg:{player_id}"
 
 
 def match(match_id: str) -> str:

@@ -13,9 +13,11 @@ Correspondence seeks stay until taken or cancelled.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final, cast
@@ -39,6 +41,7 @@ WINDOW_BASE: Final = 100  # rating points a quick pairing accepts at once...
 WINDOW_PER_S: Final = 25  # ...widening by this much a second of waiting...
 WINDOW_WIDEST: Final = 1000  # ...up to this
 WATCH_LIST: Final = 50
+WATCH_LIST_FRESH_S: Final = 1.0  # a watch list is reused this long (it costs ~200 commands)
 
 # Looks up a player's rating in a rule set: (rating, provisional).
 RatingLookup = Callable[[str, str], Awaitable[tuple[float, bool]]]
@@ -68,6 +71,8 @@ class Lobby:
         self.scripts = scripts
         self.games = games
         self.rating = rating
+        self._watch_list: tuple[float, list[dict[str, Any]]] | None = None
+        self._watch_list_task: asyncio.Task[list[dict[str, Any]]] | None = None
 
     # -- seeks -------------------------------------------------------------------------
 
@@ -270,7 +275,18 @@ class Lobby:
     # -- games to watch ----------------------------------------------------------------
 
     async def watch_list(self) -> list[dict[str, Any]]:
-        """The most recently started games in progress, with players, ply and spectators."""
+        """The most recently started games in progress, with players, ply and spectators:
+        built at most once a second per hub, however many sockets ask (one build at a time)."""
+        cached = self._watch_list
+        if cached is not None and time.monotonic() - cached[0] < WATCH_LIST_FRESH_S:
+            return cached[1]
+        if self._watch_list_task is None or self._watch_list_task.done():
+            self._watch_list_task = asyncio.create_task(self._build_watch_list())
+        built = await asyncio.shield(self._watch_list_task)
+        self._watch_list = (time.monotonic(), built)
+        return built
+
+    async def _build_watch_list(self) -> list[dict[str, Any]]:
         ids = cast(list[bytes], await self.redis.zrevrange(keys.live_games(), 0, WATCH_LIST - 1))
         out = []
         for raw in ids:

@@ -15,6 +15,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from brandubh.hub import outage
+
 log = logging.getLogger("brandubh.hub")
 
 
@@ -29,22 +31,38 @@ class Loop:
 async def run(loop: Loop) -> None:
     """Run a loop's step for ever, pausing ``every_s`` (or until woken) between steps."""
     failures = 0
+    me = asyncio.current_task()
     while True:
+        # A cancellation can be swallowed on its way (by a timeout meeting it, or a client
+        # library): a loop that was told to stop stops, or the hub never exits.
+        if me is not None and me.cancelling():
+            raise asyncio.CancelledError
         if loop.wake is None:
             await asyncio.sleep(loop.every_s)
         else:
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
+            # cancellation that meets the timeout, and the hub would never stop.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(loop.wake.wait(), loop.every_s)
+                async with asyncio.timeout(loop.every_s):
+                    await loop.wake.wait()
             loop.wake.clear()
+            if me is not None and me.cancelling():
+                raise asyncio.CancelledError
         try:
             await loop.step()
         except asyncio.CancelledError:
             raise
+        except outage.UNREACHABLE as exc:
+            outage.report(loop.name, exc)  # one line per outage for the whole hub
+            failures += 1
+            continue
         except Exception:
             if not failures:
                 log.exception("%s failed; trying again", loop.name)
             failures += 1
             continue
+        outage.recovered()
         if failures:
-            log.warning("%s works again after %d failed turns", loop.name, failures)
+            if not outage.OUTAGE.active:
+                log.info("%s works again after %d failed turns", loop.name, failures)
             failures = 0

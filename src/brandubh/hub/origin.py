@@ -2,6 +2,8 @@
 
 Starlette checks neither: its CORS middleware skips websockets, and a browser will open a
 websocket to any site with the user's cookies (cross-site websocket hijacking).
+``Sec-Fetch-Site: same-site`` is not enough: it covers other ports of the same host and
+sibling subdomains, which are other origins (login CSRF from a neighbour's page).
 """
 
 from __future__ import annotations
@@ -14,6 +16,13 @@ def _same_host(origin: str, host: str | None) -> bool:
     return host is not None and urlsplit(origin).netloc.lower() == host.lower()
 
 
+def _origin_ok(origin: str, headers: Mapping[str, str], allowed: frozenset[str]) -> bool:
+    """An origin on the allowlist, or (with none configured) the request's own host."""
+    if allowed:
+        return origin in allowed
+    return _same_host(origin, headers.get("host"))
+
+
 def origin_allowed(headers: Mapping[str, str], allowed: frozenset[str]) -> bool:
     """A websocket may open when it has no Origin (not a browser), or an allowed one.
 
@@ -22,18 +31,19 @@ def origin_allowed(headers: Mapping[str, str], allowed: frozenset[str]) -> bool:
     origin = headers.get("origin")
     if origin is None:
         return True
-    if allowed:
-        return origin in allowed
-    return _same_host(origin, headers.get("host"))
+    return _origin_ok(origin, headers, allowed)
 
 
 def unsafe_request_allowed(headers: Mapping[str, str], allowed: frozenset[str]) -> bool:
-    """A non-GET request: refuse ``Sec-Fetch-Site: cross-site``; without that header,
-    require an allowed Origin."""
-    site = headers.get("sec-fetch-site")
-    if site is not None:
-        return site != "cross-site"
+    """A non-GET request: its Origin must be allowed (same-origin, or on the allowlist).
+
+    Browsers send Origin with every such request; without one, only
+    ``Sec-Fetch-Site: same-origin`` (set by the browser itself) lets it through.
+    """
     origin = headers.get("origin")
-    if origin is None:
-        return False
-    return origin in allowed if allowed else _same_host(origin, headers.get("host"))
+    site = headers.get("sec-fetch-site")
+    if origin is None or origin == "null":
+        return origin is None and site == "same-origin"
+    if site in ("cross-site", "same-site") and origin not in allowed:
+        return False  # the browser says another origin sent it, whatever the Origin
+    return _origin_ok(origin, headers, allowed)

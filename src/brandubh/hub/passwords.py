@@ -178,15 +178,36 @@ def check_name(raw: object) -> str:
         raise Refusal("bad_name", f"the name must be {MIN_NAME} to {MAX_NAME} characters long")
     if not all(c.isalnum() or c in _NAME_PUNCTUATION for c in name):
         raise Refusal("bad_name", "the name may hold letters, digits, spaces and - _ . ' only")
-    if name.lower().startswith("bot"):
-        raise Refusal("bad_name", "names starting with 'Bot' are kept for the bot")
+    if skeleton(name).startswith("bot"):
+        raise Refusal(
+            "bad_name", "names starting with 'Bot' (or a look-alike) are kept for the bot"
+        )
     return name
+
+
+# Characters that look like the letters of "bot" (Unicode's confusables.txt, UTS #39, for
+# the three letters and their capitals), after NFKC has folded the fullwidth and styled
+# forms: reserved names are compared by this skeleton, not only by their letters.
+_LOOKALIKES: Final = {
+    "b": "ƄЬъвᏏᑲᖯБϐβВΒᏴᗷꓐℬ",
+    "o": "0oοσоօ০୦ంಂംං๐໐ဝ၀ჿᴏᴑⲟⲞОΟՕꓳ〇ºº°ℴ",
+    "t": "τтᴛͲТΤᎢꓔ⊤⟙Ⲧ𝖳ƚ",
+}
+_SKELETON: Final = {ord(c): letter for letter, chars in _LOOKALIKES.items() for c in chars}
+
+
+def skeleton(name: str) -> str:
+    """A name folded for comparing with reserved words: NFKC, no marks, case folded, and
+    look-alikes of b, o and t (Cyrillic, Greek, ...) read as those letters."""
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name))
+    bare = "".join(c for c in folded if not unicodedata.combining(c)).casefold()
+    return bare.translate(_SKELETON)
 
 
 class Passwords:
     """argon2id hashing and checking, off the event loop, a few at a time."""
 
-    def __init__(self, concurrency: int = 2) -> None:
+    def __init__(self, concurrency: int = 2, signup_concurrency: int = 1) -> None:
         self.hasher = PasswordHasher(
             time_cost=2,
             memory_cost=19 * 1024,
@@ -196,10 +217,17 @@ class Passwords:
             type=Type.ID,
         )
         self._slots = asyncio.Semaphore(max(1, concurrency))
+        # Sign-ups hash behind slots of their own, so a flood of them never queues a login.
+        self._signup_slots = asyncio.Semaphore(max(1, signup_concurrency))
         self._dummy: str | None = None
 
     async def hash(self, password: str) -> str:
         async with self._slots:
+            return await asyncio.to_thread(self.hasher.hash, password)
+
+    async def hash_for_signup(self, password: str) -> str:
+        """A hash for a new account, computed behind the sign-ups' own slots."""
+        async with self._signup_slots:
             return await asyncio.to_thread(self.hasher.hash, password)
 
     async def verify(self, encoded: str | None, password: str) -> tuple[bool, bool]:

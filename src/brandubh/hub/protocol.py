@@ -21,6 +21,7 @@ from brandubh.hub.errors import ProtocolError
 CLOSE_SERVER_SHUTDOWN: Final = 1001  # standard "going away"
 CLOSE_ORIGIN_REFUSED: Final = 1008  # standard "policy violation": a foreign Origin
 CLOSE_INTERNAL_ERROR: Final = 1011  # standard "internal error"
+CLOSE_TRY_AGAIN_LATER: Final = 1013  # standard: too many sockets from one address, or no store
 CLOSE_TOO_MANY_ERRORS: Final = 4001
 CLOSE_TOO_SLOW: Final = 4002
 CLOSE_HEARTBEAT: Final = 4003
@@ -31,6 +32,7 @@ MSG_ID_RE: Final = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
 PLAYER_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 MAX_PLY: Final = 10_000
 MAX_EVENT: Final = 1 << 31
+MAX_DEPTH: Final = 8  # no message nests deeper; deeper values are refused unread
 
 
 def _reject_ext(code: int, data: bytes) -> Any:
@@ -60,9 +62,36 @@ def decode_frame(data: bytes, max_bytes: int) -> dict[str, Any]:
         raise ProtocolError("bad_frame", f"frame is not one msgpack value: {why}") from None
     if not isinstance(msg, dict):
         raise ProtocolError("bad_frame", "a message must be a msgpack map with a 't' field")
+    if _too_deep(msg):
+        raise ProtocolError(
+            "bad_frame", f"a message nests maps and arrays at most {MAX_DEPTH} deep"
+        )
     if not isinstance(msg.get("t"), str):
         raise ProtocolError("bad_frame", "a message needs a 't' field naming its type")
     return msg
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether maps and arrays nest beyond MAX_DEPTH (walked without recursion: a frame may
+    nest a thousand deep, and repr or recursion over it would blow the stack)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > MAX_DEPTH:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def preview(value: Any) -> str:
+    """A short description of a value for an error message (never a deep repr)."""
+    if isinstance(value, dict):
+        return f"a map of {len(value)} entries"
+    if isinstance(value, list):
+        return f"an array of {len(value)} items"
+    return f"{value!r:.40}"
 
 
 # -- message shapes -----------------------------------------------------------------------
@@ -167,7 +196,6 @@ MESSAGES: Final[dict[str, dict[str, Field]]] = {
     "ping": {"n": Field(_counter, "a counter", required=False)},
     "pong": {"n": Field(_counter, "the counter of the ping answered", required=False)},
 }
-FREE: Final = frozenset({"ping", "pong"})  # cost no credits
 
 
 def validate(msg: dict[str, Any]) -> dict[str, Any]:
@@ -177,11 +205,13 @@ def validate(msg: dict[str, Any]) -> dict[str, Any]:
     msg_id = msg.get("id") if _msg_id(msg.get("id")) else None
     if shape is None:
         known = ", ".join(sorted(MESSAGES))
-        raise ProtocolError("unknown_type", f"unknown message type {kind!r}: one of {known}")
+        raise ProtocolError("unknown_type", f"unknown message type {preview(kind)}: one of {known}")
     for key in msg:
         if key != "t" and key not in shape:
             raise ProtocolError(
-                "bad_field", f"{kind}: unexpected field {key!r}; fields: {', '.join(shape)}", msg_id
+                "bad_field",
+                f"{kind}: unexpected field {preview(key)}; fields: {', '.join(shape)}",
+                msg_id,
             )
     for key, spec in shape.items():
         if key not in msg:
@@ -193,7 +223,7 @@ def validate(msg: dict[str, Any]) -> dict[str, Any]:
         if not spec.check(msg[key]):
             raise ProtocolError(
                 "bad_field",
-                f"{kind}: field {key!r} must be {spec.expect}, got {msg[key]!r:.40}",
+                f"{kind}: field {key!r} must be {spec.expect}, got {preview(msg[key])}",
                 msg_id,
             )
     return msg

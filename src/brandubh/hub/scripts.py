@@ -29,6 +29,7 @@ class Scripts:
     quick: AsyncScript
     pool_leave: AsyncScript
     login_limit: AsyncScript
+    windows: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -45,4 +46,5 @@ class Scripts:
             quick=redis.register_script(_source("quick")),
             pool_leave=redis.register_script(_source("pool_leave")),
             login_limit=redis.register_script(_source("login_limit")),
+            windows=redis.register_script(_source("windows")),
         )

@@ -13,13 +13,12 @@ leave nothing behind for long.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Final, cast
 
 from redis.asyncio import Redis
 
@@ -30,7 +29,6 @@ log = logging.getLogger("brandubh.sessions")
 
 COOKIE: Final = "bd_session"
 TTL_S: Final = 30 * 24 * 3600
-GUEST_TTL_S: Final = 24 * 3600  # a guest who has not played yet
 GUEST_PREFIX: Final = "g_"
 
 _ADJECTIVES: Final = (
@@ -99,7 +97,6 @@ class Session:
 class Sessions:
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
-        self._tasks: set[asyncio.Task[None]] = set()
 
     async def get(self, token: str | None) -> Player | None:
         """The player of a session token, or None for a missing or unknown one."""
@@ -118,46 +115,22 @@ class Sessions:
             return None
         return Session(sid, Player(pid.decode(), name.decode()), kind == b"account")
 
-    async def create_guest(self) -> tuple[str, Player]:
-        """A new guest session: its token and player."""
+    async def create_guest(self, ttl_s: int = TTL_S) -> tuple[str, Player]:
+        """A new guest session: its token and player. It lives ``ttl_s`` unless ``keep``
+        gives it the full life (a visitor who only looked costs an hour of memory)."""
         token = secrets.token_urlsafe(32)
         player = Player(f"{GUEST_PREFIX}{secrets.token_urlsafe(9)}", guest_name())
         sid = session_id(token)
         key = keys.session(sid)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(key, mapping={"id": player.id, "name": player.name, "kind": "guest"})
-        pipe.expire(key, GUEST_TTL_S)
-        pipe.set(keys.guest_session(player.id), sid, ex=GUEST_TTL_S)
+        pipe.expire(key, ttl_s)
         await pipe.execute()
         return token, player
 
-    def on_event(self, event: dict[str, Any]) -> None:
-        """Fan-out hook: a game's start keeps its guests' sessions as long as accounts'."""
-        if event.get("kind") != "start":
-            return
-        players = (event.get("state") or {}).get("players") or {}
-        guests = [
-            p["id"]
-            for p in players.values()
-            if isinstance(p, dict) and str(p.get("id", "")).startswith(GUEST_PREFIX)
-        ]
-        if guests:
-            task = asyncio.create_task(self.keep_guests(guests))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-
-    async def keep_guests(self, player_ids: list[str]) -> None:
-        try:
-            for pid in player_ids:
-                sid = cast(bytes | None, await self.redis.get(keys.guest_session(pid)))
-                if sid is None:
-                    continue
-                pipe = self.redis.pipeline(transaction=False)
-                pipe.expire(keys.session(sid.decode()), TTL_S)
-                pipe.expire(keys.guest_session(pid), TTL_S)
-                await pipe.execute()
-        except Exception:
-            log.exception("could not extend the sessions of guests %s", player_ids)
+    async def keep(self, token: str) -> None:
+        """Give a session that was used (a game was started) its full life."""
+        await self.redis.expire(keys.session(session_id(token)), TTL_S)
 
     async def create_account_session(self, player: Player) -> tuple[str, Session]:
         """A new session, under a new token, for an account; listed with the account's."""

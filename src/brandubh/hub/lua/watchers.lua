@@ -1,9 +1,12 @@
--- Add, refresh or remove a spectator connection and publish the new count.
+-- Add, refresh or remove a spectator connection and publish the new count, at most once
+-- per ARGV[7] ms per game (every hub shares KEYS[2]): spectators churning cannot flood the
+-- players with counts. A change not published is published by its hub a little later.
 -- Entries expire so that a hub that dies does not leave its spectators counted.
--- KEYS[1] watcher zset
+-- KEYS[1] watcher zset   KEYS[2] the game's last-publish marker
 -- ARGV[1] connection id   ARGV[2] 'add', 'del' or 'get'   ARGV[3] ttl (ms)
 -- ARGV[4] channel         ARGV[5] game id          ARGV[6] '1' to publish the count
--- Returns the count.
+-- ARGV[7] least interval between two published counts (ms)
+-- Returns {count, 1 if published (or not asked to), 0 if held back}.
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
@@ -15,6 +18,9 @@ elseif ARGV[2] == 'del' then
 end
 local count = redis.call('ZCARD', KEYS[1])
 if ARGV[6] == '1' then
+  if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', tonumber(ARGV[7])) then
+    return {count, 0}
+  end
   redis.call('PUBLISH', ARGV[4], cmsgpack.pack({t = 'watchers', game = ARGV[5], count = count}))
 end
-return count
+return {count, 1}
