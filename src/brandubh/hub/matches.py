@@ -142,6 +142,11 @@ class MatchService:
         if state.status != "ended" or not state.match or state.result is None:
             return
         key = keys.match(state.match)
+        if not await self.redis.exists(key):
+            # Finished, kept in PostgreSQL and let go after the grace (a step run again
+            # after a long outage), or never there: nothing to move on, and no stub of a
+            # hash to write (its summary would then fail).
+            return
         winner = state.result.winner
         await self.redis.hset(
             key, f"result:{game_id}", state.player_of(winner) if winner else "draw"
