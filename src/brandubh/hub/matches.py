@@ -201,7 +201,7 @@ class MatchService:
         if self.store is None:
             return
         await self.store.archive_match(summary, ended)
-        await self.redis.pexpire(keys.match(summary["id"]), self.grace_ms)
+        await self.redis.pexpire(keys.match(summary["id"]), self.grace_ms, lt=True)
 
     async def _larger_margin(self, game_ids: list[str]) -> str:
         """The player whose win left the most of their pieces on the board ("" if equal)."""
