@@ -12,11 +12,12 @@ import pytest
 import redis.asyncio as aioredis
 
 from brandubh.hub import bot_worker, keys
-from brandubh.hub.endings import Endings
+from brandubh.hub.endings import MAX_LIVE, Endings
 from brandubh.hub.games import GameService
 from brandubh.hub.matches import MatchService
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import BOT_ID, Player
+from brandubh.store import Store
 from services import HubProcess
 from wsclient import Socket
 
@@ -107,3 +108,49 @@ async def test_a_dead_workers_bot_turn_is_taken_over_within_a_short_lease(
         await sock.close()
     finally:
         hub.stop()
+
+
+async def test_a_burst_beyond_the_live_slots_waits_in_the_hub_not_for_the_sweep(
+    services: dict[str, Any],
+) -> None:
+    """More endings at once than MAX_LIVE: each is followed up once, live, without any
+    sweep (which would add its queue grace and poll to every one of them)."""
+    done: list[str] = []
+
+    async def slow(game_id: str) -> None:
+        await asyncio.sleep(0.02)
+        done.append(game_id)
+
+    endings = Endings(services["redis"], services["scripts"], steps=(slow,))
+    ids = [f"burst{i:03d}" for i in range(5 * MAX_LIVE)]
+    for game_id in ids:
+        endings.on_event({"game": game_id, "state": {"status": "ended"}})
+        endings.on_event({"game": game_id, "state": {"status": "ended"}})  # seen twice
+    assert len(endings._live) == MAX_LIVE
+    for _ in range(500):
+        if len(done) == len(ids):
+            break
+        await asyncio.sleep(0.02)
+    assert sorted(done) == ids  # every one, once, and no sweep ran
+
+
+async def test_a_finished_match_let_go_is_not_written_again(
+    services: dict[str, Any], store: Store
+) -> None:
+    """A step run again after the match was kept in PostgreSQL and its hash expired (a
+    long outage) leaves no stub hash behind: the match still reads from PostgreSQL."""
+    r, games = services["redis"], services["games"]
+    matches = MatchService(r, games, store)
+    match_id, game1 = await matches.start(A, B, "nielsen", 600, None)
+    await resign(games, game1, "defenders")
+    await matches.advance(game1)
+    game2 = (await matches.summary(match_id))["games"][1]
+    await resign(games, game2, "defenders")
+    await matches.advance(game2)
+    kept = await store.match(match_id)
+    assert kept is not None and kept["status"] == "finished"
+    assert await r.pttl(keys.match(match_id)) > 0  # let go after the grace
+    await r.delete(keys.match(match_id))  # the grace has passed
+    await matches.advance(game2)
+    assert not await r.exists(keys.match(match_id))
+    assert await matches.summary(match_id) == kept

@@ -7,7 +7,8 @@ claimable after a grace period. Two paths then run the steps (``MatchService.adv
 idempotent:
 
 - live: every hub's fan-out hook sees each game's final event and runs the steps at once
-  (at most ``MAX_LIVE`` at a time; a burst beyond that waits for the sweep);
+  (at most ``MAX_LIVE`` at a time; up to ``BACKLOG`` more wait their turn in this hub, and
+  a burst beyond that waits for the sweep);
 - sweep: every hub claims due entries of the queue for a lease and runs their steps, so
   nothing is lost when the hub that saw the event dies, or a step failed half-way.
 
@@ -19,6 +20,7 @@ doubles up to ``MAX_BACKOFF_S``, and the live path waits for the sweep meanwhile
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import time
@@ -38,6 +40,10 @@ CLAIM_BATCH: Final = 50
 # At most this many endings followed up at once, so that a burst of endings (a wave of
 # timeouts) cannot crowd out the hub's other work.
 MAX_LIVE: Final = 8
+# Endings seen live beyond MAX_LIVE wait here for a free slot rather than for the sweep
+# (whose queue grace and poll cost seconds of lag in a burst); bounded, so a storm of
+# endings costs this hub at most this many game ids of memory.
+BACKLOG: Final = 2000
 FIRST_BACKOFF_S: Final = 1.0
 MAX_BACKOFF_S: Final = 30.0  # the longest pause between sweeps while PostgreSQL is down
 
@@ -51,6 +57,7 @@ class Endings:
         self.scripts = scripts
         self.steps = tuple(steps)
         self._live: set[asyncio.Task[bool]] = set()
+        self._backlog: collections.deque[str] = collections.deque()
         # Games this hub is following up now: its sweep leaves them alone.
         self._held: set[str] = set()
         self.backoff_s = 0.0  # > 0 while PostgreSQL is unreachable
@@ -62,19 +69,37 @@ class Endings:
         if not isinstance(state, dict) or state.get("status") != "ended":
             return
         game_id = str(event["game"])
-        if self.backoff_s or game_id in self._held or len(self._live) >= MAX_LIVE:
+        if self.backoff_s or game_id in self._held:
             return  # the sweep (which claims, one hub each) takes it
-        self._held.add(game_id)
-        task = asyncio.create_task(self._held_finish(game_id))
-        self._live.add(task)
-        task.add_done_callback(self._live.discard)
+        if len(self._live) < MAX_LIVE:
+            self._held.add(game_id)
+            task = asyncio.create_task(self._drain(game_id))
+            self._live.add(task)
+            task.add_done_callback(self._live.discard)
+        elif len(self._backlog) < BACKLOG:
+            self._held.add(game_id)
+            self._backlog.append(game_id)
+        # else: a burst beyond the backlog: the sweep takes it
 
-    async def _held_finish(self, game_id: str) -> bool:
+    async def _drain(self, game_id: str) -> bool:
+        """Follow a game up, then those waiting in the backlog; the first one's outcome.
+        PostgreSQL unreachable: the backlog is dropped (its games stay queued for the
+        sweep, which pauses)."""
+        first = reachable = await self._held_finish(game_id)
+        while self._backlog and reachable is not None and not self.backoff_s:
+            reachable = await self._held_finish(self._backlog.popleft())
+        if reachable is None or self.backoff_s:
+            self._held.difference_update(self._backlog)
+            self._backlog.clear()
+        return bool(first)
+
+    async def _held_finish(self, game_id: str) -> bool | None:
+        """finish(), with None for PostgreSQL unreachable (the game waits for the sweep)."""
         try:
             return await self.finish(game_id)
         except StoreUnavailable:
             log.warning("PostgreSQL unreachable: game %s waits for the sweep", game_id)
-            return False
+            return None
         finally:
             self._held.discard(game_id)
 

@@ -142,6 +142,11 @@ class MatchService:
         if state.status != "ended" or not state.match or state.result is None:
             return
         key = keys.match(state.match)
+        if not await self.redis.exists(key):
+            # Finished, kept in PostgreSQL and let go after the grace (a step run again
+            # after a long outage), or never there: nothing to move on, and no stub of a
+            # hash to write (its summary would then fail).
+            return
         winner = state.result.winner
         await self.redis.hset(
             key, f"result:{game_id}", state.player_of(winner) if winner else "draw"
@@ -196,7 +201,7 @@ class MatchService:
         if self.store is None:
             return
         await self.store.archive_match(summary, ended)
-        await self.redis.pexpire(keys.match(summary["id"]), self.grace_ms)
+        await self.redis.pexpire(keys.match(summary["id"]), self.grace_ms, lt=True)
 
     async def _larger_margin(self, game_ids: list[str]) -> str:
         """The player whose win left the most of their pieces on the board ("" if equal)."""

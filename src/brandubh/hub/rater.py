@@ -117,7 +117,8 @@ class Rater:
             keys.seed(game_id),
             keys.watchers(game_id),
         ):
-            pipe.pexpire(key, self.grace_ms)
+            # LT: a later run (a second hub, a retry) never pushes the expiry back.
+            pipe.pexpire(key, self.grace_ms, lt=True)
         pipe.zrem(keys.finished(keys.bucket(game_id)), game_id)
         await pipe.execute()
 
