@@ -20,11 +20,13 @@ import argparse
 import itertools
 import math
 import multiprocessing
+import random
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from brandubh.bot import decide, rng_for
+import frozen_bot
+from brandubh.bot import Searcher, decide, rng_for
 from brandubh.bot.levels import level_for
 from brandubh.engine import RULESETS, Game
 
@@ -150,6 +152,85 @@ def calibrate(rulesets: list[str], count: int, workers: int) -> None:
             )
 
 
+def suite(ruleset: str, count: int) -> list[Game]:
+    """The fixed position suite: frozen level-2 self-play games cut at plies spread over the
+    game (the frozen bot, so the suite does not move when the bot changes)."""
+    out: list[Game] = []
+    number = 0
+    while len(out) < count:
+        seed = f"suite:{ruleset}:{number}".encode()
+        game = Game(ruleset)
+        stop = 4 + (number * 7) % 40
+        while game.result is None and game.ply < stop:
+            game.push(frozen_bot.decide(game, rng_for(seed, "s", game.ply), 2)[0])
+        if game.result is None:
+            out.append(game)
+        number += 1
+    return out
+
+
+def speed_ruleset(task: tuple[str, int, list[int], int]) -> list[tuple[str, int, str, int, float]]:
+    """Each level's search, frozen and new, on the suite: (rule set, level, which, nodes, s).
+
+    Both searchers get the same limits (the frozen level's nodes, depth and root mode), and
+    run interleaved position by position, so machine load falls on both alike.
+    """
+    ruleset, count, levels, rounds = task
+    out = []
+    games = suite(ruleset, count)
+    for n in levels:
+        old = frozen_bot.level_for(n)
+        for _ in range(rounds):
+            for i, game in enumerate(games):
+                for which in ("frozen", "new"):
+                    work = Game.from_snapshot(game.snapshot())
+                    rng = random.Random(i)
+                    t0 = time.process_time()
+                    if which == "frozen":
+                        found_nodes = (
+                            frozen_bot.Searcher(
+                                work, old.nodes, old.depth, old.q_checks, exact_root=old.exact_root
+                            )
+                            .run(rng)
+                            .nodes
+                        )
+                    else:
+                        found_nodes = (
+                            Searcher(
+                                work, old.nodes, old.depth, old.q_checks, exact_root=old.exact_root
+                            )
+                            .run(rng)
+                            .nodes
+                        )
+                    out.append((ruleset, n, which, found_nodes, time.process_time() - t0))
+    return out
+
+
+def speed(rulesets: list[str], levels: list[int], count: int, rounds: int, workers: int) -> None:
+    """Print nodes/s per level and rule set, the frozen search beside as the baseline."""
+    print(f"speed: {count} suite positions per rule set, {rounds} round(s), same limits for both")
+    print(f"{'level':>5} {'rule set':>11} {'frozen n/s':>11} {'new n/s':>9} {'ratio':>6}")
+    totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    with multiprocessing.Pool(workers) as pool:
+        tasks = [(r, count, levels, rounds) for r in rulesets]
+        results = [row for rows in pool.imap(speed_ruleset, tasks) for row in rows]
+    for n in levels:
+        for rs in rulesets:
+            agg: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+            for r, lv, which, nodes, secs in results:
+                if r == rs and lv == n:
+                    agg[which][0] += nodes
+                    agg[which][1] += secs
+                    totals[which][0] += nodes
+                    totals[which][1] += secs
+            old_nps = agg["frozen"][0] / agg["frozen"][1]
+            new_nps = agg["new"][0] / agg["new"][1]
+            print(f"{n:>5} {rs:>11} {old_nps:>11,.0f} {new_nps:>9,.0f} {new_nps / old_nps:>6.2f}")
+    old_nps = totals["frozen"][0] / totals["frozen"][1]
+    new_nps = totals["new"][0] / totals["new"][1]
+    print(f"{'all':>5} {'':>11} {old_nps:>11,.0f} {new_nps:>9,.0f} {new_nps / old_nps:>6.2f}")
+
+
 def elo(score: float, n: int) -> tuple[float, float]:
     """Elo difference for a score fraction over n games, with a 95 % half-interval."""
     if n == 0:
@@ -207,10 +288,18 @@ def main() -> None:
     parser.add_argument(
         "--calibrate", type=int, default=0, help="instead: time level 5 on N positions per set"
     )
+    parser.add_argument(
+        "--speed", type=int, default=0, help="instead: nodes/s on N suite positions per set"
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="with --speed: repeat the suite")
     args = parser.parse_args()
     rulesets = [r for r in args.rulesets.split(",") if r]
     if args.calibrate:
         calibrate(rulesets, args.calibrate, args.workers)
+        return
+    if args.speed:
+        levels = [int(n) for n in args.levels.split(",") if n]
+        speed(rulesets, levels, args.speed, args.rounds, args.workers)
         return
     players = [b for b in args.baselines.split(",") if b] + [
         f"L{n}" for n in args.levels.split(",") if n

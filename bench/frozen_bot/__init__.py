@@ -6,5 +6,6 @@ A verbatim copy of ``brandubh.bot``'s search, evaluation, levels and player at c
 
 from frozen_bot.levels import LEVELS, Level, level_for
 from frozen_bot.player import decide, rng_for
+from frozen_bot.search import Searcher
 
-__all__ = ["LEVELS", "Level", "decide", "level_for", "rng_for"]
+__all__ = ["LEVELS", "Level", "Searcher", "decide", "level_for", "rng_for"]

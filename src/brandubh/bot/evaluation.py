@@ -8,6 +8,7 @@ the king could reach this move and ``forced_escape`` proves the two-lane fork wo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
@@ -341,6 +342,10 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
     w_guard, w_guard2 = w.corner_guard, w.corner_guard_second
     g0, g1, g2, g3 = CORNER_GUARDS
     runs_cache, edge_inner = _RUNS, EDGE_INNER
+    all_guards = g0 | g1 | g2 | g3
+    guard_cache: dict[int, int] = {}  # at most 2**12 entries: the guard squares' occupancy
+    reach_cache: dict[int, int] = {}
+    lines = tuple(sum(mask for mask, _ in reach_tables[sq]) for sq in range(NUM_SQUARES))
     dist, nbb = CORNER_DIST, NEIGHBOURS_BB
     hostile_near = tuple(
         sum(1 for n in NEIGHBOURS[sq] if n in CORNERS or (hostile_throne and n == THRONE))
@@ -351,9 +356,16 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
         score = w_dfn * dfn.bit_count() - w_att * att.bit_count()
         if king >= 0:
             occ = att | dfn
-            reach = 0
-            for mask, table in reach_tables[king]:
-                reach |= table[occ & mask]
+            # The king's reach depends on his rank and file alone: cache it by those.
+            rkey = occ & lines[king] | king << 49
+            reach = reach_cache.get(rkey)
+            if reach is None:
+                if len(reach_cache) > 200_000:
+                    reach_cache.clear()
+                reach = 0
+                for mask, table in reach_tables[king]:
+                    reach |= table[occ & mask]
+                reach_cache[rkey] = reach
             score += w_mob * reach.bit_count() - w_dist * dist[king]
             # Per corner, the squares that see it down an open lane.
             runs = runs_cache.get(occ & edge_inner)
@@ -370,30 +382,49 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
                     score += w_route * single + w_fork_move * double.bit_count()
                 else:
                     score += w_route * single + w_fork * double.bit_count()
-                # Can an attacker shut each threatened corner's lane in one move? Where the
-                # attackers reach: a flood along each direction through empty squares.
+                # Can an attacker shut each threatened corner's lane in one move? Only a
+                # slide south or west reaches a1's lanes (rank 1, file a), and so on: flood
+                # the attackers along the directions a threatened corner needs (an occluded
+                # fill, three steps per direction).
                 empty = ALL & ~(occ | 1 << king)
-                ar = 0
-                y = att
-                while y:
-                    y = (y << 1) & NOT_A & empty
-                    ar |= y
-                y = att
-                while y:
-                    y = (y >> 1) & NOT_G & empty
-                    ar |= y
-                y = att
-                while y:
-                    y = (y << 7) & empty
-                    ar |= y
-                y = att
-                while y:
-                    y = (y >> 7) & empty
-                    ar |= y
                 open_ = 0
-                for run in (r0, r1, r2, r3):
-                    if reach & run and not ar & run:
-                        open_ += 1
+                south = west = north = east = -1
+                if reach & r0 or reach & r1:
+                    pro = empty
+                    g = att | pro & (att >> 7)
+                    pro &= pro >> 7
+                    g |= pro & (g >> 14)
+                    pro &= pro >> 14
+                    south = (g | pro & (g >> 28)) & empty
+                if reach & r2 or reach & r3:
+                    pro = empty
+                    g = att | pro & (att << 7)
+                    pro &= pro << 7
+                    g |= pro & (g << 14)
+                    pro &= pro << 14
+                    north = (g | pro & (g << 28)) & empty
+                if reach & r0 or reach & r2:
+                    pro = empty & NOT_G
+                    g = att | pro & (att >> 1)
+                    pro &= pro >> 1
+                    g |= pro & (g >> 2)
+                    pro &= pro >> 2
+                    west = (g | pro & (g >> 4)) & empty
+                if reach & r1 or reach & r3:
+                    pro = empty & NOT_A
+                    g = att | pro & (att << 1)
+                    pro &= pro << 1
+                    g |= pro & (g << 2)
+                    pro &= pro << 2
+                    east = (g | pro & (g << 4)) & empty
+                if reach & r0 and not (south | west) & r0:
+                    open_ += 1
+                if reach & r1 and not (south | east) & r1:
+                    open_ += 1
+                if reach & r2 and not (north | west) & r2:
+                    open_ += 1
+                if reach & r3 and not (north | east) & r3:
+                    open_ += 1
                 if open_:
                     if side:
                         score += w_unstop_move
@@ -429,9 +460,14 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
             near = nbb[king]
             score -= w_adj * (att & near).bit_count() + w_hostile * hostile_near[king]
             score += w_near * (dfn & near).bit_count()
-        for g in (att & g0, att & g1, att & g2, att & g3):
-            if g:
-                score -= w_guard if g & (g - 1) == 0 else w_guard + w_guard2
+        guard = guard_cache.get(att & all_guards)
+        if guard is None:
+            guard = 0
+            for g in (att & g0, att & g1, att & g2, att & g3):
+                if g:
+                    guard += w_guard if g & (g - 1) == 0 else w_guard + w_guard2
+            guard_cache[att & all_guards] = guard
+        score -= guard
         return score if side else -score
 
     return evaluate
@@ -461,8 +497,10 @@ def newsome_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evalu
     return evaluate
 
 
+@functools.lru_cache(maxsize=16)
 def evaluator_for(ruleset: RuleSet, weights: Weights | None = None) -> Evaluator:
-    """The evaluator suited to a rule set (its own weights unless given)."""
+    """The evaluator suited to a rule set (its own weights unless given); one per process,
+    so its caches (pure functions of the position) serve every search."""
     if ruleset.slides:
         return slide_evaluator(ruleset, weights)
     return newsome_evaluator(ruleset, weights)

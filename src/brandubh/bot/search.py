@@ -34,7 +34,7 @@ from brandubh.bot.evaluation import (
 )
 from brandubh.engine import Game
 from brandubh.engine.board import Z_SIDE
-from brandubh.engine.rulesets import Outcome
+from brandubh.engine.rulesets import Outcome, RuleSet
 from brandubh.engine.squares import CORNERS_BB, NEIGHBOURS_BB
 
 INF: Final = WIN + 1_000
@@ -59,6 +59,18 @@ def _woods_keys() -> dict[tuple[int, ...], int]:
 
 
 WOODS_KEYS: Final = _woods_keys()
+
+
+_EVAL_CACHES: dict[tuple[str, Weights | None], dict[int, int]] = {}
+
+
+def _eval_cache(ruleset: RuleSet, weights: Weights | None) -> dict[int, int]:
+    """Static scores by position key, kept for the process: the evaluation is a pure function
+    of the position, so sharing it between searches changes no move, only the time."""
+    cache = _EVAL_CACHES.setdefault((ruleset.name, weights), {})
+    if len(cache) > 300_000:
+        cache.clear()
+    return cache
 
 
 class SearchAborted(Exception):
@@ -96,6 +108,31 @@ def _outcome_score(outcome: Outcome, side: int, ply: int) -> int:
 class Searcher:
     """One search of one position: create, ``run``, discard (the table dies with it)."""
 
+    __slots__ = (
+        "counts",
+        "ecache",
+        "evaluate",
+        "exact_root",
+        "game",
+        "history",
+        "kernel",
+        "killers",
+        "limit",
+        "max_depth",
+        "max_nodes",
+        "may_return",
+        "no_moves",
+        "nodes",
+        "null_move",
+        "plies_left",
+        "q_checks",
+        "repetition",
+        "root",
+        "ruleset",
+        "slides",
+        "tt",
+    )
+
     def __init__(
         self,
         game: Game,
@@ -132,7 +169,7 @@ class Searcher:
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY)]
         self.history: list[int] = [0] * 4096
-        self.ecache: dict[int, int] = {}
+        self.ecache = _eval_cache(rs, weights)
         # Repetition counts of the game so far; the search adds and removes its own path.
         counts: dict[int, int] = {}
         for h in game.snapshot().recent:
@@ -326,16 +363,39 @@ class Searcher:
             if score >= beta:
                 return beta
 
-        ordered, capmap = self._order(pos, tt_move, ply, block)
-        if not ordered:
-            if block and self.kernel.has_move(att, dfn, king, side):
-                return ply + 2 - WIN  # no block and no capture of the king: he walks out
-            return _outcome_score(self.no_moves, side, ply)
         killers = self.killers[ply]
         alpha0 = alpha
         best, best_move = -INF, 0
-        make, search = self.kernel.make, self._search
-        for i, move in enumerate(ordered):
+        kernel = self.kernel
+        make, search = kernel.make, self._search
+        first = 0
+        if tt_move:
+            # The table's move first, before generating the rest: it often cuts off alone.
+            # (The key is the whole position, so the move is legal here.)
+            first = tt_move
+            caps = kernel.captures(att, dfn, king, side, first)
+            child = make(pos, first, caps)
+            ch = child[4]
+            counts[ch] = counts.get(ch, 0) + 1
+            best = -search(depth - 1, -beta, -alpha, ply + 1, child)
+            counts[ch] -= 1
+            best_move = first
+            if best > alpha:
+                alpha = best
+                if alpha >= beta:
+                    if not caps:
+                        self._reward(first, depth, killers)
+                    self._store(key, depth, best, alpha0, beta, first, ply)
+                    return best
+        ordered, capmap = self._order(pos, first, ply, block)
+        if not ordered:
+            if block and kernel.has_move(att, dfn, king, side):
+                return ply + 2 - WIN  # no block and no capture of the king: he walks out
+            return _outcome_score(self.no_moves, side, ply)
+        i = 1 if first else 0
+        for move in ordered:
+            if move == first:
+                continue
             caps = capmap.get(move, 0)
             child = make(pos, move, caps)
             ch = child[4]
@@ -351,25 +411,35 @@ class Searcher:
                 if alpha < score < beta:
                     score = -search(depth - 1, -beta, -alpha, ply + 1, child)
             counts[ch] -= 1
+            i += 1
             if score > best:
                 best, best_move = score, move
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
                         if not caps:
-                            if killers[0] != move:
-                                killers[1] = killers[0]
-                                killers[0] = move
-                            self.history[move] += depth * depth
+                            self._reward(move, depth, killers)
                         break
-        flag = LOWER if best >= beta else EXACT if best > alpha0 else UPPER
-        stored = best
-        if stored > MATE_BOUND:
-            stored += ply
-        elif stored < -MATE_BOUND:
-            stored -= ply
-        self.tt[key] = (depth, flag, stored, best_move)
+        self._store(key, depth, best, alpha0, beta, best_move, ply)
         return best
+
+    def _reward(self, move: int, depth: int, killers: list[int]) -> None:
+        """A quiet move cut off: remember it as a killer at this ply and in the history."""
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        self.history[move] += depth * depth
+
+    def _store(
+        self, key: int, depth: int, best: int, alpha0: int, beta: int, move: int, ply: int
+    ) -> None:
+        """Record a node's result; proved results relative to this node, not the root."""
+        flag = LOWER if best >= beta else EXACT if best > alpha0 else UPPER
+        if best > MATE_BOUND:
+            best += ply
+        elif best < -MATE_BOUND:
+            best -= ply
+        self.tt[key] = (depth, flag, best, move)
 
     def _threat_squares(self, att: int, dfn: int, king: int) -> tuple[int, int]:
         """(squares that see a corner down an open lane, the king's one-move reach)."""
@@ -390,51 +460,53 @@ class Searcher:
         att, dfn, king, side = pos[0], pos[1], pos[2], pos[3]
         kernel = self.kernel
         moves = kernel.gen(att, dfn, king, side)
+        king_bit = 1 << king if king >= 0 else 0
+        if block:
+            near = block | NEIGHBOURS_BB[king]
+            moves = [m for m in moves if near >> (m >> 6) & 1]
         targets = kernel.targets(att, dfn, king, side)
         captures = kernel.captures
         k1, k2 = self.killers[ply]
-        hist = self.history
-        lane_sq = threatened = 0
+        # Scores of the moves that are not ordered by history alone; an entry for a move that
+        # is not legal here (a killer from elsewhere) is never looked up.
+        special = {k1: 1 << 30, k2: (1 << 30) - 1}
+        threatened = 0
         if self.slides and king >= 0:
             runs, reach = self._threat_squares(att, dfn, king)
             if side:
-                lane_sq = runs  # the king stepping onto one of these threatens to escape
+                # The king stepping onto a lane square threatens to escape.
+                onto = reach & runs
+                while onto:
+                    low = onto & -onto
+                    onto ^= low
+                    special[king | (low.bit_length() - 1) << 6] = 1 << 31
             elif reach & runs:
                 # Attackers: moves onto the lane squares the king can reach, or onto the
                 # squares between him and them, shut his threat.
                 threatened = runs | reach
-        king_bit = 1 << king if king >= 0 else 0
         capmap: dict[int, int] = {}
-        keys: list[int] = []
-        for m in moves:
-            dest = m >> 6
-            if targets >> dest & 1:
-                caps = captures(att, dfn, king, side, m)
-                if caps:
-                    if block and not (caps & king_bit or block >> dest & 1):
-                        continue  # an escape check: a capture elsewhere loses
-                    capmap[m] = caps
-                    s = (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
-                    if m == tt_move:
-                        s = 1 << 40
-                    keys.append(s << 12 | m)
-                    continue
-            if block and not block >> dest & 1:
-                continue  # an escape check: everything but a block or a capture loses
-            if m == tt_move:
-                s = 1 << 40
-            elif lane_sq and m & 63 == king and lane_sq >> dest & 1:
-                s = 1 << 31
-            elif m == k1:
-                s = 1 << 30
-            elif m == k2:
-                s = (1 << 30) - 1
-            elif threatened >> dest & 1:
-                s = (1 << 29) + hist[m]
-            else:
-                s = hist[m]
-            keys.append(s << 12 | m)
+        for m in [m for m in moves if targets >> (m >> 6) & 1]:
+            caps = captures(att, dfn, king, side, m)
+            if caps:
+                capmap[m] = caps
+                special[m] = (
+                    (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
+                )
+        if block:
+            # An escape check: everything but a block or taking the king loses at once.
+            moves = [m for m in moves if block >> (m >> 6) & 1 or capmap.get(m, 0) & king_bit]
+        special[tt_move] = 1 << 40
+        hist = self.history
+        get = special.get
         # Sorting plain ints (score above, move below) is much faster than sorting tuples.
+        if threatened:
+            bonus = 1 << 29
+            keys = [
+                (get(m) or hist[m] + (bonus if threatened >> (m >> 6) & 1 else 0)) << 12 | m
+                for m in moves
+            ]
+        else:
+            keys = [(get(m) or hist[m]) << 12 | m for m in moves]
         keys.sort(reverse=True)
         return [k & 4095 for k in keys], capmap
 
