@@ -21,13 +21,14 @@ import itertools
 import math
 import multiprocessing
 import random
+import statistics
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import frozen_bot
 from brandubh.bot import Searcher, decide, rng_for
-from brandubh.bot.levels import level_for
+from brandubh.bot.levels import Level, level_for
 from brandubh.engine import RULESETS, Game
 
 BASELINES = ("random", "greedy")
@@ -45,6 +46,7 @@ class GameOutcome:
     plies: int
     # player -> [moves, CPU seconds, nodes, max CPU seconds, max wall seconds]
     stats: dict[str, list[float]] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)  # CPU seconds per move
 
 
 def random_move(game: Game, rng_seed: bytes, game_id: str) -> int:
@@ -72,15 +74,42 @@ def greedy_move(game: Game, rng_seed: bytes, game_id: str) -> int:
     return best
 
 
-def play_game(task: tuple[str, str, str, int]) -> GameOutcome:
-    """Play one game to its end; the task is (rule set, attacker, defender, game number)."""
-    ruleset, attacker, defender, number = task
+def player_level(name: str) -> tuple[bool, Level | frozen_bot.Level]:
+    """``L5`` is the bot's level 5, ``F5`` the frozen one; ``@N`` sets its node budget."""
+    frozen = name.startswith("F")
+    number, _, nodes = name[1:].partition("@")
+    level: Level | frozen_bot.Level = (
+        frozen_bot.level_for(int(number)) if frozen else level_for(int(number))
+    )
+    if nodes:
+        level = replace(level, nodes=int(nodes))
+    return frozen, level
+
+
+def opening(game: Game, ruleset: str, pair: int, plies: int) -> None:
+    """Play the pair's opening: ``plies`` random legal moves drawn from the pair's seed, the
+    same for both games of a pair (sides swapped), so games vary but each pair is fair."""
+    rng = random.Random(f"opening:{ruleset}:{pair}")
+    for _ in range(plies):
+        if game.result is not None:
+            return
+        moves = game.board.legal_moves()
+        game.push(moves[rng.randrange(len(moves))])
+
+
+def play_game(task: tuple[str, str, str, int, int]) -> GameOutcome:
+    """Play one game to its end; the task is (rule set, attacker, defender, game number,
+    opening plies). Games 2k and 2k+1 share their opening."""
+    ruleset, attacker, defender, number, opening_plies = task
     seed = f"bench:{ruleset}:{attacker}:{defender}:{number}".encode()
     game_id = f"g{number}"
     game = Game(ruleset)
+    opening(game, ruleset, number // 2, opening_plies)
     out = GameOutcome(ruleset, attacker, defender, None, "", 0)
     for name in (attacker, defender):
         out.stats.setdefault(name, [0.0, 0.0, 0.0, 0.0, 0.0])
+        out.times.setdefault(name, [])
+    levels = {n: player_level(n) for n in (attacker, defender) if n not in BASELINES}
     while game.result is None:
         name = defender if game.board.side else attacker
         t0 = time.process_time()
@@ -91,10 +120,14 @@ def play_game(task: tuple[str, str, str, int]) -> GameOutcome:
         elif name == "greedy":
             code = greedy_move(game, seed, game_id)
         else:
-            level = level_for(int(name[1:]))
+            frozen, level = levels[name]
             rng = rng_for(seed, game_id, game.ply)
-            code, found = decide(game, rng, level)
-            nodes = found.nodes
+            if frozen:
+                code, old = frozen_bot.decide(game, rng, level)  # type: ignore[arg-type]
+                nodes = old.nodes
+            else:
+                code, found = decide(game, rng, level)  # type: ignore[arg-type]
+                nodes = found.nodes
         dt = time.process_time() - t0
         wall = time.perf_counter() - w0
         st = out.stats[name]
@@ -103,6 +136,7 @@ def play_game(task: tuple[str, str, str, int]) -> GameOutcome:
         st[2] += nodes
         st[3] = max(st[3], dt)
         st[4] = max(st[4], wall)
+        out.times[name].append(dt)
         game.push(code)
     assert game.result is not None
     out.winner, out.reason, out.plies = game.result.winner, game.result.reason, game.ply
@@ -242,7 +276,12 @@ def elo(score: float, n: int) -> tuple[float, float]:
     return diff, half
 
 
-def report(outcomes: list[GameOutcome], players: list[str], title: str) -> None:
+def report(
+    outcomes: list[GameOutcome],
+    players: list[str],
+    title: str,
+    shown: list[tuple[str, str]] | None = None,
+) -> None:
     """Print the score table and Elo differences for a set of games."""
     points: dict[tuple[str, str], float] = defaultdict(float)
     games: dict[tuple[str, str], int] = defaultdict(int)
@@ -268,10 +307,13 @@ def report(outcomes: list[GameOutcome], players: list[str], title: str) -> None:
         row += f"{100 * tp / tn:>9.0f}%" if tn else f"{'-':>10}"
         print(row)
     print("Elo (row minus column, ±95 %), for the pairings that matter:")
-    for p, q in itertools.combinations(players, 2):
+    for p, q in shown or list(itertools.combinations(players, 2)):
         n = games[p, q]
         if n and (
-            p in BASELINES or q in BASELINES or abs(players.index(p) - players.index(q)) == 1
+            shown
+            or p in BASELINES
+            or q in BASELINES
+            or abs(players.index(p) - players.index(q)) == 1
         ):
             d, h = elo(points[q, p] / n, n)
             print(f"  {q:>6} vs {p:<6} {d:+7.0f} ± {h:<5.0f}  ({points[q, p]:.1f}/{n})")
@@ -292,6 +334,9 @@ def main() -> None:
         "--speed", type=int, default=0, help="instead: nodes/s on N suite positions per set"
     )
     parser.add_argument("--rounds", type=int, default=1, help="with --speed: repeat the suite")
+    parser.add_argument(
+        "--opening-plies", type=int, default=2, help="random plies opening each pair of games"
+    )
     args = parser.parse_args()
     rulesets = [r for r in args.rulesets.split(",") if r]
     if args.calibrate:
@@ -306,6 +351,7 @@ def main() -> None:
     ]
     if args.pairs:
         pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
+        players = list(dict.fromkeys(name for pair in pairs for name in pair))
     else:
         pairs = list(itertools.combinations(players, 2))
     tasks = []
@@ -314,7 +360,7 @@ def main() -> None:
             for i in range(args.games):
                 # Sides alternate: even games p attacks, odd games q attacks.
                 att, dfn = (p, q) if i % 2 == 0 else (q, p)
-                tasks.append((rs, att, dfn, i))
+                tasks.append((rs, att, dfn, i, args.opening_plies))
     # The slowest games (highest levels) first, so the pool does not end on a straggler.
     tasks.sort(key=lambda t: -max(_weight(t[1]), _weight(t[2])))
     print(f"{len(tasks)} games on {args.workers} workers: {', '.join(rulesets)}")
@@ -326,15 +372,27 @@ def main() -> None:
             if k % 20 == 0:
                 print(f"  {k}/{len(tasks)} games, {time.perf_counter() - t0:.0f} s", flush=True)
     print(f"done in {time.perf_counter() - t0:.0f} s")
+    shown = [(p, q) for p, q in pairs] if args.pairs else None
     for rs in rulesets:
-        report([o for o in outcomes if o.ruleset == rs], players, rs)
+        report([o for o in outcomes if o.ruleset == rs], players, rs, shown)
     if len(rulesets) > 1:
-        report(outcomes, players, "all rule sets")
+        report(outcomes, players, "all rule sets", shown)
+    print("\n== sides: attackers' wins, draws, defenders' wins per rule set ==")
+    for rs in rulesets:
+        mine = [o for o in outcomes if o.ruleset == rs]
+        a = sum(o.winner == "attackers" for o in mine)
+        d = sum(o.winner == "defenders" for o in mine)
+        n = len(mine)
+        print(f"{rs:>11}: attackers {a}/{n}, draws {n - a - d}/{n}, defenders {d}/{n}")
     print("\n== speed per player and rule set (nodes/s of the search; time per move) ==")
     print(
-        f"{'player':>7} {'rule set':>11} {'moves':>7} {'nodes/s':>9} {'avg s':>7} {'max s':>7}"
-        f" {'max wall':>9}"
+        f"{'player':>12} {'rule set':>11} {'moves':>7} {'nodes/s':>9} {'avg s':>7} {'med s':>7}"
+        f" {'max s':>7} {'max wall':>9}"
     )
+    times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for o in outcomes:
+        for name, ts in o.times.items():
+            times[name, o.ruleset].extend(ts)
     agg: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0] * 5)
     for o in outcomes:
         for name, st in o.stats.items():
@@ -349,9 +407,10 @@ def main() -> None:
             moves, secs, nodes, mx, mx_wall = agg[name, rs]
             if moves:
                 nps = f"{nodes / secs:>9,.0f}" if nodes and secs else f"{'-':>9}"
+                med = statistics.median(times[name, rs])
                 print(
-                    f"{name:>7} {rs:>11} {moves:>7.0f} {nps} {secs / moves:>7.3f} {mx:>7.3f}"
-                    f" {mx_wall:>9.3f}"
+                    f"{name:>12} {rs:>11} {moves:>7.0f} {nps} {secs / moves:>7.3f} {med:>7.3f}"
+                    f" {mx:>7.3f} {mx_wall:>9.3f}"
                 )
     lengths = defaultdict(list)
     for o in outcomes:
@@ -366,7 +425,7 @@ def main() -> None:
 
 
 def _weight(name: str) -> int:
-    return int(name[1:]) if name.startswith("L") else 0
+    return int(name[1:].partition("@")[0]) if name[:1] in ("L", "F") else 0
 
 
 if __name__ == "__main__":

@@ -7,6 +7,8 @@ import { invitePanel } from "../invite";
 import { RULES, RULESET_ORDER } from "../rules";
 import { durationText } from "../status";
 
+const BOT_LEVEL_NAMES = ["beginner", "casual player", "improver", "club player", "strong club player"];
+
 export const MOVE_TIMES = [60, 180, 600, 3600, 86_400, 259_200, 604_800];
 const DEFAULT_MOVE_TIME = 3600;
 
@@ -36,9 +38,8 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   const level = h(
     "select",
     { id: "bot-level", name: "bot_level", "aria-label": "Bot level" },
-    ...[1, 2, 3, 4, 5].map((n) =>
-      h("option", { value: String(n), text: `Level ${n}${n === 1 ? " (easiest)" : n === 5 ? " (strongest)" : ""}` }),
-    ),
+    // The names of brandubh.bot.levels.LEVEL_NAMES: what a player can expect of each level.
+    ...BOT_LEVEL_NAMES.map((name, i) => h("option", { value: String(i + 1), text: `Level ${i + 1}: ${name}` })),
   );
   const botRadio = radio("opponent", "bot", true, "opponent-bot");
   const friendRadio = radio("opponent", "friend", false, "opponent-friend");
