@@ -380,10 +380,13 @@ def main() -> None:
     print("\n== sides: attackers' wins, draws, defenders' wins per rule set ==")
     for rs in rulesets:
         mine = [o for o in outcomes if o.ruleset == rs]
-        a = sum(o.winner == "attackers" for o in mine)
-        d = sum(o.winner == "defenders" for o in mine)
+        won_a = sum(o.winner == "attackers" for o in mine)
+        won_d = sum(o.winner == "defenders" for o in mine)
         n = len(mine)
-        print(f"{rs:>11}: attackers {a}/{n}, draws {n - a - d}/{n}, defenders {d}/{n}")
+        print(
+            f"{rs:>11}: attackers {won_a}/{n}, draws {n - won_a - won_d}/{n},"
+            f" defenders {won_d}/{n}"
+        )
     print("\n== speed per player and rule set (nodes/s of the search; time per move) ==")
     print(
         f"{'player':>12} {'rule set':>11} {'moves':>7} {'nodes/s':>9} {'avg s':>7} {'med s':>7}"

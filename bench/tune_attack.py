@@ -14,7 +14,6 @@ import random
 from dataclasses import replace
 
 from bot import opening
-
 from brandubh.bot import Searcher, rng_for
 from brandubh.bot.evaluation import WEIGHTS, Weights
 from brandubh.engine import Game
@@ -33,7 +32,7 @@ def play(task: tuple[str, str, int, int]) -> tuple[str, str, str | None, int]:
     game = Game(ruleset)
     opening(game, ruleset, number, 2)
     base = WEIGHTS[ruleset]
-    mine = replace(base, **VARIANTS[variant])  # type: ignore[arg-type]
+    mine = replace(base, **VARIANTS[variant])
     while game.result is None:
         weights: Weights = mine if game.board.side == 0 else base
         rng = rng_for(f"tune:{number}".encode(), "t", game.ply)
