@@ -21,7 +21,8 @@ from brandubh.engine import Game
 VARIANTS: dict[str, dict[str, int]] = {
     "default": {},
     "open-king": {"king_mobility": 10, "corner_two_moves": 30, "king_route": 60},
-    "closers": {"unstoppable": 250, "unstoppable_pair": 400, "unstoppable_to_move": 600},
+    # The first weights had 120/250/450 here; this variant's are the defaults now.
+    "closers-low": {"unstoppable": 120, "unstoppable_pair": 250, "unstoppable_to_move": 450},
     "cheap-men": {"defender": 100, "king_mobility": 8, "corner_two_moves": 25},
 }
 

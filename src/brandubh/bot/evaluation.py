@@ -293,9 +293,9 @@ class Weights:
     king_fork_to_move: int = 500  # the same with the defenders to move (he goes there)
     # Escape threats: a corner whose open lane the king reaches in one move and no attacker
     # can shut in one move (he goes there next, or the attackers must stop him now).
-    unstoppable: int = 120  # per such corner, attackers to move
-    unstoppable_pair: int = 250  # extra for a second such corner, attackers to move
-    unstoppable_to_move: int = 450  # defenders to move: he walks there and out
+    unstoppable: int = 250  # per such corner, attackers to move
+    unstoppable_pair: int = 400  # extra for a second such corner, attackers to move
+    unstoppable_to_move: int = 600  # defenders to move: he walks there and out
     corner_two_moves: int = 14  # per corner with an open lane two king moves away
     king_adjacent_attacker: int = 20  # per attacker touching the king
     king_hostile_neighbour: int = 15  # per corner or hostile throne touching the king
