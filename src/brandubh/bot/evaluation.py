@@ -208,7 +208,7 @@ def runs_of(occ: int) -> tuple[int, int, int, int, int, int]:
     edge = occ & EDGE_INNER
     found = _RUNS.get(edge)
     if found is None:
-        if len(_RUNS) > 100_000:
+        if len(_RUNS) > 20_000:
             _RUNS.clear()
         r0, r1, r2, r3 = lane_runs(edge)
         found = _RUNS[edge] = (r0, r1, r2, r3, r0 | r1 | r2 | r3, (r0 | r3) & (r1 | r2))
@@ -360,7 +360,7 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
             rkey = occ & lines[king] | king << 49
             reach = reach_cache.get(rkey)
             if reach is None:
-                if len(reach_cache) > 200_000:
+                if len(reach_cache) > 50_000:
                     reach_cache.clear()
                 reach = 0
                 for mask, table in reach_tables[king]:

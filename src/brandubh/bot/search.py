@@ -68,7 +68,7 @@ def _eval_cache(ruleset: RuleSet, weights: Weights | None) -> dict[int, int]:
     """Static scores by position key, kept for the process: the evaluation is a pure function
     of the position, so sharing it between searches changes no move, only the time."""
     cache = _EVAL_CACHES.setdefault((ruleset.name, weights), {})
-    if len(cache) > 300_000:
+    if len(cache) > 100_000:
         cache.clear()
     return cache
 
