@@ -18,16 +18,17 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import multiprocessing
 import random
 import statistics
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 
 import frozen_bot
-from brandubh.bot import Searcher, decide, rng_for
+from brandubh.bot import Searcher, decide, evaluation, rng_for, search
 from brandubh.bot.levels import Level, level_for
 from brandubh.engine import RULESETS, Game
 
@@ -203,6 +204,13 @@ def suite(ruleset: str, count: int) -> list[Game]:
     return out
 
 
+def fresh_caches() -> None:
+    """Empty the bot's per-process caches, so no suite search profits from an earlier one."""
+    search._EVAL_CACHES.clear()
+    evaluation._RUNS.clear()
+    evaluation.evaluator_for.cache_clear()
+
+
 def speed_ruleset(task: tuple[str, int, list[int], int]) -> list[tuple[str, int, str, int, float]]:
     """Each level's search, frozen and new, on the suite: (rule set, level, which, nodes, s).
 
@@ -217,6 +225,7 @@ def speed_ruleset(task: tuple[str, int, list[int], int]) -> list[tuple[str, int,
         for _ in range(rounds):
             for i, game in enumerate(games):
                 for which in ("frozen", "new"):
+                    fresh_caches()
                     work = Game.from_snapshot(game.snapshot())
                     rng = random.Random(i)
                     t0 = time.process_time()
@@ -334,6 +343,10 @@ def main() -> None:
         "--speed", type=int, default=0, help="instead: nodes/s on N suite positions per set"
     )
     parser.add_argument("--rounds", type=int, default=1, help="with --speed: repeat the suite")
+    parser.add_argument("--log", default="", help="append each finished game here (JSON lines)")
+    parser.add_argument(
+        "--summarize", default="", help="instead: report the games logged in this file"
+    )
     parser.add_argument(
         "--opening-plies", type=int, default=2, help="random plies opening each pair of games"
     )
@@ -345,6 +358,12 @@ def main() -> None:
     if args.speed:
         levels = [int(n) for n in args.levels.split(",") if n]
         speed(rulesets, levels, args.speed, args.rounds, args.workers)
+        return
+    if args.summarize:
+        with open(args.summarize) as f:
+            logged = [GameOutcome(**json.loads(line)) for line in f if line.strip()]
+        pairs = [tuple(p.split("-")) for p in args.pairs.split(",")] if args.pairs else []
+        summarize(logged, sorted({o.ruleset for o in logged}, key=list(RULESETS).index), pairs)
         return
     players = [b for b in args.baselines.split(",") if b] + [
         f"L{n}" for n in args.levels.split(",") if n
@@ -369,10 +388,26 @@ def main() -> None:
         outcomes = []
         for k, o in enumerate(pool.imap_unordered(play_game, tasks), 1):
             outcomes.append(o)
+            if args.log:
+                with open(args.log, "a") as f:
+                    f.write(json.dumps(asdict(o)) + "\n")
             if k % 20 == 0:
                 print(f"  {k}/{len(tasks)} games, {time.perf_counter() - t0:.0f} s", flush=True)
     print(f"done in {time.perf_counter() - t0:.0f} s")
-    shown = [(p, q) for p, q in pairs] if args.pairs else None
+    summarize(outcomes, rulesets, pairs if args.pairs else [], players)
+
+
+def summarize(
+    outcomes: list[GameOutcome],
+    rulesets: list[str],
+    pairs: list[tuple[str, ...]],
+    players: list[str] | None = None,
+) -> None:
+    """Print scores, Elo, sides, speed and CPU per move of a set of finished games."""
+    if players is None:
+        names = [n for p in pairs for n in p] or [n for o in outcomes for n in o.stats]
+        players = list(dict.fromkeys(names))
+    shown = [(p[0], p[1]) for p in pairs] or None
     for rs in rulesets:
         report([o for o in outcomes if o.ruleset == rs], players, rs, shown)
     if len(rulesets) > 1:
