@@ -174,7 +174,7 @@ def calibrate_ruleset(task: tuple[str, int, int]) -> tuple[str, list[tuple[int, 
 def calibrate(rulesets: list[str], count: int, workers: int) -> None:
     """Nodes per second per rule set and level 5's CPU seconds per move, on real positions."""
     print(f"calibration: {count} positions per rule set, level 5 budget {level_for(5).nodes:,}")
-    print(f"{'rule set':>11} {'nodes/s':>9} {'avg s':>7} {'max s':>7} {'p95 s':>7}")
+    print(f"{'rule set':>11} {'nodes/s':>9} {'avg s':>7} {'med s':>7} {'max s':>7} {'p95 s':>7}")
     with multiprocessing.Pool(workers) as pool:
         for ruleset, runs in pool.imap(calibrate_ruleset, [(r, count, 5) for r in rulesets]):
             nodes = sum(n for n, _ in runs)
@@ -183,7 +183,7 @@ def calibrate(rulesets: list[str], count: int, workers: int) -> None:
             p95 = times[int(0.95 * (len(times) - 1))]
             print(
                 f"{ruleset:>11} {nodes / secs:>9,.0f} {secs / len(runs):>7.3f} "
-                f"{times[-1]:>7.3f} {p95:>7.3f}"
+                f"{statistics.median(times):>7.3f} {times[-1]:>7.3f} {p95:>7.3f}"
             )
 
 
@@ -419,8 +419,7 @@ def summarize(
         won_d = sum(o.winner == "defenders" for o in mine)
         n = len(mine)
         print(
-            f"{rs:>11}: attackers {won_a}/{n}, draws {n - won_a - won_d}/{n},"
-            f" defenders {won_d}/{n}"
+            f"{rs:>11}: attackers {won_a}/{n}, draws {n - won_a - won_d}/{n}, defenders {won_d}/{n}"
         )
     print("\n== speed per player and rule set (nodes/s of the search; time per move) ==")
     print(

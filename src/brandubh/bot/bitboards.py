@@ -382,6 +382,10 @@ class StepKernel:
     def has_move(self, att: int, dfn: int, king: int, side: int) -> bool:
         return bool(self.gen(att, dfn, king, side))
 
+    def moves_to(self, att: int, dfn: int, king: int, side: int, dests: int) -> list[int]:
+        """The legal moves of the side to move that end on a square of ``dests``."""
+        return [m for m in self.gen(att, dfn, king, side) if dests >> (m >> 6) & 1]
+
     def targets(self, att: int, dfn: int, king: int, side: int) -> int:
         return att if side else dfn
 

@@ -565,7 +565,7 @@ class Searcher:
             if side == 1 and qd < self.q_checks:
                 lane_sq, reach = self._threat_squares(att, dfn, king)
             if zone or reach & lane_sq:
-                for m in kernel.moves_to(att, dfn, king, side, zone | (reach & lane_sq)):  # type: ignore[union-attr]
+                for m in kernel.moves_to(att, dfn, king, side, zone | (reach & lane_sq)):
                     caps = captures(att, dfn, king, side, m) if zone >> (m >> 6) & 1 else 0
                     if caps:
                         capmap[m] = caps
@@ -608,7 +608,7 @@ class Searcher:
         counts = self.counts
         best = ply + 2 - WIN  # no saving move: the king walks out next ply
         king_bit = 1 << king
-        for m in kernel.moves_to(att, dfn, king, side, block | near):  # type: ignore[union-attr]
+        for m in kernel.moves_to(att, dfn, king, side, block | near):
             dest = m >> 6
             caps = captures(att, dfn, king, side, m) if zone >> dest & 1 else 0
             if not block >> dest & 1 and not caps & king_bit:
