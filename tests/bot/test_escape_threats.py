@@ -86,3 +86,10 @@ def test_the_same_seed_gives_the_same_search(ruleset: str) -> None:
         b.nodes,
         b.scores,
     )
+
+
+def test_newsome_start_is_a_proved_win_for_the_barons() -> None:
+    # docs/bot.md, balance: the search proves it (bench/newsome_proof.py checks exhaustively).
+    found = Searcher(Game("newsome"), 50_000).run(random.Random(0))
+    assert found.score >= MATE_BOUND
+    assert found.score >= 100_000 - 7  # within seven plies
