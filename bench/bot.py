@@ -343,6 +343,9 @@ def main() -> None:
         "--speed", type=int, default=0, help="instead: nodes/s on N suite positions per set"
     )
     parser.add_argument("--rounds", type=int, default=1, help="with --speed: repeat the suite")
+    parser.add_argument(
+        "--first-game", type=int, default=0, help="number games from here (new openings)"
+    )
     parser.add_argument("--log", default="", help="append each finished game here (JSON lines)")
     parser.add_argument(
         "--summarize", default="", help="instead: report the games logged in this file"
@@ -376,7 +379,7 @@ def main() -> None:
     tasks = []
     for rs in rulesets:
         for p, q in pairs:
-            for i in range(args.games):
+            for i in range(args.first_game, args.first_game + args.games):
                 # Sides alternate: even games p attacks, odd games q attacks.
                 att, dfn = (p, q) if i % 2 == 0 else (q, p)
                 tasks.append((rs, att, dfn, i, args.opening_plies))
