@@ -1,14 +1,19 @@
-"""Bot strength and speed: a round robin between levels and two baselines, per rule set.
+"""Bot strength and speed: matches between levels, the frozen bot and baselines, per rule set.
 
 Run by hand: ``python bench/bot.py [--games N] [--rulesets a,b] [--levels 1,2,...]
-[--baselines random,greedy] [--pairs L5-greedy,...] [--workers 2]``; or
-``python bench/bot.py --calibrate N`` to time level 5 alone on N real positions per rule set.
-Every pairing plays ``--games`` games per rule set, sides alternating, each game from its
-own seed (so replayable). Prints per rule set and overall: a score table (row's score against
-column, in %), Elo differences with a 95 % interval from a normal approximation of the score,
-and per player nodes per second and the average and maximum time per move: CPU seconds of the
-worker process (one core, so other load on the machine does not inflate it), and the maximum
-wall-clock seconds beside it.
+[--baselines random,greedy] [--pairs L5-F5@120000,...] [--workers 2] [--log FILE]``.
+Players: ``random``, ``greedy``, ``L<n>`` (the bot's level n), ``F<n>`` (the frozen bot of
+bench/frozen_bot, as it was before issue 18), either with ``@N`` for a budget of N nodes.
+Every pairing plays ``--games`` games per rule set in pairs from one random opening
+(``--opening-plies``), each side attacking once; each game has its own seed (replayable).
+Prints per rule set and overall: a score table (row's score against column, in %), Elo
+differences with a 95 % interval from a normal approximation of the score, each side's
+wins, and per player nodes per second and the CPU seconds per move (mean, median, max; the
+worker's own CPU, so other load on the machine hardly inflates it) beside the maximum wall
+seconds. ``--log`` appends each finished game as a JSON line; ``--summarize FILE`` reports
+a log. Other modes: ``--speed N`` prints nodes/s per level and rule set of the frozen and
+the new search on N fixed suite positions per rule set, the frozen search as the same-run
+baseline; ``--calibrate N`` times level 5 alone on N real positions per rule set.
 
 Baselines: ``random`` plays a uniformly random legal move; ``greedy`` looks one ply ahead
 and plays a move that wins at once, else one that captures most, else a random one.
