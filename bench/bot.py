@@ -1,14 +1,19 @@
-"""Bot strength and speed: a round robin between levels and two baselines, per rule set.
+"""Bot strength and speed: matches between levels, the frozen bot and baselines, per rule set.
 
 Run by hand: ``python bench/bot.py [--games N] [--rulesets a,b] [--levels 1,2,...]
-[--baselines random,greedy] [--pairs L5-greedy,...] [--workers 2]``; or
-``python bench/bot.py --calibrate N`` to time level 5 alone on N real positions per rule set.
-Every pairing plays ``--games`` games per rule set, sides alternating, each game from its
-own seed (so replayable). Prints per rule set and overall: a score table (row's score against
-column, in %), Elo differences with a 95 % interval from a normal approximation of the score,
-and per player nodes per second and the average and maximum time per move: CPU seconds of the
-worker process (one core, so other load on the machine does not inflate it), and the maximum
-wall-clock seconds beside it.
+[--baselines random,greedy] [--pairs L5-F5@120000,...] [--workers 2] [--log FILE]``.
+Players: ``random``, ``greedy``, ``L<n>`` (the bot's level n), ``F<n>`` (the frozen bot of
+bench/frozen_bot, as it was before issue 18), either with ``@N`` for a budget of N nodes.
+Every pairing plays ``--games`` games per rule set in pairs from one random opening
+(``--opening-plies``), each side attacking once; each game has its own seed (replayable).
+Prints per rule set and overall: a score table (row's score against column, in %), Elo
+differences with a 95 % interval from a normal approximation of the score, each side's
+wins, and per player nodes per second and the CPU seconds per move (mean, median, max; the
+worker's own CPU, so other load on the machine hardly inflates it) beside the maximum wall
+seconds. ``--log`` appends each finished game as a JSON line; ``--summarize FILE`` reports
+a log. Other modes: ``--speed N`` prints nodes/s per level and rule set of the frozen and
+the new search on N fixed suite positions per rule set, the frozen search as the same-run
+baseline; ``--calibrate N`` times level 5 alone on N real positions per rule set.
 
 Baselines: ``random`` plays a uniformly random legal move; ``greedy`` looks one ply ahead
 and plays a move that wins at once, else one that captures most, else a random one.
@@ -18,14 +23,18 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import math
 import multiprocessing
+import random
+import statistics
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
-from brandubh.bot import decide, rng_for
-from brandubh.bot.levels import level_for
+import frozen_bot
+from brandubh.bot import Searcher, decide, evaluation, rng_for, search
+from brandubh.bot.levels import Level, level_for
 from brandubh.engine import RULESETS, Game
 
 BASELINES = ("random", "greedy")
@@ -43,6 +52,7 @@ class GameOutcome:
     plies: int
     # player -> [moves, CPU seconds, nodes, max CPU seconds, max wall seconds]
     stats: dict[str, list[float]] = field(default_factory=dict)
+    times: dict[str, list[float]] = field(default_factory=dict)  # CPU seconds per move
 
 
 def random_move(game: Game, rng_seed: bytes, game_id: str) -> int:
@@ -70,15 +80,42 @@ def greedy_move(game: Game, rng_seed: bytes, game_id: str) -> int:
     return best
 
 
-def play_game(task: tuple[str, str, str, int]) -> GameOutcome:
-    """Play one game to its end; the task is (rule set, attacker, defender, game number)."""
-    ruleset, attacker, defender, number = task
+def player_level(name: str) -> tuple[bool, Level | frozen_bot.Level]:
+    """``L5`` is the bot's level 5, ``F5`` the frozen one; ``@N`` sets its node budget."""
+    frozen = name.startswith("F")
+    number, _, nodes = name[1:].partition("@")
+    level: Level | frozen_bot.Level = (
+        frozen_bot.level_for(int(number)) if frozen else level_for(int(number))
+    )
+    if nodes:
+        level = replace(level, nodes=int(nodes))
+    return frozen, level
+
+
+def opening(game: Game, ruleset: str, pair: int, plies: int) -> None:
+    """Play the pair's opening: ``plies`` random legal moves drawn from the pair's seed, the
+    same for both games of a pair (sides swapped), so games vary but each pair is fair."""
+    rng = random.Random(f"opening:{ruleset}:{pair}")
+    for _ in range(plies):
+        if game.result is not None:
+            return
+        moves = game.board.legal_moves()
+        game.push(moves[rng.randrange(len(moves))])
+
+
+def play_game(task: tuple[str, str, str, int, int]) -> GameOutcome:
+    """Play one game to its end; the task is (rule set, attacker, defender, game number,
+    opening plies). Games 2k and 2k+1 share their opening."""
+    ruleset, attacker, defender, number, opening_plies = task
     seed = f"bench:{ruleset}:{attacker}:{defender}:{number}".encode()
     game_id = f"g{number}"
     game = Game(ruleset)
+    opening(game, ruleset, number // 2, opening_plies)
     out = GameOutcome(ruleset, attacker, defender, None, "", 0)
     for name in (attacker, defender):
         out.stats.setdefault(name, [0.0, 0.0, 0.0, 0.0, 0.0])
+        out.times.setdefault(name, [])
+    levels = {n: player_level(n) for n in (attacker, defender) if n not in BASELINES}
     while game.result is None:
         name = defender if game.board.side else attacker
         t0 = time.process_time()
@@ -89,10 +126,14 @@ def play_game(task: tuple[str, str, str, int]) -> GameOutcome:
         elif name == "greedy":
             code = greedy_move(game, seed, game_id)
         else:
-            level = level_for(int(name[1:]))
+            frozen, level = levels[name]
             rng = rng_for(seed, game_id, game.ply)
-            code, found = decide(game, rng, level)
-            nodes = found.nodes
+            if frozen:
+                code, old = frozen_bot.decide(game, rng, level)  # type: ignore[arg-type]
+                nodes = old.nodes
+            else:
+                code, found = decide(game, rng, level)  # type: ignore[arg-type]
+                nodes = found.nodes
         dt = time.process_time() - t0
         wall = time.perf_counter() - w0
         st = out.stats[name]
@@ -101,6 +142,7 @@ def play_game(task: tuple[str, str, str, int]) -> GameOutcome:
         st[2] += nodes
         st[3] = max(st[3], dt)
         st[4] = max(st[4], wall)
+        out.times[name].append(dt)
         game.push(code)
     assert game.result is not None
     out.winner, out.reason, out.plies = game.result.winner, game.result.reason, game.ply
@@ -137,7 +179,7 @@ def calibrate_ruleset(task: tuple[str, int, int]) -> tuple[str, list[tuple[int, 
 def calibrate(rulesets: list[str], count: int, workers: int) -> None:
     """Nodes per second per rule set and level 5's CPU seconds per move, on real positions."""
     print(f"calibration: {count} positions per rule set, level 5 budget {level_for(5).nodes:,}")
-    print(f"{'rule set':>11} {'nodes/s':>9} {'avg s':>7} {'max s':>7} {'p95 s':>7}")
+    print(f"{'rule set':>11} {'nodes/s':>9} {'avg s':>7} {'med s':>7} {'max s':>7} {'p95 s':>7}")
     with multiprocessing.Pool(workers) as pool:
         for ruleset, runs in pool.imap(calibrate_ruleset, [(r, count, 5) for r in rulesets]):
             nodes = sum(n for n, _ in runs)
@@ -146,8 +188,95 @@ def calibrate(rulesets: list[str], count: int, workers: int) -> None:
             p95 = times[int(0.95 * (len(times) - 1))]
             print(
                 f"{ruleset:>11} {nodes / secs:>9,.0f} {secs / len(runs):>7.3f} "
-                f"{times[-1]:>7.3f} {p95:>7.3f}"
+                f"{statistics.median(times):>7.3f} {times[-1]:>7.3f} {p95:>7.3f}"
             )
+
+
+def suite(ruleset: str, count: int) -> list[Game]:
+    """The fixed position suite: frozen level-2 self-play games cut at plies spread over the
+    game (the frozen bot, so the suite does not move when the bot changes)."""
+    out: list[Game] = []
+    number = 0
+    while len(out) < count:
+        seed = f"suite:{ruleset}:{number}".encode()
+        game = Game(ruleset)
+        stop = 4 + (number * 7) % 40
+        while game.result is None and game.ply < stop:
+            game.push(frozen_bot.decide(game, rng_for(seed, "s", game.ply), 2)[0])
+        if game.result is None:
+            out.append(game)
+        number += 1
+    return out
+
+
+def fresh_caches() -> None:
+    """Empty the bot's per-process caches, so no suite search profits from an earlier one."""
+    search._EVAL_CACHES.clear()
+    evaluation._RUNS.clear()
+    evaluation.evaluator_for.cache_clear()
+
+
+def speed_ruleset(task: tuple[str, int, list[int], int]) -> list[tuple[str, int, str, int, float]]:
+    """Each level's search, frozen and new, on the suite: (rule set, level, which, nodes, s).
+
+    Both searchers get the same limits (the frozen level's nodes, depth and root mode), and
+    run interleaved position by position, so machine load falls on both alike.
+    """
+    ruleset, count, levels, rounds = task
+    out = []
+    games = suite(ruleset, count)
+    for n in levels:
+        old = frozen_bot.level_for(n)
+        for _ in range(rounds):
+            for i, game in enumerate(games):
+                for which in ("frozen", "new"):
+                    fresh_caches()
+                    work = Game.from_snapshot(game.snapshot())
+                    rng = random.Random(i)
+                    t0 = time.process_time()
+                    if which == "frozen":
+                        found_nodes = (
+                            frozen_bot.Searcher(
+                                work, old.nodes, old.depth, old.q_checks, exact_root=old.exact_root
+                            )
+                            .run(rng)
+                            .nodes
+                        )
+                    else:
+                        found_nodes = (
+                            Searcher(
+                                work, old.nodes, old.depth, old.q_checks, exact_root=old.exact_root
+                            )
+                            .run(rng)
+                            .nodes
+                        )
+                    out.append((ruleset, n, which, found_nodes, time.process_time() - t0))
+    return out
+
+
+def speed(rulesets: list[str], levels: list[int], count: int, rounds: int, workers: int) -> None:
+    """Print nodes/s per level and rule set, the frozen search beside as the baseline."""
+    print(f"speed: {count} suite positions per rule set, {rounds} round(s), same limits for both")
+    print(f"{'level':>5} {'rule set':>11} {'frozen n/s':>11} {'new n/s':>9} {'ratio':>6}")
+    totals: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    with multiprocessing.Pool(workers) as pool:
+        tasks = [(r, count, levels, rounds) for r in rulesets]
+        results = [row for rows in pool.imap(speed_ruleset, tasks) for row in rows]
+    for n in levels:
+        for rs in rulesets:
+            agg: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+            for r, lv, which, nodes, secs in results:
+                if r == rs and lv == n:
+                    agg[which][0] += nodes
+                    agg[which][1] += secs
+                    totals[which][0] += nodes
+                    totals[which][1] += secs
+            old_nps = agg["frozen"][0] / agg["frozen"][1]
+            new_nps = agg["new"][0] / agg["new"][1]
+            print(f"{n:>5} {rs:>11} {old_nps:>11,.0f} {new_nps:>9,.0f} {new_nps / old_nps:>6.2f}")
+    old_nps = totals["frozen"][0] / totals["frozen"][1]
+    new_nps = totals["new"][0] / totals["new"][1]
+    print(f"{'all':>5} {'':>11} {old_nps:>11,.0f} {new_nps:>9,.0f} {new_nps / old_nps:>6.2f}")
 
 
 def elo(score: float, n: int) -> tuple[float, float]:
@@ -161,7 +290,12 @@ def elo(score: float, n: int) -> tuple[float, float]:
     return diff, half
 
 
-def report(outcomes: list[GameOutcome], players: list[str], title: str) -> None:
+def report(
+    outcomes: list[GameOutcome],
+    players: list[str],
+    title: str,
+    shown: list[tuple[str, str]] | None = None,
+) -> None:
     """Print the score table and Elo differences for a set of games."""
     points: dict[tuple[str, str], float] = defaultdict(float)
     games: dict[tuple[str, str], int] = defaultdict(int)
@@ -187,10 +321,13 @@ def report(outcomes: list[GameOutcome], players: list[str], title: str) -> None:
         row += f"{100 * tp / tn:>9.0f}%" if tn else f"{'-':>10}"
         print(row)
     print("Elo (row minus column, ±95 %), for the pairings that matter:")
-    for p, q in itertools.combinations(players, 2):
+    for p, q in shown or list(itertools.combinations(players, 2)):
         n = games[p, q]
         if n and (
-            p in BASELINES or q in BASELINES or abs(players.index(p) - players.index(q)) == 1
+            shown
+            or p in BASELINES
+            or q in BASELINES
+            or abs(players.index(p) - players.index(q)) == 1
         ):
             d, h = elo(points[q, p] / n, n)
             print(f"  {q:>6} vs {p:<6} {d:+7.0f} ± {h:<5.0f}  ({points[q, p]:.1f}/{n})")
@@ -207,25 +344,50 @@ def main() -> None:
     parser.add_argument(
         "--calibrate", type=int, default=0, help="instead: time level 5 on N positions per set"
     )
+    parser.add_argument(
+        "--speed", type=int, default=0, help="instead: nodes/s on N suite positions per set"
+    )
+    parser.add_argument("--rounds", type=int, default=1, help="with --speed: repeat the suite")
+    parser.add_argument(
+        "--first-game", type=int, default=0, help="number games from here (new openings)"
+    )
+    parser.add_argument("--log", default="", help="append each finished game here (JSON lines)")
+    parser.add_argument(
+        "--summarize", default="", help="instead: report the games logged in this file"
+    )
+    parser.add_argument(
+        "--opening-plies", type=int, default=2, help="random plies opening each pair of games"
+    )
     args = parser.parse_args()
     rulesets = [r for r in args.rulesets.split(",") if r]
     if args.calibrate:
         calibrate(rulesets, args.calibrate, args.workers)
+        return
+    if args.speed:
+        levels = [int(n) for n in args.levels.split(",") if n]
+        speed(rulesets, levels, args.speed, args.rounds, args.workers)
+        return
+    if args.summarize:
+        with open(args.summarize) as f:
+            logged = [GameOutcome(**json.loads(line)) for line in f if line.strip()]
+        pairs = [tuple(p.split("-")) for p in args.pairs.split(",")] if args.pairs else []
+        summarize(logged, sorted({o.ruleset for o in logged}, key=list(RULESETS).index), pairs)
         return
     players = [b for b in args.baselines.split(",") if b] + [
         f"L{n}" for n in args.levels.split(",") if n
     ]
     if args.pairs:
         pairs = [tuple(p.split("-")) for p in args.pairs.split(",")]
+        players = list(dict.fromkeys(name for pair in pairs for name in pair))
     else:
         pairs = list(itertools.combinations(players, 2))
     tasks = []
     for rs in rulesets:
         for p, q in pairs:
-            for i in range(args.games):
+            for i in range(args.first_game, args.first_game + args.games):
                 # Sides alternate: even games p attacks, odd games q attacks.
                 att, dfn = (p, q) if i % 2 == 0 else (q, p)
-                tasks.append((rs, att, dfn, i))
+                tasks.append((rs, att, dfn, i, args.opening_plies))
     # The slowest games (highest levels) first, so the pool does not end on a straggler.
     tasks.sort(key=lambda t: -max(_weight(t[1]), _weight(t[2])))
     print(f"{len(tasks)} games on {args.workers} workers: {', '.join(rulesets)}")
@@ -234,18 +396,48 @@ def main() -> None:
         outcomes = []
         for k, o in enumerate(pool.imap_unordered(play_game, tasks), 1):
             outcomes.append(o)
+            if args.log:
+                with open(args.log, "a") as f:
+                    f.write(json.dumps(asdict(o)) + "\n")
             if k % 20 == 0:
                 print(f"  {k}/{len(tasks)} games, {time.perf_counter() - t0:.0f} s", flush=True)
     print(f"done in {time.perf_counter() - t0:.0f} s")
+    summarize(outcomes, rulesets, pairs if args.pairs else [], players)
+
+
+def summarize(
+    outcomes: list[GameOutcome],
+    rulesets: list[str],
+    pairs: list[tuple[str, ...]],
+    players: list[str] | None = None,
+) -> None:
+    """Print scores, Elo, sides, speed and CPU per move of a set of finished games."""
+    if players is None:
+        names = [n for p in pairs for n in p] or [n for o in outcomes for n in o.stats]
+        players = list(dict.fromkeys(names))
+    shown = [(p[0], p[1]) for p in pairs] or None
     for rs in rulesets:
-        report([o for o in outcomes if o.ruleset == rs], players, rs)
+        report([o for o in outcomes if o.ruleset == rs], players, rs, shown)
     if len(rulesets) > 1:
-        report(outcomes, players, "all rule sets")
+        report(outcomes, players, "all rule sets", shown)
+    print("\n== sides: attackers' wins, draws, defenders' wins per rule set ==")
+    for rs in rulesets:
+        mine = [o for o in outcomes if o.ruleset == rs]
+        won_a = sum(o.winner == "attackers" for o in mine)
+        won_d = sum(o.winner == "defenders" for o in mine)
+        n = len(mine)
+        print(
+            f"{rs:>11}: attackers {won_a}/{n}, draws {n - won_a - won_d}/{n}, defenders {won_d}/{n}"
+        )
     print("\n== speed per player and rule set (nodes/s of the search; time per move) ==")
     print(
-        f"{'player':>7} {'rule set':>11} {'moves':>7} {'nodes/s':>9} {'avg s':>7} {'max s':>7}"
-        f" {'max wall':>9}"
+        f"{'player':>12} {'rule set':>11} {'moves':>7} {'nodes/s':>9} {'avg s':>7} {'med s':>7}"
+        f" {'max s':>7} {'max wall':>9}"
     )
+    times: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for o in outcomes:
+        for name, ts in o.times.items():
+            times[name, o.ruleset].extend(ts)
     agg: dict[tuple[str, str], list[float]] = defaultdict(lambda: [0.0] * 5)
     for o in outcomes:
         for name, st in o.stats.items():
@@ -260,9 +452,10 @@ def main() -> None:
             moves, secs, nodes, mx, mx_wall = agg[name, rs]
             if moves:
                 nps = f"{nodes / secs:>9,.0f}" if nodes and secs else f"{'-':>9}"
+                med = statistics.median(times[name, rs])
                 print(
-                    f"{name:>7} {rs:>11} {moves:>7.0f} {nps} {secs / moves:>7.3f} {mx:>7.3f}"
-                    f" {mx_wall:>9.3f}"
+                    f"{name:>12} {rs:>11} {moves:>7.0f} {nps} {secs / moves:>7.3f} {med:>7.3f}"
+                    f" {mx:>7.3f} {mx_wall:>9.3f}"
                 )
     lengths = defaultdict(list)
     for o in outcomes:
@@ -277,7 +470,7 @@ def main() -> None:
 
 
 def _weight(name: str) -> int:
-    return int(name[1:]) if name.startswith("L") else 0
+    return int(name[1:].partition("@")[0]) if name[:1] in ("L", "F") else 0
 
 
 if __name__ == "__main__":

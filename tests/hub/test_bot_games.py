@@ -45,7 +45,9 @@ async def keep_bot_busy(base: str, games: int, stop: asyncio.Event, working: asy
         state = msg["state"]
         me = "attackers" if state["players"]["attackers"]["id"] == guest.id else "defenders"
         rng = random.Random(guest.id)
-        while not stop.is_set() and state["status"] == "active":
+        # Until stopped, and at least one bot move seen: a level-5 move takes a second or
+        # more of CPU, longer than the measurement on a loaded machine.
+        while not (stop.is_set() and bot_moves) and state["status"] == "active":
             if state["turn"] == me:
                 await sock.move(created["id"], state["ply"], rng.choice(state["legal"]))
             try:

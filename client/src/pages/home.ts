@@ -12,6 +12,8 @@ import { START_POSITION, parsePosition } from "../notation";
 import { RULES, RULESET_ORDER } from "../rules";
 import { durationText } from "../status";
 
+const BOT_LEVEL_NAMES = ["beginner", "casual player", "improver", "club player", "strong club player"];
+
 export const MOVE_TIMES = [60, 180, 600, 3600, 86_400, 259_200, 604_800];
 /** Short enough for a game against the bot, which answers at once. */
 export const DEFAULT_MOVE_TIME = 180;
@@ -64,9 +66,8 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   const level = h(
     "select",
     { id: "bot-level", name: "bot_level", "aria-label": "Bot level" },
-    ...[1, 2, 3, 4, 5].map((n) =>
-      h("option", { value: String(n), text: `Level ${n}${n === 1 ? " (easiest)" : n === 5 ? " (strongest)" : ""}` }),
-    ),
+    // The names of brandubh.bot.levels.LEVEL_NAMES: what a player can expect of each level.
+    ...BOT_LEVEL_NAMES.map((name, i) => h("option", { value: String(i + 1), text: `Level ${i + 1}: ${name}` })),
   );
   // Games against people need an account and are rated unless unticked (docs/accounts.md).
   const ratedBox = h("input", { type: "checkbox", id: "rated", name: "rated" });

@@ -13,13 +13,22 @@ from ``rng_for(seed, game_id, snapshot.ply)`` and returns canonical move text su
 the clock or on earlier calls: each search has its own transposition table and a budget
 counted in nodes (``levels.LEVELS``), so a finished bot game replays move for move.
 
-Modules: ``evaluation`` (tafl features, newsome material, forced escapes), ``search``
-(PVS with a transposition table and quiescence), ``levels`` (the five levels),
-``player`` (seeded choice, ``choose_move``, ``think``).
+Modules: ``bitboards`` (the search's int positions: moves, captures, make per rule set),
+``evaluation`` (tafl features and escape threats, newsome material, forced escapes),
+``search`` (PVS with a transposition table and quiescence), ``levels`` (the five levels and
+their names), ``player`` (seeded choice, ``choose_move``, ``think``). docs/bot.md explains
+how it plays and what it measures.
 """
 
-from brandubh.bot.evaluation import WIN, evaluate, forced_escape, open_lanes
-from brandubh.bot.levels import LEVELS, Level, level_for
+from brandubh.bot.evaluation import (
+    WIN,
+    EscapeThreats,
+    escape_threats,
+    evaluate,
+    forced_escape,
+    open_lanes,
+)
+from brandubh.bot.levels import LEVEL_NAMES, LEVELS, Level, level_for
 from brandubh.bot.player import (
     choose_code,
     choose_move,
@@ -32,13 +41,16 @@ from brandubh.bot.search import Searcher, SearchResult
 
 __all__ = [
     "LEVELS",
+    "LEVEL_NAMES",
     "WIN",
+    "EscapeThreats",
     "Level",
     "SearchResult",
     "Searcher",
     "choose_code",
     "choose_move",
     "decide",
+    "escape_threats",
     "evaluate",
     "forced_escape",
     "level_for",

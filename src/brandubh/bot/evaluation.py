@@ -8,12 +8,14 @@ the king could reach this move and ``forced_escape`` proves the two-lane fork wo
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
 from brandubh.engine import Game
 from brandubh.engine.board import Board
+from brandubh.engine.rulesets import RuleSet
 from brandubh.engine.squares import (
     CORNERS,
     NEIGHBOURS,
@@ -30,8 +32,6 @@ from brandubh.engine.squares import (
 # is a forced result the search proved, never a heuristic.
 WIN: Final = 100_000
 MATE_BOUND: Final = WIN - 1_000
-
-Evaluator = Callable[[Board], int]
 
 
 def _lanes(sq: int) -> tuple[int, ...]:
@@ -54,6 +54,9 @@ EDGE_BB: Final = sum(
     if file_of(sq) in (0, SIZE - 1) or rank_of(sq) in (0, SIZE - 1)
 )
 CORNERS_BB: Final = sum(1 << c for c in CORNERS)
+ALL: Final = (1 << NUM_SQUARES) - 1
+NOT_A: Final = ALL & ~sum(1 << (r * SIZE) for r in range(SIZE))  # shifting east wraps here
+NOT_G: Final = ALL & ~sum(1 << (r * SIZE + SIZE - 1) for r in range(SIZE))
 # Manhattan distance from each square to its nearest corner.
 CORNER_DIST: Final[tuple[int, ...]] = tuple(
     min(abs(file_of(sq) - file_of(c)) + abs(rank_of(sq) - rank_of(c)) for c in CORNERS)
@@ -135,6 +138,148 @@ def forced_escape(game: Game, moves: list[int] | None = None) -> bool:
     return True
 
 
+def _soldier_reach() -> tuple[tuple[tuple[int, dict[int, int]], ...], ...]:
+    """Per square and ray: (mask, {occupancy: squares a soldier can stop on}); no corner."""
+    return tuple(
+        tuple((mask, {occ: r & ~CORNERS_BB for occ, r in table.items()}) for mask, table in rays)
+        for rays in KING_REACH_NO_RETURN
+    )
+
+
+SOLDIER_REACH: Final = _soldier_reach()
+
+
+def _corner_edges() -> tuple[tuple[tuple[int, dict[int, int]], ...], ...]:
+    """Per corner, its two edges: (mask of the five squares, {occupancy: the empty run}).
+
+    The run is the empty squares from the corner's neighbour outward up to the first piece:
+    a king on any of them sees that corner down an open lane.
+    """
+    out = []
+    for c in CORNERS:
+        edges = []
+        for ray in RAYS[c]:
+            if not ray:
+                continue
+            line = ray[:-1]  # the far end is the next corner
+            mask = sum(1 << s for s in line)
+            table: dict[int, int] = {}
+            for occ in range(1 << len(line)):
+                occ_bits = sum(1 << line[i] for i in range(len(line)) if occ >> i & 1)
+                run = 0
+                for s in line:
+                    if occ_bits >> s & 1:
+                        break
+                    run |= 1 << s
+                table[occ_bits] = run
+            edges.append((mask, table))
+        out.append(tuple(edges))
+    return tuple(out)
+
+
+CORNER_EDGES: Final = _corner_edges()
+
+
+def lane_runs(occ: int) -> tuple[int, int, int, int]:
+    """Per corner (a1, g1, a7, g7), the squares from which it is seen down an open lane.
+
+    ``occ`` is every piece but the king.
+    """
+    (m0, t0), (m1, t1) = CORNER_EDGES[0]
+    (m2, t2), (m3, t3) = CORNER_EDGES[1]
+    (m4, t4), (m5, t5) = CORNER_EDGES[2]
+    (m6, t6), (m7, t7) = CORNER_EDGES[3]
+    return (
+        t0[occ & m0] | t1[occ & m1],
+        t2[occ & m2] | t3[occ & m3],
+        t4[occ & m4] | t5[occ & m5],
+        t6[occ & m6] | t7[occ & m7],
+    )
+
+
+# Every edge square but the corners: the lane runs depend on these alone.
+EDGE_INNER: Final = EDGE_BB & ~CORNERS_BB
+_RUNS: dict[int, tuple[int, int, int, int, int, int]] = {}
+
+
+def runs_of(occ: int) -> tuple[int, int, int, int, int, int]:
+    """``lane_runs`` of a position, their union and the squares in two runs (a fork), cached
+    by the edge occupancy (few distinct ones occur)."""
+    edge = occ & EDGE_INNER
+    found = _RUNS.get(edge)
+    if found is None:
+        if len(_RUNS) > 20_000:
+            _RUNS.clear()
+        r0, r1, r2, r3 = lane_runs(edge)
+        found = _RUNS[edge] = (r0, r1, r2, r3, r0 | r1 | r2 | r3, (r0 | r3) & (r1 | r2))
+    return found
+
+
+def king_reach(king: int, occ: int, may_return: bool) -> int:
+    """Squares the king on ``king`` can move to (``occ``: every other piece)."""
+    reach = 0
+    for mask, table in (KING_REACH_RETURN if may_return else KING_REACH_NO_RETURN)[king]:
+        reach |= table[occ & mask]
+    return reach
+
+
+def attacker_reach(att: int, occ: int) -> int:
+    """Squares some attacker can move to in one move (``occ``: every piece)."""
+    reach = 0
+    tables = SOLDIER_REACH
+    while att:
+        low = att & -att
+        att ^= low
+        for mask, table in tables[low.bit_length() - 1]:
+            reach |= table[occ & mask]
+    return reach
+
+
+@dataclass(frozen=True, slots=True)
+class EscapeThreats:
+    """The king's ways out, per corner (a1, g1, a7, g7), for tests and the docs.
+
+    ``distance``: king moves to a square that sees the corner down an open lane (0 if he
+    sees it now, 1, 2, or 3 for farther); ``closable``: whether an attacker can move onto
+    the lane squares of that corner in one move.
+    """
+
+    distance: tuple[int, int, int, int]
+    closable: tuple[bool, bool, bool, bool]
+
+
+def escape_threats(board: Board) -> EscapeThreats:
+    """Per corner, how far the king is from an open lane and whether it can be shut."""
+    att, dfn, king = board.att, board.dfn, board.king
+    if king < 0 or not board.ruleset.slides:
+        return EscapeThreats((3, 3, 3, 3), (True, True, True, True))
+    may_return = board.ruleset.king_may_return_to_throne
+    occ = att | dfn
+    runs = lane_runs(occ)
+    reach = king_reach(king, occ, may_return)
+    reach2 = 0
+    for sq in squares_of_bb(reach):
+        reach2 |= king_reach(sq, occ, may_return)
+    ar = attacker_reach(att, occ | 1 << king)
+    distance = tuple(
+        0 if run >> king & 1 else 1 if reach & run else 2 if reach2 & run else 3 for run in runs
+    )
+    closable = tuple(bool(ar & run) for run in runs)
+    return EscapeThreats(
+        (distance[0], distance[1], distance[2], distance[3]),
+        (closable[0], closable[1], closable[2], closable[3]),
+    )
+
+
+def squares_of_bb(bb: int) -> list[int]:
+    out = []
+    while bb:
+        low = bb & -bb
+        out.append(low.bit_length() - 1)
+        bb ^= low
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class Weights:
     """Evaluation weights of one rule set (points; a soldier is worth about 100)."""
@@ -146,6 +291,12 @@ class Weights:
     king_route: int = 40  # per square the king reaches in one move that has an open lane
     king_fork: int = 150  # per square in reach with two open lanes, attackers to move
     king_fork_to_move: int = 500  # the same with the defenders to move (he goes there)
+    # Escape threats: a corner whose open lane the king reaches in one move and no attacker
+    # can shut in one move (he goes there next, or the attackers must stop him now).
+    unstoppable: int = 250  # per such corner, attackers to move
+    unstoppable_pair: int = 400  # extra for a second such corner, attackers to move
+    unstoppable_to_move: int = 600  # defenders to move: he walks there and out
+    corner_two_moves: int = 14  # per corner with an open lane two king moves away
     king_adjacent_attacker: int = 20  # per attacker touching the king
     king_hostile_neighbour: int = 15  # per corner or hostile throne touching the king
     corner_guard: int = 12  # per corner with at least one attacker on its approach squares
@@ -172,70 +323,159 @@ WEIGHTS: Final[dict[str, Weights]] = {
     "newsome": Weights(),
 }
 
+# Evaluators see the search's plain ints: attackers, defenders, king, side, woods ages.
+Evaluator = Callable[[int, int, int, int, tuple[int, ...]], int]
 
-def slide_evaluator(board: Board) -> Evaluator:
-    """The evaluator for a rook-slide rule set (the board's own), weights bound as locals."""
-    rs = board.ruleset
-    w = WEIGHTS[rs.name]
-    reach_tables = KING_REACH_RETURN if rs.king_may_return_to_throne else KING_REACH_NO_RETURN
-    hostile_throne = rs.throne_hostile_to_king
+
+def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluator:
+    """The evaluator for a rook-slide rule set, weights bound as locals."""
+    w = weights or WEIGHTS[ruleset.name]
+    reach_tables = KING_REACH_RETURN if ruleset.king_may_return_to_throne else KING_REACH_NO_RETURN
+    hostile_throne = ruleset.throne_hostile_to_king
     w_att, w_dfn = w.attacker, w.defender
     w_mob, w_dist = w.king_mobility, w.king_corner_distance
     w_route, w_fork, w_fork_move = w.king_route, w.king_fork, w.king_fork_to_move
+    w_unstop, w_pair, w_unstop_move = w.unstoppable, w.unstoppable_pair, w.unstoppable_to_move
+    w_two = w.corner_two_moves
     w_adj, w_hostile = w.king_adjacent_attacker, w.king_hostile_neighbour
     w_near = w.defender_near_king
     w_guard, w_guard2 = w.corner_guard, w.corner_guard_second
-    guards = CORNER_GUARDS
-    lanes_of, edge, dist, nbb = LANES, EDGE_BB, CORNER_DIST, NEIGHBOURS_BB
+    g0, g1, g2, g3 = CORNER_GUARDS
+    runs_cache, edge_inner = _RUNS, EDGE_INNER
+    all_guards = g0 | g1 | g2 | g3
+    guard_cache: dict[int, int] = {}  # at most 2**12 entries: the guard squares' occupancy
+    reach_cache: dict[int, int] = {}
+    lines = tuple(sum(mask for mask, _ in reach_tables[sq]) for sq in range(NUM_SQUARES))
+    dist, nbb = CORNER_DIST, NEIGHBOURS_BB
     hostile_near = tuple(
         sum(1 for n in NEIGHBOURS[sq] if n in CORNERS or (hostile_throne and n == THRONE))
         for sq in range(NUM_SQUARES)
     )
 
-    def evaluate(board: Board) -> int:
-        att, dfn, king = board.att, board.dfn, board.king
+    def evaluate(att: int, dfn: int, king: int, side: int, woods: tuple[int, ...]) -> int:
         score = w_dfn * dfn.bit_count() - w_att * att.bit_count()
         if king >= 0:
             occ = att | dfn
-            reach = 0
-            for mask, table in reach_tables[king]:
-                reach |= table[occ & mask]
+            # The king's reach depends on his rank and file alone: cache it by those.
+            rkey = occ & lines[king] | king << 49
+            reach = reach_cache.get(rkey)
+            if reach is None:
+                if len(reach_cache) > 50_000:
+                    reach_cache.clear()
+                reach = 0
+                for mask, table in reach_tables[king]:
+                    reach |= table[occ & mask]
+                reach_cache[rkey] = reach
             score += w_mob * reach.bit_count() - w_dist * dist[king]
-            # Routes: edge squares the king reaches in one move with one open lane (a tempo
-            # each), or two (a fork: won if he gets there unharmed); a corner in reach is
-            # scored exactly by the search.
-            single = double = 0
-            edges = reach & edge
-            while edges:
-                low = edges & -edges
-                edges ^= low
-                n = 0
-                for mask in lanes_of[low.bit_length() - 1]:
-                    if not occ & mask:
-                        n += 1
-                if n == 1:
-                    single += 1
-                elif n:
-                    double += 1
-            if board.side:
-                score += w_route * single + w_fork_move * double
+            # Per corner, the squares that see it down an open lane.
+            runs = runs_cache.get(occ & edge_inner)
+            if runs is None:
+                runs = runs_of(occ)
+            r0, r1, r2, r3, r_all, r_two = runs
+            threats = reach & r_all
+            if threats:
+                # Routes: squares in reach that see one corner (a tempo each) or two (a fork:
+                # won if he gets there unharmed).
+                double = threats & r_two
+                single = (threats ^ double).bit_count()
+                if side:
+                    score += w_route * single + w_fork_move * double.bit_count()
+                else:
+                    score += w_route * single + w_fork * double.bit_count()
+                # Can an attacker shut each threatened corner's lane in one move? Only a
+                # slide south or west reaches a1's lanes (rank 1, file a), and so on: flood
+                # the attackers along the directions a threatened corner needs (an occluded
+                # fill, three steps per direction).
+                empty = ALL & ~(occ | 1 << king)
+                open_ = 0
+                south = west = north = east = -1
+                if reach & r0 or reach & r1:
+                    pro = empty
+                    g = att | pro & (att >> 7)
+                    pro &= pro >> 7
+                    g |= pro & (g >> 14)
+                    pro &= pro >> 14
+                    south = (g | pro & (g >> 28)) & empty
+                if reach & r2 or reach & r3:
+                    pro = empty
+                    g = att | pro & (att << 7)
+                    pro &= pro << 7
+                    g |= pro & (g << 14)
+                    pro &= pro << 14
+                    north = (g | pro & (g << 28)) & empty
+                if reach & r0 or reach & r2:
+                    pro = empty & NOT_G
+                    g = att | pro & (att >> 1)
+                    pro &= pro >> 1
+                    g |= pro & (g >> 2)
+                    pro &= pro >> 2
+                    west = (g | pro & (g >> 4)) & empty
+                if reach & r1 or reach & r3:
+                    pro = empty & NOT_A
+                    g = att | pro & (att << 1)
+                    pro &= pro << 1
+                    g |= pro & (g << 2)
+                    pro &= pro << 2
+                    east = (g | pro & (g << 4)) & empty
+                if reach & r0 and not (south | west) & r0:
+                    open_ += 1
+                if reach & r1 and not (south | east) & r1:
+                    open_ += 1
+                if reach & r2 and not (north | west) & r2:
+                    open_ += 1
+                if reach & r3 and not (north | east) & r3:
+                    open_ += 1
+                if open_:
+                    if side:
+                        score += w_unstop_move
+                    else:
+                        score += w_unstop * open_ + (w_pair if open_ > 1 else 0)
             else:
-                score += w_route * single + w_fork * double
+                # No lane one move away: count the corners two king moves away.
+                empty = ALL & ~occ
+                reach2 = 0
+                y = reach
+                while y:
+                    y = (y << 1) & NOT_A & empty
+                    reach2 |= y
+                y = reach
+                while y:
+                    y = (y >> 1) & NOT_G & empty
+                    reach2 |= y
+                y = reach
+                while y:
+                    y = (y << 7) & empty
+                    reach2 |= y
+                y = reach
+                while y:
+                    y = (y >> 7) & empty
+                    reach2 |= y
+                if reach2:
+                    score += w_two * (
+                        (reach2 & r0 != 0)
+                        + (reach2 & r1 != 0)
+                        + (reach2 & r2 != 0)
+                        + (reach2 & r3 != 0)
+                    )
             near = nbb[king]
             score -= w_adj * (att & near).bit_count() + w_hostile * hostile_near[king]
             score += w_near * (dfn & near).bit_count()
-        for g in guards:
-            n = (att & g).bit_count()
-            if n:
-                score -= w_guard if n == 1 else w_guard + w_guard2
-        return score if board.side else -score
+        guard = guard_cache.get(att & all_guards)
+        if guard is None:
+            guard = 0
+            for g in (att & g0, att & g1, att & g2, att & g3):
+                if g:
+                    guard += w_guard if g & (g - 1) == 0 else w_guard + w_guard2
+            guard_cache[att & all_guards] = guard
+        score -= guard
+        return score if side else -score
 
     return evaluate
 
 
-def newsome_evaluator(board: Board) -> Evaluator:
+def newsome_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluator:
     """The evaluator for newsome: material that grows dear as a side runs out, and the woods."""
-    w = WEIGHTS["newsome"]
+    w = weights or WEIGHTS["newsome"]
     w_prince, w_baron = w.prince, w.baron
     last, second = w.last_piece, w.second_last_piece
     w_woods, w_contact, w_centre = w.woods_age, w.king_baron_contact, w.king_centre
@@ -243,27 +483,27 @@ def newsome_evaluator(board: Board) -> Evaluator:
     centre = tuple(6 - abs(file_of(sq) - 3) - abs(rank_of(sq) - 3) for sq in range(NUM_SQUARES))
     scarcity = (0, last, second) + (0,) * 20
 
-    def evaluate(board: Board) -> int:
-        att, dfn, king = board.att, board.dfn, board.king
+    def evaluate(att: int, dfn: int, king: int, side: int, woods: tuple[int, ...]) -> int:
         nd, na = dfn.bit_count(), att.bit_count()
         score = w_prince * nd - w_baron * na - scarcity[nd] + scarcity[na]
-        woods = board.woods
         # A prince on a corner has an age of 1 or more (the engine counts from his arrival).
         for age in woods:
             if age:
                 score -= w_woods * age
         if king >= 0:
             score += w_contact * (att & nbb[king]).bit_count() + w_centre * centre[king]
-        return score if board.side else -score
+        return score if side else -score
 
     return evaluate
 
 
-def evaluator_for(board: Board) -> Evaluator:
-    """The evaluator suited to the board's rule set."""
-    if board.ruleset.slides:
-        return slide_evaluator(board)
-    return newsome_evaluator(board)
+@functools.lru_cache(maxsize=16)
+def evaluator_for(ruleset: RuleSet, weights: Weights | None = None) -> Evaluator:
+    """The evaluator suited to a rule set (its own weights unless given); one per process,
+    so its caches (pure functions of the position) serve every search."""
+    if ruleset.slides:
+        return slide_evaluator(ruleset, weights)
+    return newsome_evaluator(ruleset, weights)
 
 
 def evaluate(game: Game) -> int:
@@ -283,4 +523,4 @@ def evaluate(game: Game) -> int:
             return WIN - 1
         if forced_escape(game):
             return -(WIN - 2)
-    return evaluator_for(board)(board)
+    return evaluator_for(board.ruleset)(board.att, board.dfn, board.king, board.side, board.woods)

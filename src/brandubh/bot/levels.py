@@ -1,8 +1,8 @@
-"""The five bot levels: how many nodes each may search, how deep, and how it errs.
+"""The five bot levels: their names, how many nodes each may search, how deep, how it errs.
 
 Budgets are counted in nodes, never seconds, so a move is a pure function of the position
-and the game's seed. Level 5's budget is calibrated to stay under 2 s a move on one core of
-the reference machine (2 cores, CPython 3.11); see bench/bot.py for the figures.
+and the game's seed. Level 5's budget is about 1 to 1.5 s of CPU a move on one core of the
+reference machine (2 cores, CPython 3.11); docs/bot.md has the figures of bench/bot.py.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ class Level:
     """
 
     number: int
+    name: str  # what a player can expect, shown beside the number
     nodes: int
     depth: int
     noise: int = 0
@@ -35,12 +36,15 @@ class Level:
 
 
 LEVELS: Final[dict[int, Level]] = {
-    1: Level(1, nodes=400, depth=1, noise=150, blunder=0.25, q_checks=0),
-    2: Level(2, nodes=1_500, depth=2, noise=60, blunder=0.05, q_checks=1),
-    3: Level(3, nodes=4_000, depth=3, noise=15),
-    4: Level(4, nodes=12_000, depth=64),
-    5: Level(5, nodes=60_000, depth=64),
+    1: Level(1, "beginner", nodes=300, depth=1, noise=200, blunder=0.3, q_checks=0),
+    2: Level(2, "casual player", nodes=1_500, depth=2, noise=70, blunder=0.06, q_checks=1),
+    3: Level(3, "improver", nodes=5_000, depth=3, noise=20),
+    4: Level(4, "club player", nodes=25_000, depth=64),
+    5: Level(5, "strong club player", nodes=180_000, depth=64),
 }
+
+# Level number -> name, for the client and the docs.
+LEVEL_NAMES: Final[dict[int, str]] = {n: level.name for n, level in LEVELS.items()}
 
 
 def level_for(number: int) -> Level:

@@ -1,15 +1,18 @@
-"""Negamax alpha-beta search on the engine's int fast path, bounded by a count of nodes.
+"""Negamax alpha-beta search on the bot's own int positions, bounded by a count of nodes.
 
 Principal-variation search with iterative deepening, a transposition table on the engine's
 Zobrist keys (fresh for every ``Searcher``, so no call sees another's), move ordering (table
-move, captures, king moves that open a lane, two killers per ply, history), null-move
-pruning, late-move reductions, and a quiescence search over captures and king threats. A
-king with an open lane and the move wins; an attacker to move facing a lane must block it or
-take the king (an "escape check", searched like check in chess, and extended one ply); two
-lanes are proved won by ``forced_escape``.
+move, captures, king moves that open a lane, blocks of threatened lanes, two killers per
+ply, history), null-move pruning, late-move reductions, and a quiescence search over
+captures and king threats. A king with an open lane and the move wins; an attacker to move
+facing a lane must block it or take the king (an "escape check", searched like check in
+chess: only the evasions, one ply deeper); two lanes are proved won by ``_forced``.
 
-Nothing here reads a clock: the budget is nodes, so a search is a pure function of the
-position, its repetition history, the limits and the order of the root moves.
+Positions are ``bitboards.Position`` tuples: make builds the next one and unmake is keeping
+the old, so a node costs a few integer operations instead of the engine's ``Game.push``.
+Games end here as the engine ends them (RULES.md decision 7): pieces, then repetition,
+then no legal move, then the move limit. Nothing here reads a clock: the budget is nodes,
+so a search is a pure function of the position, its history, the limits and the root order.
 """
 
 from __future__ import annotations
@@ -18,17 +21,21 @@ import random
 from dataclasses import dataclass, field
 from typing import Final
 
-from brandubh.bot.evaluation import LANES, MATE_BOUND, WIN, evaluator_for, forced_escape
-from brandubh.engine import Game, Result
-from brandubh.engine.board import Z_SIDE
-from brandubh.engine.squares import (
-    CORNERS_BB,
-    NEIGHBOURS_BB,
-    NUM_SQUARES,
-    RAYS,
-    THRONE,
-    THRONE_BB,
+from brandubh.bot.bitboards import Kernel, Position, kernel_for
+from brandubh.bot.evaluation import (
+    KING_REACH_NO_RETURN,
+    KING_REACH_RETURN,
+    LANES,
+    MATE_BOUND,
+    WIN,
+    Weights,
+    evaluator_for,
+    runs_of,
 )
+from brandubh.engine import Game
+from brandubh.engine.board import Z_SIDE
+from brandubh.engine.rulesets import Outcome, RuleSet
+from brandubh.engine.squares import CORNERS_BB, NEIGHBOURS_BB
 
 INF: Final = WIN + 1_000
 MAX_PLY: Final = 128
@@ -38,10 +45,8 @@ EXACT: Final = 0
 LOWER: Final = 1  # the score is at least this (a beta cut-off)
 UPPER: Final = 2  # the score is at most this (no move raised alpha)
 
-_EMPTY: Final[list[int]] = []  # captures of a quiet move; never mutated
 
-
-def _woods_keys() -> dict[tuple[int, int, int, int], int]:
+def _woods_keys() -> dict[tuple[int, ...], int]:
     """Newsome's woods ages are not in the engine's hash: give each combination a key."""
     rng = random.Random(0x5EED_B07)
     return {
@@ -54,6 +59,18 @@ def _woods_keys() -> dict[tuple[int, int, int, int], int]:
 
 
 WOODS_KEYS: Final = _woods_keys()
+
+
+_EVAL_CACHES: dict[tuple[str, Weights | None], dict[int, int]] = {}
+
+
+def _eval_cache(ruleset: RuleSet, weights: Weights | None) -> dict[int, int]:
+    """Static scores by position key, kept for the process: the evaluation is a pure function
+    of the position, so sharing it between searches changes no move, only the time."""
+    cache = _EVAL_CACHES.setdefault((ruleset.name, weights), {})
+    if len(cache) > 100_000:
+        cache.clear()
+    return cache
 
 
 class SearchAborted(Exception):
@@ -73,8 +90,48 @@ class SearchResult:
     order: list[int] = field(default_factory=list)
 
 
+def _outcome_score(outcome: Outcome, side: int, ply: int) -> int:
+    """The score, for the side to move, of an ending judged by a rule set's ``outcome``.
+
+    For repetition the mover is the side that just moved; for no legal move the mover of the
+    engine's ``_judged`` is also the side that just moved (the stuck side is to move).
+    """
+    if outcome is Outcome.DRAW:
+        return 0
+    if outcome is Outcome.DEFENDERS_LOSE:
+        return ply - WIN if side else WIN - ply
+    if outcome is Outcome.MOVER_LOSES:
+        return WIN - ply  # the side to move did not make the repetition
+    return ply - WIN  # SIDE_TO_MOVE_LOSES: the side with no move loses
+
+
 class Searcher:
     """One search of one position: create, ``run``, discard (the table dies with it)."""
+
+    __slots__ = (
+        "counts",
+        "ecache",
+        "evaluate",
+        "exact_root",
+        "game",
+        "history",
+        "kernel",
+        "killers",
+        "limit",
+        "max_depth",
+        "max_nodes",
+        "may_return",
+        "no_moves",
+        "nodes",
+        "null_move",
+        "plies_left",
+        "q_checks",
+        "repetition",
+        "root",
+        "ruleset",
+        "slides",
+        "tt",
+    )
 
     def __init__(
         self,
@@ -84,16 +141,24 @@ class Searcher:
         q_checks: int = 2,
         exact_root: bool = False,
         null_move: bool = True,
+        weights: Weights | None = None,
     ) -> None:
         self.game = game
-        self.board = game.board
-        self.rules = game.board.rules
-        self.slides = game.ruleset.slides
-        self.evaluate = evaluator_for(game.board)
         rs = game.ruleset
-        # Squares hostile to soldiers: the corners, and the throne when empty if it is.
-        self.hostile_occupied = CORNERS_BB
-        self.hostile = CORNERS_BB | (THRONE_BB if rs.throne_hostile_to_soldiers else 0)
+        self.ruleset = rs
+        self.kernel: Kernel = kernel_for(rs)
+        self.slides = rs.slides
+        self.may_return = rs.king_may_return_to_throne
+        self.evaluate = evaluator_for(rs, weights)
+        board = game.board
+        self.root: Position = (
+            board.att,
+            board.dfn,
+            board.king,
+            board.side,
+            board.hash,
+            board.woods,
+        )
         self.max_nodes = max_nodes
         self.max_depth = max(1, min(max_depth, MAX_PLY - 8))
         self.q_checks = q_checks
@@ -104,22 +169,35 @@ class Searcher:
         self.tt: dict[int, tuple[int, int, int, int]] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY)]
         self.history: list[int] = [0] * 4096
+        self.ecache = _eval_cache(rs, weights)
+        # Repetition counts of the game so far; the search adds and removes its own path.
+        counts: dict[int, int] = {}
+        for h in game.snapshot().recent:
+            counts[h] = counts.get(h, 0) + 1
+        self.counts = counts
+        self.plies_left = rs.move_limit - game.ply  # the move limit, in plies from the root
+        self.repetition = rs.third_repetition
+        self.no_moves = rs.no_legal_moves
 
     # -- root --------------------------------------------------------------------------
 
     def run(self, rng: random.Random) -> SearchResult:
         """Search by iterative deepening until the depth or node limit; ``rng`` breaks ties."""
-        game, board = self.game, self.board
+        game = self.game
         if game.result is not None:
             raise ValueError(f"the game is over ({game.result}): no move to choose")
-        moves = board.legal_moves()
+        pos = self.root
+        att, dfn, king, side = pos[0], pos[1], pos[2], pos[3]
+        kernel = self.kernel
+        moves = kernel.gen(att, dfn, king, side)
         if not moves:
             raise ValueError("the side to move has no legal move")
         # Equal moves are tried, and so chosen, in an order drawn from the game's seed.
         rng.shuffle(moves)
-        root = [(m, self._captures(m)) for m in moves]
-        root.sort(key=lambda mc: len(mc[1]), reverse=True)
-        root_ply = game.ply
+        root = [(m, kernel.captures(att, dfn, king, side, m)) for m in moves]
+        root.sort(key=lambda mc: mc[1].bit_count(), reverse=True)
+        children = {m: kernel.make(pos, m, caps) for m, caps in root}
+        counts = self.counts
         best_move, best_score, depth_done = root[0][0], -INF, 0
         scores: dict[int, int] = {}
         # The first pass always finishes, so even the smallest budget sees one-move tactics.
@@ -129,23 +207,25 @@ class Searcher:
             it_best = 0
             it_scores: dict[int, int] = {}
             try:
-                for i, (m, caps) in enumerate(root):
-                    game.push(m, caps)
-                    if self.exact_root:
-                        score = -self._search(depth - 1, -INF, INF, 1)
-                    elif i == 0:
-                        score = -self._search(depth - 1, -INF, -alpha, 1)
-                    else:
-                        score = -self._search(depth - 1, -alpha - 1, -alpha, 1)
-                        if score > alpha:
-                            score = -self._search(depth - 1, -INF, -alpha, 1)
-                    game.pop()
+                for i, (m, _) in enumerate(root):
+                    child = children[m]
+                    ch = child[4]
+                    counts[ch] = counts.get(ch, 0) + 1
+                    try:
+                        if self.exact_root:
+                            score = -self._search(depth - 1, -INF, INF, 1, child)
+                        elif i == 0:
+                            score = -self._search(depth - 1, -INF, -alpha, 1, child)
+                        else:
+                            score = -self._search(depth - 1, -alpha - 1, -alpha, 1, child)
+                            if score > alpha:
+                                score = -self._search(depth - 1, -INF, -alpha, 1, child)
+                    finally:
+                        counts[ch] -= 1
                     it_scores[m] = score
                     if score > alpha:
                         alpha, it_best = score, m
             except SearchAborted:
-                while game.ply > root_ply:
-                    game.pop()
                 # A move that beat the first (the previous best) in a full window is better
                 # by a deeper look; with exact root scores only a finished pass compares.
                 if it_best and not self.exact_root:
@@ -163,57 +243,93 @@ class Searcher:
 
     # -- helpers -----------------------------------------------------------------------
 
-    def _captures(self, move: int) -> list[int]:
-        board = self.board
-        if self.rules.capture_zone(board) >> (move >> 6) & 1:
-            return self.rules.captures(board, move)
-        return _EMPTY
+    def _forced(self, pos: Position, ply: int) -> bool:
+        """Attackers to move, two lanes open: does every move let the king out next ply?
 
-    def _terminal(self, result: Result, ply: int) -> int:
-        """A finished game's score for the side to move, sooner wins scoring higher."""
-        if result.winner is None:
-            return 0
-        if (result.winner == "defenders") == bool(self.board.side):
-            return WIN - ply
-        return ply - WIN
-
-    def _forced(self) -> bool:
-        """``forced_escape``, its attacker moves counted as nodes."""
-        moves = self.board.legal_moves()
+        Exact as the engine judges: taking the king, a block, or an ending by repetition or
+        the move limit all defend. The attackers' moves are counted as nodes.
+        """
+        att, dfn, king, side = pos[0], pos[1], pos[2], pos[3]
+        kernel = self.kernel
+        moves = kernel.gen(att, dfn, king, side)
         self.nodes += len(moves)
-        return forced_escape(self.game, moves)
+        if ply + 1 >= self.plies_left:
+            return False
+        captures = kernel.captures
+        near = NEIGHBOURS_BB[king]
+        for m in moves:
+            if near >> (m >> 6) & 1 and captures(att, dfn, king, side, m) >> king & 1:
+                return False
+        targets = kernel.targets(att, dfn, king, side)
+        lanes = LANES[king]
+        counts, make = self.counts, kernel.make
+        for m in moves:
+            caps = captures(att, dfn, king, side, m) if targets >> (m >> 6) & 1 else 0
+            child = make(pos, m, caps)
+            if counts.get(child[4], 0) >= 2:
+                return False  # the third occurrence ends the game
+            occ = child[0] | child[1]
+            if not any(not occ & mask for mask in lanes):
+                return False
+        return True
+
+    def _at_limit(self, pos: Position, ply: int) -> int:
+        """The move limit is reached: a draw, unless the side to move has no move at all."""
+        if self.kernel.has_move(pos[0], pos[1], pos[2], pos[3]):
+            return 0
+        return _outcome_score(self.no_moves, pos[3], ply)
+
+    def _eval(self, pos: Position) -> int:
+        """The static evaluation, cached by position for this search."""
+        key = pos[4] if self.slides else pos[4] ^ WOODS_KEYS[pos[5]]
+        found = self.ecache.get(key)
+        if found is None:
+            found = self.ecache[key] = self.evaluate(*pos[:4], pos[5])
+        return found
 
     # -- the tree ----------------------------------------------------------------------
 
-    def _search(self, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _search(self, depth: int, alpha: int, beta: int, ply: int, pos: Position) -> int:
         self.nodes += 1
         if self.nodes > self.limit:
             raise SearchAborted
-        game, board = self.game, self.board
-        result = game.result
-        if result is not None:
-            return self._terminal(result, ply)
-        king = board.king
-        lanes = 0
-        if self.slides and king >= 0:
-            occ = board.att | board.dfn
+        att, dfn, king, side, h, woods = pos
+        if self.slides:
+            if not att:
+                return WIN - ply if side else ply - WIN
+            if king < 0:
+                return ply - WIN if side else WIN - ply
+            if CORNERS_BB >> king & 1:
+                return WIN - ply if side else ply - WIN
+        else:
+            won = self.kernel.won(att, dfn, king, side)
+            if won:
+                return WIN - ply if won > 0 else ply - WIN
+        counts = self.counts
+        if counts[h] >= 3:
+            return _outcome_score(self.repetition, side, ply)
+        if ply >= self.plies_left:
+            return self._at_limit(pos, ply)
+        block = 0  # with a lane open and the attackers to move: the squares that block it
+        if self.slides:
+            occ = att | dfn
+            lanes = 0
             for mask in LANES[king]:
                 if not occ & mask:
                     lanes += 1
+                    block |= mask
             if lanes:
-                if board.side:
+                if side:
                     return WIN - ply - 1
-                if lanes >= 2 and self._forced():
+                if lanes >= 2 and self._forced(pos, ply):
                     return ply + 2 - WIN
                 if depth > 0:
                     # An escape check: look one ply further rather than let the horizon
                     # hide it (at the horizon the quiescence search answers it exactly).
                     depth += 1
         if depth <= 0 or ply >= MAX_PLY - 8:
-            return self._quiesce(alpha, beta, ply, 0)
-        key = board.hash
-        if not self.slides:
-            key ^= WOODS_KEYS[board.woods]
+            return self._quiesce(alpha, beta, ply, 0, pos)
+        key = h if self.slides else h ^ WOODS_KEYS[woods]
         tt_move = 0
         entry = self.tt.get(key)
         if entry is not None:
@@ -233,154 +349,191 @@ class Searcher:
         if (
             self.null_move
             and depth >= 3
-            and not lanes
+            and not block
             and beta < MATE_BOUND
-            and self.evaluate(board) >= beta
+            and self._eval(pos) >= beta
         ):
             # Null move: if passing still fails high, a real move would too (tafl has
             # hardly any zugzwang). The side bit is part of the hash, so flip both.
             reduce = 3 if depth >= 6 else 2
-            here = game.ply
-            board.side ^= 1
-            board.hash ^= Z_SIDE
-            try:
-                score = -self._search(depth - 1 - reduce, -beta, 1 - beta, ply + 1)
-            except SearchAborted:
-                # Take back the moves above first: the game's pops key on the board's hash.
-                while game.ply > here:
-                    game.pop()
-                board.side ^= 1
-                board.hash ^= Z_SIDE
-                raise
-            board.side ^= 1
-            board.hash ^= Z_SIDE
+            passed = (att, dfn, king, side ^ 1, h ^ Z_SIDE, woods)
+            counts[passed[4]] = counts.get(passed[4], 0) + 1
+            score = -self._search(depth - 1 - reduce, -beta, 1 - beta, ply + 1, passed)
+            counts[passed[4]] -= 1
             if score >= beta:
                 return beta
 
-        ordered, capmap = self._order(tt_move, ply)
-        if not ordered:
-            return 0
         killers = self.killers[ply]
         alpha0 = alpha
         best, best_move = -INF, 0
-        push, pop, search = game.push, game.pop, self._search
-        for i, move in enumerate(ordered):
-            caps = capmap.get(move, _EMPTY)
-            push(move, caps)
+        kernel = self.kernel
+        make, search = kernel.make, self._search
+        first = 0
+        if tt_move:
+            # The table's move first, before generating the rest: it often cuts off alone.
+            # (The key is the whole position, so the move is legal here.)
+            first = tt_move
+            caps = kernel.captures(att, dfn, king, side, first)
+            child = make(pos, first, caps)
+            ch = child[4]
+            counts[ch] = counts.get(ch, 0) + 1
+            best = -search(depth - 1, -beta, -alpha, ply + 1, child)
+            counts[ch] -= 1
+            best_move = first
+            if best > alpha:
+                alpha = best
+                if alpha >= beta:
+                    if not caps:
+                        self._reward(first, depth, killers)
+                    self._store(key, depth, best, alpha0, beta, first, ply)
+                    return best
+        ordered, capmap = self._order(pos, first, ply, block)
+        if not ordered:
+            if block and kernel.has_move(att, dfn, king, side):
+                return ply + 2 - WIN  # no block and no capture of the king: he walks out
+            return _outcome_score(self.no_moves, side, ply)
+        i = 1 if first else 0
+        for move in ordered:
+            if move == first:
+                continue
+            caps = capmap.get(move, 0)
+            child = make(pos, move, caps)
+            ch = child[4]
+            counts[ch] = counts.get(ch, 0) + 1
             if i == 0:
-                score = -search(depth - 1, -beta, -alpha, ply + 1)
+                score = -search(depth - 1, -beta, -alpha, ply + 1, child)
             else:
                 # Late quiet moves are searched one ply shallower unless they surprise.
                 r = 1 if depth >= 3 and i >= 4 and not caps and move not in killers else 0
-                score = -search(depth - 1 - r, -alpha - 1, -alpha, ply + 1)
+                score = -search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, child)
                 if r and score > alpha:
-                    score = -search(depth - 1, -alpha - 1, -alpha, ply + 1)
+                    score = -search(depth - 1, -alpha - 1, -alpha, ply + 1, child)
                 if alpha < score < beta:
-                    score = -search(depth - 1, -beta, -alpha, ply + 1)
-            pop()
+                    score = -search(depth - 1, -beta, -alpha, ply + 1, child)
+            counts[ch] -= 1
+            i += 1
             if score > best:
                 best, best_move = score, move
                 if score > alpha:
                     alpha = score
                     if alpha >= beta:
                         if not caps:
-                            if killers[0] != move:
-                                killers[1] = killers[0]
-                                killers[0] = move
-                            self.history[move] += depth * depth
+                            self._reward(move, depth, killers)
                         break
-        flag = LOWER if best >= beta else EXACT if best > alpha0 else UPPER
-        stored = best
-        if stored > MATE_BOUND:
-            stored += ply
-        elif stored < -MATE_BOUND:
-            stored -= ply
-        self.tt[key] = (depth, flag, stored, best_move)
+        self._store(key, depth, best, alpha0, beta, best_move, ply)
         return best
 
-    def _targets(self) -> int:
-        """Squares a move must land on to capture (a superset; ``captures`` decides).
+    def _reward(self, move: int, depth: int, killers: list[int]) -> None:
+        """A quiet move cut off: remember it as a killer at this ply and in the history."""
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        self.history[move] += depth * depth
 
-        Cheaper than asking ``captures`` of every move beside an enemy: a soldier can only be
-        taken from the side opposite a friend or a hostile square, and the king only by a
-        piece landing beside him.
-        """
-        board = self.board
-        if not self.slides:
-            return board.att if board.side else board.dfn
-        king = board.king
-        king_bb = 1 << king if king >= 0 else 0
-        occ = board.att | board.dfn | king_bb
-        hostile = self.hostile if king != THRONE else self.hostile_occupied
-        if board.side:
-            enemies = board.att
-            anvil = board.dfn | king_bb | hostile
-        else:
-            enemies = board.dfn
-            anvil = board.att | hostile
-        axes = _AXES
-        out = 0
-        while enemies:
-            low = enemies & -enemies
-            enemies ^= low
-            for a, b in axes[low.bit_length() - 1]:
-                if anvil >> b & 1 and not occ >> a & 1:
-                    out |= 1 << a
-        if not board.side and king >= 0:
-            out |= NEIGHBOURS_BB[king] & ~occ
-        return out
+    def _store(
+        self, key: int, depth: int, best: int, alpha0: int, beta: int, move: int, ply: int
+    ) -> None:
+        """Record a node's result; proved results relative to this node, not the root."""
+        flag = LOWER if best >= beta else EXACT if best > alpha0 else UPPER
+        if best > MATE_BOUND:
+            best += ply
+        elif best < -MATE_BOUND:
+            best -= ply
+        self.tt[key] = (depth, flag, best, move)
 
-    def _order(self, tt_move: int, ply: int) -> tuple[list[int], dict[int, list[int]]]:
+    def _threat_squares(self, att: int, dfn: int, king: int) -> tuple[int, int]:
+        """(squares that see a corner down an open lane, the king's one-move reach)."""
+        occ = att | dfn
+        runs = runs_of(occ)[4]
+        reach = 0
+        for mask, table in (KING_REACH_RETURN if self.may_return else KING_REACH_NO_RETURN)[king]:
+            reach |= table[occ & mask]
+        return runs, reach
+
+    def _order(
+        self, pos: Position, tt_move: int, ply: int, block: int
+    ) -> tuple[list[int], dict[int, int]]:
         """Legal moves best first, and the captures of those that capture: table move,
-        captures (the king's first), king moves that open a lane, killers, then history."""
-        board = self.board
-        moves = board.legal_moves()
-        targets = self._targets()
-        captures = self.rules.captures
+        captures (the king's first), king moves onto a lane, blocks of the lanes he threatens,
+        killers, then history. With ``block`` (a lane open, attackers to move) only the
+        moves that block it or take the king."""
+        att, dfn, king, side = pos[0], pos[1], pos[2], pos[3]
+        kernel = self.kernel
+        moves = kernel.gen(att, dfn, king, side)
+        king_bit = 1 << king if king >= 0 else 0
+        if block:
+            near = block | NEIGHBOURS_BB[king]
+            moves = [m for m in moves if near >> (m >> 6) & 1]
+        targets = kernel.targets(att, dfn, king, side)
+        captures = kernel.captures
         k1, k2 = self.killers[ply]
+        # Scores of the moves that are not ordered by history alone; an entry for a move that
+        # is not legal here (a killer from elsewhere) is never looked up.
+        special = {k1: 1 << 30, k2: (1 << 30) - 1}
+        threatened = 0
+        if self.slides and king >= 0:
+            runs, reach = self._threat_squares(att, dfn, king)
+            if side:
+                # The king stepping onto a lane square threatens to escape.
+                onto = reach & runs
+                while onto:
+                    low = onto & -onto
+                    onto ^= low
+                    special[king | (low.bit_length() - 1) << 6] = 1 << 31
+            elif reach & runs:
+                # Attackers: moves onto the lane squares the king can reach, or onto the
+                # squares between him and them, shut his threat.
+                threatened = runs | reach
+        capmap: dict[int, int] = {}
+        for m in [m for m in moves if targets >> (m >> 6) & 1]:
+            caps = captures(att, dfn, king, side, m)
+            if caps:
+                capmap[m] = caps
+                special[m] = (
+                    (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
+                )
+        if block:
+            # An escape check: everything but a block or taking the king loses at once.
+            moves = [m for m in moves if block >> (m >> 6) & 1 or capmap.get(m, 0) & king_bit]
+        special[tt_move] = 1 << 40
         hist = self.history
-        king = board.king
-        lane_king = self.slides and board.side == 1 and king >= 0
-        occ_nk = board.att | board.dfn
-        capmap: dict[int, list[int]] = {}
-        keys: list[int] = []
-        for m in moves:
-            if targets >> (m >> 6) & 1:
-                caps = captures(board, m)
-                if caps:
-                    capmap[m] = caps
-                    s = (1 << 32) + 1000 * len(caps) + (1 << 34 if king in caps else 0)
-                    if m == tt_move:
-                        s = 1 << 40
-                    keys.append(s << 12 | m)
-                    continue
-            if m == tt_move:
-                s = 1 << 40
-            elif lane_king and m & 63 == king and _opens_lane(m >> 6, occ_nk):
-                s = 1 << 31
-            elif m == k1:
-                s = 1 << 30
-            elif m == k2:
-                s = (1 << 30) - 1
-            else:
-                s = hist[m]
-            keys.append(s << 12 | m)
+        get = special.get
         # Sorting plain ints (score above, move below) is much faster than sorting tuples.
+        if threatened:
+            bonus = 1 << 29
+            keys = [
+                (get(m) or hist[m] + (bonus if threatened >> (m >> 6) & 1 else 0)) << 12 | m
+                for m in moves
+            ]
+        else:
+            keys = [(get(m) or hist[m]) << 12 | m for m in moves]
         keys.sort(reverse=True)
         return [k & 4095 for k in keys], capmap
 
-    def _quiesce(self, alpha: int, beta: int, ply: int, qd: int) -> int:
+    def _quiesce(self, alpha: int, beta: int, ply: int, qd: int, pos: Position) -> int:
         self.nodes += 1
         if self.nodes > self.limit:
             raise SearchAborted
-        game, board = self.game, self.board
-        result = game.result
-        if result is not None:
-            return self._terminal(result, ply)
-        rules = self.rules
-        king = board.king
-        if self.slides and king >= 0:
-            occ = board.att | board.dfn
+        att, dfn, king, side, h, woods = pos
+        kernel = self.kernel
+        if self.slides:
+            if not att:
+                return WIN - ply if side else ply - WIN
+            if king < 0:
+                return ply - WIN if side else WIN - ply
+            if CORNERS_BB >> king & 1:
+                return WIN - ply if side else ply - WIN
+        else:
+            won = kernel.won(att, dfn, king, side)
+            if won:
+                return WIN - ply if won > 0 else ply - WIN
+        counts = self.counts
+        if counts[h] >= 3:
+            return _outcome_score(self.repetition, side, ply)
+        if ply >= self.plies_left:
+            return self._at_limit(pos, ply)
+        if self.slides:
+            occ = att | dfn
             block = 0
             lanes = 0
             for mask in LANES[king]:
@@ -388,39 +541,55 @@ class Searcher:
                     lanes += 1
                     block |= mask
             if lanes:
-                if board.side:
+                if side:
                     return WIN - ply - 1
-                if lanes >= 2 and self._forced():
+                if lanes >= 2 and self._forced(pos, ply):
                     return ply + 2 - WIN
-                return self._evade(alpha, beta, ply, qd, block)
-        stand = self.evaluate(board)
+                return self._evade(alpha, beta, ply, qd, block, pos)
+        key = h if self.slides else h ^ WOODS_KEYS[woods]
+        stand = self.ecache.get(key)
+        if stand is None:
+            stand = self.ecache[key] = self.evaluate(att, dfn, king, side, woods)
         if stand >= beta or ply >= MAX_PLY - 2:
             return stand
         if stand > alpha:
             alpha = stand
         best = stand
-        zone = self._targets()
-        captures = rules.captures
-        checks = self.slides and board.side == 1 and king >= 0 and qd < self.q_checks
-        occ_nk = board.att | board.dfn
-        cands: list[tuple[int, int, list[int]]] = []
-        for m in board.legal_moves():
-            dest = m >> 6
-            if zone >> dest & 1:
-                caps = captures(board, m)
-                if caps:
-                    cands.append((len(caps) + (8 if king in caps else 0), m, caps))
-                    continue
-            if checks and m & 63 == king and _opens_lane(dest, occ_nk):
-                cands.append((0, m, _EMPTY))
+        captures = kernel.captures
+        cands: list[int] = []
+        capmap: dict[int, int] = {}
+        king_bit = 1 << king if king >= 0 else 0
+        if self.slides:
+            zone = kernel.targets(att, dfn, king, side)
+            lane_sq = reach = 0
+            if side == 1 and qd < self.q_checks:
+                lane_sq, reach = self._threat_squares(att, dfn, king)
+            if zone or reach & lane_sq:
+                for m in kernel.moves_to(att, dfn, king, side, zone | (reach & lane_sq)):
+                    caps = captures(att, dfn, king, side, m) if zone >> (m >> 6) & 1 else 0
+                    if caps:
+                        capmap[m] = caps
+                        cands.append((caps.bit_count() + (8 if caps & king_bit else 0)) << 12 | m)
+                    elif m & 63 == king and lane_sq >> (m >> 6) & 1:
+                        cands.append(m)
+        else:
+            zone = kernel.targets(att, dfn, king, side)
+            for m in kernel.gen(att, dfn, king, side):
+                if zone >> (m >> 6) & 1:
+                    caps = captures(att, dfn, king, side, m)
+                    capmap[m] = caps
+                    cands.append(1 << 12 | m)
         if not cands:
             return best
-        cands.sort(key=_first, reverse=True)
-        push, pop = game.push, game.pop
-        for _, m, caps in cands:
-            push(m, caps)
-            score = -self._quiesce(-beta, -alpha, ply + 1, qd + 1)
-            pop()
+        cands.sort(reverse=True)
+        make = kernel.make
+        for c in cands:
+            m = c & 4095
+            child = make(pos, m, capmap.get(m, 0))
+            ch = child[4]
+            counts[ch] = counts.get(ch, 0) + 1
+            score = -self._quiesce(-beta, -alpha, ply + 1, qd + 1, child)
+            counts[ch] -= 1
             if score > best:
                 best = score
                 if score > alpha:
@@ -429,29 +598,26 @@ class Searcher:
                         break
         return best
 
-    def _evade(self, alpha: int, beta: int, ply: int, qd: int, block: int) -> int:
+    def _evade(self, alpha: int, beta: int, ply: int, qd: int, block: int, pos: Position) -> int:
         """Attackers facing one open lane: only a block or taking the king can save them."""
-        game, board = self.game, self.board
-        rules = self.rules
-        king = board.king
+        att, dfn, king, side = pos[0], pos[1], pos[2], pos[3]
+        kernel = self.kernel
         near = NEIGHBOURS_BB[king]
-        zone = self._targets()
+        zone = kernel.targets(att, dfn, king, side)
+        captures, make = kernel.captures, kernel.make
+        counts = self.counts
         best = ply + 2 - WIN  # no saving move: the king walks out next ply
-        push, pop = game.push, game.pop
-        for m in board.legal_moves():
+        king_bit = 1 << king
+        for m in kernel.moves_to(att, dfn, king, side, block | near):
             dest = m >> 6
-            caps = _EMPTY
-            if near >> dest & 1:
-                caps = rules.captures(board, m)
-                if king not in caps and not block >> dest & 1:
-                    continue
-            elif not block >> dest & 1:
+            caps = captures(att, dfn, king, side, m) if zone >> dest & 1 else 0
+            if not block >> dest & 1 and not caps & king_bit:
                 continue
-            elif zone >> dest & 1:
-                caps = rules.captures(board, m)
-            push(m, caps)
-            score = -self._quiesce(-beta, -alpha, ply + 1, qd + 1)
-            pop()
+            child = make(pos, m, caps)
+            ch = child[4]
+            counts[ch] = counts.get(ch, 0) + 1
+            score = -self._quiesce(-beta, -alpha, ply + 1, qd + 1, child)
+            counts[ch] -= 1
             if score > best:
                 best = score
                 if score > alpha:
@@ -459,25 +625,3 @@ class Searcher:
                     if alpha >= beta:
                         break
         return best
-
-
-def _axes(sq: int) -> tuple[tuple[int, int], ...]:
-    """(landing square, anvil square) on either side of ``sq`` along each line through it."""
-    out = []
-    for i, j in ((0, 2), (1, 3), (2, 0), (3, 1)):
-        ray_a, ray_b = RAYS[sq][i], RAYS[sq][j]
-        if ray_a and ray_b:
-            out.append((ray_a[0], ray_b[0]))
-    return tuple(out)
-
-
-_AXES: Final = tuple(_axes(sq) for sq in range(NUM_SQUARES))
-
-
-def _first(item: tuple[int, int, list[int]]) -> int:
-    return item[0]
-
-
-def _opens_lane(sq: int, occ_without_king: int) -> bool:
-    """Whether the king standing on ``sq`` would see a corner down an empty lane."""
-    return any(not occ_without_king & mask for mask in LANES[sq])

@@ -1,0 +1,448 @@
+"""The search's own position: plain ints, and per rule set the moves, captures and make on them.
+
+A position is ``(att, dfn, king, side, hash, woods)``: attacker and defender bitboards, the
+king's square (-1 once taken), the side to move (0 attackers, 1 defenders), the engine's
+Zobrist hash and newsome's woods ages (``()`` in the slide rule sets). ``make`` returns the
+next position and never changes its arguments, so taking a move back is keeping the old
+ints: the search's make/unmake costs a few integer operations and no allocation but a
+tuple. Captures are bitboards. Everything here agrees with ``brandubh.engine`` exactly
+(tests/bot/test_bitboards.py checks moves, captures and hashes against it).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from brandubh.engine.board import WOODS_PLIES, Z_ATTACKER, Z_DEFENDER, Z_KING, Z_SIDE
+from brandubh.engine.rulesets import KingCapture, RuleSet
+from brandubh.engine.slide import KING_TABLES_NO_RETURN, KING_TABLES_RETURN, SOLDIER_TABLES
+from brandubh.engine.squares import (
+    CAPTURE_LINES,
+    CORNERS,
+    CORNERS_BB,
+    DIAGONAL_JUMPS,
+    DIAGONAL_NEIGHBOURS,
+    NEIGHBOURS,
+    NEIGHBOURS_BB,
+    NUM_SQUARES,
+    RAYS,
+    SIZE,
+    THRONE,
+    THRONE_BB,
+    is_light,
+)
+
+Position = tuple[int, int, int, int, int, tuple[int, ...]]
+
+ALL_BB: Final = (1 << NUM_SQUARES) - 1
+FILE_A: Final = sum(1 << (r * SIZE) for r in range(SIZE))
+FILE_G: Final = FILE_A << (SIZE - 1)
+NOT_A: Final = ALL_BB & ~FILE_A
+NOT_G: Final = ALL_BB & ~FILE_G
+
+# Per move int (origin | dest << 6): both squares' bits, and each piece kind's hash change.
+MOVE_BITS: Final = tuple(1 << (m & 63) | 1 << (m >> 6) for m in range(4096))
+Z_ATT_MOVE: Final = tuple(
+    Z_ATTACKER[m & 63] ^ Z_ATTACKER[m >> 6] if max(m & 63, m >> 6) < NUM_SQUARES else 0
+    for m in range(4096)
+)
+Z_DFN_MOVE: Final = tuple(
+    Z_DEFENDER[m & 63] ^ Z_DEFENDER[m >> 6] if max(m & 63, m >> 6) < NUM_SQUARES else 0
+    for m in range(4096)
+)
+Z_KING_MOVE: Final = tuple(
+    Z_KING[m & 63] ^ Z_KING[m >> 6] if max(m & 63, m >> 6) < NUM_SQUARES else 0 for m in range(4096)
+)
+
+
+def bits(bb: int) -> list[int]:
+    """The squares of a bitboard, ascending."""
+    out = []
+    while bb:
+        low = bb & -bb
+        out.append(low.bit_length() - 1)
+        bb ^= low
+    return out
+
+
+def full_hash(att: int, dfn: int, king: int, side: int) -> int:
+    """The engine's Zobrist hash of a position, computed from scratch (for checks)."""
+    h = Z_SIDE if side else 0
+    for sq in bits(att):
+        h ^= Z_ATTACKER[sq]
+    for sq in bits(dfn):
+        h ^= Z_DEFENDER[sq]
+    if king >= 0:
+        h ^= Z_KING[king]
+    return h
+
+
+def _first_hits() -> tuple[tuple[tuple[int, dict[int, int]], ...], ...]:
+    """Per square and ray: (mask, {occupancy: bit of the first occupied square, or 0})."""
+    out = []
+    for sq in range(NUM_SQUARES):
+        per_ray = []
+        for ray in RAYS[sq]:
+            if not ray:
+                continue
+            mask = sum(1 << s for s in ray)
+            table: dict[int, int] = {}
+            for occ in range(1 << len(ray)):
+                occ_bits = sum(1 << ray[i] for i in range(len(ray)) if occ >> i & 1)
+                table[occ_bits] = next((1 << s for s in ray if occ_bits >> s & 1), 0)
+            per_ray.append((mask, table))
+        out.append(tuple(per_ray))
+    return tuple(out)
+
+
+# FIRST_HITS[sq]: which piece each ray from sq meets first; the pieces that could slide to sq.
+FIRST_HITS: Final = _first_hits()
+NO_SOLDIER: Final = CORNERS_BB | THRONE_BB  # squares no soldier stops on
+
+
+# King capture kinds per square, for the slide rule sets.
+K_PAIR: Final = 0  # two in a line, or an attacker and a hostile square
+K_SURROUND: Final = 1  # every square of a mask held by attackers
+K_NEVER: Final = 2
+
+
+class SlideKernel:
+    """Moves, captures and make for one rook-slide rule set, on plain ints."""
+
+    slides = True
+
+    def __init__(self, ruleset: RuleSet) -> None:
+        self.ruleset = ruleset
+        self.king_tables = (
+            KING_TABLES_RETURN if ruleset.king_may_return_to_throne else KING_TABLES_NO_RETURN
+        )
+        self.throne_hostile = ruleset.throne_hostile_to_soldiers
+        self.king_may_stop = ALL_BB & ~(0 if ruleset.king_may_return_to_throne else THRONE_BB)
+        # Squares against which an attacker beside the king takes him (with K_PAIR).
+        self.king_anvil = CORNERS_BB | (THRONE_BB if ruleset.throne_hostile_to_king else 0)
+        rules: list[tuple[int, int]] = []
+        throne_near = set(NEIGHBOURS[THRONE])
+        for sq in range(NUM_SQUARES):
+            if sq == THRONE:
+                rule = ruleset.king_on_throne
+            elif sq in throne_near:
+                rule = ruleset.king_beside_throne
+            else:
+                rule = KingCapture.LIKE_ANYWHERE
+            if rule is KingCapture.ON_THRONE_FOUR:
+                rules.append((K_SURROUND, NEIGHBOURS_BB[sq]))
+            elif rule is KingCapture.BESIDE_THREE:
+                rules.append((K_SURROUND, NEIGHBOURS_BB[sq] & ~THRONE_BB))
+            elif rule is KingCapture.NEVER:
+                rules.append((K_NEVER, 0))
+            else:
+                rules.append((K_PAIR, 0))
+        self.king_rules: Final = tuple(rules)
+
+    def gen(self, att: int, dfn: int, king: int, side: int) -> list[int]:
+        """Every legal move of the side to move, as the engine lists them."""
+        occ = att | dfn
+        out: list[int] = []
+        if king >= 0:
+            occ |= 1 << king
+        if side:
+            if king >= 0:
+                for mask, table in self.king_tables[king]:
+                    out += table[occ & mask]
+            own = dfn
+        else:
+            own = att
+        tables = SOLDIER_TABLES
+        while own:
+            low = own & -own
+            own ^= low
+            for mask, table in tables[low.bit_length() - 1]:
+                out += table[occ & mask]
+        return out
+
+    def moves_to(self, att: int, dfn: int, king: int, side: int, dests: int) -> list[int]:
+        """The legal moves of the side to move that end on a square of ``dests``."""
+        occ = att | dfn
+        king_bit = 0
+        if king >= 0:
+            king_bit = 1 << king
+            occ |= king_bit
+        dests &= ~occ
+        own = dfn if side else att
+        king_may_stop = self.king_may_stop
+        hits = FIRST_HITS
+        out: list[int] = []
+        while dests:
+            low = dests & -dests
+            dests ^= low
+            sq = low.bit_length() - 1
+            seen = 0
+            for mask, table in hits[sq]:
+                seen |= table[occ & mask]
+            if side and seen & king_bit and king_may_stop >> sq & 1:
+                out.append(king | sq << 6)
+            if not NO_SOLDIER >> sq & 1:
+                movers = seen & own
+                while movers:
+                    m = movers & -movers
+                    movers ^= m
+                    out.append((m.bit_length() - 1) | sq << 6)
+        return out
+
+    def has_move(self, att: int, dfn: int, king: int, side: int) -> bool:
+        occ = att | dfn
+        if king >= 0:
+            occ |= 1 << king
+        if side:
+            if king >= 0:
+                for mask, table in self.king_tables[king]:
+                    if table[occ & mask]:
+                        return True
+            own = dfn
+        else:
+            own = att
+        for sq in bits(own):
+            for mask, table in SOLDIER_TABLES[sq]:
+                if table[occ & mask]:
+                    return True
+        return False
+
+    def anvil(self, att: int, dfn: int, king: int, side: int) -> int:
+        """Squares that close a capture for the side to move: its pieces and hostile squares.
+
+        The square a capture closes against is never the mover's origin (the mover would have
+        passed the captured piece), so the pieces before the move serve.
+        """
+        hostile = CORNERS_BB
+        if self.throne_hostile and king != THRONE:
+            hostile |= THRONE_BB
+        if side:
+            return dfn | hostile | (1 << king if king >= 0 else 0)
+        return att | hostile
+
+    def targets(self, att: int, dfn: int, king: int, side: int) -> int:
+        """Squares a move must land on to capture (a superset; ``captures`` decides)."""
+        hostile = CORNERS_BB
+        if self.throne_hostile and king != THRONE:
+            hostile |= THRONE_BB
+        king_bit = 1 << king if king >= 0 else 0
+        empty = ALL_BB & ~(att | dfn | king_bit)
+        if side:
+            enemy, anvil = att, dfn | hostile | king_bit
+        else:
+            enemy, anvil = dfn, att | hostile
+        # Enemies with an anvil on one side: the square on the other side takes them.
+        out = ((enemy & (anvil << 1) & NOT_A) << 1) & NOT_A
+        out |= ((enemy & (anvil >> 1) & NOT_G) >> 1) & NOT_G
+        out |= (enemy & (anvil << 7)) << 7
+        out |= (enemy & (anvil >> 7)) >> 7
+        if not side and king >= 0:
+            kind, mask = self.king_rules[king]
+            if kind == K_PAIR:
+                k_anvil = att | self.king_anvil
+                out |= ((king_bit & (k_anvil << 1) & NOT_A) << 1) & NOT_A
+                out |= ((king_bit & (k_anvil >> 1) & NOT_G) >> 1) & NOT_G
+                out |= (king_bit & (k_anvil << 7)) << 7
+                out |= (king_bit & (k_anvil >> 7)) >> 7
+            elif kind == K_SURROUND:
+                missing = mask & ~att
+                if missing & (missing - 1) == 0:
+                    out |= missing  # the last square of the ring
+        return out & empty
+
+    def captures(self, att: int, dfn: int, king: int, side: int, move: int) -> int:
+        """The bitboard of what ``move`` captures (the king's bit included).
+
+        The square a capture closes against is never the mover's origin (the mover would have
+        passed the captured piece), so the pieces before the move serve as the anvil.
+        """
+        dest = move >> 6
+        hostile = CORNERS_BB
+        if self.throne_hostile and king != THRONE:
+            hostile |= THRONE_BB
+        out = 0
+        if side:
+            anvil = dfn | hostile | (1 << king if king >= 0 else 0)
+            for n, f in CAPTURE_LINES[dest]:
+                if att >> n & 1 and anvil >> f & 1:
+                    out |= 1 << n
+            return out
+        anvil = att | hostile
+        for n, f in CAPTURE_LINES[dest]:
+            if n == king:
+                kind, mask = self.king_rules[king]
+                if kind == K_PAIR:
+                    if (att | self.king_anvil) >> f & 1:
+                        out |= 1 << n
+                elif kind == K_SURROUND:
+                    after = att ^ MOVE_BITS[move]
+                    if after & mask == mask:
+                        out |= 1 << n
+            elif dfn >> n & 1 and anvil >> f & 1:
+                out |= 1 << n
+        return out
+
+    def make(self, pos: Position, move: int, caps: int) -> Position:
+        """The position after ``move`` with its captures ``caps``; ``pos`` is not changed."""
+        att, dfn, king, side, h, woods = pos
+        h ^= Z_SIDE
+        if side:
+            if move & 63 == king:
+                king = move >> 6
+                h ^= Z_KING_MOVE[move]
+            else:
+                dfn ^= MOVE_BITS[move]
+                h ^= Z_DFN_MOVE[move]
+            if caps:
+                att ^= caps
+                for sq in bits(caps):
+                    h ^= Z_ATTACKER[sq]
+            return att, dfn, king, 0, h, woods
+        att ^= MOVE_BITS[move]
+        h ^= Z_ATT_MOVE[move]
+        if caps:
+            if king >= 0 and caps >> king & 1:
+                h ^= Z_KING[king]
+                caps ^= 1 << king
+                king = -1
+            dfn ^= caps
+            for sq in bits(caps):
+                h ^= Z_DEFENDER[sq]
+        return att, dfn, king, 1, h, woods
+
+    def won(self, att: int, dfn: int, king: int, side: int) -> int:
+        """+1 if the side to move has won, -1 if it has lost, 0 if neither (by the pieces)."""
+        if not att:
+            return 1 if side else -1
+        if king < 0:
+            return -1 if side else 1
+        if CORNERS_BB >> king & 1:
+            return 1 if side else -1
+        return 0
+
+
+_LIGHT: Final = tuple(is_light(sq) for sq in range(NUM_SQUARES))
+_STEP_DIAG: Final = tuple(
+    tuple(n for n in DIAGONAL_NEIGHBOURS[sq] if n != THRONE) if _LIGHT[sq] else ()
+    for sq in range(NUM_SQUARES)
+)
+_KING_DIAG: Final = tuple(
+    DIAGONAL_NEIGHBOURS[sq] if _LIGHT[sq] else () for sq in range(NUM_SQUARES)
+)
+_STEP_ORTH: Final = tuple(
+    tuple(n for n in NEIGHBOURS[sq] if n != THRONE) for sq in range(NUM_SQUARES)
+)
+_JUMPS: Final = tuple(
+    tuple((mid, end) for mid, end in DIAGONAL_JUMPS[sq] if THRONE not in (mid, end))
+    if _LIGHT[sq]
+    else ()
+    for sq in range(NUM_SQUARES)
+)
+
+
+class StepKernel:
+    """Moves, captures and make for newsome (one step, capture by replacement, the woods)."""
+
+    slides = False
+
+    def __init__(self, ruleset: RuleSet) -> None:
+        self.ruleset = ruleset
+
+    def gen(self, att: int, dfn: int, king: int, side: int) -> list[int]:
+        """Every legal move of the side to move, in the engine's order."""
+        out: list[int] = []
+        if side:
+            own, enemy = dfn, att
+        else:
+            own, enemy = att, dfn
+        occ = att | dfn | (1 << king if king >= 0 else 0)
+        open_ = ~occ | enemy
+        if side and king >= 0:
+            for n in NEIGHBOURS[king]:
+                if open_ >> n & 1:
+                    out.append(king | n << 6)
+            for n in _KING_DIAG[king]:
+                if not occ >> n & 1:
+                    out.append(king | n << 6)
+        while own:
+            low = own & -own
+            own ^= low
+            sq = low.bit_length() - 1
+            for n in _STEP_ORTH[sq]:
+                if open_ >> n & 1:
+                    out.append(sq | n << 6)
+            for n in _STEP_DIAG[sq]:
+                if open_ >> n & 1:
+                    out.append(sq | n << 6)
+            for mid, end in _JUMPS[sq]:
+                if not (occ >> mid & 1 or occ >> end & 1):
+                    out.append(sq | end << 6)
+        return out
+
+    def has_move(self, att: int, dfn: int, king: int, side: int) -> bool:
+        return bool(self.gen(att, dfn, king, side))
+
+    def moves_to(self, att: int, dfn: int, king: int, side: int, dests: int) -> list[int]:
+        """The legal moves of the side to move that end on a square of ``dests``."""
+        return [m for m in self.gen(att, dfn, king, side) if dests >> (m >> 6) & 1]
+
+    def targets(self, att: int, dfn: int, king: int, side: int) -> int:
+        return att if side else dfn
+
+    def captures(self, att: int, dfn: int, king: int, side: int, move: int) -> int:
+        dest = move >> 6
+        return 1 << dest if (att if side else dfn) >> dest & 1 else 0
+
+    def make(self, pos: Position, move: int, caps: int) -> Position:
+        """The position after ``move``, the princes on corners aged as the engine does."""
+        att, dfn, king, side, h, woods = pos
+        h ^= Z_SIDE
+        dest = move >> 6
+        if side:
+            if move & 63 == king:
+                king = dest
+                h ^= Z_KING_MOVE[move]
+            else:
+                dfn ^= MOVE_BITS[move]
+                h ^= Z_DFN_MOVE[move]
+            if caps:
+                att ^= caps
+                h ^= Z_ATTACKER[dest]
+        else:
+            if caps:
+                dfn ^= caps
+                h ^= Z_DEFENDER[dest]
+            att ^= MOVE_BITS[move]
+            h ^= Z_ATT_MOVE[move]
+        if dfn & CORNERS_BB or woods != (0, 0, 0, 0):
+            ages = []
+            for i, c in enumerate(CORNERS):
+                if not dfn >> c & 1:
+                    ages.append(0)
+                elif c == dest:
+                    ages.append(1)
+                elif woods[i] + 1 >= WOODS_PLIES:
+                    dfn ^= 1 << c
+                    h ^= Z_DEFENDER[c]
+                    ages.append(0)
+                else:
+                    ages.append(woods[i] + 1)
+            woods = (ages[0], ages[1], ages[2], ages[3])
+        return att, dfn, king, side ^ 1, h, woods
+
+    def won(self, att: int, dfn: int, king: int, side: int) -> int:
+        """+1 if the side to move has won, -1 if lost: the mover's enemy is judged first."""
+        mine, theirs = (dfn, att) if side else (att, dfn)
+        if not mine:
+            return -1
+        if not theirs:
+            return 1
+        return 0
+
+
+Kernel = SlideKernel | StepKernel
+
+
+def kernel_for(ruleset: RuleSet) -> Kernel:
+    """The kernel of a rule set."""
+    return SlideKernel(ruleset) if ruleset.slides else StepKernel(ruleset)
