@@ -20,6 +20,7 @@ import redis.asyncio as aioredis
 from brandubh.engine import Game
 from brandubh.hub import keys
 from brandubh.hub.accounts import Accounts
+from brandubh.hub.changes import Change
 from brandubh.hub.config import Settings
 from brandubh.hub.endings import Endings
 from brandubh.hub.games import GameService
@@ -133,8 +134,9 @@ async def test_a_rated_result_moves_both_ratings_once_with_two_hubs_and_a_replay
     endings = Endings(r, scripts, steps=(archive,))
     final = msgpack.unpackb((await r.lrange(keys.events(game), -1, -1))[0], raw=False)
     assert final["state"]["status"] == "ended" and final["kind"] == "resign"
-    endings.on_event(final)
-    endings.on_event(final)
+    ended = Change(await games.load(game), final, ())
+    endings.on_commit(ended, final["n"], b"")
+    endings.on_commit(ended, final["n"], b"")
     results = await asyncio.gather(*endings._live, endings.finish(game))
     assert results == [True, True, True]
     assert outcomes == ["dup", "dup", "dup"]
@@ -232,7 +234,7 @@ async def test_an_unfinished_or_unknown_game_is_left_alone(services: dict[str, A
     assert await rater.finish(waiting.id) == "not_ended"
     assert await rater.finish("NoSuchGame1") == "gone"
     endings = services["endings"]
-    endings.on_event({"game": waiting.id, "state": {"status": "active"}})  # not a final event
+    endings.on_commit(Change(waiting, {"kind": "start"}, ()), 1, b"")  # not a final change
     assert not endings._live
 
 

@@ -10,19 +10,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from starlette.applications import Starlette
-from starlette.routing import Mount, WebSocketRoute
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from brandubh.hub import connection, frames, http, http_accounts, loops
 from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
+from brandubh.hub.clock import Marks, RedisClock
 from brandubh.hub.config import Settings
 from brandubh.hub.endings import Endings
 from brandubh.hub.errors import Refusal
@@ -41,6 +45,7 @@ from brandubh.hub.watchers import Watchers
 log = logging.getLogger("brandubh.hub")
 
 LOBBY_TICK_S = 1.0
+MARK_S = 0.025  # how often this hub publishes its watermark (clock.py)
 WATCH_LIST_EVERY = 3  # lobby ticks between pushes of the list of games to watch
 
 
@@ -54,11 +59,15 @@ class Hub:
         )
         self.redis = redis = Redis(connection_pool=self.pool)
         scripts = Scripts.register(redis)
-        self.games = games = GameService(redis, scripts, settings.time_scale)
+        self.clock = clock = RedisClock()
+        self.games = games = GameService(redis, scripts, settings.time_scale, clock)
+        self.marks = Marks(settings.redis_url, scripts, clock, secrets.token_hex(6))
         self.scheduler = Scheduler(
             redis,
             scripts,
             games,
+            clock,
+            self.marks,
             poll_s=settings.scheduler_poll_s,
             outage_after_s=settings.outage_after_s,
         )
@@ -69,12 +78,19 @@ class Hub:
         self.rater = Rater(redis, scripts, games)
         self.matches = matches = MatchService(redis, games)
         self.endings = Endings(redis, scripts, steps=(self.rater.finish, matches.advance))
-        self.bot = BotWorker(redis, scripts, games, settings, self.scheduler.redis_now_ms)
+        self.bot = BotWorker(redis, scripts, games, settings, clock)
         self.lobby = Lobby(redis, scripts, games, rating=self.rater.lookup, matches=matches)
         self.watchers = Watchers(scripts)
         self.fanout = fanout = Fanout(redis)
-        # Wired before the fan-out starts listening, so no event can be missed.
-        fanout.hooks += [games.committer.observe, self.endings.on_event, self.bot.on_event]
+        # Wired before the fan-out starts listening, so no event can be missed. What this
+        # process commits reaches its own sockets, endings and bot worker at once; pub/sub
+        # brings other hubs' events only for games followed here.
+        games.committer.hooks += [
+            lambda change, n, frame: fanout.deliver(change.new.id, n, frame),
+            self.endings.on_commit,
+            self.bot.on_commit,
+        ]
+        fanout.hooks.append(games.committer.observe)
         fanout.hub_hooks.append(self.session_guard.on_notice)
         fanout.lobby_hooks.append(self.on_lobby_notice)
         self.connection_services = connection.Services(
@@ -86,7 +102,8 @@ class Hub:
             matches=matches,
             sockets=sockets,
             sessions=sessions,
-            clock=self.scheduler.redis_now_ms,
+            clock=clock.now_ms,
+            stamp=clock.stamp,
         )
         self._ticks = 0
 
@@ -94,6 +111,7 @@ class Hub:
         """The background work of this process, each run by loops.run."""
         s = self.settings
         return [
+            loops.Loop("marks", self.marks.write, MARK_S),
             loops.Loop("scheduler", self.scheduler.tick, s.scheduler_poll_s),
             loops.Loop("archive sweep", self.endings.sweep, s.archive_poll_s),
             loops.Loop("bot worker", self.bot.sweep, s.bot_poll_s, wake=self.bot.wake),
@@ -107,6 +125,7 @@ class Hub:
         await self.redis.ping()
         await self.accounts.start()
         await self.scheduler.beat()  # before any deadline is judged: was the service down?
+        await self.marks.write()
         try:
             async with asyncio.TaskGroup() as group:
                 tasks = [group.create_task(self.fanout.listen(), name="fan-out")]
@@ -121,6 +140,7 @@ class Hub:
         finally:
             await self.endings.stop()
             await self.bot.stop()
+            await self.marks.close()
             await self.redis.aclose()
             await self.pool.aclose()
 
@@ -140,6 +160,16 @@ class Hub:
 
     async def websocket(self, ws: WebSocket) -> None:
         await connection.serve(self.connection_services, ws)
+
+    async def stats(self, request: Request) -> JSONResponse:
+        """Counters for the benchmarks (bench/load.py): what pub/sub brought this process."""
+        return JSONResponse(
+            {
+                "game_messages": self.fanout.received,
+                "games_followed": len(self.fanout.games),
+                "sockets": len(self.sockets.all),
+            }
+        )
 
 
 def client_dir(settings: Settings) -> Path:
@@ -173,6 +203,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *http_accounts.routes(web),
         *http.routes(web, static),
         WebSocketRoute("/ws", hub.websocket),
+        Route("/healthz/stats", hub.stats),
     ]
     if (static / "assets").is_dir():
         routes.append(Mount("/assets", StaticFiles(directory=static / "assets"), name="assets"))

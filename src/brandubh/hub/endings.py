@@ -6,7 +6,7 @@ claimable after a grace period. Two paths then run the steps (``Rater.finish``,
 ``MatchService.advance``), and either may run any number of times for a game, so every
 step is idempotent:
 
-- live: every hub's fan-out hook sees each game's final event and runs the steps at once;
+- live: the hub that committed the ending runs the steps at once (a commit hook);
 - sweep: every hub claims due entries of the queue for a lease and runs their steps, so
   nothing is lost when the hub that saw the event dies, or a step failed half-way.
 
@@ -19,11 +19,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final, cast
+from typing import Final, cast
 
 from redis.asyncio import Redis
 
 from brandubh.hub import keys
+from brandubh.hub.changes import Change
 from brandubh.hub.scripts import Scripts
 
 log = logging.getLogger("brandubh.endings")
@@ -45,14 +46,14 @@ class Endings:
         self.steps = tuple(steps)
         self._live: set[asyncio.Task[bool]] = set()
 
-    def on_event(self, event: dict[str, Any]) -> None:
-        """Fan-out hook: a game's final event starts its follow-up at once."""
-        state = event.get("state")
-        if not isinstance(state, dict) or state.get("status") != "ended":
+    def on_commit(self, change: Change, n: int, frame: bytes) -> None:
+        """Commit hook: a change this process committed that ended a game starts its
+        follow-up at once."""
+        if change.new.status != "ended":
             return
         if len(self._live) >= MAX_LIVE:
             return  # a burst of endings: the sweep (which claims, one hub each) takes it
-        task = asyncio.create_task(self.finish(str(event["game"])))
+        task = asyncio.create_task(self.finish(change.new.id))
         self._live.add(task)
         task.add_done_callback(self._live.discard)
 

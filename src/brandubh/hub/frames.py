@@ -18,6 +18,11 @@ DEADLINE_PLACEHOLDER: Final = 0xFEED_FACE_CAFE_BEEF
 PLACEHOLDER_BYTES: Final = b"\xcf" + DEADLINE_PLACEHOLDER.to_bytes(8, "big")
 
 
+def deadline_bytes(deadline: int) -> bytes:
+    """What commit.lua writes over the placeholder: the deadline as msgpack uint64."""
+    return b"\xcf" + deadline.to_bytes(8, "big")
+
+
 def encode(msg: dict[str, Any]) -> bytes:
     return cast(bytes, msgpack.packb(msg, use_bin_type=True))
 

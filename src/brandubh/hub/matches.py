@@ -161,7 +161,7 @@ class MatchService:
             update.update(status="finished", winner=leader)
         await self.redis.hset(key, mapping=update)  # type: ignore[arg-type]
         notice = frames.match(game_id, await self.summary(state.match))
-        await self.redis.publish(keys.game_channel(game_id), notice)
+        await self.redis.spublish(keys.game_channel(game_id), b"0 " + notice)
 
     async def _larger_margin(self, game_ids: list[str]) -> str:
         """The player whose win left the most of their pieces on the board ("" if equal)."""

@@ -31,6 +31,7 @@ class Scripts:
     login_limit: AsyncScript
     archive: AsyncScript
     leaderboard: AsyncScript
+    mark: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -49,4 +50,5 @@ class Scripts:
             login_limit=redis.register_script(_source("login_limit")),
             archive=redis.register_script(_source("archive")),
             leaderboard=redis.register_script(_source("leaderboard")),
+            mark=redis.register_script(_source("mark")),
         )

@@ -1,4 +1,5 @@
--- Add, refresh or remove a spectator connection and publish the new count.
+-- Add, refresh or remove a spectator connection and publish the new count (a notice on
+-- the game's sharded channel: "0 <frame>").
 -- Entries expire so that a hub that dies does not leave its spectators counted.
 -- KEYS[1] watcher zset
 -- ARGV[1] connection id   ARGV[2] 'add', 'del' or 'get'   ARGV[3] ttl (ms)
@@ -15,6 +16,6 @@ elseif ARGV[2] == 'del' then
 end
 local count = redis.call('ZCARD', KEYS[1])
 if ARGV[6] == '1' then
-  redis.call('PUBLISH', ARGV[4], cmsgpack.pack({t = 'watchers', game = ARGV[5], count = count}))
+  redis.call('SPUBLISH', ARGV[4], '0 ' .. cmsgpack.pack({t = 'watchers', game = ARGV[5], count = count}))
 end
 return count
