@@ -32,6 +32,7 @@ from brandubh.hub.endings import Endings
 from brandubh.hub.errors import Refusal
 from brandubh.hub.fanout import Fanout
 from brandubh.hub.games import GameService
+from brandubh.hub.lane import Lane
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.matches import MatchService
 from brandubh.hub.protocol import CLOSE_SERVER_SHUTDOWN
@@ -60,7 +61,8 @@ class Hub:
         self.redis = redis = Redis(connection_pool=self.pool)
         scripts = Scripts.register(redis)
         self.clock = clock = RedisClock()
-        self.games = games = GameService(redis, scripts, settings.time_scale, clock)
+        self.lane = Lane(self.pool)
+        self.games = games = GameService(redis, scripts, settings.time_scale, clock, self.lane)
         self.marks = Marks(settings.redis_url, scripts, clock, secrets.token_hex(6))
         self.scheduler = Scheduler(
             redis,
@@ -141,6 +143,7 @@ class Hub:
             await self.endings.stop()
             await self.bot.stop()
             await self.marks.close()
+            await self.lane.aclose()
             await self.redis.aclose()
             await self.pool.aclose()
 

@@ -9,6 +9,7 @@ against the new state. A refusal is only ever given on Redis's word, never on th
 
 from __future__ import annotations
 
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
@@ -18,6 +19,7 @@ from typing import Any, Final, cast
 import msgpack
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
 
 from brandubh.engine import Game
@@ -25,8 +27,11 @@ from brandubh.hub import frames, keys
 from brandubh.hub.changes import Build, Change
 from brandubh.hub.clock import RedisClock
 from brandubh.hub.errors import Refusal
+from brandubh.hub.lane import Lane
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import GameState, Hash
+
+log = logging.getLogger("brandubh.hub")
 
 _RETRIES: Final = 16
 CACHE_GAMES: Final = 10_000
@@ -74,9 +79,16 @@ class Committer:
     """Commits changes to live games; keeps the last known state of recent games, and the
     engine's game at that state for those this process moved last."""
 
-    def __init__(self, redis: Redis, scripts: Scripts, clock: RedisClock | None = None) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        clock: RedisClock | None = None,
+        lane: Lane | None = None,
+    ) -> None:
         self.redis = redis
         self.scripts = scripts
+        self.lane = lane
         self.clock = clock or RedisClock()
         self.hooks: list[CommitHook] = []
         # Last known state of recently used games; only ever a first guess (see act).
@@ -203,17 +215,20 @@ class Committer:
         raise Refusal("busy", "the game is changing too fast; try again", msg_id or None)
 
     async def _evalsha(self, keys_: list[str], args: list[bytes]) -> list[Any]:
-        """commit.lua by its sha with one plain command (no script object or pipeline: this
-        is every move's round trip); loaded by the script object when Redis lacks it."""
+        """commit.lua by its sha on the lane (lane.py: this is every move's round trip);
+        loaded by the script object when Redis lacks it; through the ordinary client, with
+        its retries, when the lane's connection fails (commit.lua is safe to repeat)."""
+        sha = self.scripts.commit.sha
         try:
-            return cast(
-                list[Any],
-                await self.redis.execute_command(  # type: ignore[no-untyped-call]
-                    "EVALSHA", self.scripts.commit.sha, len(keys_), *keys_, *args
-                ),
-            )
+            if self.lane is not None:
+                return cast(
+                    list[Any], await self.lane.call("EVALSHA", sha, len(keys_), *keys_, *args)
+                )
         except NoScriptError:
-            return cast(list[Any], await self.scripts.commit(keys=keys_, args=args))
+            pass
+        except RedisConnectionError:
+            log.warning("the commit lane's connection failed; committing on the pool")
+        return cast(list[Any], await self.scripts.commit(keys=keys_, args=args))
 
     async def commit_pipelined(
         self, items: Sequence[tuple[GameState, Change, bytes]], safe: int | None = None

@@ -19,6 +19,7 @@ from brandubh.hub.changes import Change
 from brandubh.hub.clock import RedisClock
 from brandubh.hub.commit import Committed, Committer
 from brandubh.hub.errors import Refusal
+from brandubh.hub.lane import Lane
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import BOT_ID, GameState, Player, pack_snapshot
 
@@ -41,10 +42,11 @@ class GameService:
         scripts: Scripts,
         time_scale: float = 1.0,
         clock: RedisClock | None = None,
+        lane: Lane | None = None,
     ) -> None:
         self.redis = redis
         self.scripts = scripts
-        self.committer = Committer(redis, scripts, clock)
+        self.committer = Committer(redis, scripts, clock, lane)
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production
 
     def allowance_ms(self, state: GameState) -> int:
