@@ -34,6 +34,10 @@ log = logging.getLogger("brandubh.hub")
 
 # A hub whose last mark is this much older than the newest mark of any hub is ignored.
 STALLED_MS: Final = 10_000
+# The offset is measured again after this long even from a slow reading.
+REMEASURE_S: Final = 30.0
+# Every this many marks, the marks connection's id is read again.
+CHECK_ID_EVERY: Final = 40
 # A round trip slower than this gives too loose an estimate of the offset to use it.
 GOOD_RTT_MS: Final = 20.0
 
@@ -43,6 +47,8 @@ class RedisClock:
 
     def __init__(self) -> None:
         self.offset_ms: float | None = None  # Redis's clock minus time.monotonic(), ms
+        self._used_rtt = float("inf")  # the round trip of the reading in use
+        self._measured_at = 0.0
         self._wall_offset = time.time() * 1000 - time.monotonic() * 1000
         self._last = 0
         self._held: dict[int, int] = {}
@@ -54,10 +60,16 @@ class RedisClock:
         return int(time.monotonic() * 1000 + offset)
 
     def measured(self, redis_ms: int, sent: float, received: float) -> None:
-        """A reading of ``TIME`` taken between ``sent`` and ``received`` (time.monotonic())."""
+        """A reading of ``TIME`` taken between ``sent`` and ``received`` (time.monotonic()).
+
+        The offset is off by at most half the round trip: a reading is used when its round
+        trip was short, or no longer than that of the reading in use, or when the one in
+        use is old (so that a busy machine still follows drift)."""
         rtt = (received - sent) * 1000
-        if self.offset_ms is None or rtt <= GOOD_RTT_MS:
+        if rtt <= max(GOOD_RTT_MS, self._used_rtt) or received - self._measured_at > REMEASURE_S:
             self.offset_ms = redis_ms - (sent + received) * 500
+            self._measured_at = received
+            self._used_rtt = rtt
 
     def stamp(self) -> int:
         """The receipt time of something arriving now: never before an earlier stamp or mark."""
@@ -90,19 +102,18 @@ class Marks:
         self.clock = clock
         self.hub_id = hub_id
         self._client_id = 0
+        self._writes = 0
 
     async def write(self) -> None:
         """Publish this hub's watermark (a loop step, every few tens of ms)."""
         mark = self.clock.watermark()
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.client_id()
+        self._writes += 1
+        if not self._client_id or self._writes % CHECK_ID_EVERY == 0:
+            # The id of the connection the marks are written on: Redis drops it when this
+            # process dies. (Checked now and then: a reconnect gives a new one.)
+            self._client_id = int(await self.redis.client_id())
         args: list[str | int] = [self.hub_id, mark, self._client_id]
-        await self.scripts.mark(keys=[keys.hub_marks()], args=args, client=pipe)
-        client_id, _ = await pipe.execute()
-        if int(client_id) != self._client_id:  # (re)connected: write the true id at once
-            self._client_id = int(client_id)
-            args = [self.hub_id, mark, self._client_id]
-            await self.scripts.mark(keys=[keys.hub_marks()], args=args, client=self.redis)
+        await self.scripts.mark(keys=[keys.hub_marks()], args=args, client=self.redis)
 
     async def safe(self, redis: Redis) -> int:
         """The latest time no live hub can still hold an uncommitted move received before.

@@ -9,6 +9,7 @@ against the new state. A refusal is only ever given on Redis's word, never on th
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections import OrderedDict
@@ -19,8 +20,6 @@ from typing import Any, Final, cast
 import msgpack
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError
 
 from brandubh.engine import Game
 from brandubh.hub import frames, keys
@@ -215,19 +214,10 @@ class Committer:
         raise Refusal("busy", "the game is changing too fast; try again", msg_id or None)
 
     async def _evalsha(self, keys_: list[str], args: list[bytes]) -> list[Any]:
-        """commit.lua by its sha on the lane (lane.py: this is every move's round trip);
-        loaded by the script object when Redis lacks it; through the ordinary client, with
-        its retries, when the lane's connection fails (commit.lua is safe to repeat)."""
-        sha = self.scripts.commit.sha
-        try:
-            if self.lane is not None:
-                return cast(
-                    list[Any], await self.lane.call("EVALSHA", sha, len(keys_), *keys_, *args)
-                )
-        except NoScriptError:
-            pass
-        except RedisConnectionError:
-            log.warning("the commit lane's connection failed; committing on the pool")
+        """commit.lua by its sha on the lane (lane.py: this is every move's round trip),
+        or by the script object without one (commit.lua is safe to repeat)."""
+        if self.lane is not None:
+            return cast(list[Any], await self.lane.script(self.scripts.commit, keys_, args))
         return cast(list[Any], await self.scripts.commit(keys=keys_, args=args))
 
     async def commit_pipelined(
@@ -236,15 +226,17 @@ class Committer:
         """Commit many (state, change, seed) in one round trip, as the server (no message
         id). Each result is the commit, or None where the game raced or refused: the caller
         decides those one by one."""
-        pipe: Pipeline = self.redis.pipeline(transaction=False)
-        frames_: list[bytes] = []
-        for state, change, seed in items:
-            keys_, args = self.call(state, "scheduler", "", "", change, seed, safe=safe)
-            frames_.append(args[1])
-            await self.scripts.commit(keys=keys_, args=args, client=pipe)
+        calls = [self.call(s, "scheduler", "", "", c, seed, safe=safe) for s, c, seed in items]
+        frames_ = [args[1] for _, args in calls]
+        if self.lane is not None:  # all written at once: one round trip
+            replies = await asyncio.gather(*(self._evalsha(k, a) for k, a in calls))
+        else:
+            pipe: Pipeline = self.redis.pipeline(transaction=False)
+            for keys_, args in calls:
+                await self.scripts.commit(keys=keys_, args=args, client=pipe)
+            replies = await pipe.execute()
         out: list[Committed | None] = []
         done: list[Change] = []
-        replies = await pipe.execute()
         for (_, change, _), reply, frame in zip(items, replies, frames_, strict=True):
             try:
                 committed = self.settle(reply, change, frame)

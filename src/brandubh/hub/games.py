@@ -6,6 +6,7 @@ module chooses the change for each request, and reads games for everyone else.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from dataclasses import replace
 from typing import Final, cast
@@ -349,11 +350,24 @@ class GameService:
         """Fire many due deadlines with two pipelined round trips: read every game, then
         run every commit. Any that raced with another change go one by one through
         ``expire``. Returns how many games were ended or extended."""
-        pipe = self.redis.pipeline(transaction=False)
-        for game_id in game_ids:
-            pipe.hgetall(keys.game(game_id))
-            pipe.get(keys.seed(game_id))
-        replies = await pipe.execute()
+        lane = self.committer.lane
+        if lane is not None:  # every read written at once: one round trip
+            replies = await asyncio.gather(
+                *(
+                    read
+                    for game_id in game_ids
+                    for read in (
+                        lane.hgetall(keys.game(game_id)),
+                        lane.call("GET", keys.seed(game_id)),
+                    )
+                )
+            )
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in game_ids:
+                pipe.hgetall(keys.game(game_id))
+                pipe.get(keys.seed(game_id))
+            replies = await pipe.execute()
         pending: list[tuple[GameState, Change, bytes]] = []
         again: list[str] = []
         for game_id, raw, seed in zip(game_ids, replies[::2], replies[1::2], strict=True):

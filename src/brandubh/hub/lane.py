@@ -15,12 +15,17 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import logging
+from collections.abc import Sequence
 from typing import Any
 
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
+from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import ResponseError
+from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+log = logging.getLogger("brandubh.hub")
 
 
 class Lane:
@@ -46,6 +51,24 @@ class Lane:
         self._waiting.append(future)
         writer.writelines(conn.pack_command(*args))
         return await future
+
+    async def script(self, script: AsyncScript, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """A registered script by its sha on the lane; by the script object (which loads it,
+        with the ordinary client's retries) when Redis lacks it or the lane fails."""
+        try:
+            return await self.call("EVALSHA", script.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            pass
+        except RedisConnectionError:
+            log.warning("the Redis lane's connection failed; using the pool")
+        return await script(keys=keys, args=args)
+
+    async def hgetall(self, key: str) -> dict[bytes, bytes]:
+        """HGETALL, raw: field -> value (the lane applies no response callbacks)."""
+        reply = await self.call("HGETALL", key)
+        if isinstance(reply, dict):  # (a RESP3 map)
+            return reply
+        return dict(zip(reply[::2], reply[1::2], strict=True))
 
     async def _open(self) -> AbstractConnection:
         async with self._opening:

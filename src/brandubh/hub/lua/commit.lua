@@ -57,7 +57,7 @@ if p.check == 'before' and deadline > 0 and now > deadline then
   local stamped = p.stamp and p.stamp <= deadline and now - p.stamp <= p.max_age
   if not stamped then return {'err', 'deadline_passed', tostring(deadline)} end
 end
-if p.check == 'after' and (deadline == 0 or now <= deadline or (p.safe and p.safe <= deadline)) then
+if p.check == 'after' and (deadline == 0 or now <= deadline or (p.safe and p.safe < deadline)) then
   return {'err', 'deadline_not_passed', tostring(deadline)}
 end
 if st[3] ~= tostring(p.seq) then return {'retry'} end
