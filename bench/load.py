@@ -33,6 +33,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -86,6 +87,8 @@ def start_app(module: str) -> tuple[subprocess.Popen[str], str]:
     for line in proc.stdout:
         m = re.search(r"running on (http://\S+)", line)
         if m:
+            # Keep reading its log (a line per connection): a full pipe would stall it.
+            threading.Thread(target=proc.stdout.read, daemon=True).start()
             return proc, m.group(1)
     raise RuntimeError(f"{module} did not start")
 
