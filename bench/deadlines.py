@@ -39,9 +39,8 @@ def pct(values: list[float], p: float) -> float:
     return values[min(len(values) - 1, int(p / 100 * len(values)))] if values else float("nan")
 
 
-async def stage(url: str, games: int, window_s: float) -> dict[str, int]:
-    """Create ``games`` running games through the real service code, then move their
-    deadlines so they fall due evenly over ``window_s`` seconds, starting in 2 s."""
+async def stage(url: str, games: int) -> list[str]:
+    """Create ``games`` running games through the real service code."""
     pool = BlockingConnectionPool.from_url(url, max_connections=32)
     r = Redis(connection_pool=pool)
     service = GameService(r, Scripts.register(r))
@@ -54,14 +53,24 @@ async def stage(url: str, games: int, window_s: float) -> dict[str, int]:
             return state.id
 
     ids = await asyncio.gather(*(one(i) for i in range(games)))
+    await r.aclose()
+    await pool.aclose()
+    return list(ids)
+
+
+async def due(url: str, ids: list[str], window_s: float) -> dict[str, int]:
+    """Move the games' deadlines so they fall due evenly over ``window_s`` s from 2 s on."""
+    games = len(ids)
+    pool = BlockingConnectionPool.from_url(url, max_connections=4)
+    r = Redis(connection_pool=pool)
     sec, usec = await r.time()
     start = int(sec) * 1000 + int(usec) // 1000 + 2000
     pipe = r.pipeline(transaction=False)
     dues = {}
     for i, game_id in enumerate(ids):
-        dues[game_id] = due = start + int(i * window_s * 1000 / games)
-        pipe.hset(keys.game(game_id), "deadline", due)
-        pipe.zadd(keys.deadlines(keys.bucket(game_id)), {game_id: due})
+        dues[game_id] = at = start + int(i * window_s * 1000 / games)
+        pipe.hset(keys.game(game_id), "deadline", at)
+        pipe.zadd(keys.deadlines(keys.bucket(game_id)), {game_id: at})
     await pipe.execute()
     await r.aclose()
     await pool.aclose()
@@ -74,6 +83,7 @@ def main() -> None:
     parser.add_argument("--window", type=float, default=5.0)
     parser.add_argument("--hubs", type=int, default=2)
     parser.add_argument("--poll", type=float, default=0.05)
+    parser.add_argument("--hub-src", default="", help="run the hubs from this source tree")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp)) as server:
@@ -89,17 +99,19 @@ def main() -> None:
         )
 
         t0 = time.perf_counter()
-        dues = asyncio.run(stage(server.url, args.games, args.window))
-        ids = list(dues)
-        print(
-            f"staged {len(ids)} running games in {time.perf_counter() - t0:.1f} s; "
-            f"deadlines due over {args.window:.0f} s starting in 2 s"
-        )
+        ids = asyncio.run(stage(server.url, args.games))
         env = {"BRANDUBH_SCHEDULER_POLL_S": str(args.poll), "BRANDUBH_OUTAGE_AFTER_S": "600"}
+        if args.hub_src:
+            env["PYTHONPATH"] = args.hub_src
         hubs = [
             HubProcess(server.url, env, database_url=shared_database()).start()
             for _ in range(args.hubs)
         ]
+        dues = asyncio.run(due(server.url, ids, args.window))  # once the hubs run
+        print(
+            f"staged {len(ids)} running games in {time.perf_counter() - t0:.1f} s; "
+            f"{args.hubs} hubs started; deadlines due over {args.window:.0f} s starting in 2 s"
+        )
         time.sleep(2 + args.window / 2)
         hubs[0].kill()
         print(f"killed hub 0 (SIGKILL) {args.window / 2:.1f} s into the window")

@@ -68,6 +68,17 @@ def durable_redis(tmp_path: Path) -> Iterator[DurableRedis]:
     server.stop()
 
 
+def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
+    """A redis-server of the test's own, with its process (to freeze it: SIGSTOP/SIGCONT)."""
+    try:
+        server = EmbeddedRedis(tmp_path / "redis", appendonly=False)
+    except RedisNotFound as exc:
+        missing(str(exc))
+    with server:
+        yield server
+    # (A test that froze it thaws it before it is stopped: see test_fair_clock.py.)
+
+
 @pytest.fixture
 def redis_sync(redis_url: str) -> Iterator[redis.Redis]:
     client = redis.Redis.from_url(redis_url)

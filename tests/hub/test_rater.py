@@ -19,6 +19,7 @@ import redis.asyncio as aioredis
 from brandubh.engine import Game
 from brandubh.hub import keys
 from brandubh.hub.accounts import Accounts
+from brandubh.hub.changes import Change
 from brandubh.hub.config import Settings
 from brandubh.hub.endings import Endings
 from brandubh.hub.games import GameService
@@ -134,8 +135,9 @@ async def test_a_rated_result_moves_both_ratings_once_with_two_hubs_and_a_replay
     endings = Endings(r, scripts, steps=(archive,))
     final = msgpack.unpackb((await r.lrange(keys.events(game), -1, -1))[0], raw=False)
     assert final["state"]["status"] == "ended" and final["kind"] == "resign"
-    endings.on_event(final)
-    endings.on_event(final)  # the same game held already: not followed up twice at once
+    ended = Change(await games.load(game), final, ())
+    endings.on_commit(ended, final["n"], b"")
+    endings.on_commit(ended, final["n"], b"")  # the same game held already: not twice at once
     assert len(endings._live) == 1
     results = await asyncio.gather(*endings._live, endings.finish(game))
     assert results == [True, True]
@@ -239,7 +241,7 @@ async def test_an_unfinished_or_unknown_game_is_left_alone(services: dict[str, A
     assert await rater.finish(waiting.id) == "not_ended"
     assert await rater.finish("NoSuchGame1") == "gone"
     endings = services["endings"]
-    endings.on_event({"game": waiting.id, "state": {"status": "active"}})  # not a final event
+    endings.on_commit(Change(waiting, {"kind": "start"}, ()), 1, b"")  # not a final change
     assert not endings._live
 
 

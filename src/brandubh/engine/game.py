@@ -45,6 +45,9 @@ class Game:
         self._counts: dict[int, int] = {self.board.hash: 1}
         # One entry per ply: what pop restores, the result before, the move and its captures.
         self._stack: list[tuple[Undo, Result | None, int, list[int]]] = []
+        # Per ply, where the run of positions with as many pieces as the one after it
+        # begins (a stack index): snapshot() then needs no walk back through the game.
+        self._run_start: list[int] = []
         # Set by from_snapshot: plies and repeatable positions from before this object.
         self._base_ply = 0
         self._base_recent: tuple[int, ...] = ()
@@ -76,15 +79,11 @@ class Game:
     def snapshot(self) -> Snapshot:
         """What ``from_snapshot`` needs to resume this game: compact and plain."""
         board = self.board
-        recent = [board.hash]
-        pieces = _pieces(board.att, board.dfn, board.king)
-        for undo, _, _, _ in reversed(self._stack):
-            if _pieces(undo[0], undo[1], undo[2]) != pieces:
-                break
-            recent.append(undo[4])
-        else:
-            recent.extend(reversed(self._base_recent))
-        recent.reverse()
+        stack = self._stack
+        start = self._run_start[-1] if stack else 0
+        # The positions since the piece count last changed: only those can repeat.
+        recent = [*(self._base_recent if start == 0 else ()), *(e[0][4] for e in stack[start:])]
+        recent.append(board.hash)
         return Snapshot(
             ruleset=self.ruleset.name,
             start_position=self.start_position,
@@ -168,8 +167,14 @@ class Game:
         """Apply a legal move given as the engine's int (no checks); the fast path."""
         if captures is None:
             captures = self.board.captures(code)
-        undo = self.board.push(code, captures)
-        self._stack.append((undo, self.result, code, captures))
+        board = self.board
+        undo = board.push(code, captures)
+        stack = self._stack
+        if _pieces(undo[0], undo[1], undo[2]) == _pieces(board.att, board.dfn, board.king):
+            self._run_start.append(self._run_start[-1] if stack else 0)
+        else:
+            self._run_start.append(len(stack) + 1)
+        stack.append((undo, self.result, code, captures))
         h = self.board.hash
         self._counts[h] = self._counts.get(h, 0) + 1
         self.result = self._judge(code)
@@ -177,6 +182,7 @@ class Game:
     def pop(self) -> None:
         """Take back the last move pushed or played."""
         undo, result, _, _ = self._stack.pop()
+        self._run_start.pop()
         h = self.board.hash
         n = self._counts[h] - 1
         if n:

@@ -30,6 +30,12 @@ if TYPE_CHECKING:
 RayTable = tuple[int, dict[int, tuple[int, ...]]]
 
 THRONE_NEIGHBOURS: Final = frozenset(NEIGHBOURS[THRONE])
+# SANDWICHES[n]: (where a piece must arrive, the square beyond n) for each line that could
+# capture a piece on n: CAPTURE_LINES read the other way round.
+SANDWICHES: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(
+    tuple((dest, f) for dest in range(NUM_SQUARES) for n, f in CAPTURE_LINES[dest] if n == sq)
+    for sq in range(NUM_SQUARES)
+)
 
 
 def _ray_table(origin: int, ray: tuple[int, ...], forbidden: int) -> RayTable:
@@ -110,10 +116,25 @@ class SlideRules:
         return False
 
     def capture_zone(self, board: Board) -> int:
-        """Squares a move must end on to capture anything: those beside an enemy piece."""
+        """Squares a move may end on to capture anything: beside an enemy soldier with a
+        friend or a hostile square beyond it (before the move: a superset), or beside the
+        king when attackers move."""
         zone = 0
-        for sq in squares_of(board.enemy):
-            zone |= NEIGHBOURS_BB[sq]
+        if board.side:
+            enemies = board.att
+            friends = board.dfn | (1 << board.king if board.king >= 0 else 0)
+        else:
+            enemies = board.dfn
+            friends = board.att
+            if board.king >= 0:
+                zone = NEIGHBOURS_BB[board.king]
+        hostile = friends | CORNERS_BB
+        if self.ruleset.throne_hostile_to_soldiers:
+            hostile |= THRONE_BB
+        for sq in squares_of(enemies):
+            for dest, beyond in SANDWICHES[sq]:
+                if hostile >> beyond & 1:
+                    zone |= 1 << dest
         return zone
 
     def captures(self, board: Board, move: int) -> list[int]:

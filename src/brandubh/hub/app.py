@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,21 +21,23 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, WebSocketRoute
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from brandubh.hub import connection, frames, http, http_accounts, loops, outage, web
 from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
+from brandubh.hub.clock import Marks, RedisClock
 from brandubh.hub.config import Settings
 from brandubh.hub.endings import Endings
 from brandubh.hub.errors import Refusal
 from brandubh.hub.fanout import Fanout
 from brandubh.hub.games import GameService
 from brandubh.hub.headers import SecurityHeaders
+from brandubh.hub.lane import Lane
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.matches import MatchService
-from brandubh.hub.presence import Presence, turn_notices
+from brandubh.hub.presence import Presence, TurnNotices
 from brandubh.hub.protocol import CLOSE_SERVER_SHUTDOWN
 from brandubh.hub.rater import Rater
 from brandubh.hub.scheduler import Scheduler
@@ -47,6 +50,7 @@ from brandubh.store import Store
 log = logging.getLogger("brandubh.hub")
 
 LOBBY_TICK_S = 1.0
+MARK_S = 0.025  # how often this hub publishes its watermark (clock.py)
 WATCH_LIST_EVERY = 3  # lobby ticks between pushes of the list of games to watch
 
 
@@ -64,13 +68,24 @@ class Hub:
         self.store = store = Store.from_url(
             settings.database_url, pool_size=settings.database_pool_size
         )
+        self.clock = clock = RedisClock()
+        self.lane = Lane(self.pool)
         self.games = games = GameService(
-            redis, scripts, settings.time_scale, store, settings.bot_games_per_player
+            redis,
+            scripts,
+            settings.time_scale,
+            store,
+            settings.bot_games_per_player,
+            clock=clock,
+            lane=self.lane,
         )
+        self.marks = Marks(settings.redis_url, scripts, clock, secrets.token_hex(6))
         self.scheduler = Scheduler(
             redis,
             scripts,
             games,
+            clock,
+            self.marks,
             poll_s=settings.scheduler_poll_s,
             outage_after_s=settings.outage_after_s,
         )
@@ -82,18 +97,23 @@ class Hub:
         self.matches = matches = MatchService(redis, games, store, settings.live_grace_s)
         # The match step first: it reads the game's live state, which the rater lets go.
         self.endings = Endings(redis, scripts, steps=(matches.advance, self.rater.finish))
-        self.bot = BotWorker(redis, scripts, games, settings, self.scheduler.redis_now_ms)
+        self.bot = BotWorker(redis, scripts, games, settings, clock)
         self.lobby = Lobby(redis, scripts, games, rating=self.rater.lookup, matches=matches)
         self.watchers = Watchers(scripts)
         self.presence = Presence(scripts.presence)
         self.fanout = fanout = Fanout(redis)
-        # Wired before the fan-out starts listening, so no event can be missed.
-        fanout.hooks += [
-            games.committer.observe,
-            self.endings.on_event,
-            self.bot.on_event,
-            turn_notices(sockets),
+        # Wired before the fan-out starts listening, so no event can be missed. What this
+        # process commits reaches its own sockets, endings, bot worker and turn notices at
+        # once; pub/sub brings other hubs' events only for games followed here.
+        self.turns = TurnNotices(redis, sockets)
+        games.committer.hooks += [
+            lambda change, n, frame: fanout.deliver(change.new.id, n, frame),
+            self.endings.on_commit,
+            self.bot.on_commit,
+            self.turns.on_commit,
         ]
+        fanout.hooks.append(games.committer.observe)
+        fanout.hub_hooks.append(self.turns.on_notice)
         fanout.hub_hooks.append(self.session_guard.on_notice)
         fanout.lobby_hooks.append(self.on_lobby_notice)
         self.connection_services = connection.Services(
@@ -106,7 +126,8 @@ class Hub:
             matches=matches,
             sockets=sockets,
             sessions=sessions,
-            clock=self.scheduler.redis_now_ms,
+            clock=clock.now_ms,
+            stamp=clock.stamp,
             budgets=connection.SharedBudgets(settings),
         )
         self._ticks = 0
@@ -115,6 +136,7 @@ class Hub:
         """The background work of this process, each run by loops.run."""
         s = self.settings
         return [
+            loops.Loop("marks", self.marks.write, MARK_S),
             loops.Loop("scheduler", self.scheduler.tick, s.scheduler_poll_s),
             loops.Loop("archive sweep", self.endings.sweep, s.archive_poll_s),
             loops.Loop("bot worker", self.bot.sweep, s.bot_poll_s, wake=self.bot.wake),
@@ -128,6 +150,7 @@ class Hub:
         await self.redis.ping()
         await self.accounts.start()
         await self.scheduler.beat()  # before any deadline is judged: was the service down?
+        await self.marks.write()
         try:
             async with asyncio.TaskGroup() as group:
                 tasks = [group.create_task(self.fanout.listen(), name="fan-out")]
@@ -142,6 +165,8 @@ class Hub:
         finally:
             await self.endings.stop()
             await self.bot.stop()
+            await self.marks.close()
+            await self.lane.aclose()
             await self.redis.aclose()
             await self.pool.aclose()
             await self.store.close()
@@ -162,6 +187,16 @@ class Hub:
 
     async def websocket(self, ws: WebSocket) -> None:
         await connection.serve(self.connection_services, ws)
+
+    async def stats(self, request: Request) -> JSONResponse:
+        """Counters for the benchmarks (bench/load.py): what pub/sub brought this process."""
+        return JSONResponse(
+            {
+                "game_messages": self.fanout.received,
+                "games_followed": len(self.fanout.games),
+                "sockets": len(self.sockets.all),
+            }
+        )
 
 
 def client_dir(settings: Settings) -> Path:
@@ -196,6 +231,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *http.routes(web_services, static),
         *web.routes(web_services),
         WebSocketRoute("/ws", hub.websocket),
+        Route("/healthz/stats", hub.stats),
     ]
     if (static / "assets").is_dir():
         routes.append(Mount("/assets", web.Assets(directory=static / "assets"), name="assets"))

@@ -4,12 +4,13 @@ The search runs in a process pool (``BRANDUBH_BOT_PROCESSES`` processes per hub)
 on the event loop, so a thinking bot delays no other game's push. Any hub process may
 take any bot turn, so bot work scales by adding hub processes.
 
-A commit that makes it the bot's turn queues the game in its bucket's job set; every
-worker wakes on that event and on a slow poll, and claims due turns of all buckets in one
-pipelined call. A claim is a short lease (``LEASE_MS``) that the worker renews while it
-thinks; a worker that dies stops renewing, so its turns are due again within a lease and
-another hub plays them. The move is committed with the message id ``bot-<ply>``, so two
-workers racing on one turn apply it once.
+A commit that makes it the bot's turn queues the game in its bucket's job set; the
+worker of the hub that committed it wakes at once (a commit hook), every other on a slow
+poll, and claims due turns of all buckets in one pipelined call. A claim is a short
+lease (``LEASE_MS``) that the worker renews while it thinks; a worker that dies stops
+renewing, so its turns are due again within a lease and another hub plays them. The move
+is committed with the message id ``bot-<ply>``, so two workers racing on one turn apply
+it once.
 """
 
 from __future__ import annotations
@@ -24,14 +25,15 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any, Final
+from typing import Final
 
 from redis.asyncio import Redis
 
 from brandubh.bot import think
 from brandubh.hub import keys
+from brandubh.hub.changes import Change
+from brandubh.hub.clock import RedisClock
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import Refusal
 from brandubh.hub.games import GameService
@@ -77,10 +79,10 @@ class BotWorker:
         scripts: Scripts,
         games: GameService,
         settings: Settings,
-        clock: Callable[[], int],
+        clock: RedisClock,
     ) -> None:
         self.redis = redis
-        self.clock = clock  # this process's estimate of Redis's clock, ms
+        self.clock = clock
         self.scripts = scripts
         self.games = games
         self.settings = settings
@@ -108,12 +110,9 @@ class BotWorker:
             )
         return self._pool
 
-    def on_event(self, event: dict[str, Any]) -> None:
-        """Fan-out hook: wake when an event makes it the bot's turn."""
-        state = event.get("state") or {}
-        turn = state.get("turn")
-        players = state.get("players") or {}
-        if turn and (players.get(turn) or {}).get("id") == BOT_ID:
+    def on_commit(self, change: Change, n: int, frame: bytes) -> None:
+        """Commit hook: wake when a change this process committed made it the bot's turn."""
+        if change.bot_job == "add":
             self.wake.set()
 
     async def sweep(self) -> None:
@@ -151,7 +150,8 @@ class BotWorker:
         while True:
             await asyncio.sleep(RENEW_S)
             with contextlib.suppress(Exception):
-                await self.redis.zadd(key, {game_id: self.clock() + LEASE_MS}, xx=True, gt=True)
+                lease = {game_id: self.clock.now_ms() + LEASE_MS}
+                await self.redis.zadd(key, lease, xx=True, gt=True)
 
     async def _think_and_move(self, game_id: str) -> None:
         games = self.games
@@ -169,7 +169,7 @@ class BotWorker:
             # cannot hold up everyone else's; this one is due again shortly.
             await self.redis.zadd(
                 keys.bot_jobs(keys.bucket(game_id)),
-                {game_id: self.clock() + FAIR_DELAY_MS},
+                {game_id: self.clock.now_ms() + FAIR_DELAY_MS},
                 xx=True,
             )
             return
@@ -187,7 +187,8 @@ class BotWorker:
         finally:
             self._players.discard(human)
         try:
-            await games.move(BOT_ID, game_id, state.ply, text, f"bot-{state.ply}")
+            received = self.clock.stamp()
+            await games.move(BOT_ID, game_id, state.ply, text, f"bot-{state.ply}", received)
         except Refusal as exc:
             # Someone else played this turn, or the game ended meanwhile: nothing to do.
             log.info("bot move in %s not applied: %s", game_id, exc.message)

@@ -158,34 +158,53 @@ def start(
 
 
 def move(
-    state: GameState, player_id: str, ply: int, text: str, msg_id: str, allowance_ms: int
+    state: GameState,
+    player_id: str,
+    ply: int,
+    text: str,
+    msg_id: str,
+    allowance_ms: int,
+    game: Game | None = None,
 ) -> Change:
-    """A move played by ``player_id`` for ``ply``: validated by the engine."""
+    """A move played by ``player_id`` for ``ply``: validated by the engine.
+
+    ``game``, when given, is the engine's game at ``state`` (a live one this process kept,
+    commit.py): it is played on, so the caller must own it. Without it, it is rebuilt
+    from the stored snapshot.
+    """
     refusal = move_refusal(state, player_id, ply, msg_id)
     if refusal is not None:
         raise refusal
-    game = state.game()
+    if game is None:
+        game = state.game()
     try:
         played = game.play(text)
     except IllegalMove as exc:
         raise Refusal("illegal_move", str(exc), msg_id) from None
     mover = opponent(game.side_to_move)
+    event: dict[str, Any] = {"kind": "move", "move": str(played), "by": mover}
+    draw_offer, draw_block = state.draw_offer, state.draw_block
+    if draw_offer == opponent(mover):
+        # Playing on declines the opponent's offer.
+        draw_offer, draw_block = "", declined_block(state.ply + 1, draw_block, state.draw_offer)
+        event["draw_declined"] = True
+    result = game.result
+    next_player = "" if result is not None else state.player_of(game.side_to_move)
+    # One replace for the whole move: it is the hot path.
     new = replace(
         state,
         seq=state.seq + 1,
         ply=state.ply + 1,
         snap=pack_snapshot(game.snapshot()),
         moves=(*state.moves, str(played)),
+        draw_offer=draw_offer,
+        draw_block=draw_block,
+        turn=next_player,
     )
-    event: dict[str, Any] = {"kind": "move", "move": str(played), "by": mover}
-    if state.draw_offer == opponent(mover):
-        # Playing on declines the opponent's offer.
-        new = declined(new, state.draw_offer)
-        event["draw_declined"] = True
-    if game.result is not None:
+    if result is not None:
         return ending(
             new,
-            game.result,
+            result,
             event,
             game=game,
             write=MOVE_FIELDS,
@@ -193,9 +212,8 @@ def move(
             require_turn=True,
             deadline_check="before",
         )
-    next_player = new.player_of(game.side_to_move)
     return Change(
-        replace(new, turn=next_player),
+        new,
         event,
         MOVE_FIELDS,
         ply=state.ply,
@@ -307,11 +325,16 @@ def extend_for_outages(deadline: int, set_at: int, outages: list[tuple[int, int]
 
 def declined(state: GameState, offerer: str) -> GameState:
     """The state after an offer is declined: closed, and its maker waits DRAW_OFFER_GAP plies."""
-    block = state.ply + DRAW_OFFER_GAP
-    a, d = state.draw_block
     return replace(
-        state, draw_offer="", draw_block=(block, d) if offerer == "attackers" else (a, block)
+        state, draw_offer="", draw_block=declined_block(state.ply, state.draw_block, offerer)
     )
+
+
+def declined_block(ply: int, block: tuple[int, int], offerer: str) -> tuple[int, int]:
+    """From which ply each side may offer, after ``offerer``'s offer was declined at ``ply``."""
+    a, d = block
+    until = ply + DRAW_OFFER_GAP
+    return (until, d) if offerer == "attackers" else (a, until)
 
 
 def fingerprint(kind: str, detail: str = "") -> str:

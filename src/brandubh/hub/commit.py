@@ -9,9 +9,11 @@ against the new state. A refusal is only ever given on Redis's word, never on th
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import time
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, cast
 
@@ -19,17 +21,25 @@ import msgpack
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 
+from brandubh.engine import Game
 from brandubh.hub import frames, keys, mygames
 from brandubh.hub.changes import Build, Change
+from brandubh.hub.clock import RedisClock
 from brandubh.hub.errors import Refusal
+from brandubh.hub.lane import Lane
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import GameState, Hash
+
+log = logging.getLogger("brandubh.hub")
 
 _RETRIES: Final = 16
 CACHE_GAMES: Final = 10_000
 # An ended game waits this long in its bucket's finished-games queue before a sweep may
 # take it; the hubs' live path (endings.py, fed by the final event) normally does first.
 ARCHIVE_GRACE_MS: Final = 5_000
+# A move's receipt stamp older than this when its commit runs is not believed: the
+# deadline is then judged by Redis's clock alone (docs/fair-play.md).
+STAMP_MAX_AGE_MS: Final = 30_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,33 +68,64 @@ def _ack(raw: bytes, fingerprint: str, msg_id: str) -> Committed:
     return Committed(int(n), duplicate=True)
 
 
-class Committer:
-    """Commits changes to live games; keeps the last known state of recent games."""
+# Called after each change this process committed (not a resend): the change, its event
+# number and the event frame as stored. Fan-out delivers it to local sockets, endings and
+# the bot worker follow up. Must not block.
+CommitHook = Callable[[Change, int, bytes], None]
 
-    def __init__(self, redis: Redis, scripts: Scripts) -> None:
+
+class Committer:
+    """Commits changes to live games; keeps the last known state of recent games, and the
+    engine's game at that state for those this process moved last."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        clock: RedisClock | None = None,
+        lane: Lane | None = None,
+    ) -> None:
         self.redis = redis
         self.scripts = scripts
+        self.lane = lane
+        self.clock = clock or RedisClock()
+        self.hooks: list[CommitHook] = []
         # Last known state of recently used games; only ever a first guess (see act).
         self._cache: OrderedDict[str, GameState] = OrderedDict()
+        # The engine's game at the cached state's ply, to play the next move on instead of
+        # rebuilding it from the snapshot; taken out while a change is built on it.
+        self._live: dict[str, Game] = {}
 
     # -- the cache ------------------------------------------------------------------------
 
-    def remember(self, state: GameState) -> GameState:
+    def remember(self, state: GameState, game: Game | None = None) -> GameState:
         cache = self._cache
         cache[state.id] = state
         cache.move_to_end(state.id)
+        if game is not None and game.result is None:
+            self._live[state.id] = game
         if len(cache) > CACHE_GAMES:
-            cache.popitem(last=False)
+            gone, _ = cache.popitem(last=False)
+            self._live.pop(gone, None)
         return state
 
     def cached(self, game_id: str) -> GameState | None:
         return self._cache.get(game_id)
 
-    def observe(self, event: dict[str, Any]) -> None:
+    def live_game(self, state: GameState) -> Game | None:
+        """Take this process's engine game at ``state``, if it has one (the caller owns it
+        now: a move is played on it). Plies only ever advance by committed moves, so a game
+        at the state's ply is at its position."""
+        game = self._live.pop(state.id, None)
+        if game is not None and game.ply == state.ply and game.ruleset.name == state.ruleset:
+            return game
+        return None
+
+    def observe(self, game_id: str, n: int) -> None:
         """Fan-out hook: forget a cached game once an event newer than it was committed."""
-        cached = self._cache.get(event["game"])
-        if cached is not None and cached.seq < event["n"]:
-            del self._cache[event["game"]]
+        cached = self._cache.get(game_id)
+        if cached is not None and cached.seq < n:
+            del self._cache[game_id]
 
     async def load(self, game_id: str) -> GameState:
         raw = cast(Hash, await self.redis.hgetall(keys.game(game_id)))
@@ -104,12 +145,38 @@ class Committer:
         *,
         cached: bool = False,
         first: GameState | None = None,
+        received: int | None = None,
+        safe: int | None = None,
     ) -> Committed:
         """Build a change against the game's state and commit it, retrying on a race.
 
         With ``cached``, the first attempt uses this process's last known state, so the
-        usual move costs one round trip.
+        usual move costs one round trip. ``received`` is when the move reached this hub
+        (Redis clock, RedisClock.stamp): until it is committed or refused it holds this
+        hub's watermark back, and commit.lua judges the deadline by it. ``safe`` is, for a
+        timeout, the time up to which the scheduler may judge deadlines (clock.Marks).
         """
+        if received is None:
+            return await self._act(
+                actor, game_id, msg_id, fingerprint, build, cached, first, None, safe
+            )
+        with self.clock.hold(received):
+            return await self._act(
+                actor, game_id, msg_id, fingerprint, build, cached, first, received, safe
+            )
+
+    async def _act(
+        self,
+        actor: str,
+        game_id: str,
+        msg_id: str,
+        fingerprint: str,
+        build: Build,
+        cached: bool,
+        first: GameState | None,
+        received: int | None = None,
+        safe: int | None = None,
+    ) -> Committed:
         state = first or (self._cache.get(game_id) if cached else None)
         trusted = first is not None
         for _ in range(_RETRIES):
@@ -132,9 +199,10 @@ class Committer:
                 state = None  # the cached state may be stale: ask Redis before refusing
                 continue
             seed = await self._seed(change)
-            keys_, args = self.call(state, actor, msg_id, fingerprint, change, seed)
+            keys_, args = self.call(state, actor, msg_id, fingerprint, change, seed, received, safe)
             try:
-                committed = self.settle(await self.scripts.commit(keys=keys_, args=args), change)
+                reply = await self._evalsha(keys_, args)
+                committed = self.settle(reply, change, args[1])
             except Refusal as exc:
                 exc.msg_id = exc.msg_id or msg_id or None
                 raise
@@ -145,21 +213,33 @@ class Committer:
             state = None  # the game changed meanwhile: read it again
         raise Refusal("busy", "the game is changing too fast; try again", msg_id or None)
 
+    async def _evalsha(self, keys_: list[str], args: list[bytes]) -> list[Any]:
+        """commit.lua by its sha on the lane (lane.py: this is every move's round trip),
+        or by the script object without one (commit.lua is safe to repeat)."""
+        if self.lane is not None:
+            return cast(list[Any], await self.lane.script(self.scripts.commit, keys_, args))
+        return cast(list[Any], await self.scripts.commit(keys=keys_, args=args))
+
     async def commit_pipelined(
-        self, items: Sequence[tuple[GameState, Change, bytes]]
+        self, items: Sequence[tuple[GameState, Change, bytes]], safe: int | None = None
     ) -> list[Committed | None]:
         """Commit many (state, change, seed) in one round trip, as the server (no message
         id). Each result is the commit, or None where the game raced or refused: the caller
         decides those one by one."""
-        pipe: Pipeline = self.redis.pipeline(transaction=False)
-        for state, change, seed in items:
-            keys_, args = self.call(state, "scheduler", "", "", change, seed)
-            await self.scripts.commit(keys=keys_, args=args, client=pipe)
+        calls = [self.call(s, "scheduler", "", "", c, seed, safe=safe) for s, c, seed in items]
+        frames_ = [args[1] for _, args in calls]
+        if self.lane is not None:  # all written at once: one round trip
+            replies = await asyncio.gather(*(self._evalsha(k, a) for k, a in calls))
+        else:
+            pipe: Pipeline = self.redis.pipeline(transaction=False)
+            for keys_, args in calls:
+                await self.scripts.commit(keys=keys_, args=args, client=pipe)
+            replies = await pipe.execute()
         out: list[Committed | None] = []
         done: list[Change] = []
-        for (_, change, _), reply in zip(items, await pipe.execute(), strict=True):
+        for (_, change, _), reply, frame in zip(items, replies, frames_, strict=True):
             try:
-                committed = self.settle(reply, change)
+                committed = self.settle(reply, change, frame)
             except Refusal:
                 committed = None
             out.append(committed)
@@ -195,6 +275,8 @@ class Committer:
         fingerprint: str,
         change: Change,
         seed: bytes,
+        received: int | None = None,
+        safe: int | None = None,
     ) -> tuple[list[str], list[bytes]]:
         """The keys and the two arguments of commit.lua (see the script's header)."""
         new = change.new
@@ -209,7 +291,7 @@ class Committer:
         frame = frames.event(
             old.id, new.seq, change.event, new.public(change.game, seed=revealed, deadline=shown)
         )
-        fields = new.fields()
+        fields = new.fields(change.write)
         params: dict[str, Any] = {
             "actor": actor,
             "id": msg_id,
@@ -228,6 +310,11 @@ class Committer:
         }
         if change.ply is not None:
             params["ply"] = change.ply
+        if received is not None:
+            params["stamp"] = received
+            params["max_age"] = STAMP_MAX_AGE_MS
+        if safe is not None:
+            params["safe"] = safe
         if change.deadline_change == "set":
             params["placeholder"] = frames.PLACEHOLDER_BYTES
         if new.status == "ended":
@@ -242,16 +329,22 @@ class Committer:
             keys.finished(bucket),
         ], [cast(bytes, msgpack.packb(params, use_bin_type=False)), frame]
 
-    def settle(self, reply: list[Any], change: Change) -> Committed | None:
-        """What commit.lua's reply means: committed, a resend, a race (None) or a refusal."""
-        tag = reply[0].decode()
+    def settle(self, reply: list[Any], change: Change, frame: bytes) -> Committed | None:
+        """What commit.lua's reply means: committed, a resend, a race (None) or a refusal.
+        A commit is told to the hooks with the frame as stored (deadline filled in)."""
+        tag = reply[0]
         new = change.new
-        if tag == "ok":
-            self.remember(replace(new, deadline=int(reply[2])))
-            return Committed(int(reply[1]))
-        if tag == "dup":
+        if tag == b"ok":
+            n, deadline = int(reply[1]), int(reply[2])
+            self.remember(replace(new, deadline=deadline), change.game)
+            if change.deadline_change == "set":
+                frame = frame.replace(frames.PLACEHOLDER_BYTES, frames.deadline_bytes(deadline), 1)
+            for hook in self.hooks:
+                hook(change, n, frame)
+            return Committed(n)
+        if tag == b"dup":
             return Committed(int(reply[1]), duplicate=True)
-        if tag == "retry":
+        if tag == b"retry":
             return None
         self._cache.pop(new.id, None)
         raise _commit_error(reply[1].decode(), reply[2].decode())

@@ -67,6 +67,7 @@ class Services:
     sockets: Sockets
     sessions: Sessions
     clock: Callable[[], int]  # this process's estimate of Redis's clock, ms
+    stamp: Callable[[], int]  # the same, never going back: a move's receipt time
     budgets: SharedBudgets
 
 
@@ -151,9 +152,10 @@ class Subscription:
         self.pending: list[tuple[int, bytes]] = []
         self.task: asyncio.Task[None] | None = None
 
-    def on_frame(self, kind: str, n: int, frame: bytes) -> None:
-        if kind != "event":
-            self.conn.send(frame)  # notices (watcher counts) are not numbered
+    def on_frame(self, n: int, frame: bytes) -> None:
+        """An event numbered ``n``, or a notice (``n`` 0: watcher counts, rematch, match)."""
+        if not n:
+            self.conn.send(frame)  # notices are not numbered
         elif self.syncing:
             self.pending.append((n, frame))
         else:
@@ -395,9 +397,10 @@ class Connection:
             state = await self.services.games.load(game_id)
             spectator = self.player is None or not state.is_player(self.player.id)
             sub = Subscription(self, game_id, spectator)
+            sub.syncing = True  # events arriving while it subscribes wait for the catch-up
             self.subs[game_id] = sub
-            # Subscribe before reading the catch-up, or an event could fall between the two.
-            self.services.fanout.add(game_id, sub)
+            # Subscribed before the catch-up is read, or an event could fall between the two.
+            await self.services.fanout.add(game_id, sub)
             if spectator:
                 await self.services.watchers.update(game_id, self.id, "add")
             elif self.player is not None:
@@ -414,9 +417,9 @@ class Connection:
         await self._drop(sub)
 
     async def _drop(self, sub: Subscription) -> None:
-        self.services.fanout.remove(sub.game_id, sub)
         if sub.task is not None:
             sub.task.cancel()
+        await self.services.fanout.remove(sub.game_id, sub)
         if sub.spectator:
             await self.services.watchers.update(sub.game_id, self.id, "del")
         elif self.player is not None:
@@ -451,8 +454,11 @@ class Connection:
         self.send(frames.ack(msg["id"], msg["t"], game=msg["game"], n=n, duplicate=duplicate))
 
     async def _move(self, msg: dict[str, Any]) -> None:
+        # Stamped as it arrives (the reader calls this with no wait after the frame came):
+        # a move received by its deadline is in time whatever stalls after (clock.py).
+        received = self.services.stamp()
         done = await self.services.games.move(
-            self._player_id(), msg["game"], msg["ply"], msg["move"], msg["id"]
+            self._player_id(), msg["game"], msg["ply"], msg["move"], msg["id"], received
         )
         self._acted(msg, done.n, done.duplicate)
 

@@ -6,9 +6,9 @@ claimable after a grace period. Two paths then run the steps (``MatchService.adv
 ``Rater.finish``), and either may run any number of times for a game, so every step is
 idempotent:
 
-- live: every hub's fan-out hook sees each game's final event and runs the steps at once
-  (at most ``MAX_LIVE`` at a time; up to ``BACKLOG`` more wait their turn in this hub, and
-  a burst beyond that waits for the sweep);
+- live: the hub that committed the ending runs the steps at once (a commit hook; at most
+  ``MAX_LIVE`` at a time, up to ``BACKLOG`` more wait their turn in this hub, and a burst
+  beyond that waits for the sweep);
 - sweep: every hub claims due entries of the queue for a lease and runs their steps, so
   nothing is lost when the hub that saw the event dies, or a step failed half-way.
 
@@ -25,11 +25,12 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final, cast
+from typing import Final, cast
 
 from redis.asyncio import Redis
 
 from brandubh.hub import keys
+from brandubh.hub.changes import Change
 from brandubh.hub.scripts import Scripts
 from brandubh.store import StoreUnavailable
 
@@ -63,12 +64,12 @@ class Endings:
         self.backoff_s = 0.0  # > 0 while PostgreSQL is unreachable
         self._resume = 0.0  # time.monotonic() before which the sweep waits
 
-    def on_event(self, event: dict[str, Any]) -> None:
-        """Fan-out hook: a game's final event starts its follow-up at once."""
-        state = event.get("state")
-        if not isinstance(state, dict) or state.get("status") != "ended":
+    def on_commit(self, change: Change, n: int, frame: bytes) -> None:
+        """Commit hook: a change this process committed that ended a game starts its
+        follow-up at once."""
+        if change.new.status != "ended":
             return
-        game_id = str(event["game"])
+        game_id = change.new.id
         if self.backoff_s or game_id in self._held:
             return  # the sweep (which claims, one hub each) takes it
         if len(self._live) < MAX_LIVE:

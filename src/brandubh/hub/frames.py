@@ -19,6 +19,11 @@ DEADLINE_PLACEHOLDER: Final = 0xFEED_FACE_CAFE_BEEF
 PLACEHOLDER_BYTES: Final = b"\xcf" + DEADLINE_PLACEHOLDER.to_bytes(8, "big")
 
 
+def deadline_bytes(deadline: int) -> bytes:
+    """What commit.lua writes over the placeholder: the deadline as msgpack uint64."""
+    return b"\xcf" + deadline.to_bytes(8, "big")
+
+
 def encode(msg: dict[str, Any]) -> bytes:
     return cast(bytes, msgpack.packb(msg, use_bin_type=True))
 
@@ -111,6 +116,11 @@ def paired(game_id: str, players: list[str], match: str | None) -> bytes:
 
 
 # -- between hubs -----------------------------------------------------------------------------
+
+
+def turn_for(hub: str, player_id: str, frame: bytes) -> bytes:
+    """On the hubs' channel: hand a player's ``turn`` frame to their sockets on any hub."""
+    return encode({"t": "turn_for", "hub": hub, "player": player_id, "frame": frame})
 
 
 def sessions_ended(session_ids: list[str]) -> bytes:

@@ -6,6 +6,7 @@ module chooses the change for each request, and reads games for everyone else.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 from dataclasses import replace
 from typing import Final, cast
@@ -17,8 +18,10 @@ from brandubh import fairplay
 from brandubh.engine import RULESETS, Game, Record, opponent
 from brandubh.hub import changes, frames, keys
 from brandubh.hub.changes import Change
+from brandubh.hub.clock import RedisClock
 from brandubh.hub.commit import Committed, Committer
 from brandubh.hub.errors import Refusal
+from brandubh.hub.lane import Lane
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import BOT_ID, GameState, Hash, Player, pack_snapshot
 from brandubh.store import Store, StoreUnavailable
@@ -47,10 +50,12 @@ class GameService:
         time_scale: float = 1.0,
         archive: Store | None = None,
         bot_games: int = 0,
+        clock: RedisClock | None = None,
+        lane: Lane | None = None,
     ) -> None:
         self.redis = redis
         self.scripts = scripts
-        self.committer = Committer(redis, scripts)
+        self.committer = Committer(redis, scripts, clock, lane)
         # Where ended games are read from once their Redis keys have expired (rater.py).
         self.archive = archive
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production
@@ -334,16 +339,30 @@ class GameService:
     # -- changes ---------------------------------------------------------------------------
 
     async def move(
-        self, player_id: str, game_id: str, ply: int, text: str, msg_id: str
+        self,
+        player_id: str,
+        game_id: str,
+        ply: int,
+        text: str,
+        msg_id: str,
+        received: int | None = None,
     ) -> Committed:
-        """Validate and commit a move; a resend of an applied message id is acknowledged again."""
+        """Validate and commit a move; a resend of an applied message id is acknowledged again.
+
+        ``received``: when the move reached this hub (RedisClock.stamp), by which its
+        deadline is judged.
+        """
         allowance = self.allowance_ms
+        committer = self.committer
 
         def build(state: GameState) -> Change:
-            return changes.move(state, player_id, ply, text, msg_id, allowance(state))
+            game = committer.live_game(state)
+            return changes.move(state, player_id, ply, text, msg_id, allowance(state), game)
 
         fp = changes.fingerprint("move", f"{ply}:{text}")
-        return await self.committer.act(player_id, game_id, msg_id, fp, build, cached=True)
+        return await committer.act(
+            player_id, game_id, msg_id, fp, build, cached=True, received=received
+        )
 
     async def resign(self, player_id: str, game_id: str, msg_id: str) -> Committed:
         return await self.committer.act(
@@ -383,14 +402,17 @@ class GameService:
             lambda state: changes.answer_draw(state, player_id, accept, msg_id),
         )
 
-    async def expire(self, game_id: str, outages: list[tuple[int, int]]) -> str:
+    async def expire(
+        self, game_id: str, outages: list[tuple[int, int]], safe: int | None = None
+    ) -> str:
         """The scheduler's work on one due deadline: extend it for outages, or end the game.
+        ``safe``: the time up to which deadlines may be judged (clock.Marks.safe).
 
         Returns what happened: "extended", "timeout", "aborted", "not_due" or "gone".
         """
         try:
             await self.committer.act(
-                "scheduler", game_id, "", "", lambda s: changes.expiry(s, outages)
+                "scheduler", game_id, "", "", lambda s: changes.expiry(s, outages), safe=safe
             )
         except Refusal as exc:
             if exc.code == "deadline_not_passed":
@@ -402,15 +424,30 @@ class GameService:
         state = self.committer.cached(game_id) or await self.load(game_id)
         return state.result.reason if state.result is not None else "extended"
 
-    async def expire_many(self, game_ids: list[str], outages: list[tuple[int, int]]) -> int:
+    async def expire_many(
+        self, game_ids: list[str], outages: list[tuple[int, int]], safe: int | None = None
+    ) -> int:
         """Fire many due deadlines with two pipelined round trips: read every game, then
         run every commit. Any that raced with another change go one by one through
         ``expire``. Returns how many games were ended or extended."""
-        pipe = self.redis.pipeline(transaction=False)
-        for game_id in game_ids:
-            pipe.hgetall(keys.game(game_id))
-            pipe.get(keys.seed(game_id))
-        replies = await pipe.execute()
+        lane = self.committer.lane
+        if lane is not None:  # every read written at once: one round trip
+            replies = await asyncio.gather(
+                *(
+                    read
+                    for game_id in game_ids
+                    for read in (
+                        lane.hgetall(keys.game(game_id)),
+                        lane.call("GET", keys.seed(game_id)),
+                    )
+                )
+            )
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in game_ids:
+                pipe.hgetall(keys.game(game_id))
+                pipe.get(keys.seed(game_id))
+            replies = await pipe.execute()
         pending: list[tuple[GameState, Change, bytes]] = []
         again: list[str] = []
         for game_id, raw, seed in zip(game_ids, replies[::2], replies[1::2], strict=True):
@@ -424,14 +461,14 @@ class GameService:
                 again.append(game_id)
         done = 0
         if pending:
-            results = await self.committer.commit_pipelined(pending)
+            results = await self.committer.commit_pipelined(pending, safe)
             for (state, _, _), committed in zip(pending, results, strict=True):
                 if committed is None:
                     again.append(state.id)  # not due after all, or gone: the single path decides
                 else:
                     done += 1
         for game_id in again:
-            done += await self.expire(game_id, outages) not in ("not_due", "gone")
+            done += await self.expire(game_id, outages, safe) not in ("not_due", "gone")
         return done
 
 

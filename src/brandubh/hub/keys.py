@@ -102,14 +102,22 @@ def outages() -> str:
     return f"{PREFIX}:outages"
 
 
-def channel(n: int) -> str:
-    """Pub/sub channel per bucket: every event and notice of that bucket's games (a
-    channel holds nothing)."""
-    return f"{PREFIX}:{tag(n)}:chan"
-
-
 def game_channel(game_id: str) -> str:
-    return channel(bucket(game_id))
+    """Sharded pub/sub channel (SPUBLISH) of one game, under the game's own hash tag: each
+    event as "<n> <frame>", each notice as "0 <frame>". Only hubs holding a socket that
+    follows the game subscribe to it (fanout.py)."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:gch:{game_id}"
+
+
+def game_of_channel(channel: bytes) -> str:
+    """The game id a game channel is named for."""
+    return channel.rpartition(b":")[2].decode()
+
+
+def hub_marks() -> str:
+    """Hash: hub id -> "watermark:written:client id" (ms, Redis clock; clock.py). A hub
+    removes its own on a clean stop; a scheduler removes those of closed connections."""
+    return f"{PREFIX}:marks"
 
 
 def session(session_id: str) -> str:

@@ -191,7 +191,7 @@ class MatchService:
         await self.redis.hset(key, mapping=update)  # type: ignore[arg-type]
         summary = await self.summary(state.match)
         notice = frames.match(game_id, summary)
-        await self.redis.publish(keys.game_channel(game_id), notice)
+        await self.redis.spublish(keys.game_channel(game_id), b"0 " + notice)
         if summary["status"] == "finished":
             await self.keep(summary, int(time.time() * 1000))
 

@@ -9,16 +9,22 @@ does not leave its players shown as connected.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import secrets
 import time
-from collections.abc import Callable
 from typing import Any, Final, Literal
 
+import msgpack
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 
 from brandubh.hub import frames, keys
+from brandubh.hub.changes import Change
 from brandubh.hub.sockets import Sockets
+from brandubh.hub.state import BOT_ID
 
+CORRESPONDENCE_S: Final = 3600  # turn notices reach every hub in games this slow
 PRESENCE_TTL_MS: Final = 60_000  # refreshed every eight pings (20 s) by each socket
 
 Op = Literal["add", "del", "get"]
@@ -59,17 +65,47 @@ async def anyone_connected(redis: Redis, game_id: str) -> bool:
     return int(await redis.zcount(keys.presence(game_id), now_ms, "+inf")) > 0
 
 
-def turn_notices(sockets: Sockets) -> Callable[[dict[str, Any]], None]:
-    """A fan-out hook: when an event leaves a game on someone's move, tell that player's
-    sockets on this hub with a ``turn`` frame (their games list and the page title change)."""
+class TurnNotices:
+    """When a commit of this process leaves a game on a person's move, that player's
+    sockets hear of it (a ``turn`` frame): at once on this hub, and, in games of an hour or
+    more per move, on every hub (through the hubs' channel). Faster games are followed on
+    the game's own page, which has the event itself."""
 
-    def hook(event: dict[str, Any]) -> None:
-        found = turn_of(event)
-        if found is not None:
-            player_id, frame = found
-            sockets.tell([player_id], frame)
+    def __init__(self, redis: Redis, sockets: Sockets) -> None:
+        self.redis = redis
+        self.sockets = sockets
+        self.hub = secrets.token_hex(6)  # so that this hub skips its own notices
+        self._tasks: set[asyncio.Task[None]] = set()
 
-    return hook
+    def on_commit(self, change: Change, n: int, frame: bytes) -> None:
+        """Commit hook (commit.py)."""
+        new = change.new
+        if new.status != "active" or not new.turn or new.turn == BOT_ID:
+            return
+        if change.event.get("kind") not in ("move", "start"):
+            return  # the turn did not change hands
+        found = turn_of(msgpack.unpackb(frame, raw=False))
+        if found is None:
+            return
+        player_id, notice = found
+        self.sockets.tell([player_id], notice)
+        if new.move_time >= CORRESPONDENCE_S:
+            task = asyncio.create_task(self._publish(player_id, notice))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _publish(self, player_id: str, notice: bytes) -> None:
+        with contextlib.suppress(Exception):  # only a notice: the games list is the truth
+            await self.redis.publish(
+                keys.hub_channel(), frames.turn_for(self.hub, player_id, notice)
+            )
+
+    def on_notice(self, msg: dict[str, Any]) -> None:
+        """Hook of the hubs' channel: another hub's turn notice for a player here."""
+        if msg.get("t") == "turn_for" and msg.get("hub") != self.hub:
+            frame = msg.get("frame")
+            if isinstance(frame, bytes):
+                self.sockets.tell([str(msg.get("player"))], frame)
 
 
 def turn_of(event: dict[str, Any]) -> tuple[str, bytes] | None:

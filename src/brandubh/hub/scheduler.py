@@ -7,6 +7,10 @@ commit path. commit.lua re-checks the deadline against Redis's clock and the gam
 version, so two schedulers firing at once, or a move racing the deadline, end in exactly
 one change: no lock is needed.
 
+A deadline is fired only once no live hub can still hold a move received before it
+(clock.Marks.safe): a move a hub received in time is never beaten by the timeout because
+Redis, that hub or this scheduler stalled (docs/fair-play.md).
+
 About once a second each scheduler also beats (lua/heartbeat.lua). A gap between beats
 longer than the outage threshold means no hub ran at all: that interval is recorded as an
 outage, and a deadline that fell inside it is extended by it (docs/fair-play.md).
@@ -14,6 +18,7 @@ outage, and a deadline that fell inside it is extended by it (docs/fair-play.md)
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import cast
@@ -21,6 +26,7 @@ from typing import cast
 from redis.asyncio import Redis
 
 from brandubh.hub import keys
+from brandubh.hub.clock import Marks, RedisClock
 from brandubh.hub.games import GameService
 from brandubh.hub.scripts import Scripts
 
@@ -37,6 +43,8 @@ class Scheduler:
         redis: Redis,
         scripts: Scripts,
         games: GameService,
+        clock: RedisClock,
+        marks: Marks | None = None,
         *,
         poll_s: float = 0.05,
         beat_s: float = 1.0,
@@ -48,22 +56,20 @@ class Scheduler:
         self.poll_s = poll_s
         self.beat_s = beat_s
         self.outage_after_s = outage_after_s
+        self.clock = clock
+        self.marks = marks
         self.outages: list[tuple[int, int]] = []
-        self.offset_ms = 0.0  # Redis clock minus this process's clock
         self.fired = 0
         self._next_beat = 0.0
 
-    def redis_now_ms(self) -> int:
-        """This process's estimate of Redis's clock (only to choose what to look at)."""
-        return int(time.time() * 1000 + self.offset_ms)
-
     async def beat(self) -> None:
-        local = time.time() * 1000
+        """Beat, and measure this process's clock against Redis's on the way."""
+        sent = time.monotonic()
         now, started = await self.scripts.heartbeat(
             keys=[keys.alive(), keys.outages()],
             args=[int(self.outage_after_s * 1000), OUTAGES_KEPT],
         )
-        self.offset_ms = int(now) - local
+        self.clock.measured(int(now), sent, time.monotonic())
         if int(started):
             log.warning(
                 "the whole service was down for %.1f s: extending deadlines",
@@ -86,15 +92,24 @@ class Scheduler:
         do not both work on them; one that dies only delays what it claimed until the
         lease runs out, and commit.lua would refuse a second firing anyway.
         """
-        pipe = self.redis.pipeline(transaction=False)
-        for b in range(keys.BUCKETS):
-            await self.scripts.claim(
-                keys=[keys.deadlines(b)], args=[CLAIM_LEASE_MS, FIRING_BATCH], client=pipe
+        safe = await self.marks.safe(self.redis) if self.marks is not None else None
+        args = [CLAIM_LEASE_MS, FIRING_BATCH, *([] if safe is None else [safe])]
+        lane = self.games.committer.lane
+        if lane is not None:  # every bucket's claim written at once: one round trip
+            claims = (
+                lane.script(self.scripts.claim, [keys.deadlines(b)], args)
+                for b in range(keys.BUCKETS)
             )
-        due = cast(list[list[bytes]], await pipe.execute())
+            due = cast(list[list[bytes]], await asyncio.gather(*claims))
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            for b in range(keys.BUCKETS):
+                await self.scripts.claim(keys=[keys.deadlines(b)], args=args, client=pipe)
+            due = cast(list[list[bytes]], await pipe.execute())
         ids = [raw.decode() for batch in due for raw in batch]
         done = 0
         for start in range(0, len(ids), FIRING_BATCH):
-            done += await self.games.expire_many(ids[start : start + FIRING_BATCH], self.outages)
+            batch = ids[start : start + FIRING_BATCH]
+            done += await self.games.expire_many(batch, self.outages, safe)
         self.fired += done
         return done

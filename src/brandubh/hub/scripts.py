@@ -30,6 +30,7 @@ class Scripts:
     pool_leave: AsyncScript
     login_limit: AsyncScript
     windows: AsyncScript
+    mark: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -47,4 +48,5 @@ class Scripts:
             pool_leave=redis.register_script(_source("pool_leave")),
             login_limit=redis.register_script(_source("login_limit")),
             windows=redis.register_script(_source("windows")),
+            mark=redis.register_script(_source("mark")),
         )

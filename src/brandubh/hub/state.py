@@ -7,6 +7,7 @@ the map every client sees (never the seed before the end, never the invite token
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, Final, Literal, cast
@@ -127,36 +128,10 @@ class GameState:
             match_no=int(s("match_no", "0")),
         )
 
-    def fields(self) -> dict[str, str | bytes]:
-        """Every field the hub writes (``created`` and ``seq`` are the scripts' own)."""
-        return {
-            "ruleset": self.ruleset,
-            "status": self.status,
-            "ply": str(self.ply),
-            "move_time": str(self.move_time),
-            "opponent": self.opponent,
-            "bot_level": str(self.bot_level),
-            "p1": self.creator.id,
-            "p1name": self.creator.name,
-            "p2": self.joiner.id if self.joiner else "",
-            "p2name": self.joiner.name if self.joiner else "",
-            "attacker": self.attacker,
-            "defender": self.defender,
-            "turn": self.turn,
-            "snap": self.snap,
-            "moves": " ".join(self.moves),
-            "commitment": self.commitment,
-            "invite": self.invite,
-            "winner": (self.result.winner or "") if self.result else "",
-            "reason": self.result.reason if self.result else "",
-            "draw_offer": self.draw_offer,
-            "draw_block_a": str(self.draw_block[0]),
-            "draw_block_d": str(self.draw_block[1]),
-            "rated": "1" if self.rated else "0",
-            "invitee": self.invitee,
-            "match": self.match,
-            "match_no": str(self.match_no),
-        }
+    def fields(self, only: tuple[str, ...] | None = None) -> dict[str, str | bytes]:
+        """Every field the hub writes (``created`` and ``seq`` are the scripts' own), or
+        ``only`` those named."""
+        return {name: _FIELD[name](self) for name in (_FIELD if only is None else only)}
 
     def game(self) -> Game:
         """The engine's game at this state."""
@@ -263,3 +238,34 @@ def _side(text: str) -> MaybeSide:
     if text == "defenders":
         return "defenders"
     return ""
+
+
+# How each field of ``GameState.fields`` is written, for changes that write a few.
+_FIELD: Final[dict[str, Callable[[GameState], str | bytes]]] = {
+    "ruleset": lambda s: s.ruleset,
+    "status": lambda s: s.status,
+    "ply": lambda s: str(s.ply),
+    "move_time": lambda s: str(s.move_time),
+    "opponent": lambda s: s.opponent,
+    "bot_level": lambda s: str(s.bot_level),
+    "p1": lambda s: s.creator.id,
+    "p1name": lambda s: s.creator.name,
+    "p2": lambda s: s.joiner.id if s.joiner else "",
+    "p2name": lambda s: s.joiner.name if s.joiner else "",
+    "attacker": lambda s: s.attacker,
+    "defender": lambda s: s.defender,
+    "turn": lambda s: s.turn,
+    "snap": lambda s: s.snap,
+    "moves": lambda s: " ".join(s.moves),
+    "commitment": lambda s: s.commitment,
+    "invite": lambda s: s.invite,
+    "winner": lambda s: (s.result.winner or "") if s.result else "",
+    "reason": lambda s: s.result.reason if s.result else "",
+    "draw_offer": lambda s: s.draw_offer,
+    "draw_block_a": lambda s: str(s.draw_block[0]),
+    "draw_block_d": lambda s: str(s.draw_block[1]),
+    "rated": lambda s: "1" if s.rated else "0",
+    "invitee": lambda s: s.invitee,
+    "match": lambda s: s.match,
+    "match_no": lambda s: str(s.match_no),
+}

@@ -2,8 +2,8 @@
 -- draw offers and answers, resignations, aborts, timeouts, bot moves, deadline changes.
 -- Python has already validated the change with the engine against the state at
 -- expected_seq; this re-checks, in order, that nothing moved since, then writes the
--- new fields, appends the numbered event, publishes it and updates the deadline and
--- bot indexes -- all or nothing. Check order (docs/architecture.md): resend, status,
+-- new fields, appends the numbered event, publishes it (SPUBLISH on the game's own
+-- channel, as "<n> <frame>") and updates the deadline and bot indexes -- all or nothing. Check order (docs/architecture.md): resend, status,
 -- ply, turn, deadline, version: otherwise a harmless resend reads as "not your turn". Redis's TIME is the one clock.
 --
 -- KEYS[1] game hash   KEYS[2] event list   KEYS[3] ack hash   KEYS[4] bot job zset
@@ -19,7 +19,12 @@
 --   change         deadline change: '' leave, 'set' (now + ms), 'at' (ms), 'del' (none)
 --   ms             milliseconds for change
 --   bot            bot job: '' leave, 'add' queue the game, 'del' drop it
---   game, channel  the game's id and pub/sub channel
+--   game, channel  the game's id and sharded pub/sub channel
+--   stamp          a move: when it reached the hub (ms, Redis clock as the hub estimates
+--                  it); absent for none. A move stamped by its deadline is in time even if
+--                  this runs after it, unless the stamp is older than max_age ms
+--   safe           a timeout: the time up to which no hub can still hold an uncommitted
+--                  move (clock.py); the deadline is not passed unless safe is past it
 --   fields         the fields to write: an array of name, value, ...
 --   placeholder    the 9 bytes that stand for the new deadline in the frame (absent: none)
 --   archive_after  when this change ends the game: after how many ms a sweep may take it
@@ -49,9 +54,10 @@ local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 local deadline = tonumber(st[5] or '0') or 0
 if p.check == 'before' and deadline > 0 and now > deadline then
-  return {'err', 'deadline_passed', tostring(deadline)}
+  local stamped = p.stamp and p.stamp <= deadline and now - p.stamp <= p.max_age
+  if not stamped then return {'err', 'deadline_passed', tostring(deadline)} end
 end
-if p.check == 'after' and (deadline == 0 or now <= deadline) then
+if p.check == 'after' and (deadline == 0 or now <= deadline or (p.safe and p.safe < deadline)) then
   return {'err', 'deadline_not_passed', tostring(deadline)}
 end
 if st[3] ~= tostring(p.seq) then return {'retry'} end
@@ -103,5 +109,5 @@ elseif p.bot == 'del' then
   redis.call('ZREM', KEYS[4], p.game)
 end
 if p.archive_after then redis.call('ZADD', KEYS[6], now + p.archive_after, p.game) end
-redis.call('PUBLISH', p.channel, frame)
+redis.call('SPUBLISH', p.channel, n .. ' ' .. frame)
 return {'ok', n, tostring(deadline)}

@@ -31,6 +31,6 @@ elseif ARGV[2] == 'del' then
 end
 local after = online()
 if ARGV[6] == '1' and table.concat(after, ' ') ~= before then
-  redis.call('PUBLISH', ARGV[4], cmsgpack.pack({t = 'presence', game = ARGV[5], online = after}))
+  redis.call('SPUBLISH', ARGV[4], '0 ' .. cmsgpack.pack({t = 'presence', game = ARGV[5], online = after}))
 end
 return after

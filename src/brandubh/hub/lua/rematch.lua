@@ -1,6 +1,7 @@
 -- A rematch after the end: the first player to ask offers it; when the other asks too,
 -- the rematch game (already created by the caller) is recorded once. Not an event of the
--- ended game (nothing is applied to an ended game): a notice on its channel.
+-- ended game (nothing is applied to an ended game): a notice on its sharded channel
+-- ("0 <frame>").
 -- KEYS[1] game hash
 -- ARGV[1] the side asking   ARGV[2] the new game's id ('' when only offering)
 -- ARGV[3] channel           ARGV[4] game id   ARGV[5] '1': the opponent (the bot) agrees
@@ -14,10 +15,10 @@ local offer = st[3] or ''
 if ARGV[5] == '1' and ARGV[2] ~= '' then offer = 'bot' end
 if offer == '' or offer == ARGV[1] then
   redis.call('HSET', KEYS[1], 'rematch_offer', ARGV[1])
-  redis.call('PUBLISH', ARGV[3], cmsgpack.pack({t = 'rematch', game = ARGV[4], offer = ARGV[1]}))
+  redis.call('SPUBLISH', ARGV[3], '0 ' .. cmsgpack.pack({t = 'rematch', game = ARGV[4], offer = ARGV[1]}))
   return {'offered'}
 end
 if ARGV[2] == '' then return {'wait'} end
 redis.call('HSET', KEYS[1], 'rematch', ARGV[2], 'rematch_offer', '')
-redis.call('PUBLISH', ARGV[3], cmsgpack.pack({t = 'rematch', game = ARGV[4], next = ARGV[2]}))
+redis.call('SPUBLISH', ARGV[3], '0 ' .. cmsgpack.pack({t = 'rematch', game = ARGV[4], next = ARGV[2]}))
 return {'agreed', ARGV[2]}

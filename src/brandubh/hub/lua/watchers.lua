@@ -1,6 +1,7 @@
--- Add, refresh or remove a spectator connection and publish the new count, at most once
--- per ARGV[7] ms per game (every hub shares KEYS[2]): spectators churning cannot flood the
--- players with counts. A change not published is published by its hub a little later.
+-- Add, refresh or remove a spectator connection and publish the new count (a notice on
+-- the game's sharded channel: "0 <frame>"), at most once per ARGV[7] ms per game (every
+-- hub shares KEYS[2]): spectators churning cannot flood the players with counts. A change
+-- not published is published by its hub a little later.
 -- Entries expire so that a hub that dies does not leave its spectators counted.
 -- KEYS[1] watcher zset   KEYS[2] the game's last-publish marker
 -- ARGV[1] connection id   ARGV[2] 'add', 'del' or 'get'   ARGV[3] ttl (ms)
@@ -21,6 +22,6 @@ if ARGV[6] == '1' then
   if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', tonumber(ARGV[7])) then
     return {count, 0}
   end
-  redis.call('PUBLISH', ARGV[4], cmsgpack.pack({t = 'watchers', game = ARGV[5], count = count}))
+  redis.call('SPUBLISH', ARGV[4], '0 ' .. cmsgpack.pack({t = 'watchers', game = ARGV[5], count = count}))
 end
 return {count, 1}

@@ -1,0 +1,123 @@
+"""One Redis connection on which concurrent commands are pipelined: the move's commit path.
+
+Each call writes its command at once and waits for its reply; one reader task takes the
+replies in order and hands each to its caller. This skips what redis-py does around every
+call (pool checkout and release, retry wrapper, timeouts, response callbacks), which cost
+more than the commit itself. Replies come back raw (bytes and lists, as commit.lua gives).
+
+A connection error fails the calls in flight with ``ConnectionError``; the next call opens
+a new connection. Callers fall back to the ordinary client, whose retries then apply: only
+commands that are safe to repeat go through a lane (commit.lua is, by its checks).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from redis.asyncio.connection import AbstractConnection, ConnectionPool
+from redis.commands.core import AsyncScript
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+log = logging.getLogger("brandubh.hub")
+
+
+class Lane:
+    def __init__(self, pool: ConnectionPool) -> None:
+        self.pool = pool
+        self._conn: AbstractConnection | None = None
+        self._waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self._reader: asyncio.Task[None] | None = None
+        self._opening: asyncio.Lock = asyncio.Lock()
+
+    async def call(self, *args: Any) -> Any:
+        """Send one command and return its raw reply (a ResponseError is raised)."""
+        conn = self._conn if self._conn is not None else await self._open()
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        # Written at once, with no await between queueing the future and the write, so
+        # replies match callers in order; a caller cancelled later cannot tear a write.
+        # (The connection's stream writer; redis-py's send_packed_command would await a
+        # drain that a cancelled caller could interrupt, which closes the connection.)
+        writer = getattr(conn, "_writer", None)
+        if writer is None or writer.is_closing():
+            self._broken(RedisConnectionError("the lane's connection is closed"))
+            raise RedisConnectionError("the lane's connection is closed")
+        self._waiting.append(future)
+        writer.writelines(conn.pack_command(*args))
+        return await future
+
+    async def script(self, script: AsyncScript, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        """A registered script by its sha on the lane; by the script object (which loads it,
+        with the ordinary client's retries) when Redis lacks it or the lane fails."""
+        try:
+            return await self.call("EVALSHA", script.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            pass
+        except RedisConnectionError:
+            log.warning("the Redis lane's connection failed; using the pool")
+        return await script(keys=keys, args=args)
+
+    async def hgetall(self, key: str) -> dict[bytes, bytes]:
+        """HGETALL, raw: field -> value (the lane applies no response callbacks)."""
+        reply = await self.call("HGETALL", key)
+        if isinstance(reply, dict):  # (a RESP3 map)
+            return reply
+        return dict(zip(reply[::2], reply[1::2], strict=True))
+
+    async def _open(self) -> AbstractConnection:
+        async with self._opening:
+            if self._conn is None:
+                conn = self.pool.make_connection()  # type: ignore[no-untyped-call]
+                await conn.connect()
+                self._conn = conn
+                self._reader = asyncio.create_task(self._read(conn), name="redis lane")
+            return self._conn
+
+    async def _read(self, conn: AbstractConnection) -> None:
+        waiting = self._waiting
+        try:
+            while True:
+                try:
+                    reply = await conn.read_response(disconnect_on_error=True)
+                except ResponseError as exc:  # a script's error reply: that caller's
+                    reply = exc
+                future = waiting.popleft()
+                if future.done():
+                    continue  # its caller was cancelled
+                if isinstance(reply, ResponseError):
+                    future.set_exception(reply)
+                else:
+                    future.set_result(reply)
+        except (RedisConnectionError, RedisTimeoutError, OSError, IndexError) as exc:
+            self._broken(exc if not isinstance(exc, IndexError) else RedisConnectionError())
+
+    def _broken(self, exc: BaseException) -> None:
+        """Fail every call in flight and forget the connection (the next call reopens)."""
+        conn, self._conn = self._conn, None
+        reader, self._reader = self._reader, None
+        error = exc if isinstance(exc, RedisConnectionError) else RedisConnectionError(str(exc))
+        while self._waiting:
+            future = self._waiting.popleft()
+            if not future.done():
+                future.set_exception(error)
+        if reader is not None and reader is not asyncio.current_task():
+            reader.cancel()
+        if conn is not None:
+            task = asyncio.ensure_future(conn.disconnect(nowait=True))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    async def aclose(self) -> None:
+        reader, self._reader = self._reader, None
+        if reader is not None:
+            reader.cancel()
+            with contextlib.suppress(BaseException):
+                await reader
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            await conn.disconnect()
