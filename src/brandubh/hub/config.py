@@ -59,6 +59,13 @@ class Settings:
     login_overall: int = 5000
     hash_concurrency: int = 2  # argon2 hashes computed at once per process (off the loop)
     archive_poll_s: float = 2.0  # how often a hub sweeps finished games not yet archived
+    # Mail (docs/accounts.md, "Mail"): without an SMTP URL each mail is written as an .eml
+    # file under mail_dir and its link logged, so a local user can still verify and reset.
+    smtp_url: str = ""  # smtp://user:pass@host:587 (STARTTLS) or smtps://…:465 (TLS)
+    mail_from: str = "Brandubh Live <noreply@localhost>"
+    mail_dir: str = ".brandubh/mail"
+    public_url: str = ""  # the site's address in links; serve.py sets it to where it listens
+    mail_retry_s: float = 5.0  # first pause after a failed delivery; doubles up to 64 times it
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -87,4 +94,9 @@ class Settings:
             login_overall=_int("BRANDUBH_LOGIN_OVERALL", cls.login_overall),
             hash_concurrency=_int("BRANDUBH_HASH_CONCURRENCY", cls.hash_concurrency),
             archive_poll_s=_float("BRANDUBH_ARCHIVE_POLL_S", cls.archive_poll_s),
+            smtp_url=os.environ.get("BRANDUBH_SMTP_URL", ""),
+            mail_from=os.environ.get("BRANDUBH_MAIL_FROM") or cls.mail_from,
+            mail_dir=os.environ.get("BRANDUBH_MAIL_DIR") or cls.mail_dir,
+            public_url=os.environ.get("BRANDUBH_PUBLIC_URL", "").rstrip("/"),
+            mail_retry_s=_float("BRANDUBH_MAIL_RETRY_S", cls.mail_retry_s),
         )

@@ -31,6 +31,9 @@ class Scripts:
     login_limit: AsyncScript
     archive: AsyncScript
     leaderboard: AsyncScript
+    mail: AsyncScript
+    token: AsyncScript
+    release: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -49,4 +52,7 @@ class Scripts:
             login_limit=redis.register_script(_source("login_limit")),
             archive=redis.register_script(_source("archive")),
             leaderboard=redis.register_script(_source("leaderboard")),
+            mail=redis.register_script(_source("mail")),
+            token=redis.register_script(_source("token")),
+            release=redis.register_script(_source("release")),
         )
