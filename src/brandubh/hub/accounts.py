@@ -15,6 +15,7 @@ import hashlib
 import logging
 import math
 import secrets
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
@@ -23,7 +24,7 @@ from redis.asyncio import Redis
 from brandubh.engine import RULESETS
 from brandubh.hub import frames, keys
 from brandubh.hub.config import Settings
-from brandubh.hub.errors import RateLimited, Refusal
+from brandubh.hub.errors import RateLimited, Refusal, verification_required
 from brandubh.hub.passwords import (
     MAX_PASSWORD,
     Passwords,
@@ -69,6 +70,8 @@ class Accounts:
         self.sessions = sessions
         self.settings = settings
         self.passwords = Passwords(settings.hash_concurrency)
+        # Awaited with each new account's id (the composition root adds the mail's).
+        self.on_signup: list[Callable[[str], Awaitable[None]]] = []
 
     async def start(self) -> None:
         """Make the dummy hash now, so that no login waits for it."""
@@ -119,6 +122,8 @@ class Accounts:
                     encoded,
                     "leaderboard",
                     "0",
+                    "verified",
+                    "0",  # until the mailed link is followed (hub/verification.py)
                 ],
             )
             tag = reply[0].decode()
@@ -132,6 +137,8 @@ class Accounts:
             account_id = _new_id()  # that guest id was adopted already: start afresh
         else:  # pragma: no cover - 72 random bits do not collide 4 times
             raise Refusal("busy", "could not create the account; try again")
+        for hook in self.on_signup:
+            await hook(account_id)
         token, session = await self.sessions.create_account_session(Player(account_id, name))
         if current is not None:
             await self.end_sessions([current], notify=True)
@@ -245,6 +252,8 @@ class Accounts:
 
     async def set_leaderboard(self, account_id: str, on: bool) -> None:
         """Opt in to the leaderboards or out (each rule set's board follows at once)."""
+        if on and not await self.is_verified(account_id):
+            raise verification_required()
         script_keys = [keys.account(account_id)]
         for ruleset in RULESETS:
             script_keys += [keys.rating(account_id, ruleset), keys.leaderboard(ruleset)]
@@ -253,6 +262,62 @@ class Accounts:
         )
         if not done:
             raise not_logged_in()
+
+    # -- mail: the verified flag, reminders, a reset password, releasing an address -----
+    # The few account fields the mail flows need, behind methods so that another store
+    # of accounts can implement them (hub/verification.py, resets.py, reminders.py).
+
+    async def account_of(self, email: str) -> str | None:
+        """The id of the account of a normalised email, or None."""
+        raw = cast(bytes | None, await self.redis.hget(keys.emails(), email))
+        return raw.decode() if raw is not None else None
+
+    async def is_verified(self, account_id: str) -> bool:
+        """Whether the account confirmed its address. Accounts made before addresses were
+        confirmed have no flag and count as confirmed."""
+        raw = cast(
+            list[bytes | None],
+            await self.redis.hmget(keys.account(account_id), ["email", "verified"]),
+        )
+        return raw[0] is not None and raw[1] != b"0"
+
+    async def mark_verified(self, account_id: str, email: str) -> bool:
+        """Mark the address confirmed if it is still the account's; whether it was."""
+        account = await self.get(account_id)
+        if account is None or account.email != email:
+            return False
+        await self.redis.hset(keys.account(account_id), "verified", "1")
+        return True
+
+    async def reminders_on(self, account_id: str) -> bool:
+        """Whether the account wants move reminders (on unless turned off)."""
+        return await self.redis.hget(keys.account(account_id), "reminders") != b"0"
+
+    async def set_reminders(self, account_id: str, on: bool) -> None:
+        await self.redis.hset(keys.account(account_id), "reminders", "1" if on else "0")
+
+    async def reset_password(self, account_id: str, new: object) -> int:
+        """Set a new password from a reset link: every session of the account ends (how
+        many; their sockets close with 4004)."""
+        account = await self.get(account_id)
+        if account is None:
+            raise Refusal("not_found", "that account no longer exists")
+        password = check_password(new, account.email)
+        await self.redis.hset(keys.account(account.id), "hash", await self.passwords.hash(password))
+        ended = await self.sessions.end_all(account.id)
+        await self._notify(ended)
+        return len(ended)
+
+    async def release_unverified(self, account_id: str) -> bool:
+        """Delete an account whose address was never confirmed, releasing the address;
+        False (nothing changed) if it was confirmed or is gone."""
+        released = await self.scripts.release(
+            keys=[keys.emails(), keys.account(account_id), keys.unverified()],
+            args=[account_id],
+        )
+        if released:
+            await self._notify(await self.sessions.end_all(account_id))
+        return bool(released)
 
 
 class SessionGuard:
