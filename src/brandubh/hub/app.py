@@ -20,7 +20,7 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from brandubh.hub import connection, frames, http, http_accounts, loops
+from brandubh.hub import connection, frames, http, http_accounts, http_mail, loops
 from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
 from brandubh.hub.config import Settings
@@ -30,13 +30,21 @@ from brandubh.hub.fanout import Fanout
 from brandubh.hub.games import GameService
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.matches import MatchService
+from brandubh.hub.outbox import MailSettingsError, Outbox, transport_for
 from brandubh.hub.protocol import CLOSE_SERVER_SHUTDOWN
 from brandubh.hub.rater import Rater
+from brandubh.hub.reminders import PRESENCE_EVERY_S, Reminders
+from brandubh.hub.resets import Resets
 from brandubh.hub.scheduler import Scheduler
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.sessions import Sessions
 from brandubh.hub.sockets import Sockets
+from brandubh.hub.tokens import Tokens
+from brandubh.hub.verification import Verification
 from brandubh.hub.watchers import Watchers
+
+MAIL_POLL_S = 1.0
+RELEASE_SWEEP_S = 10.0
 
 log = logging.getLogger("brandubh.hub")
 
@@ -72,9 +80,11 @@ class Hub:
         self.bot = BotWorker(redis, scripts, games, settings, self.scheduler.redis_now_ms)
         self.lobby = Lobby(redis, scripts, games, rating=self.rater.lookup, matches=matches)
         self.watchers = Watchers(scripts)
+        self.mail_services(settings, redis, scripts)
         self.fanout = fanout = Fanout(redis)
         # Wired before the fan-out starts listening, so no event can be missed.
         fanout.hooks += [games.committer.observe, self.endings.on_event, self.bot.on_event]
+        fanout.hooks.append(self.reminders.on_event)
         fanout.hub_hooks.append(self.session_guard.on_notice)
         fanout.lobby_hooks.append(self.on_lobby_notice)
         self.connection_services = connection.Services(
@@ -87,8 +97,28 @@ class Hub:
             sockets=sockets,
             sessions=sessions,
             clock=self.scheduler.redis_now_ms,
+            verified=self.verification.is_verified,
         )
         self._ticks = 0
+
+    def mail_services(self, settings: Settings, redis: Redis, scripts: Scripts) -> None:
+        """The outbox and the mail flows (docs/accounts.md, "Mail")."""
+        try:
+            transport = transport_for(settings.smtp_url, settings.mail_from, settings.mail_dir)
+        except MailSettingsError as exc:
+            raise SystemExit(str(exc)) from None
+        clock = self.scheduler.redis_now_ms
+        self.outbox = outbox = Outbox(
+            redis, scripts, transport, settings.mail_from, clock, settings.mail_retry_s
+        )
+        tokens = Tokens(redis, scripts)
+        url = settings.public_url
+        self.verification = Verification(redis, scripts, self.accounts, tokens, outbox, url)
+        self.resets = Resets(scripts, self.accounts, tokens, outbox, url)
+        self.accounts.on_signup.append(self.verification.signed_up)
+        self.reminders = Reminders(
+            redis, scripts, self.games, self.accounts, tokens, outbox, self.sockets, url, clock
+        )
 
     def loops(self) -> list[loops.Loop]:
         """The background work of this process, each run by loops.run."""
@@ -99,6 +129,10 @@ class Hub:
             loops.Loop("bot worker", self.bot.sweep, s.bot_poll_s, wake=self.bot.wake),
             loops.Loop("session re-check", self.session_guard.recheck, SessionGuard.RECHECK_S),
             loops.Loop("lobby", self.lobby_tick, LOBBY_TICK_S),
+            loops.Loop("mail", self.outbox.deliver, MAIL_POLL_S, wake=self.outbox.wake),
+            loops.Loop("reminders", self.reminders.tick, MAIL_POLL_S),
+            loops.Loop("presence", self.reminders.beat, PRESENCE_EVERY_S),
+            loops.Loop("address release", self.verification.sweep, RELEASE_SWEEP_S),
         ]
 
     @contextlib.asynccontextmanager
@@ -121,6 +155,7 @@ class Hub:
         finally:
             await self.endings.stop()
             await self.bot.stop()
+            await self.reminders.stop()
             await self.redis.aclose()
             await self.pool.aclose()
 
@@ -169,7 +204,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         matches=hub.matches,
         rater=hub.rater,
     )
+    mail_web = http_mail.Services(
+        settings=settings,
+        sessions=hub.sessions,
+        accounts=hub.accounts,
+        verification=hub.verification,
+        resets=hub.resets,
+        reminders=hub.reminders,
+    )
     routes = [
+        *http_mail.routes(mail_web, static),
         *http_accounts.routes(web),
         *http.routes(web, static),
         WebSocketRoute("/ws", hub.websocket),
