@@ -54,7 +54,7 @@ class _Handler:
     def __init__(self, box: Mailbox) -> None:
         self.box = box
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         if self.box.refuse:
             return "451 4.3.0 try again later"
         msg = message_from_bytes(envelope.content, policy=policy.default)
@@ -99,7 +99,9 @@ class Mailbox:
         with self.lock:
             return [m for m in self.received if to in m.to and subject in m.subject]
 
-    async def wait(self, to: str, subject: str = "", count: int = 1, timeout: float = 20) -> Received:
+    async def wait(
+        self, to: str, subject: str = "", count: int = 1, timeout: float = 20
+    ) -> Received:
         """The ``count``-th mail to this address whose subject holds ``subject``."""
         deadline = time.monotonic() + timeout
         while True:

@@ -5,6 +5,7 @@ killed hub. The tests read the mails and follow their links, as a person would."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import time
 from pathlib import Path
@@ -14,11 +15,12 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 import redis
+from test_lifecycle import play, quiet_line
 
 from brandubh.hub import keys
 from mailbox_smtp import Mailbox
 from services import HubProcess
-from wsclient import PASSWORD, Player, Socket
+from wsclient import PASSWORD, Player, Socket, friend_game, seated, side_of
 
 NEW_PASSWORD = "a new and longer passphrase"
 
@@ -189,9 +191,7 @@ async def test_forgot_password_resets_once_and_ends_every_session(
     mail = await mailbox.wait(ann.email, "set a new password")
     assert "30 minutes" in mail.text
     token = token_of(mail.link("/reset-password/"))
-    assert (await stranger.http.get(f"/api/password/reset/{token}")).json() == {
-        "email": ann.email
-    }
+    assert (await stranger.http.get(f"/api/password/reset/{token}")).json() == {"email": ann.email}
     # A weak new password is refused and leaves the link good.
     r = await stranger.http.post("/api/password/reset", json={"token": token, "password": "short"})
     assert r.status_code == 400 and error_of(r) == "weak_password"
@@ -220,10 +220,195 @@ async def test_forgot_password_is_limited_and_checks_the_address(hub: HubProcess
         assert r.status_code == 400 and error_of(r) == "bad_field"
         email = f"limit{time.time_ns()}@example.org"
         for _ in range(3):
-            assert (await http.post("/api/password/forgot", json={"email": email})).status_code == 202
+            assert (
+                await http.post("/api/password/forgot", json={"email": email})
+            ).status_code == 202
         r = await http.post("/api/password/forgot", json={"email": email})
         assert r.status_code == 429 and "to this email address" in r.json()["message"]
         r = await http.post(
-            "/api/password/forgot", json={"email": email}, headers={"Origin": "https://evil.example"}
+            "/api/password/forgot",
+            json={"email": email},
+            headers={"Origin": "https://evil.example"},
         )
         assert r.status_code == 403 and error_of(r) == "forbidden"
+
+
+# -- move reminders --------------------------------------------------------------------------
+
+# 0.005: an hour per move is 18 s; "a quarter left" comes 13.5 s after the move.
+FAST = {"BRANDUBH_TIME_SCALE": "0.005", "BRANDUBH_SCHEDULER_POLL_S": "0.05"}
+YOUR_MOVE, QUARTER = "your move against", "a quarter of your time is left"
+
+
+async def wait_until(pred: Any, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.05)
+
+
+async def idle(sockets: dict[str, Socket], seconds: float) -> None:
+    """Let time pass with the sockets open, answering their pings."""
+
+    async def pump(sock: Socket) -> None:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                while True:
+                    await sock.recv(timeout=seconds + 1)
+
+    await asyncio.gather(*(pump(s) for s in sockets.values()))
+
+
+async def mail_while_seated(
+    sockets: dict[str, Socket], box: Mailbox, to: str, subject: str, timeout: float = 30
+) -> Any:
+    """Wait for a mail with the sockets open, answering their pings."""
+    deadline = time.monotonic() + timeout
+    while not box.mails(to, subject):
+        assert time.monotonic() < deadline, f"no mail to {to} about {subject!r}"
+        await idle(sockets, 0.1)
+    return box.mails(to, subject)[0]
+
+
+async def test_move_reminders_once_each_per_move_and_unsubscribe(
+    start_hub: Any, fresh_redis_url: str, mailbox: Mailbox
+) -> None:
+    hub = start_hub(FAST, redis=fresh_redis_url)
+    game, alice, bob = await friend_game(hub.url, move_time=3600)
+    state = (await alice.game(game))["state"]
+    first, second = (alice, bob) if side_of(state, alice) == state["turn"] else (bob, alice)
+    # Nobody is connected: the player on turn hears of it.
+    mail = await mailbox.wait(first.email, YOUR_MOVE)
+    other = second.me["name"]
+    assert mail.subject.endswith(f"your move against {other}")
+    assert f"{hub.url}/g/{game}" in mail.text and f"{hub.url}/g/{game}" in mail.html
+    assert "Nielsen, 1 hour per move" in mail.text
+    assert re.search(r"Move by \w+ \d\d:\d\d UTC, in (\d+ seconds?|less than a minute)", mail.text)
+    unsubscribe = mail.message["List-Unsubscribe"].strip("<>")
+    assert unsubscribe.startswith(f"{hub.url}/api/unsubscribe/")
+    assert mail.message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert mail.link("/unsubscribe/") in mail.html and "<img" not in mail.html
+
+    sockets = await seated(game, first, second)
+    await idle(sockets, 1.5)  # each hub marks its players connected within a second
+    line = quiet_line(4)
+    await play(sockets, first, game, line[:1])
+    # The second player is connected: no "your move", but a quarter of the time left.
+    mail = await mail_while_seated(sockets, mailbox, second.email, QUARTER)
+    assert f"against {first.me['name']}" in mail.subject and "quarter" in mail.text
+    await play(sockets, first, game, line[1:2])
+    # The first player unsubscribes with one click, as a mail program does it.
+    async with httpx.AsyncClient() as anyone:
+        r = await anyone.post(unsubscribe, content=b"List-Unsubscribe=One-Click")
+    assert r.status_code == 200 and r.json() == {"reminders": False, "email": first.email}
+    assert (await first.http.get("/api/mail")).json()["reminders"] is False
+    await idle(sockets, 15)  # past this move's quarter: no mail, they unsubscribed
+    await play(sockets, first, game, line[2:3])
+    await play(sockets, first, game, line[3:4])  # at once: "none once you moved"
+    await idle(sockets, 2)
+    # Each reminder came once.
+    assert len(mailbox.mails(first.email, YOUR_MOVE)) == 1
+    assert len(mailbox.mails(first.email, QUARTER)) == 0
+    assert len(mailbox.mails(second.email, YOUR_MOVE)) == 0
+    assert len(mailbox.mails(second.email, QUARTER)) == 1
+    # Turned on again from the account's settings.
+    r = await first.http.post("/api/reminders", json={"on": True})
+    assert r.status_code == 200 and r.json() == {"reminders": True}
+    r = await first.http.post("/api/reminders", json={"on": "yes"})
+    assert r.status_code == 400 and error_of(r) == "bad_field"
+    for sock in sockets.values():
+        await sock.close()
+    for p in (alice, bob):
+        await p.close()
+
+
+async def test_no_reminders_for_short_moves(
+    start_hub: Any, fresh_redis_url: str, mailbox: Mailbox
+) -> None:
+    hub = start_hub(FAST, redis=fresh_redis_url)
+    game, alice, bob = await friend_game(hub.url, move_time=1800)  # 9 s a move here
+    await asyncio.sleep(11)  # the game is lost on time, unwarned
+    assert (await alice.game(game))["state"]["status"] == "ended"
+    assert not mailbox.mails(alice.email, YOUR_MOVE) and not mailbox.mails(bob.email, YOUR_MOVE)
+    assert not mailbox.mails(alice.email, QUARTER) and not mailbox.mails(bob.email, QUARTER)
+    await alice.close()
+    await bob.close()
+
+
+async def test_reminders_exactly_once_with_two_hubs_and_one_killed(
+    start_hub: Any, fresh_redis_url: str, mailbox: Mailbox
+) -> None:
+    a = start_hub(FAST, redis=fresh_redis_url)
+    b = start_hub(FAST, redis=fresh_redis_url)
+    games = [await friend_game(a.url, joiner_base=b.url, move_time=3600) for _ in range(4)]
+    a.kill()  # whatever it had claimed or indexed, b takes over after the leases
+    on_turn = []
+    for game, alice, bob in games:
+        state = (await bob.game(game))["state"]
+        on_turn.append(alice if side_of(state, alice) == state["turn"] else bob)
+    for p in on_turn:
+        await mailbox.wait(p.email, YOUR_MOVE, timeout=45)
+        await mailbox.wait(p.email, QUARTER, timeout=45)
+    await asyncio.sleep(3)  # the games are lost on time: nothing more comes
+    for p in on_turn:
+        assert len(mailbox.mails(p.email, YOUR_MOVE)) == 1
+        assert len(mailbox.mails(p.email, QUARTER)) == 1
+    for _, alice, bob in games:
+        await alice.close()
+        await bob.close()
+
+
+# -- delivery ----------------------------------------------------------------------------------
+
+
+async def test_mail_waits_out_an_smtp_outage_and_none_is_lost(
+    start_hub: Any, fresh_redis_url: str
+) -> None:
+    box = Mailbox()  # down at first
+    hub = start_hub({"BRANDUBH_SMTP_URL": box.url}, redis=fresh_redis_url)
+    players = [await Player(hub.url).signup(verify=False) for _ in range(3)]
+    await asyncio.sleep(1.5)
+    box.start()
+    box.refuse = True  # up, but answering "451 try again later"
+    await asyncio.sleep(1.5)
+    assert not box.received
+    box.refuse = False
+    for p in players:
+        await box.wait(p.email, "confirm your email", timeout=30)
+    await asyncio.sleep(2)
+    assert sorted(m.to for m in box.received) == sorted((p.email,) for p in players)
+    # Each confirms from its own mail.
+    for p in players:
+        token = token_of(box.mails(p.email)[0].link("/verify-email/"))
+        assert (await p.http.post(f"/api/verify-email/{token}")).status_code == 200
+        await p.close()
+    box.stop()
+
+
+async def test_without_smtp_mail_is_written_to_files_and_logged(
+    start_hub: Any, fresh_redis_url: str, tmp_path: Path
+) -> None:
+    folder = tmp_path / "mail"
+    hub = start_hub(
+        {"BRANDUBH_SMTP_URL": "", "BRANDUBH_MAIL_DIR": str(folder)}, redis=fresh_redis_url
+    )
+    ann = await Player(hub.url).signup(verify=False)
+    await wait_until(lambda: any(folder.glob("*.eml")), timeout=15)
+    from email import message_from_bytes, policy
+
+    (path,) = folder.glob("*.eml")
+    msg = message_from_bytes(path.read_bytes(), policy=policy.default)
+    assert msg["To"] == ann.email and "confirm your email" in str(msg["Subject"])
+    body = msg.get_body(("plain",))
+    assert body is not None
+    link = next(u for u in re.findall(r"https?://\S+", body.get_content()) if "verify-email" in u)
+    await wait_until(lambda: any(link in line for line in hub.log), timeout=10)
+    assert (await ann.http.post(f"/api/verify-email/{token_of(link)}")).status_code == 200
+    await ann.close()
+
+
+def test_a_bad_smtp_url_stops_the_hub_saying_why(start_hub: Any) -> None:
+    with pytest.raises(RuntimeError) as info:
+        start_hub({"BRANDUBH_SMTP_URL": "http://mail.example.org"})
+    assert "hub exited at start" in str(info.value)
+    assert "BRANDUBH_SMTP_URL must look like smtp://" in str(info.value)

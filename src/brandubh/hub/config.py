@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 
 def _int(name: str, default: int) -> int:
@@ -24,6 +25,17 @@ def _float(name: str, default: float) -> float:
         return float(raw)
     except ValueError:
         raise SystemExit(f"{name} must be a number, not {raw!r}") from None
+
+
+def _smtp_url(name: str) -> str:
+    raw = os.environ.get(name, "")
+    parts = urlsplit(raw)
+    if raw and (parts.scheme not in ("smtp", "smtps") or not parts.hostname):
+        raise SystemExit(
+            f"{name} must look like smtp://user:pass@host:587 (STARTTLS) or "
+            f"smtps://user:pass@host:465 (TLS), not {raw!r}"
+        )
+    return raw
 
 
 @dataclass(frozen=True)
@@ -94,7 +106,7 @@ class Settings:
             login_overall=_int("BRANDUBH_LOGIN_OVERALL", cls.login_overall),
             hash_concurrency=_int("BRANDUBH_HASH_CONCURRENCY", cls.hash_concurrency),
             archive_poll_s=_float("BRANDUBH_ARCHIVE_POLL_S", cls.archive_poll_s),
-            smtp_url=os.environ.get("BRANDUBH_SMTP_URL", ""),
+            smtp_url=_smtp_url("BRANDUBH_SMTP_URL"),
             mail_from=os.environ.get("BRANDUBH_MAIL_FROM") or cls.mail_from,
             mail_dir=os.environ.get("BRANDUBH_MAIL_DIR") or cls.mail_dir,
             public_url=os.environ.get("BRANDUBH_PUBLIC_URL", "").rstrip("/"),

@@ -71,11 +71,13 @@ def distance(seconds: int) -> str:
 
 
 def lifetime(seconds: int) -> str:
-    """A token's lifetime in words: "30 minutes", "48 hours"."""
-    if seconds < 2 * 3600:
-        n, unit = seconds // 60, "minute"
-    else:
+    """A span in words: "30 minutes", "1 hour", "48 hours", "3 days"."""
+    if seconds >= 2 * 86400 and seconds % 86400 == 0:
+        n, unit = seconds // 86400, "day"
+    elif seconds >= 3600 and seconds % 3600 == 0:
         n, unit = seconds // 3600, "hour"
+    else:
+        n, unit = seconds // 60, "minute"
     return f"{n} {unit}{'s' if n != 1 else ''}"
 
 
@@ -84,10 +86,17 @@ def ruleset_name(ruleset: str) -> str:
     return ruleset.capitalize()
 
 
-def _page(lines: list[str], link: str, button: str, after: list[str]) -> str:
-    """The HTML body: paragraphs, one button-like link, more paragraphs."""
+def _page(
+    lines: list[str], link: str, button: str, after: list[str], footer: tuple[str, str] = ("", "")
+) -> str:
+    """The HTML body: paragraphs, one button-like link, more paragraphs, a footer link."""
     paras = "".join(f"<p>{html.escape(line)}</p>" for line in lines)
     more = "".join(f"<p>{html.escape(line)}</p>" for line in after)
+    if footer[0]:
+        more += (
+            f'<p style="font-size: 90%"><a href="{html.escape(footer[1], quote=True)}">'
+            f"{html.escape(footer[0])}</a></p>"
+        )
     href = html.escape(link, quote=True)
     return (
         '<!doctype html><html><body style="font-family: sans-serif; line-height: 1.5">'
@@ -171,14 +180,18 @@ def reminder(r: Reminder) -> Mail:
     after = [
         "You get these reminders for games with an hour or more per move, when you are "
         "not on the site.",
-        f"Stop move reminders: {r.unsubscribe_page}",
     ]
-    text = "\n\n".join([*lines, r.game_link, *after]) + "\n"
+    text = (
+        "\n\n".join([*lines, r.game_link, *after, f"Stop move reminders: {r.unsubscribe_page}"])
+        + "\n"
+    )
     headers = {
         "List-Unsubscribe": f"<{r.unsubscribe_post}>",
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
     return Mail(
-        r.to, subject, text, _page(lines, r.game_link, "Open the game", after), r.game_link,
-        headers,
+        r.to, subject, text,
+        _page(lines, r.game_link, "Open the game", after,
+              ("Stop move reminders", r.unsubscribe_page)),
+        r.game_link, headers,
     )  # fmt: skip

@@ -14,13 +14,16 @@ firing at once, still sends one mail. The index is kept apart from the commit pa
 lost pub/sub message loses that move's reminders, never a move.
 
 Presence: each hub marks the players with a socket open on it (``keys.presence``, a
-30 s TTL refreshed every 10 s in one pipeline), so "not connected" is one EXISTS.
+30 s TTL): every second it marks those new since the last turn and renews those marked
+10 s ago, in one pipeline, so a player costs one SET per 10 s and "not connected" is
+one EXISTS.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any, Final, cast
 
 from redis.asyncio import Redis
@@ -40,7 +43,8 @@ MIN_MOVE_TIME_S: Final = 3600  # reminders are for games with at least this much
 MOVE_DELAY_MAX_MS: Final = 60_000  # "your move" waits this long (less for short moves)
 CLAIM_LEASE_MS: Final = 30_000
 CLAIM_BATCH: Final = 100
-PRESENCE_EVERY_S: Final = 10.0
+PRESENCE_EVERY_S: Final = 1.0  # how often a hub looks for players to mark
+PRESENCE_RENEW_S: Final = 10.0  # how often one player's marker is renewed
 KINDS: Final = ("move", "quarter")
 
 
@@ -85,19 +89,25 @@ class Reminders:
         self.public_url = public_url
         self.clock = clock  # this process's estimate of Redis's clock, ms
         self._writes: set[asyncio.Task[None]] = set()
+        self._marked: dict[str, float] = {}  # player -> when this hub last marked them
         self.sent = 0
 
     # -- presence ----------------------------------------------------------------------
 
     async def beat(self) -> None:
-        """Mark every player with a socket on this hub as connected, for 30 s."""
-        players = self.sockets.player_ids()
-        if not players:
+        """Mark the players with a socket here as connected: the new ones, and those
+        whose marker was set 10 s ago (it lasts 30 s)."""
+        now = time.monotonic()
+        here = set(self.sockets.player_ids())
+        self._marked = {pid: at for pid, at in self._marked.items() if pid in here}
+        due = [p for p in here if now - self._marked.get(p, -PRESENCE_RENEW_S) >= PRESENCE_RENEW_S]
+        if not due:
             return
         pipe = self.redis.pipeline(transaction=False)
-        for pid in players:
+        for pid in due:
             pipe.set(keys.presence(pid), "1", ex=keys.PRESENCE_S)
         await pipe.execute()
+        self._marked.update(dict.fromkeys(due, now))
 
     # -- the index ---------------------------------------------------------------------
 
