@@ -96,6 +96,7 @@ class Mailbox:
             self.controller = None
 
     def mails(self, to: str, subject: str = "") -> list[Received]:
+        to = to.strip().lower()  # as the service normalises addresses
         with self.lock:
             return [m for m in self.received if to in m.to and subject in m.subject]
 
