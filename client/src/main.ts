@@ -8,6 +8,7 @@ import { api, type RulesetInfo } from "./api";
 import type { AppContext, Unmount } from "./context";
 import { clear, h } from "./dom";
 import { LiveClient } from "./live";
+import { installMailBanner, isMailPath, routeMail } from "./mailnav";
 import { mountGame } from "./pages/game";
 import { mountHome } from "./pages/home";
 import { mountJoin } from "./pages/join";
@@ -124,6 +125,8 @@ function route(): void {
     unmount = mountVerify(main, ctx, location.search);
   } else if (isAccountPath(path)) {
     unmount = routeAccounts(path, main, ctx);
+  } else if (isMailPath(path)) {
+    unmount = routeMail(path, main, ctx);
   } else {
     setTitle("Not found");
     main.append(
@@ -174,6 +177,7 @@ window.__brandubh = {
 
 installAccounts(ctx, whoami); // who is logged in; the account pages' links
 installPairing(ctx); // `paired`: open the new game, on any page
+installMailBanner(ctx, main); // an unconfirmed address: what to do
 live.start();
 renderConnection();
 route();
