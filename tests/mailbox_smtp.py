@@ -115,3 +115,13 @@ class Mailbox:
                     f"got {[m.subject for m in self.mails(to)]}"
                 )
             await asyncio.sleep(0.05)
+
+    def wait_blocking(
+        self, to: str, subject: str = "", count: int = 1, timeout: float = 20
+    ) -> Received:
+        """``wait`` for synchronous tests (the browser tests)."""
+        deadline = time.monotonic() + timeout
+        while len(self.mails(to, subject)) < count:
+            assert time.monotonic() < deadline, f"no mail {count} to {to} about {subject!r}"
+            time.sleep(0.05)
+        return self.mails(to, subject)[count - 1]
