@@ -1,4 +1,4 @@
-// The mail flows' HTTP calls (docs/protocol.md §2.3): confirming the address, resetting
+// The mail flows' HTTP calls (docs/protocol.md §2.2): confirming the address, resetting
 // a forgotten password, move reminders and unsubscribing.
 
 import { ApiError, request as call } from "./api";

@@ -1,5 +1,5 @@
 """HTTP routes of the mail flows: confirming addresses, resetting passwords, reminders
-(docs/protocol.md §2.3), and the client pages their links open.
+(docs/protocol.md §2.2), and the client pages their links open.
 
 Every non-GET route passes the cross-site check but one: ``POST /api/unsubscribe/<token>``,
 which mail programs send on their own (RFC 8058 one-click); its token is its authority.
