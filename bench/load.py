@@ -38,6 +38,7 @@ from brandubh.redis_server import EmbeddedRedis
 HERE = Path(__file__).resolve().parent
 # One hub launcher for the tests and the benchmarks: tests/services.py.
 sys.path.insert(0, str(HERE.parent / "tests"))
+from mailbox_smtp import Mailbox  # noqa: E402
 from services import HubProcess  # noqa: E402
 
 PASSWORD = "load test passphrase"
@@ -146,16 +147,22 @@ class LiveGame:
     holders: dict[int, int] = field(default_factory=dict)  # event n -> sockets holding it
 
 
+MAILBOX: Mailbox | None = None  # the SMTP server the hubs mail to (confirmation links)
+
+
 async def make_game(base: str, other_base: str) -> LiveGame:
     """A started friend game: creator on ``base``, joiner and a spectator on ``other_base``."""
     async with (
         httpx.AsyncClient(base_url=base, headers={"Origin": base}) as a,
         httpx.AsyncClient(base_url=base, headers={"Origin": base}) as b,
     ):
-        for client in (a, b):  # games between people need accounts
+        for client in (a, b):  # games between people need confirmed accounts
             email = f"load{secrets.token_hex(6)}@example.org"
             r = await client.post("/api/signup", json={"email": email, "password": PASSWORD})
             r.raise_for_status()
+            assert MAILBOX is not None
+            link = (await MAILBOX.wait(email, "confirm your email")).link("/verify-email/")
+            (await client.post(f"/api/verify-email/{link.rsplit('/', 1)[1]}")).raise_for_status()
         created = await a.post("/api/games", json={"opponent": "friend", "move_time": 600})
         created.raise_for_status()
         info = created.json()
@@ -367,8 +374,13 @@ async def main() -> None:
         )
         print(f"  round trips/s {rate:,.0f}; p50 {pct(ms, 50):.1f} ms, p99 {pct(ms, 99):.1f} ms")
 
+        global MAILBOX
+        MAILBOX = box = Mailbox().start()
         procs = [
-            HubProcess(server.url, {"BRANDUBH_CREDITS": "100000"}).start() for _ in range(args.hubs)
+            HubProcess(
+                server.url, {"BRANDUBH_CREDITS": "100000", "BRANDUBH_SMTP_URL": box.url}
+            ).start()
+            for _ in range(args.hubs)
         ]
         hubs = [h.url for h in procs]
         pids = [h.pid for h in procs]
@@ -397,6 +409,7 @@ async def main() -> None:
                 problems = [line for line in h.log if "rror" in line]
                 if problems:
                     print(f"hub {i}: {len(problems)} error lines, first: {problems[0]}")
+            box.stop()
 
 
 if __name__ == "__main__":

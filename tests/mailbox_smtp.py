@@ -34,13 +34,13 @@ class Received:
     def text(self) -> str:
         part = self.message.get_body(("plain",))
         assert part is not None, "the mail has no plain text part"
-        return str(part.get_content())  # type: ignore[attr-defined]
+        return str(part.get_content())
 
     @property
     def html(self) -> str:
         part = self.message.get_body(("html",))
         assert part is not None, "the mail has no HTML part"
-        return str(part.get_content())  # type: ignore[attr-defined]
+        return str(part.get_content())
 
     def link(self, path_part: str) -> str:
         """The first link in the plain text whose address holds ``path_part``."""
