@@ -56,7 +56,7 @@ class _Handler:
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         if self.box.refuse:
-            return "451 4.3.0 try again later"
+            return self.box.refusal
         msg = message_from_bytes(envelope.content, policy=policy.default)
         assert isinstance(msg, EmailMessage)
         with self.box.lock:
@@ -79,6 +79,7 @@ class Mailbox:
         self.received: list[Received] = []
         self.lock = threading.Lock()
         self.refuse = False
+        self.refusal = "451 4.3.0 try again later"  # what a refusing server answers
         self.controller: Controller | None = None
 
     @property

@@ -72,7 +72,7 @@ def distance(seconds: int) -> str:
 
 def lifetime(seconds: int) -> str:
     """A span in words: "30 minutes", "1 hour", "48 hours", "3 days"."""
-    if seconds >= 2 * 86400 and seconds % 86400 == 0:
+    if seconds > 2 * 86400 and seconds % 86400 == 0:
         n, unit = seconds // 86400, "day"
     elif seconds >= 3600 and seconds % 3600 == 0:
         n, unit = seconds // 3600, "hour"
