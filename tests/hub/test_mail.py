@@ -178,7 +178,7 @@ async def test_an_expired_link_says_so(
 async def test_forgot_password_resets_once_and_ends_every_session(
     hub: HubProcess, hub2: HubProcess, mailbox: Mailbox
 ) -> None:
-    ann = await Player(hub.url).signup()
+    ann = await Player(hub.url).signup(verify=False)  # someone else's address, say
     elsewhere = await Player(hub2.url).start()
     assert (await elsewhere.login(ann.email, PASSWORD)).status_code == 200
     sockets = [await ann.connect(), await elsewhere.connect()]
@@ -207,6 +207,8 @@ async def test_forgot_password_resets_once_and_ends_every_session(
     assert r.status_code == 410 and error_of(r) == "token_used"
     assert (await ann.login(ann.email, PASSWORD)).status_code == 401
     assert (await ann.login(ann.email, NEW_PASSWORD)).status_code == 200
+    # The link reached the address: the address is confirmed too.
+    assert (await ann.http.get("/api/mail")).json()["verified"] is True
     assert not mailbox.mails("nobody@example.org")
     for p in (ann, elsewhere, stranger):
         await p.close()

@@ -4,6 +4,7 @@ Asking gives the same answer whether or not the address has an account (the mail
 only where there is one), and is limited per client address and per address asked for.
 Using the link sets the new password (passwords.check_password's rules) and ends every
 session of the account, whose sockets close with 4004; the link cannot be used twice.
+Following it proves the address is the reader's, so it also confirms the address.
 """
 
 from __future__ import annotations
@@ -51,4 +52,8 @@ class Resets:
         holder = await self.tokens.check("reset", token)
         check_password(password, holder.email)  # a weak password keeps the link good
         holder = await self.tokens.use("reset", token)
-        return await self.accounts.reset_password(holder.account, password)
+        ended = await self.accounts.reset_password(holder.account, password)
+        # The link reached the address: that confirms it too, so the owner of an address
+        # someone else signed up with takes the account over at once.
+        await self.accounts.mark_verified(holder.account, holder.email)
+        return ended
