@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Final, cast
+from typing import Any, Final, Literal, cast
 
 from redis.asyncio import Redis
 
@@ -152,21 +152,24 @@ class Reminders:
         for b, batch in enumerate(due):
             for raw in batch:
                 member = raw.decode()
-                if await self.fire(member):
-                    fired += 1
+                outcome = await self.fire(member)
+                if outcome == "later":
+                    continue  # fire() put it back with its new time
+                fired += outcome == "sent"
                 await self.redis.zrem(keys.reminders(b), member)
         self.sent += fired
         return fired
 
-    async def fire(self, member: str) -> bool:
-        """Send one reminder if it is still due; whether a mail was queued."""
+    async def fire(self, member: str) -> Literal["sent", "dropped", "later"]:
+        """Send one reminder if it is still due: "sent" (queued now, or before by another
+        hub), "dropped" (moved, ended, connected, opted out), or "later" (put back)."""
         game_id, ply_text, kind = member.rsplit("|", 2)
         try:
             state = await self.games.load(game_id)
         except Refusal:
-            return False
+            return "dropped"
         if state.status != "active" or state.ply != int(ply_text) or not state.turn:
-            return False  # moved already, or the game ended
+            return "dropped"  # moved already, or the game ended
         window = max(1, int(state.move_time * 1000 * self.games.time_scale))
         now = self.clock()
         if kind == "quarter" and now < state.deadline - window // 4 - CLAIM_LEASE_MS:
@@ -174,13 +177,13 @@ class Reminders:
             await self.redis.zadd(
                 keys.reminders(keys.bucket(game_id)), {member: state.deadline - window // 4}
             )
-            return False
+            return "later"
         player = state.turn
         if kind == "move" and await self.redis.exists(keys.presence(player)):
-            return False  # on the site: they see the move
+            return "dropped"  # on the site: they see the move
         account = await self.accounts.get(player)
         if account is None or not await self.accounts.reminders_on(player):
-            return False
+            return "dropped"
         other = state.player(state.defender if player == state.attacker else state.attacker)
         token = await self.tokens.issue(
             "unsubscribe", keys.UNSUBSCRIBE_TOKEN_S, Holder(account.id, account.email)
@@ -200,7 +203,8 @@ class Reminders:
                 quarter=kind == "quarter",
             )
         )
-        return await self.outbox.send(mail, mail_id=f"rem-{game_id}-{ply_text}-{kind}")
+        await self.outbox.send(mail, mail_id=f"rem-{game_id}-{ply_text}-{kind}")
+        return "sent"
 
     # -- the setting -------------------------------------------------------------------
 
