@@ -5,6 +5,7 @@ SMTP URL, and the outbox's promise step by step on a real Redis and a real SMTP 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -154,3 +155,36 @@ async def test_a_permanent_refusal_is_not_retried_a_temporary_one_is(
         assert msg["Auto-Submitted"] == "auto-generated"
     finally:
         server.stop()
+
+
+async def test_a_reminder_fires_only_while_due_and_moves_with_its_deadline(
+    fresh: aioredis.Redis, tmp_path: Path
+) -> None:
+    from brandubh.hub.accounts import Accounts
+    from brandubh.hub.config import Settings
+    from brandubh.hub.games import GameService
+    from brandubh.hub.reminders import Reminders
+    from brandubh.hub.sessions import Sessions
+    from brandubh.hub.sockets import Sockets
+    from brandubh.hub.state import Player
+    from brandubh.hub.tokens import Tokens
+
+    scripts = Scripts.register(fresh)
+    games = GameService(fresh, scripts)
+    accounts = Accounts(fresh, scripts, Sessions(fresh), Settings())
+    box = outbox(fresh, FileTransport(tmp_path))
+    reminders = Reminders(
+        fresh, scripts, games, accounts, Tokens(fresh, scripts), box, Sockets(), "http://x",
+        lambda: int(time.time() * 1000),
+    )  # fmt: skip
+    ann, bob = Player("u_ann", "Ann"), Player("u_bob", "Bob")
+    state, _ = await games.create(ann, "nielsen", 3600, "friend", joiner=bob)
+    index = keys.reminders(keys.bucket(state.id))
+    # The quarter is 45 minutes away: put back at its time (an outage may have moved it).
+    assert await reminders.fire(f"{state.id}|{state.ply}|quarter") == "later"
+    assert await fresh.zscore(index, f"{state.id}|{state.ply}|quarter") == state.deadline - 900_000
+    # No account behind the player on turn (these two have none): nothing to send.
+    assert await reminders.fire(f"{state.id}|{state.ply}|move") == "dropped"
+    # A ply that is past: dropped.
+    assert await reminders.fire(f"{state.id}|{state.ply + 1}|move") == "dropped"
+    assert not list(tmp_path.glob("*.eml"))
