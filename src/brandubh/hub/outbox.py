@@ -55,6 +55,11 @@ class Refused(Exception):
     """The server refused a mail for good (a 5xx answer): it is not tried again."""
 
 
+class Deferred(Exception):
+    """The server refused a mail for now (a 4xx answer): it is tried again later, and the
+    session goes on with the next mail."""
+
+
 Hand = Callable[[], Awaitable[bool]]  # marks the mail handed; False: another hub has it
 
 
@@ -162,12 +167,15 @@ class _SmtpSession:
                 await smtp.rset()
                 return False
             await smtp.data(message)  # the hand-over: the server's 250 makes it "sent"
-        except aiosmtplib.SMTPResponseException as exc:
-            if exc.code >= 500:
-                with contextlib.suppress(aiosmtplib.SMTPException):
-                    await smtp.rset()
-                raise Refused(f"{exc.code} {exc.message}") from None
+        except aiosmtplib.SMTPServerDisconnected:
             raise
+        except aiosmtplib.SMTPResponseException as exc:
+            if not 400 <= exc.code < 600:
+                raise
+            with contextlib.suppress(aiosmtplib.SMTPException):
+                await smtp.rset()
+            kind = Refused if exc.code >= 500 else Deferred
+            raise kind(f"{exc.code} {exc.message}") from None
         return True
 
 
@@ -281,6 +289,11 @@ class Outbox:
                     except Refused as exc:
                         log.error("mail %s to %s refused for good: %s", mail_id, to, exc)
                         await self._step("dead", mail_id)
+                        pending = pending[1:]
+                        continue
+                    except Deferred as exc:
+                        log.warning("mail %s to %s deferred: %s", mail_id, to, exc)
+                        await self._retry(mail_id, owner, tries, queued)
                         pending = pending[1:]
                         continue
                     if handed:
