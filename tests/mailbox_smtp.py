@@ -115,7 +115,7 @@ class Mailbox:
                     f"no mail {count} to {to} about {subject!r} in {timeout} s; "
                     f"got {[m.subject for m in self.mails(to)]}"
                 )
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.02)
 
     def wait_blocking(
         self, to: str, subject: str = "", count: int = 1, timeout: float = 20
