@@ -22,6 +22,7 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
+import wsclient
 from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
 from brandubh.redis_server import EmbeddedRedis, RedisNotFound
 from brandubh.store import Store, upgrade_url
@@ -160,27 +161,51 @@ async def store(fresh_database_url: str) -> AsyncIterator[Store]:
     await st.close()
 
 
+# -- mail -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def mailbox() -> Iterator[Any]:
+    """One real SMTP server (aiosmtpd, a free port) that every hub of the fixtures sends
+    to; the sign-up helper (wsclient.Player.signup) reads its mail to confirm addresses."""
+    try:
+        from mailbox_smtp import Mailbox
+    except ImportError:
+        missing("aiosmtpd is not installed (pip install -e '.[test]')")
+    box = Mailbox().start()
+    wsclient.MAILBOX = box
+    yield box
+    wsclient.MAILBOX = None
+    box.stop()
+
+
+def mail_env(box: Any) -> dict[str, str]:
+    return {"BRANDUBH_SMTP_URL": box.url, "BRANDUBH_MAIL_RETRY_S": "0.2"}
+
+
 # -- hub processes ----------------------------------------------------------------------
 
 
 @pytest.fixture(scope="session")
-def hub(redis_url: str, database_url: str) -> Iterator[HubProcess]:
+def hub(redis_url: str, database_url: str, mailbox: Any) -> Iterator[HubProcess]:
     """A hub process shared by the tests that do not stop it."""
-    proc = HubProcess(redis_url, database_url=database_url).start()
+    proc = HubProcess(redis_url, mail_env(mailbox), database_url=database_url).start()
     yield proc
     proc.stop()
 
 
 @pytest.fixture(scope="session")
-def hub2(redis_url: str, database_url: str) -> Iterator[HubProcess]:
+def hub2(redis_url: str, database_url: str, mailbox: Any) -> Iterator[HubProcess]:
     """A second, separate hub process on the same Redis and PostgreSQL."""
-    proc = HubProcess(redis_url, database_url=database_url).start()
+    proc = HubProcess(redis_url, mail_env(mailbox), database_url=database_url).start()
     yield proc
     proc.stop()
 
 
 @pytest.fixture
-def start_hub(redis_url: str, database_url: str) -> Iterator[Callable[..., HubProcess]]:
+def start_hub(
+    redis_url: str, database_url: str, mailbox: Any
+) -> Iterator[Callable[..., HubProcess]]:
     """Start hubs of the test's own (to kill or configure); all are stopped afterwards."""
     started: list[HubProcess] = []
 
@@ -191,7 +216,10 @@ def start_hub(redis_url: str, database_url: str) -> Iterator[Callable[..., HubPr
         database: str | None = None,
     ) -> HubProcess:
         proc = HubProcess(
-            redis or redis_url, env, workers, database_url=database or database_url
+            redis or redis_url,
+            {**mail_env(mailbox), **(env or {})},
+            workers,
+            database_url=database or database_url,
         ).start()
         started.append(proc)
         return proc
@@ -239,11 +267,12 @@ def client_dist() -> Path:
 
 
 @pytest.fixture(scope="session")
-def web_hub(redis_url: str, database_url: str, client_dist: Path) -> Iterator[HubProcess]:
+def web_hub(
+    redis_url: str, database_url: str, client_dist: Path, mailbox: Any
+) -> Iterator[HubProcess]:
     """A hub serving the built client, for the browser tests."""
-    proc = HubProcess(
-        redis_url, env={"BRANDUBH_CLIENT_DIR": str(client_dist)}, database_url=database_url
-    ).start()
+    env = {"BRANDUBH_CLIENT_DIR": str(client_dist), **mail_env(mailbox)}
+    proc = HubProcess(redis_url, env=env, database_url=database_url).start()
     yield proc
     proc.stop()
 

@@ -20,6 +20,9 @@ from websockets.asyncio.client import ClientConnection
 Msg = dict[str, Any]
 _ids = itertools.count(1)
 PASSWORD = "correct horse battery"
+# The test SMTP server the hubs send to (tests/mailbox_smtp.py), set by conftest's fixture.
+MAILBOX: Any = None
+CONFIRM = "confirm your email"  # in the subject of the mail sent at sign-up
 
 
 def random_address() -> str:
@@ -51,19 +54,35 @@ class Player:
         return self
 
     async def signup(
-        self, email: str | None = None, password: str = PASSWORD, name: str | None = None
+        self,
+        email: str | None = None,
+        password: str = PASSWORD,
+        name: str | None = None,
+        verify: bool = True,
     ) -> Player:
         """Sign up a new account from this session (a random email unless given); a guest
-        session started before keeps its player id."""
+        session started before keeps its player id. With ``verify`` the address is
+        confirmed as a person would: by following the link in the mail."""
         self.email = email or f"p{secrets.token_hex(6)}@example.org"
         self.password = password
         body = {"email": self.email, "password": password}
         if name is not None:
             body["name"] = name
+        seen = len(MAILBOX.mails(self.email, CONFIRM)) if MAILBOX is not None else 0
         r = await self.http.post("/api/signup", json=body)
         assert r.status_code == 201, r.text
         self.me = r.json()
+        if verify:
+            await self.verify(count=seen + 1)  # this sign-up's mail, not an earlier one's
         return self
+
+    async def verify(self, count: int = 1) -> None:
+        """Follow the link of the ``count``-th confirmation mail to this player's address."""
+        assert MAILBOX is not None, "the mailbox fixture is not running"
+        mail = await MAILBOX.wait(self.email, CONFIRM, count)
+        token = mail.link("/verify-email/").rsplit("/", 1)[1]
+        r = await self.http.post(f"/api/verify-email/{token}")
+        assert r.status_code == 200, r.text
 
     async def login(self, email: str | None = None, password: str | None = None) -> httpx.Response:
         """POST /api/login (this player's own email and password unless given)."""

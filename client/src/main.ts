@@ -9,6 +9,7 @@ import { clear, h } from "./dom";
 import { LiveClient } from "./live";
 import { MyGames, shownNotifications, titleWith } from "./mygames";
 import { mountAccount, mountLogin, mountSignup } from "./pages/auth";
+import { installMailBanner, isMailPath, routeMail } from "./mailnav";
 import { mountGame } from "./pages/game";
 import { mountGames } from "./pages/games";
 import { mountHome } from "./pages/home";
@@ -165,6 +166,10 @@ function route(): void {
     unmount = PAGES[matched.route.name](main, ctx, matched.params);
     return;
   }
+  if (isMailPath(path)) {
+    unmount = routeMail(path, main, ctx);
+    return;
+  }
   setTitle("Page not found");
   main.append(
     h(
@@ -228,6 +233,7 @@ window.__brandubh = {
 
 installAccounts(ctx, whoami); // who is logged in; the account pages' links
 installPairing(ctx); // `paired`: open the new game, on any page
+installMailBanner(ctx, main); // an unconfirmed address: what to do
 live.start();
 renderConnection();
 route();

@@ -164,6 +164,9 @@ def run(
         sock = bind(host, port)
         actual = sock.getsockname()[1]
         shown = f"[{host}]" if ":" in host else host
+        # Links in mail point here unless the operator names the public address.
+        os.environ.setdefault("BRANDUBH_PUBLIC_URL", f"http://{shown}:{actual}")
+        os.environ.setdefault("BRANDUBH_MAIL_DIR", str(data_dir.parent / "mail"))
         click.echo(f"brandubh: listening on http://{shown}:{actual}")
         sys.stdout.flush()
         config = uvicorn.Config(

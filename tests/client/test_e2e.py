@@ -15,6 +15,8 @@ from typing import Any
 
 import httpx
 
+import wsclient
+
 # Fixtures only (web_hub, browser from tests/conftest.py): importing `conftest` by name is
 # ambiguous once another test folder has a conftest.py of its own.
 Page = Any  # playwright.sync_api.Page (imported lazily: the browser fixture may skip)
@@ -106,14 +108,25 @@ def status(page: Page) -> str:
 
 
 def sign_up(page: Page, base: str, name: str | None = None) -> dict[str, Any]:
-    """Give a page's browser context a new account, as the sign-up form does (games against
-    people need one); the session cookie lands in the context. The account's fields."""
+    """Give a page's browser context a new account with a confirmed address, as the
+    sign-up form and the mailed link do (games against people need one); the session
+    cookie lands in the context. The account's fields."""
     body = {"email": f"e2e{secrets.token_hex(6)}@example.org", "password": "correct horse battery"}
     if name:
         body["name"] = name
     r = page.context.request.post(f"{base}/api/signup", data=body, headers={"Origin": base})
     assert r.status == 201, r.text()
+    confirm_address(page, base, body["email"])
     return dict(r.json())
+
+
+def confirm_address(page: Page, base: str, email: str) -> None:
+    """Follow the link of the confirmation mail to ``email`` as its page does (a POST
+    with the context's cookies), without leaving the page."""
+    link = wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/")
+    token = link.rsplit("/", 1)[1]
+    r = page.context.request.post(f"{base}/api/verify-email/{token}", headers={"Origin": base})
+    assert r.status == 200, r.text()
 
 
 def start_friend_game(new_page: Any, base: str) -> tuple[dict[str, Page], str]:

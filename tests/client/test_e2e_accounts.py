@@ -22,6 +22,7 @@ from test_e2e import (  # the helpers of the first browser tests
     wait_ply,
 )
 
+import wsclient
 from brandubh.ratings import Rating, rate_game
 
 Page = Any  # playwright.sync_api.Page
@@ -44,7 +45,16 @@ def sign_up_form(page: Page, base: str, name: str) -> tuple[str, str]:
     pid = page.url.rsplit("/", 1)[1]
     page.wait_for_selector(f"#nav-profile[data-player='{pid}']")
     assert page.inner_text("#nav-profile") == name  # the header says who is logged in
+    follow_confirmation(page, email)
     return email, pid
+
+
+def follow_confirmation(page: Page, email: str) -> None:
+    """Open the link of the confirmation mail, as its reader does: the address is confirmed."""
+    page.wait_for_selector("#mail-banner:has-text('Confirm your email address')")
+    page.goto(wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/"))
+    page.wait_for_selector('#verify-email-status[data-state="ok"]')
+    assert email in page.inner_text("#verify-email-status")
 
 
 def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
@@ -208,10 +218,15 @@ def test_a_guest_opening_an_invite_is_asked_to_sign_up_and_comes_back(
     guest.wait_for_selector("#invite-auth-why:has-text('needs an account')")
     assert "Casual" in guest.inner_text("#invite-terms")
     shot(guest, "accounts-join-needs-account-phone")
-    guest.fill("#invite-email", f"dan{secrets.token_hex(4)}@example.org")
+    email = f"dan{secrets.token_hex(4)}@example.org"
+    guest.fill("#invite-email", email)
     guest.fill("#invite-password", PASSWORD)
     guest.click("#invite-submit")
-    guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))  # joined, in one flow
+    # Signed up right there; joining needs a confirmed address: the mailed link confirms it.
+    guest.wait_for_selector(":is(#invite-error, #join-error):has-text('confirm')")
+    follow_confirmation(guest, email)
+    guest.goto(invite)
+    guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))  # joined
     guest.wait_for_selector('.page-game[data-status="active"]')
     game_id = guest.url.rsplit("/", 1)[1]
     assert httpx.get(f"{base}/api/games/{game_id}").json()["state"]["rated"] is False

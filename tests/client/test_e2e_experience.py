@@ -12,7 +12,7 @@ import secrets
 from typing import Any
 
 import pytest
-from test_e2e import from_to, shot, sign_up, square, wait_my_turn
+from test_e2e import confirm_address, from_to, shot, sign_up, square, wait_my_turn
 
 Page = Any
 HubProcess = Any
@@ -153,10 +153,15 @@ def test_invitation_sign_up_and_seated_in_one_flow(
     assert "Ida Host" in terms and "Nielsen" in terms and "1 day" in terms and "Rated" in terms
     assert "Ida Host invites you" in guest.inner_text("#invite-title")
     shot(guest, f"x-invite-{name_of(size)}", full=False)
-    guest.fill("#invite-email", f"guest{secrets.token_hex(4)}@example.org")
+    email = f"guest{secrets.token_hex(4)}@example.org"
+    guest.fill("#invite-email", email)
     guest.fill("#invite-password", PASSWORD)
     guest.fill("#invite-name", "Gus Guest")
     guest.click("#invite-submit")
+    # Signed up right there; playing a person needs the mailed link followed first.
+    guest.wait_for_selector(":is(#invite-error, #join-error):has-text('confirm')")
+    confirm_address(guest, web_hub.url, email)
+    guest.goto(invite)
     guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     guest.wait_for_selector('.page-game[data-status="active"]')
     assert guest.get_attribute(".page-game", "data-side") in ("attackers", "defenders")

@@ -13,7 +13,7 @@ import secrets
 from typing import Any
 
 import pytest
-from test_e2e import DESKTOP, PHONE, shot  # the first browser tests' helpers
+from test_e2e import DESKTOP, PHONE, confirm_address, shot  # the first browser tests' helpers
 
 Page = Any  # playwright.sync_api.Page (imported lazily: the browser fixture may skip)
 HubProcess = Any  # conftest.HubProcess
@@ -32,6 +32,7 @@ def sign_up(page: Page, base: str) -> None:
         headers={"Origin": base},
     )
     assert answer.status == 201, answer.text()
+    confirm_address(page, base, email)
 
 
 def player(new_page: Any, base: str, viewport: dict[str, int] = DESKTOP) -> Page:
@@ -286,10 +287,13 @@ def test_a_guest_is_told_to_sign_up_and_then_plays(new_page: Any, web_hub: HubPr
     # Sign up through the link and come back to the lobby, able to play.
     guest.click("#seek-error-signup")
     guest.wait_for_url(re.compile(r"/signup\?next=/lobby$"))
-    guest.fill("#signup-email", f"guest-{secrets.token_hex(6)}@example.org")
+    email = f"guest-{secrets.token_hex(6)}@example.org"
+    guest.fill("#signup-email", email)
     guest.fill("#signup-password", "quiet river walks the lobby")
     guest.click("#signup-submit")
     guest.wait_for_url(base + "/lobby")
+    guest.wait_for_selector("#mail-banner:has-text('Confirm your email address')")
+    confirm_address(guest, base, email)  # the mailed link
     open_lobby(guest, base)
     assert guest.locator("#lobby-guest").is_hidden()
     guest.click("#seek-open")

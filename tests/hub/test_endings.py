@@ -5,6 +5,7 @@ over within one short lease."""
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -124,8 +125,9 @@ async def test_a_burst_beyond_the_live_slots_waits_in_the_hub_not_for_the_sweep(
     endings = Endings(services["redis"], services["scripts"], steps=(slow,))
     ids = [f"burst{i:03d}" for i in range(5 * MAX_LIVE)]
     for game_id in ids:
-        endings.on_event({"game": game_id, "state": {"status": "ended"}})
-        endings.on_event({"game": game_id, "state": {"status": "ended"}})  # seen twice
+        ended: Any = SimpleNamespace(new=SimpleNamespace(id=game_id, status="ended"))
+        endings.on_commit(ended, 0, b"")
+        endings.on_commit(ended, 0, b"")  # told twice
     assert len(endings._live) == MAX_LIVE
     for _ in range(500):
         if len(done) == len(ids):

@@ -6,6 +6,7 @@ import { type Me, accountApi, accountErrorText, nextPath } from "../account";
 import "../accounts.css";
 import type { AppContext, Unmount } from "../context";
 import { h } from "../dom";
+import { mailSettings } from "../mailnav";
 
 function field(id: string, label: string, attrs: Record<string, string>, hint?: string): { row: HTMLElement; input: HTMLInputElement } {
   const input = h("input", { id, name: id, ...attrs });
@@ -77,6 +78,7 @@ export function mountLogin(root: HTMLElement, ctx: AppContext): Unmount {
       { class: "page page-auth" },
       h("h1", { text: "Log in" }),
       form,
+      h("p", {}, h("a", { href: "/forgot-password", id: "forgot-link", text: "Forgot your password?" })),
       h("p", {}, "No account yet? ", h("a", { href: "/signup" + window.location.search, text: "Sign up" }), "."),
     ),
   );
@@ -162,6 +164,7 @@ export function mountAccount(root: HTMLElement, ctx: AppContext): Unmount {
         outError,
       ),
       pwForm,
+      mailSettings(),
     );
   });
   return () => undefined;

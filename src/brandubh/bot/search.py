@@ -10,7 +10,7 @@ chess: only the evasions, one ply deeper); two lanes are proved won by ``_forced
 
 Positions are ``bitboards.Position`` tuples: make builds the next one and unmake is keeping
 the old, so a node costs a few integer operations instead of the engine's ``Game.push``.
-Games end here as the engine ends them (RULES.md decision 7): pieces, then repetition,
+Games end here as the engine ends them (docs/rules.md §Decisions, 7): pieces, then repetition,
 then no legal move, then the move limit. Nothing here reads a clock: the budget is nodes,
 so a search is a pure function of the position, its history, the limits and the root order.
 """

@@ -16,14 +16,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Final
 
 from redis.asyncio import Redis
 
 from brandubh.hub import frames, keys
 from brandubh.hub.config import Settings
-from brandubh.hub.errors import Refusal
+from brandubh.hub.errors import Refusal, verification_required
 from brandubh.hub.limits import Limits
 from brandubh.hub.passwords import (
     MAX_PASSWORD,
@@ -81,6 +81,8 @@ class Accounts:
         self.settings = settings
         self.passwords = Passwords(settings.hash_concurrency, settings.signup_hash_concurrency)
         self.limits = Limits(scripts, settings)
+        # Awaited with each new account's id (the composition root adds the mail's).
+        self.on_signup: list[Callable[[str], Awaitable[None]]] = []
 
     async def start(self) -> None:
         """Make the dummy hash now, so that no login waits for it."""
@@ -122,7 +124,9 @@ class Accounts:
                 raise _taken()
             for _ in range(4):
                 try:
-                    await self.store.create_account(account_id, email, name, encoded)
+                    await self.store.create_account(
+                        account_id, email, name, encoded, verified=False
+                    )
                     break
                 except EmailTaken:
                     raise _taken() from None
@@ -130,6 +134,8 @@ class Accounts:
                     account_id = _new_id()  # that guest id was adopted already: start afresh
             else:  # pragma: no cover - 72 random bits do not collide 4 times
                 raise Refusal("busy", "could not create the account; try again")
+        for hook in self.on_signup:
+            await hook(account_id)
         token, session = await self.sessions.create_account_session(Player(account_id, name))
         if current is not None:
             await self.end_sessions([current], notify=True)
@@ -220,10 +226,65 @@ class Accounts:
 
     async def set_leaderboard(self, account_id: str, on: bool) -> None:
         """Opt in to the leaderboards or out (each rule set's board follows at once)."""
+        if on and not await self.is_verified(account_id):
+            raise verification_required()
         async with reachable():
             done = await self.store.set_leaderboard(account_id, on)
         if not done:
             raise not_logged_in()
+
+    # -- mail: the verified flag, reminders, a reset password, releasing an address -----
+    # The few account fields the mail flows need, behind methods so that another store
+    # of accounts can implement them (hub/verification.py, resets.py, reminders.py).
+
+    async def account_of(self, email: str) -> str | None:
+        """The id of the account of a normalised email, or None."""
+        async with reachable():
+            found = await self.store.credentials(email)
+        return found[0].id if found else None
+
+    async def is_verified(self, account_id: str) -> bool:
+        """Whether the account confirmed its address. Accounts made before addresses were
+        confirmed have no flag and count as confirmed."""
+        async with reachable():
+            return await self.store.is_verified(account_id)
+
+    async def mark_verified(self, account_id: str, email: str) -> bool:
+        """Mark the address confirmed if it is still the account's; whether it was."""
+        async with reachable():
+            return await self.store.mark_verified(account_id, email)
+
+    async def reminders_on(self, account_id: str) -> bool:
+        """Whether the account wants move reminders (on unless turned off)."""
+        async with reachable():
+            return await self.store.reminders_on(account_id)
+
+    async def set_reminders(self, account_id: str, on: bool) -> None:
+        async with reachable():
+            await self.store.set_reminders(account_id, on)
+
+    async def reset_password(self, account_id: str, new: object) -> int:
+        """Set a new password from a reset link: every session of the account ends (how
+        many; their sockets close with 4004)."""
+        account = await self.get(account_id)
+        if account is None:
+            raise Refusal("not_found", "that account no longer exists")
+        password = check_password(new, account.email)
+        new_hash = await self.passwords.hash(password)
+        async with reachable():
+            await self.store.set_password(account.id, new_hash)
+        ended = await self.sessions.end_all(account.id)
+        await self._notify(ended)
+        return len(ended)
+
+    async def release_unverified(self, account_id: str) -> bool:
+        """Delete an account whose address was never confirmed, releasing the address;
+        False (nothing changed) if it was confirmed or is gone."""
+        async with reachable():
+            released = await self.store.delete_unverified(account_id)
+        if released:
+            await self._notify(await self.sessions.end_all(account_id))
+        return released
 
 
 class SessionGuard:

@@ -24,7 +24,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from brandubh.hub import connection, frames, http, http_accounts, loops, outage, web
+from brandubh.hub import connection, frames, http, http_accounts, http_mail, loops, outage, web
 from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
 from brandubh.hub.clock import Marks, RedisClock
@@ -37,15 +37,23 @@ from brandubh.hub.headers import SecurityHeaders
 from brandubh.hub.lane import Lane
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.matches import MatchService
+from brandubh.hub.outbox import MailSettingsError, Outbox, transport_for
 from brandubh.hub.presence import Presence, TurnNotices
 from brandubh.hub.protocol import CLOSE_SERVER_SHUTDOWN
 from brandubh.hub.rater import Rater
+from brandubh.hub.reminders import PRESENCE_EVERY_S, Reminders
+from brandubh.hub.resets import Resets
 from brandubh.hub.scheduler import Scheduler
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.sessions import Sessions
 from brandubh.hub.sockets import Sockets
+from brandubh.hub.tokens import Tokens
+from brandubh.hub.verification import Verification
 from brandubh.hub.watchers import Watchers
 from brandubh.store import Store
+
+MAIL_POLL_S = 1.0
+RELEASE_SWEEP_S = 10.0
 
 log = logging.getLogger("brandubh.hub")
 
@@ -101,16 +109,19 @@ class Hub:
         self.lobby = Lobby(redis, scripts, games, rating=self.rater.lookup, matches=matches)
         self.watchers = Watchers(scripts)
         self.presence = Presence(scripts.presence)
+        self.mail_services(settings, redis, scripts)
         self.fanout = fanout = Fanout(redis)
         # Wired before the fan-out starts listening, so no event can be missed. What this
-        # process commits reaches its own sockets, endings, bot worker and turn notices at
-        # once; pub/sub brings other hubs' events only for games followed here.
+        # process commits reaches its own sockets, endings, bot worker, turn notices and
+        # move reminders at once; pub/sub brings other hubs' events only for games
+        # followed here.
         self.turns = TurnNotices(redis, sockets)
         games.committer.hooks += [
             lambda change, n, frame: fanout.deliver(change.new.id, n, frame),
             self.endings.on_commit,
             self.bot.on_commit,
             self.turns.on_commit,
+            self.reminders.on_commit,
         ]
         fanout.hooks.append(games.committer.observe)
         fanout.hub_hooks.append(self.turns.on_notice)
@@ -129,8 +140,28 @@ class Hub:
             clock=clock.now_ms,
             stamp=clock.stamp,
             budgets=connection.SharedBudgets(settings),
+            verified=self.verification.is_verified,
         )
         self._ticks = 0
+
+    def mail_services(self, settings: Settings, redis: Redis, scripts: Scripts) -> None:
+        """The outbox and the mail flows (docs/accounts.md, "Mail")."""
+        try:
+            transport = transport_for(settings.smtp_url, settings.mail_from, settings.mail_dir)
+        except MailSettingsError as exc:
+            raise SystemExit(str(exc)) from None
+        clock = self.clock.now_ms
+        self.outbox = outbox = Outbox(
+            redis, scripts, transport, settings.mail_from, clock, settings.mail_retry_s
+        )
+        tokens = Tokens(redis, scripts)
+        url = settings.public_url
+        self.verification = Verification(redis, scripts, self.accounts, tokens, outbox, url)
+        self.resets = Resets(scripts, self.accounts, tokens, outbox, url)
+        self.accounts.on_signup.append(self.verification.signed_up)
+        self.reminders = Reminders(
+            redis, scripts, self.games, self.accounts, tokens, outbox, self.sockets, url, clock
+        )
 
     def loops(self) -> list[loops.Loop]:
         """The background work of this process, each run by loops.run."""
@@ -142,6 +173,10 @@ class Hub:
             loops.Loop("bot worker", self.bot.sweep, s.bot_poll_s, wake=self.bot.wake),
             loops.Loop("session re-check", self.session_guard.recheck, SessionGuard.RECHECK_S),
             loops.Loop("lobby", self.lobby_tick, LOBBY_TICK_S),
+            loops.Loop("mail", self.outbox.deliver, MAIL_POLL_S, wake=self.outbox.wake),
+            loops.Loop("reminders", self.reminders.tick, MAIL_POLL_S),
+            loops.Loop("presence", self.reminders.beat, PRESENCE_EVERY_S),
+            loops.Loop("address release", self.verification.sweep, RELEASE_SWEEP_S),
         ]
 
     @contextlib.asynccontextmanager
@@ -165,6 +200,7 @@ class Hub:
         finally:
             await self.endings.stop()
             await self.bot.stop()
+            await self.reminders.stop()
             await self.marks.close()
             await self.lane.aclose()
             await self.redis.aclose()
@@ -226,7 +262,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
         matches=hub.matches,
         rater=hub.rater,
     )
+    mail_web = http_mail.Services(
+        settings=settings,
+        sessions=hub.sessions,
+        accounts=hub.accounts,
+        verification=hub.verification,
+        resets=hub.resets,
+        reminders=hub.reminders,
+    )
     routes = [
+        *http_mail.routes(mail_web, static),
         *http_accounts.routes(web_services),
         *http.routes(web_services, static),
         *web.routes(web_services),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
 
 def _int(name: str, default: int) -> int:
@@ -24,6 +25,17 @@ def _float(name: str, default: float) -> float:
         return float(raw)
     except ValueError:
         raise SystemExit(f"{name} must be a number, not {raw!r}") from None
+
+
+def _smtp_url(name: str) -> str:
+    raw = os.environ.get(name, "")
+    parts = urlsplit(raw)
+    if raw and (parts.scheme not in ("smtp", "smtps") or not parts.hostname):
+        raise SystemExit(
+            f"{name} must look like smtp://user:pass@host:587 (STARTTLS) or "
+            f"smtps://user:pass@host:465 (TLS), not {raw!r}"
+        )
+    return raw
 
 
 @dataclass(frozen=True)
@@ -85,6 +97,13 @@ class Settings:
     keep_alive_s: float = 5.0
     connections_per_address: int = 256
     archive_poll_s: float = 2.0  # how often a hub sweeps finished games not yet archived
+    # Mail (docs/accounts.md, "Mail"): without an SMTP URL each mail is written as an .eml
+    # file under mail_dir and its link logged, so a local user can still verify and reset.
+    smtp_url: str = ""  # smtp://user:pass@host:587 (STARTTLS) or smtps://…:465 (TLS)
+    mail_from: str = "Brandubh Live <noreply@localhost>"
+    mail_dir: str = ".brandubh/mail"
+    public_url: str = ""  # the site's address in links; serve.py sets it to where it listens
+    mail_retry_s: float = 5.0  # first pause after a failed delivery; doubles up to 64 times it
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -133,4 +152,9 @@ class Settings:
                 "BRANDUBH_CONNECTIONS_PER_ADDRESS", cls.connections_per_address
             ),
             archive_poll_s=_float("BRANDUBH_ARCHIVE_POLL_S", cls.archive_poll_s),
+            smtp_url=_smtp_url("BRANDUBH_SMTP_URL"),
+            mail_from=os.environ.get("BRANDUBH_MAIL_FROM") or cls.mail_from,
+            mail_dir=os.environ.get("BRANDUBH_MAIL_DIR") or cls.mail_dir,
+            public_url=os.environ.get("BRANDUBH_PUBLIC_URL", "").rstrip("/"),
+            mail_retry_s=_float("BRANDUBH_MAIL_RETRY_S", cls.mail_retry_s),
         )

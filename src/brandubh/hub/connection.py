@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from brandubh.hub import frames, outage
 from brandubh.hub.config import Settings
-from brandubh.hub.errors import ProtocolError, Refusal
+from brandubh.hub.errors import ProtocolError, Refusal, verification_required
 from brandubh.hub.fanout import Fanout
 from brandubh.hub.games import GameService
 from brandubh.hub.lobby import Lobby
@@ -69,6 +69,7 @@ class Services:
     clock: Callable[[], int]  # this process's estimate of Redis's clock, ms
     stamp: Callable[[], int]  # the same, never going back: a move's receipt time
     budgets: SharedBudgets
+    verified: Callable[[str], Awaitable[bool]]  # whether an account confirmed its address
 
 
 def disconnected(exc: BaseException) -> bool:
@@ -499,6 +500,13 @@ class Connection:
             )
         return self.player
 
+    async def _person_player(self) -> Player:
+        """The player behind a new seek or pairing: playing people needs a confirmed address."""
+        player = self._lobby_player()
+        if not await self.services.verified(player.id):
+            raise verification_required()
+        return player
+
     async def _follow_lobby(self, msg: dict[str, Any]) -> None:
         lobby = self.services.lobby
         self.services.sockets.follow_lobby(self, msg["on"])
@@ -506,7 +514,7 @@ class Connection:
             self.send(frames.lobby(await lobby.seek_list(), await lobby.watch_list()))
 
     async def _seek(self, msg: dict[str, Any]) -> None:
-        player = self._lobby_player()
+        player = await self._person_player()
         seek = await self.services.lobby.open_seek(
             player,
             msg["ruleset"],
@@ -523,11 +531,11 @@ class Connection:
         self.send(frames.ack(msg["id"], "cancel_seek"))
 
     async def _accept_seek(self, msg: dict[str, Any]) -> None:
-        pairing = await self.services.lobby.accept_seek(self._lobby_player(), msg["seek"])
+        pairing = await self.services.lobby.accept_seek(await self._person_player(), msg["seek"])
         self.send(frames.ack(msg["id"], "accept_seek", game=pairing.game))
 
     async def _quick(self, msg: dict[str, Any]) -> None:
-        player = self._lobby_player()
+        player = await self._person_player()
         pairs = await self.services.lobby.quick(player, msg["ruleset"], msg["move_time"], self.id)
         self.lobby_player = player
         self.send(frames.ack(msg["id"], "quick", game=pairs[0].game if pairs else None))

@@ -45,6 +45,11 @@ STATUS: Final[dict[str, int]] = {
     "not_invited": 403,
     "forbidden": 403,
     "account_required": 403,
+    "verification_required": 403,
+    "token_unknown": 404,
+    "token_expired": 410,
+    "token_used": 410,
+    "already_verified": 409,
     "not_a_player": 403,
     "not_found": 404,
     "payload_too_large": 413,
@@ -56,6 +61,15 @@ STATUS: Final[dict[str, int]] = {
     "busy": 503,
     "unavailable": 503,
 }
+
+
+def verification_required() -> Refusal:
+    """Playing people and the leaderboards need a confirmed address (hub/verification.py)."""
+    return Refusal(
+        "verification_required",
+        "confirm your email address first: follow the link we mailed you when you signed "
+        "up, or ask for a new one on your account page (the bot needs no confirmation)",
+    )
 
 
 def http_status(code: str) -> int:

@@ -12,7 +12,7 @@ from starlette.routing import Route
 
 from brandubh import fairplay
 from brandubh.engine import RULESETS, EngineError, Record, format_record, parse_record
-from brandubh.hub.errors import RateLimited, Refusal
+from brandubh.hub.errors import RateLimited, Refusal, verification_required
 from brandubh.hub.http_base import (
     Services,
     address,
@@ -93,6 +93,8 @@ def routes(web: Services, static: Path) -> list[Route]:
                 "account_required",
                 "playing a person needs an account: sign up or log in first (the bot needs none)",
             )
+        if not await web.accounts.is_verified(session.player.id):
+            raise verification_required()
 
     async def create_game(request: Request) -> Response:
         body = await read_json(request, settings, CREATE_FIELDS)

@@ -264,3 +264,66 @@ def match(match_id: str) -> str:
     """Hash: a two-game match (hub/matches.py). Lives: 7 days while its challenge waits,
     for ever while played, then the grace once it is kept in PostgreSQL."""
     return f"{PREFIX}:{tag(zlib.crc32(match_id.encode()) % BUCKETS)}:match:{match_id}"
+
+
+# -- mail ---------------------------------------------------------------------------------
+# The outbox and its jobs share the hash tag {mail}, so claiming, handing over and
+# finishing a mail are each one script in one slot (hub/outbox.py). Tokens are each their
+# own key; reminder indexes live in their games' buckets (hub/reminders.py).
+
+MAIL: Final = f"{PREFIX}:{{mail}}"
+
+# Lifetimes of what mail hands out (docs/accounts.md, "Mail").
+VERIFY_TOKEN_S: Final = 48 * 3600  # a verification link
+RESET_TOKEN_S: Final = 30 * 60  # a password reset link
+UNSUBSCRIBE_TOKEN_S: Final = 60 * 24 * 3600  # the unsubscribe link of a reminder
+RELEASE_AFTER_S: Final = 7 * 24 * 3600  # an unconfirmed sign-up's address is released
+PRESENCE_S: Final = 30  # a presence marker's TTL; each hub refreshes its players' every 10 s
+
+
+def outbox() -> str:
+    """Sorted set: mail id -> when it may be claimed (ms, Redis clock): due, or leased."""
+    return f"{MAIL}:q"
+
+
+def mail_job(mail_id: str) -> str:
+    """Hash: one mail (its message bytes, recipient, state queued | handed | sent, tries,
+    owner of the lease). Kept 7 days once sent, so the same mail id is never queued twice."""
+    return f"{MAIL}:m:{mail_id}"
+
+
+def mail_unsure() -> str:
+    """List: mail ids whose hub died after handing them to the SMTP server and before its
+    answer was recorded; not sent again (most likely delivered), kept for an operator."""
+    return f"{MAIL}:unsure"
+
+
+def mail_dead() -> str:
+    """List: mail ids the SMTP server refused for good (5xx) or that failed for 2 days."""
+    return f"{MAIL}:dead"
+
+
+def mail_limits() -> str:
+    """Key prefix of the mail rate limits (sorted sets of sends, one slot: {maillimit})."""
+    return f"{PREFIX}:{{maillimit}}"
+
+
+def token(kind: str, digest: str) -> str:
+    """Hash: a mailed token by the SHA-256 of its text (account, email, expiry, state live
+    | used); it expires a week after the token does, so "used" can be told from "expired"."""
+    return f"{PREFIX}:t:{kind}:{digest}"
+
+
+def unverified() -> str:
+    """Sorted set: accounts whose address is not yet confirmed -> when it is released (ms)."""
+    return f"{ACCT}:unverified"
+
+
+def reminders(n: int) -> str:
+    """Sorted set per bucket: "<game>|<ply>|<kind>" -> when that move reminder is due (ms)."""
+    return f"{PREFIX}:{tag(n)}:rem"
+
+
+def online(player_id: str) -> str:
+    """String with a TTL: the player has a socket open on some hub (hub/reminders.py)."""
+    return f"{PREFIX}:on:{player_id}"

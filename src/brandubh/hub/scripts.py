@@ -31,6 +31,8 @@ class Scripts:
     login_limit: AsyncScript
     windows: AsyncScript
     mark: AsyncScript
+    mail: AsyncScript
+    token: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -49,4 +51,6 @@ class Scripts:
             login_limit=redis.register_script(_source("login_limit")),
             windows=redis.register_script(_source("windows")),
             mark=redis.register_script(_source("mark")),
+            mail=redis.register_script(_source("mail")),
+            token=redis.register_script(_source("token")),
         )

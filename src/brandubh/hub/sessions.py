@@ -7,7 +7,7 @@ the data holds no usable cookie; an account's sessions are listed (keys.account_
 so that they can all be ended at once (docs/accounts.md).
 
 A guest session lasts a day unless its guest plays: the start of a game they play makes
-it last as long as an account's (``on_event``), so that the many visitors who only look
+it last as long as an account's (``keep``), so that the many visitors who only look
 leave nothing behind for long.
 """
 

@@ -67,6 +67,10 @@ class Sockets:
         for sock in list(self._lobby):
             sock.send(frame)
 
+    def player_ids(self) -> list[str]:
+        """The players with a socket open here (for presence: hub/reminders.py)."""
+        return list(self._by_player)
+
     def session_ids(self) -> set[str]:
         return set(self._by_session.values())
 

@@ -316,7 +316,13 @@ class Store:
     # -- accounts ------------------------------------------------------------------------
 
     async def create_account(
-        self, account_id: str, email: str, name: str, password_hash: str
+        self,
+        account_id: str,
+        email: str,
+        name: str,
+        password_hash: str,
+        *,
+        verified: bool | None = None,
     ) -> Account:
         """A new account; EmailTaken or IdTaken when either is in use."""
         async with self._begin() as conn:
@@ -330,6 +336,7 @@ class Store:
                         password_hash=password_hash,
                         created=_NOW_MS,
                         leaderboard=False,
+                        verified=verified,
                     )
                     .on_conflict_do_nothing()
                     .returning(accounts.c.created)
@@ -382,6 +389,48 @@ class Store:
         async with self._begin() as conn:
             done = await conn.execute(
                 update(accounts).where(accounts.c.id == account_id).values(leaderboard=on)
+            )
+        return bool(done.rowcount)
+
+    async def is_verified(self, account_id: str) -> bool:
+        """Whether the account's address is confirmed (an account of before confirmation
+        counts as confirmed); False for no such account."""
+        async with self._begin() as conn:
+            row = (
+                await conn.execute(select(accounts.c.verified).where(accounts.c.id == account_id))
+            ).first()
+        return row is not None and row.verified is not False
+
+    async def mark_verified(self, account_id: str, email: str) -> bool:
+        """Confirm the account's address if it is still ``email``; whether it was."""
+        async with self._begin() as conn:
+            done = await conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id, accounts.c.email == email)
+                .values(verified=True)
+            )
+        return bool(done.rowcount)
+
+    async def reminders_on(self, account_id: str) -> bool:
+        async with self._begin() as conn:
+            found = await conn.scalar(
+                select(accounts.c.reminders).where(accounts.c.id == account_id)
+            )
+        return bool(found)
+
+    async def set_reminders(self, account_id: str, on: bool) -> bool:
+        async with self._begin() as conn:
+            done = await conn.execute(
+                update(accounts).where(accounts.c.id == account_id).values(reminders=on)
+            )
+        return bool(done.rowcount)
+
+    async def delete_unverified(self, account_id: str) -> bool:
+        """Delete an account whose address was never confirmed, releasing the address;
+        False (nothing changed) when it was confirmed or is gone."""
+        async with self._begin() as conn:
+            done = await conn.execute(
+                accounts.delete().where(accounts.c.id == account_id, accounts.c.verified.is_(False))
             )
         return bool(done.rowcount)
 

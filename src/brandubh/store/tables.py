@@ -37,6 +37,10 @@ accounts = Table(
     Column("password_hash", Text, nullable=False),  # argon2id, PHC string
     Column("created", BigInteger, nullable=False),
     Column("leaderboard", Boolean, nullable=False, server_default="false"),
+    # NULL: made before addresses were confirmed (counts as confirmed); false until the
+    # mailed link is followed (hub/verification.py).
+    Column("verified", Boolean, nullable=True),
+    Column("reminders", Boolean, nullable=False, server_default="true"),  # move reminders
 )
 
 # A player's Glicko-2 rating in one rule set, once they have played a rated game in it.

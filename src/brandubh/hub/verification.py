@@ -1,0 +1,118 @@
+"""Confirmed addresses: the link sent at sign-up, resending it, and what needs it.
+
+A new account's address is unconfirmed until its link (48 h, single use) is followed. An
+unconfirmed account may log in and play the bot; playing people (friend games, seeks,
+quick pairing) and the leaderboards need a confirmed address (``verification_required``),
+and so only confirmed accounts are ever rated. A sign-up never confirmed is deleted after
+7 days, releasing its address (``sweep``, claimed like every background job, so one hub
+does each).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Final, cast
+
+from redis.asyncio import Redis
+
+from brandubh.hub import keys, limits, mails
+from brandubh.hub.accounts import Accounts
+from brandubh.hub.errors import Refusal, verification_required
+from brandubh.hub.outbox import Outbox
+from brandubh.hub.scripts import Scripts
+from brandubh.hub.tokens import Holder, Tokens
+
+log = logging.getLogger("brandubh.mail")
+
+SWEEP_LEASE_MS: Final = 60_000
+SWEEP_BATCH: Final = 100
+
+
+class Verification:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        accounts: Accounts,
+        tokens: Tokens,
+        outbox: Outbox,
+        public_url: str,
+    ) -> None:
+        self.redis = redis
+        self.scripts = scripts
+        self.accounts = accounts
+        self.tokens = tokens
+        self.outbox = outbox
+        self.public_url = public_url
+
+    async def signed_up(self, account_id: str) -> None:
+        """A new account: mail its link, and release the address in 7 days unless followed."""
+        now_ms = int(await self._redis_ms())
+        await self.redis.zadd(
+            keys.unverified(), {account_id: now_ms + keys.RELEASE_AFTER_S * 1000}, nx=True
+        )
+        await self._mail(account_id)
+
+    async def resend(self, account_id: str, address: str) -> None:
+        """Mail a new link (rate-limited per client address and per account)."""
+        account = await self.accounts.get(account_id)
+        if account is None:
+            raise Refusal("not_logged_in", "log in first: this needs an account")
+        if await self.accounts.is_verified(account_id):
+            raise Refusal("already_verified", f"{account.email} is confirmed already")
+        await limits.count(self.scripts, limits.RESEND, address, account.email)
+        await self._mail(account_id)
+
+    async def check(self, token: object) -> Holder:
+        """Whom a verification link is for, without using it (Refusal if it is not good)."""
+        return await self.tokens.check("verify", token)
+
+    async def confirm(self, token: object) -> Holder:
+        """Follow a verification link: the address is confirmed, the link used up."""
+        holder = await self.tokens.use("verify", token)
+        if not await self.accounts.mark_verified(holder.account, holder.email):
+            raise Refusal(
+                "token_unknown",
+                "this link is for an account that no longer exists (an address not confirmed "
+                "within 7 days is released): sign up again",
+            )
+        await self.redis.zrem(keys.unverified(), holder.account)
+        return holder
+
+    async def require(self, player_id: str) -> None:
+        """Refuse (``verification_required``) unless the account's address is confirmed."""
+        if not await self.accounts.is_verified(player_id):
+            raise verification_required()
+
+    async def is_verified(self, player_id: str) -> bool:
+        return await self.accounts.is_verified(player_id)
+
+    async def sweep(self) -> int:
+        """Release the addresses of sign-ups never confirmed within 7 days; how many."""
+        due = cast(
+            list[bytes],
+            await self.scripts.claim(keys=[keys.unverified()], args=[SWEEP_LEASE_MS, SWEEP_BATCH]),
+        )
+        released = 0
+        for raw in due:
+            if await self.accounts.release_unverified(raw.decode()):
+                released += 1
+        if released:
+            log.info("released %d unconfirmed sign-ups' addresses", released)
+        return released
+
+    async def _mail(self, account_id: str) -> None:
+        account = await self.accounts.get(account_id)
+        if account is None:
+            return
+        token = await self.tokens.issue(
+            "verify", keys.VERIFY_TOKEN_S, Holder(account.id, account.email)
+        )
+        link = f"{self.public_url}/verify-email/{token}"
+        await self.outbox.send(
+            mails.verification(account.email, account.name, link, keys.VERIFY_TOKEN_S)
+        )
+
+    async def _redis_ms(self) -> int:
+        sec, usec = await self.redis.time()
+        return int(sec) * 1000 + int(usec) // 1000

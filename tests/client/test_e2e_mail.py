@@ -1,0 +1,128 @@
+"""The mail flows in the browser, end to end, reading the mails a real SMTP server got:
+sign up, follow the confirmation link, play rated; forget the password, follow the reset
+link, set a new one and log in; a bad link says which and offers a new one.
+
+Real Chromium, a real hub, real Redis, aiosmtpd (fixtures in tests/conftest.py).
+Screenshots go to test-output/screenshots/ (mail-*).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+from test_e2e import DESKTOP, PHONE, shot
+
+import wsclient
+
+Page = Any  # playwright.sync_api.Page
+HubProcess = Any  # services.HubProcess
+
+PASSWORD = "a long walk to the corner"
+NEW_PASSWORD = "another long walk home"
+
+
+def sign_up_form(page: Page, base: str) -> str:
+    email = f"mail{secrets.token_hex(5)}@example.org"
+    page.goto(base + "/signup")
+    page.fill("#signup-email", email)
+    page.fill("#signup-password", PASSWORD)
+    page.click("#signup-submit")
+    page.wait_for_url(re.compile(r"/u/[A-Za-z0-9_-]+$"))
+    return email
+
+
+def test_sign_up_confirm_by_the_mailed_link_then_play_rated(
+    new_page: Any, web_hub: HubProcess
+) -> None:
+    base = web_hub.url
+    ann = new_page(DESKTOP)
+    email = sign_up_form(ann, base)
+    banner = ann.locator("#mail-banner")
+    banner.wait_for()
+    assert email in banner.inner_text()
+    # Playing a person is refused until the address is confirmed.
+    r = ann.context.request.post(
+        base + "/api/games", data={"opponent": "friend"}, headers={"Origin": base}
+    )
+    assert r.status == 403 and r.json()["error"] == "verification_required"
+    ann.click("#resend-verification")
+    ann.wait_for_selector("#resend-answer:has-text('check your inbox')")
+    shot(ann, "mail-banner")
+    # The second mail's link confirms (each mail carries its own link).
+    mail = wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM, count=2)
+    ann.goto(mail.link("/verify-email/"))
+    ann.wait_for_selector('#verify-email-status[data-state="ok"]')
+    shot(ann, "mail-confirmed")
+    assert ann.locator("#mail-banner").count() == 0
+    # Rated play against a person now works: a rated friend game with its invite link.
+    ann.goto(base + "/")
+    ann.check("#opponent-friend")
+    assert ann.is_checked("#rated")
+    ann.click("#start-game")
+    ann.locator("#invite-link").wait_for()
+    # The account page says the address is confirmed and offers the reminders switch.
+    ann.goto(base + "/account")
+    ann.wait_for_selector("#mail-verified")
+    assert ann.is_checked("#reminders-on")
+    ann.uncheck("#reminders-on")
+    ann.wait_for_selector("#reminders-saved:has-text('off')")
+    # The first link, never used, still works once... and then says it was used.
+    first = wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM, count=1)
+    ann.goto(first.link("/verify-email/"))
+    ann.wait_for_selector('#verify-email-status[data-state="ok"]')
+    ann.goto(first.link("/verify-email/"))
+    ann.wait_for_selector('#verify-email-status[data-state="token_used"]')
+    assert "used already" in ann.inner_text("#verify-email-status")
+    ann.locator("#verify-email-again #resend-verification").wait_for()
+
+
+def test_forgot_password_reset_then_log_in(new_page: Any, web_hub: HubProcess) -> None:
+    base = web_hub.url
+    page = new_page(PHONE)
+    email = sign_up_form(page, base)
+    page.click("#nav-logout")
+    page.wait_for_selector("#nav-login")
+    page.goto(base + "/login")
+    page.click("#forgot-link")
+    page.wait_for_url(base + "/forgot-password")
+    page.fill("#forgot-email", email)
+    page.click("#forgot-submit")
+    page.wait_for_selector("#forgot-answer:has-text('check your inbox')")
+    shot(page, "mail-forgot-phone")
+    link = wsclient.MAILBOX.wait_blocking(email, "set a new password").link("/reset-password/")
+    page.goto(link)
+    page.wait_for_selector(f"#reset-status:has-text('{email}')")
+    page.fill("#reset-password", "short")
+    page.click("#reset-submit")
+    page.wait_for_selector("#reset-error:has-text('too short')")
+    page.fill("#reset-password", NEW_PASSWORD)
+    page.click("#reset-submit")
+    page.wait_for_selector('#reset-status[data-state="ok"]')
+    shot(page, "mail-reset-done-phone")
+    page.click("#reset-login")
+    page.wait_for_url(base + "/login")
+    page.fill("#login-email", email)
+    page.fill("#login-password", PASSWORD)  # the old one no longer works
+    page.click("#login-submit")
+    page.wait_for_selector("#login-error:has-text('not right')")
+    page.fill("#login-password", NEW_PASSWORD)
+    page.click("#login-submit")
+    page.wait_for_url(re.compile(r"/u/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector("#nav-profile")
+    # The link cannot be used twice: its page says so and offers a new one.
+    page.goto(link)
+    page.wait_for_selector('#reset-status[data-state="token_used"]')
+    page.locator("#reset-again a[href='/forgot-password']").wait_for()
+
+
+def test_a_forged_link_says_so(new_page: Any, web_hub: HubProcess) -> None:
+    page = new_page(DESKTOP)
+    page.goto(web_hub.url + "/verify-email/" + "x" * 43)
+    page.wait_for_selector('#verify-email-status[data-state="token_unknown"]')
+    assert "not one we sent" in page.inner_text("#verify-email-status")
+    page.locator("#verify-email-again a[href^='/login']").wait_for()  # a guest: log in first
+    page.goto(web_hub.url + "/unsubscribe/" + "y" * 43)
+    page.click("#unsubscribe-submit")
+    page.wait_for_selector("#unsubscribe-status:has-text('not one we sent')")
