@@ -232,7 +232,7 @@ export const RULES: Record<string, RulesPage> = {
       {
         heading: "Balance",
         items: [
-          "Under this site's reading of the rules the barons (attackers) can force a win from the start, in seven plies: d6-d5xd5 c4-b4xb4 a4-b4xb4 e4-f4xf4 g4-f4xf4 d3-d2xd2 d1-d2xd2, whatever the princes do (checked exhaustively by the bot's search; docs/bot.md). A two-game match, each side attacking once, is the fair way to play it.",
+          "Under this site's reading of the rules the barons (attackers) can force a win from the start within seven plies, whatever the princes answer (one such line: d6-d5xd5 c4-b4xb4 a4-b4xb4 e4-f4xf4 g4-f4xf4 d3-d2xd2 d1-d2xd2; checked exhaustively by the bot's search; docs/bot.md). A two-game match, each side attacking once, is the fair way to play it.",
         ],
       },
       NOTATION,
