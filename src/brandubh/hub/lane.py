@@ -35,22 +35,36 @@ class Lane:
         self._waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
         self._reader: asyncio.Task[None] | None = None
         self._opening: asyncio.Lock = asyncio.Lock()
+        self._outgoing: list[bytes] = []  # packed commands of this turn of the loop
 
     async def call(self, *args: Any) -> Any:
         """Send one command and return its raw reply (a ResponseError is raised)."""
         conn = self._conn if self._conn is not None else await self._open()
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        # Written at once, with no await between queueing the future and the write, so
-        # replies match callers in order; a caller cancelled later cannot tear a write.
-        # (The connection's stream writer; redis-py's send_packed_command would await a
-        # drain that a cancelled caller could interrupt, which closes the connection.)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
+        # Queued with no await between queueing the future and the command, so replies
+        # match callers in order; the commands of one turn of the loop go out in one write
+        # (one system call for a burst of moves). A caller cancelled later cannot tear a
+        # write. (The connection's stream writer is used directly: redis-py's
+        # send_packed_command awaits a drain that a cancelled caller would interrupt,
+        # which closes the connection.)
         writer = getattr(conn, "_writer", None)
         if writer is None or writer.is_closing():
             self._broken(RedisConnectionError("the lane's connection is closed"))
             raise RedisConnectionError("the lane's connection is closed")
         self._waiting.append(future)
-        writer.writelines(conn.pack_command(*args))
+        if not self._outgoing:
+            loop.call_soon(self._flush)
+        self._outgoing.extend(conn.pack_command(*args))
         return await future
+
+    def _flush(self) -> None:
+        """Write what this turn of the loop queued, to the connection open now (a broken
+        one has failed its callers and dropped its queue)."""
+        out, self._outgoing = self._outgoing, []
+        writer = getattr(self._conn, "_writer", None)
+        if out and writer is not None:
+            writer.write(b"".join(out))
 
     async def script(self, script: AsyncScript, keys: Sequence[str], args: Sequence[Any]) -> Any:
         """A registered script by its sha on the lane; by the script object (which loads it,
@@ -101,6 +115,7 @@ class Lane:
         """Fail every call in flight and forget the connection (the next call reopens)."""
         conn, self._conn = self._conn, None
         reader, self._reader = self._reader, None
+        self._outgoing = []
         error = exc if isinstance(exc, RedisConnectionError) else RedisConnectionError(str(exc))
         while self._waiting:
             future = self._waiting.popleft()
