@@ -69,6 +69,7 @@ def durable_redis(tmp_path: Path) -> Iterator[DurableRedis]:
     server.stop()
 
 
+@pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
     """A redis-server of the test's own, with its process (to freeze it: SIGSTOP/SIGCONT)."""
     try:

@@ -58,9 +58,8 @@ def test_sign_up_confirm_by_the_mailed_link_then_play_rated(
     assert ann.locator("#mail-banner").count() == 0
     # Rated play against a person now works: a rated friend game with its invite link.
     ann.goto(base + "/")
-    ann.check("#opponent-friend")
     assert ann.is_checked("#rated")
-    ann.click("#start-game")
+    ann.click("#play-friend")
     ann.locator("#invite-link").wait_for()
     # The account page says the address is confirmed and offers the reminders switch.
     ann.goto(base + "/account")

@@ -5,8 +5,8 @@ over within one short lease."""
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
 from collections.abc import AsyncIterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest

@@ -120,7 +120,8 @@ async def test_an_unconfirmed_sign_up_releases_its_address(
     # Seven days pass (the release is due now).
     redis_sync.zadd(keys.unverified(), {squatter.id: 0})
     assert await sock.close_code(timeout=30) == 4004  # the squatter's sessions end
-    assert redis_sync.hget(keys.emails(), squatter.email) is None
+    gone = await squatter.http.get(f"/api/players/{squatter.id}")
+    assert gone.status_code == 404  # the account is deleted from PostgreSQL
     owner = await Player(hub.url).signup(email=squatter.email)  # the owner can sign up
     assert owner.id != squatter.id
     # A confirmed account is never released.
@@ -129,7 +130,8 @@ async def test_an_unconfirmed_sign_up_releases_its_address(
     while redis_sync.zscore(keys.unverified(), owner.id) is not None:
         assert time.monotonic() < deadline, "the release sweep did not run"
         await asyncio.sleep(0.2)
-    assert redis_sync.hget(keys.emails(), owner.email) == owner.id.encode()
+    kept = await owner.http.get(f"/api/players/{owner.id}")
+    assert kept.status_code == 200  # a confirmed account stays
     await squatter.close()
     await owner.close()
 

@@ -158,7 +158,7 @@ async def test_a_permanent_refusal_is_not_retried_a_temporary_one_is(
 
 
 async def test_a_reminder_fires_only_while_due_and_moves_with_its_deadline(
-    fresh: aioredis.Redis, tmp_path: Path
+    fresh: aioredis.Redis, tmp_path: Path, store: Any
 ) -> None:
     from brandubh.hub.accounts import Accounts
     from brandubh.hub.config import Settings
@@ -170,8 +170,8 @@ async def test_a_reminder_fires_only_while_due_and_moves_with_its_deadline(
     from brandubh.hub.tokens import Tokens
 
     scripts = Scripts.register(fresh)
-    games = GameService(fresh, scripts)
-    accounts = Accounts(fresh, scripts, Sessions(fresh), Settings())
+    games = GameService(fresh, scripts, archive=store)
+    accounts = Accounts(fresh, scripts, Sessions(fresh), Settings(), store)
     box = outbox(fresh, FileTransport(tmp_path))
     reminders = Reminders(
         fresh, scripts, games, accounts, Tokens(fresh, scripts), box, Sockets(), "http://x",

@@ -139,6 +139,7 @@ class Hub:
             sessions=sessions,
             clock=clock.now_ms,
             stamp=clock.stamp,
+            hold=clock.hold,
             budgets=connection.SharedBudgets(settings),
             verified=self.verification.is_verified,
         )

@@ -13,6 +13,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -68,6 +69,7 @@ class Services:
     sessions: Sessions
     clock: Callable[[], int]  # this process's estimate of Redis's clock, ms
     stamp: Callable[[], int]  # the same, never going back: a move's receipt time
+    hold: Callable[[int], AbstractContextManager[None]]  # a stamped move is in flight
     budgets: SharedBudgets
     verified: Callable[[str], Awaitable[bool]]  # whether an account confirmed its address
 
@@ -252,6 +254,7 @@ class Connection:
         self.last_seen = time.monotonic()
         self.closing: tuple[int, str] | None = None
         self.lobby_player: Player | None = None  # set once it opens seeks or waits to pair
+        self.received = 0  # when the acting message being handled arrived (Redis clock, ms)
         self._closed = asyncio.Event()
 
     # -- sending --------------------------------------------------------------------------
@@ -362,8 +365,15 @@ class Connection:
                     )
                 msg = validate(decode_frame(data, settings.max_frame_bytes))
                 if msg["t"] in ACTING:
-                    await self._check_session()
-                await HANDLERS[msg["t"]](self, msg)
+                    # Stamped on arrival, before any wait (the session check reads Redis):
+                    # a move received by its deadline is in time whatever stalls after, and
+                    # the hold keeps this hub's watermark from passing it (clock.py).
+                    self.received = self.services.stamp()
+                    with self.services.hold(self.received):
+                        await self._check_session()
+                        await HANDLERS[msg["t"]](self, msg)
+                else:
+                    await HANDLERS[msg["t"]](self, msg)
             except UNREACHABLE as exc:
                 outage.report("socket", exc)
                 game = msg.get("game") if msg and isinstance(msg.get("game"), str) else None
@@ -455,11 +465,9 @@ class Connection:
         self.send(frames.ack(msg["id"], msg["t"], game=msg["game"], n=n, duplicate=duplicate))
 
     async def _move(self, msg: dict[str, Any]) -> None:
-        # Stamped as it arrives (the reader calls this with no wait after the frame came):
-        # a move received by its deadline is in time whatever stalls after (clock.py).
-        received = self.services.stamp()
+        # Stamped by the reader as the frame arrived (clock.py).
         done = await self.services.games.move(
-            self._player_id(), msg["game"], msg["ply"], msg["move"], msg["id"], received
+            self._player_id(), msg["game"], msg["ply"], msg["move"], msg["id"], self.received
         )
         self._acted(msg, done.n, done.duplicate)
 

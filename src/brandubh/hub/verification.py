@@ -95,8 +95,11 @@ class Verification:
         )
         released = 0
         for raw in due:
-            if await self.accounts.release_unverified(raw.decode()):
+            account_id = raw.decode()
+            if await self.accounts.release_unverified(account_id):
                 released += 1
+            # Released, confirmed meanwhile, or gone: either way it leaves the index.
+            await self.redis.zrem(keys.unverified(), account_id)
         if released:
             log.info("released %d unconfirmed sign-ups' addresses", released)
         return released
