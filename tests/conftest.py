@@ -18,7 +18,7 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
-from brandubh.redis_server import EmbeddedRedis, RedisNotFound
+from brandubh.redis_server import EmbeddedCluster, EmbeddedRedis, RedisNotFound
 from services import HubProcess
 
 REQUIRE = os.environ.get("BRANDUBH_REQUIRE_SERVICES") == "1"
@@ -55,6 +55,18 @@ def fresh_redis_url(tmp_path: Path) -> Iterator[str]:
         missing(str(exc))
     with server:
         yield server.url
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedCluster]:
+    """A real Redis Cluster for the session: three masters and three replicas on loopback,
+    on free ports, with a short node timeout so that a failover takes about two seconds."""
+    try:
+        cluster = EmbeddedCluster(tmp_path_factory.mktemp("cluster"))
+    except RedisNotFound as exc:
+        missing(str(exc))
+    with cluster:
+        yield cluster
 
 
 @pytest.fixture

@@ -14,13 +14,12 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from redis.asyncio import BlockingConnectionPool, Redis
 from starlette.applications import Starlette
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
-from brandubh.hub import connection, frames, http, http_accounts, loops
+from brandubh.hub import connection, frames, http, http_accounts, loops, redis_client
 from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
 from brandubh.hub.config import Settings
@@ -49,12 +48,15 @@ class Hub:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.pool = BlockingConnectionPool.from_url(
-            settings.redis_url, max_connections=settings.redis_pool_size, timeout=10
-        )
-        self.redis = redis = Redis(connection_pool=self.pool)
+        # One Redis or a Redis Cluster (BRANDUBH_REDIS_CLUSTER): see redis_client.py.
+        self.redis = redis = redis_client.connect(settings)
         scripts = Scripts.register(redis)
-        self.games = games = GameService(redis, scripts, settings.time_scale)
+        self.replicas = None
+        if settings.redis_wait_replicas > 0:
+            self.replicas = redis_client.ReplicaWait(
+                redis, settings.redis_wait_replicas, settings.redis_wait_ms
+            )
+        self.games = games = GameService(redis, scripts, settings.time_scale, self.replicas)
         self.scheduler = Scheduler(
             redis,
             scripts,
@@ -70,9 +72,16 @@ class Hub:
         self.matches = matches = MatchService(redis, games)
         self.endings = Endings(redis, scripts, steps=(self.rater.finish, matches.advance))
         self.bot = BotWorker(redis, scripts, games, settings, self.scheduler.redis_now_ms)
-        self.lobby = Lobby(redis, scripts, games, rating=self.rater.lookup, matches=matches)
+        self.lobby = Lobby(
+            redis,
+            scripts,
+            games,
+            rating=self.rater.lookup,
+            matches=matches,
+            clock=self.scheduler.redis_now_ms,
+        )
         self.watchers = Watchers(scripts)
-        self.fanout = fanout = Fanout(redis)
+        self.fanout = fanout = Fanout(redis, redis_client.pubsub_factory(redis))
         # Wired before the fan-out starts listening, so no event can be missed.
         fanout.hooks += [games.committer.observe, self.endings.on_event, self.bot.on_event]
         fanout.hub_hooks.append(self.session_guard.on_notice)
@@ -121,8 +130,9 @@ class Hub:
         finally:
             await self.endings.stop()
             await self.bot.stop()
-            await self.redis.aclose()
-            await self.pool.aclose()
+            if self.replicas is not None:
+                await self.replicas.close()
+            await redis_client.close(self.redis)
 
     def on_lobby_notice(self, msg: dict[str, Any], frame: bytes) -> None:
         """A lobby frame from any hub: seeks go to lobby sockets, pairings to the players."""

@@ -25,7 +25,7 @@ from typing import Any, Final
 from redis.asyncio import Redis
 
 from brandubh.bot import think
-from brandubh.hub import keys
+from brandubh.hub import keys, redis_client
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import Refusal
 from brandubh.hub.games import GameService
@@ -88,12 +88,11 @@ class BotWorker:
         room = self.settings.bot_processes * 2 - len(self._busy)
         if room <= 0:
             return  # enough thinking queued here; other hubs take the rest
-        pipe = self.redis.pipeline(transaction=False)
-        for b in range(keys.BUCKETS):
-            await self.scripts.claim(
-                keys=[keys.bot_jobs(b)], args=[LEASE_MS, min(room, CLAIM_BATCH)], client=pipe
-            )
-        for batch in await pipe.execute():
+        claims: list[redis_client.Call] = [
+            (self.scripts.claim, [keys.bot_jobs(b)], [LEASE_MS, min(room, CLAIM_BATCH)])
+            for b in range(keys.BUCKETS)
+        ]
+        for batch in await redis_client.run_scripts(self.redis, claims):
             for raw in batch:
                 game_id = raw.decode()
                 if game_id in self._busy:

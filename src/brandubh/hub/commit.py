@@ -17,9 +17,8 @@ from typing import Any, Final, cast
 
 import msgpack
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
 
-from brandubh.hub import frames, keys
+from brandubh.hub import frames, keys, redis_client
 from brandubh.hub.changes import Build, Change
 from brandubh.hub.errors import Refusal
 from brandubh.hub.scripts import Scripts
@@ -61,9 +60,12 @@ def _ack(raw: bytes, fingerprint: str, msg_id: str) -> Committed:
 class Committer:
     """Commits changes to live games; keeps the last known state of recent games."""
 
-    def __init__(self, redis: Redis, scripts: Scripts) -> None:
+    def __init__(
+        self, redis: Redis, scripts: Scripts, replicas: redis_client.ReplicaWait | None = None
+    ) -> None:
         self.redis = redis
         self.scripts = scripts
+        self.replicas = replicas  # when set, every commit waits for replicas before its ack
         # Last known state of recently used games; only ever a first guess (see act).
         self._cache: OrderedDict[str, GameState] = OrderedDict()
 
@@ -134,7 +136,7 @@ class Committer:
             seed = await self._seed(change)
             keys_, args = self.call(state, actor, msg_id, fingerprint, change, seed)
             try:
-                committed = self.settle(await self.scripts.commit(keys=keys_, args=args), change)
+                committed = self.settle(await self._commit(keys_, args), change)
             except Refusal as exc:
                 exc.msg_id = exc.msg_id or msg_id or None
                 raise
@@ -151,13 +153,14 @@ class Committer:
         """Commit many (state, change, seed) in one round trip, as the server (no message
         id). Each result is the commit, or None where the game raced or refused: the caller
         decides those one by one."""
-        pipe: Pipeline = self.redis.pipeline(transaction=False)
+        calls: list[redis_client.Call] = []
         for state, change, seed in items:
             keys_, args = self.call(state, "scheduler", "", "", change, seed)
-            await self.scripts.commit(keys=keys_, args=args, client=pipe)
+            calls.append((self.scripts.commit, keys_, args))
+        replies = await redis_client.run_scripts(self.redis, calls)
         out: list[Committed | None] = []
         done: list[Change] = []
-        for (_, change, _), reply in zip(items, await pipe.execute(), strict=True):
+        for (_, change, _), reply in zip(items, replies, strict=True):
             try:
                 committed = self.settle(reply, change)
             except Refusal:
@@ -167,6 +170,11 @@ class Committer:
                 done.append(change)
         await self.list_live(done)
         return out
+
+    async def _commit(self, keys_: list[str], args: list[bytes]) -> list[Any]:
+        if self.replicas is not None:
+            return cast(list[Any], await self.replicas.call(self.scripts.commit, keys_, args))
+        return cast(list[Any], await self.scripts.commit(keys=keys_, args=args))
 
     async def _seed(self, change: Change) -> bytes:
         """The seed, which the final event reveals; not read for any other change."""

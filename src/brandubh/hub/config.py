@@ -26,11 +26,25 @@ def _float(name: str, default: float) -> float:
         raise SystemExit(f"{name} must be a number, not {raw!r}") from None
 
 
+def _flag(name: str) -> bool:
+    raw = os.environ.get(name, "").strip().lower()
+    if raw in ("", "0", "no", "false"):
+        return False
+    if raw in ("1", "yes", "true"):
+        return True
+    raise SystemExit(f"{name} must be 1 or 0, not {raw!r}")
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything a hub process can be told; defaults suit production."""
 
     redis_url: str = "redis://127.0.0.1:6379/0"
+    # REDIS_URL names any node of a Redis Cluster; the hub then uses the cluster client.
+    redis_cluster: bool = False
+    # Replicas each commit waits for (WAIT) before its ack; 0: none (docs/scaling.md).
+    redis_wait_replicas: int = 0
+    redis_wait_ms: int = 100  # the longest a commit waits for them; then it acks anyway
     # Origins allowed to open a websocket or send a non-GET request. Empty: the request's
     # own host only (same-origin), which is what a single deployment wants.
     allowed_origins: frozenset[str] = field(default_factory=frozenset)
@@ -65,6 +79,9 @@ class Settings:
         origins = os.environ.get("BRANDUBH_ALLOWED_ORIGINS", "")
         return cls(
             redis_url=os.environ.get("REDIS_URL") or cls.redis_url,
+            redis_cluster=_flag("BRANDUBH_REDIS_CLUSTER"),
+            redis_wait_replicas=_int("BRANDUBH_REDIS_WAIT_REPLICAS", cls.redis_wait_replicas),
+            redis_wait_ms=_int("BRANDUBH_REDIS_WAIT_MS", cls.redis_wait_ms),
             allowed_origins=frozenset(o.strip() for o in origins.split(",") if o.strip()),
             max_frame_bytes=_int("BRANDUBH_MAX_FRAME_BYTES", cls.max_frame_bytes),
             credits=_int("BRANDUBH_CREDITS", cls.credits),

@@ -23,7 +23,7 @@ from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
-from brandubh.hub import keys
+from brandubh.hub import keys, redis_client
 from brandubh.hub.scripts import Scripts
 
 log = logging.getLogger("brandubh.endings")
@@ -73,12 +73,11 @@ class Endings:
     async def sweep(self) -> int:
         """Claim every queued ending whose grace has passed (one round trip for all buckets)
         and follow it up; how many were finished now."""
-        pipe = self.redis.pipeline(transaction=False)
-        for b in range(keys.BUCKETS):
-            await self.scripts.claim(
-                keys=[keys.finished(b)], args=[CLAIM_LEASE_MS, CLAIM_BATCH], client=pipe
-            )
-        claimed = cast(list[list[bytes]], await pipe.execute())
+        claims: list[redis_client.Call] = [
+            (self.scripts.claim, [keys.finished(b)], [CLAIM_LEASE_MS, CLAIM_BATCH])
+            for b in range(keys.BUCKETS)
+        ]
+        claimed = cast(list[list[bytes]], await redis_client.run_scripts(self.redis, claims))
         done = 0
         for batch in claimed:
             for raw in batch:

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 import msgpack
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -39,8 +40,10 @@ EventHook = Callable[[dict[str, Any]], None]
 class Fanout:
     """The process's pub/sub listener and its registry of local subscriptions."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, pubsub: Callable[[], PubSub] | None = None) -> None:
         self.redis = redis
+        # Opens a pub/sub connection; on a cluster, to another node each time (app.py).
+        self.pubsub = pubsub or (lambda: redis.pubsub(ignore_subscribe_messages=True))
         self.games: dict[str, set[Listener]] = {}
         self.hooks: list[EventHook] = []
         # Frames of the lobby channel: (decoded map, raw frame).
@@ -63,7 +66,7 @@ class Fanout:
         """Listen for ever (the lifespan's task group runs it); ``ready`` once subscribed."""
         first = True
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            pubsub = self.pubsub()
             try:
                 await pubsub.subscribe(
                     *(keys.channel(b) for b in range(keys.BUCKETS)),

@@ -18,6 +18,7 @@ from brandubh.hub import changes, frames, keys
 from brandubh.hub.changes import Change
 from brandubh.hub.commit import Committed, Committer
 from brandubh.hub.errors import Refusal
+from brandubh.hub.redis_client import ReplicaWait
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import BOT_ID, GameState, Player, pack_snapshot
 
@@ -34,10 +35,16 @@ def new_game_id() -> str:
 class GameService:
     """The hub's only writer of live games (through its ``Committer``)."""
 
-    def __init__(self, redis: Redis, scripts: Scripts, time_scale: float = 1.0) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        time_scale: float = 1.0,
+        replicas: ReplicaWait | None = None,
+    ) -> None:
         self.redis = redis
         self.scripts = scripts
-        self.committer = Committer(redis, scripts)
+        self.committer = Committer(redis, scripts, replicas)
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production
 
     def allowance_ms(self, state: GameState) -> int:

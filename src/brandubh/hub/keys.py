@@ -58,14 +58,17 @@ def deadlines(n: int) -> str:
     return f"{PREFIX}:{tag(n)}:dl"
 
 
+# The schedulers' heartbeat and outage list share the tag {sched}: one script writes both.
+
+
 def alive() -> str:
     """String: when a scheduler last ran (ms, Redis clock); see lua/heartbeat.lua."""
-    return f"{PREFIX}:alive"
+    return f"{PREFIX}:{{sched}}:alive"
 
 
 def outages() -> str:
     """List: outages of the whole service as "start:end" (ms, Redis clock)."""
-    return f"{PREFIX}:outages"
+    return f"{PREFIX}:{{sched}}:outages"
 
 
 def channel(n: int) -> str:
@@ -95,14 +98,24 @@ def seeks() -> str:
     return f"{LOBBY}:seeks"
 
 
-def seek(seek_id: str) -> str:
-    """Hash: one seek's fields; a live seek's key expires unless its owner's socket lives."""
-    return f"{LOBBY}:seek:{seek_id}"
+# A pairing must take both players' seeks in one script, and a script may touch only the
+# keys it declares: so the seeks of everyone live in these few keys, not a key per seek.
 
 
-def owned(player_id: str) -> str:
-    """Set: the seek ids a player has open."""
-    return f"{LOBBY}:owned:{player_id}"
+def seek_data() -> str:
+    """Hash: seek id -> its fields (a msgpack map)."""
+    return f"{LOBBY}:seekdata"
+
+
+def seek_expiry() -> str:
+    """Sorted set: live seek id -> when it expires unless its owner's socket refreshes it
+    (ms, Redis clock); correspondence seeks are not here and stay until taken."""
+    return f"{LOBBY}:seekexp"
+
+
+def owned() -> str:
+    """Hash: player id -> the ids of the seeks they have open, space-separated."""
+    return f"{LOBBY}:owned"
 
 
 def pool(ruleset: str, move_time: int) -> str:

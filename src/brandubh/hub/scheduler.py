@@ -20,7 +20,7 @@ from typing import cast
 
 from redis.asyncio import Redis
 
-from brandubh.hub import keys
+from brandubh.hub import keys, redis_client
 from brandubh.hub.games import GameService
 from brandubh.hub.scripts import Scripts
 
@@ -86,12 +86,11 @@ class Scheduler:
         do not both work on them; one that dies only delays what it claimed until the
         lease runs out, and commit.lua would refuse a second firing anyway.
         """
-        pipe = self.redis.pipeline(transaction=False)
-        for b in range(keys.BUCKETS):
-            await self.scripts.claim(
-                keys=[keys.deadlines(b)], args=[CLAIM_LEASE_MS, FIRING_BATCH], client=pipe
-            )
-        due = cast(list[list[bytes]], await pipe.execute())
+        claims: list[redis_client.Call] = [
+            (self.scripts.claim, [keys.deadlines(b)], [CLAIM_LEASE_MS, FIRING_BATCH])
+            for b in range(keys.BUCKETS)
+        ]
+        due = cast(list[list[bytes]], await redis_client.run_scripts(self.redis, claims))
         ids = [raw.decode() for batch in due for raw in batch]
         done = 0
         for start in range(0, len(ids), FIRING_BATCH):

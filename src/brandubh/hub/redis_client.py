@@ -1,0 +1,171 @@
+"""The Redis client: one server or a Redis Cluster, and the few calls that differ between them.
+
+With ``BRANDUBH_REDIS_CLUSTER=1`` the hub uses redis-py's asyncio cluster client, seeded
+from any node named by ``REDIS_URL``. Every service is typed against ``redis.asyncio.Redis``
+and uses only commands a ``RedisCluster`` answers the same way (the cluster tests run the
+service on one); what differs lives here: script calls over many buckets (the cluster
+pipeline refuses EVALSHA), the pub/sub connection (to any node, another after a failover)
+and waiting for replicas after a commit (WAIT must follow the write on its connection).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any, Final, cast
+
+from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.client import PubSub
+from redis.asyncio.cluster import RedisCluster
+from redis.backoff import ExponentialBackoff
+from redis.commands.core import AsyncScript
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MovedError,
+    NoScriptError,
+    TryAgainError,
+)
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.retry import Retry
+
+from brandubh.hub.config import Settings
+
+log = logging.getLogger("brandubh.hub")
+
+# A master lost in a cluster is replaced within a few node timeouts: the client retries
+# (re-reading which node holds which slot) for about this long before it gives up.
+FAILOVER_RETRIES: Final = 12
+CLUSTER_CONNECTIONS: Final = 1024  # per node and process; past it a command fails at once
+
+# One script call: the script, its keys and its arguments.
+Call = tuple[AsyncScript, Sequence[str], Sequence[Any]]
+
+
+def connect(settings: Settings) -> Redis:
+    """The client for the settings: a blocking pool on one Redis, or the cluster client."""
+    if settings.redis_cluster:
+        cluster = RedisCluster.from_url(
+            settings.redis_url,
+            max_connections=CLUSTER_CONNECTIONS,
+            retry=Retry(ExponentialBackoff(cap=0.5, base=0.05), FAILOVER_RETRIES),
+        )
+        # The services are typed against Redis: a RedisCluster answers the same commands.
+        return cast(Redis, cluster)
+    pool = BlockingConnectionPool.from_url(
+        settings.redis_url, max_connections=settings.redis_pool_size, timeout=10
+    )
+    return Redis(connection_pool=pool)
+
+
+def cluster_of(redis: Redis) -> RedisCluster | None:
+    """The cluster client behind ``redis``, or None on a single Redis."""
+    client: object = redis
+    return client if isinstance(client, RedisCluster) else None
+
+
+async def close(redis: Redis) -> None:
+    await redis.aclose()
+    if cluster_of(redis) is None:
+        await redis.connection_pool.aclose()
+
+
+async def run_scripts(redis: Redis, calls: Sequence[Call]) -> list[Any]:
+    """Run many script calls, each in its own slot: one pipelined round trip on a single
+    Redis; on a cluster, all at once, each to its node (its pipeline refuses EVALSHA)."""
+    if not calls:
+        return []
+    if cluster_of(redis) is not None:
+        return list(await asyncio.gather(*(s(keys=k, args=a) for s, k, a in calls)))
+    pipe = redis.pipeline(transaction=False)
+    for script, keys_, args in calls:
+        pipe.evalsha(script.sha, len(keys_), *keys_, *args)
+    try:
+        return await pipe.execute()
+    except NoScriptError:
+        # Redis restarted without its script cache: load what this batch uses, once.
+        for script in {id(c[0]): c[0] for c in calls}.values():
+            script.sha = await redis.script_load(script.script)
+        return await run_scripts(redis, calls)
+
+
+def pubsub_factory(redis: Redis) -> Callable[[], PubSub]:
+    """Make the fan-out's pub/sub connections. On a cluster a plain PUBLISH reaches every
+    node, so any node will do: each new connection tries the next known one, so that the
+    listener moves on when its node is lost."""
+    cluster = cluster_of(redis)
+    if cluster is None:
+        return lambda: redis.pubsub(ignore_subscribe_messages=True)
+    turn = itertools.count()
+
+    def make() -> PubSub:
+        nodes = cluster.get_nodes()
+        node = nodes[next(turn) % len(nodes)]
+        return cluster.pubsub(node=node, ignore_subscribe_messages=True)
+
+    return make
+
+
+class ReplicaWait:
+    """Run a script and then ``WAIT replicas timeout`` on the same connection, so that the
+    write has reached that many replicas (or the timeout passed) before it is acknowledged."""
+
+    def __init__(self, redis: Redis, replicas: int, timeout_ms: int) -> None:
+        self.redis = redis
+        self.replicas = replicas
+        self.timeout_ms = timeout_ms
+        self._nodes: dict[str, Redis] = {}  # a plain client per cluster node, by name
+        self.short = 0  # commits acknowledged with fewer replicas than asked for
+
+    async def call(self, script: AsyncScript, keys_: Sequence[str], args: Sequence[Any]) -> Any:
+        cluster = cluster_of(self.redis)
+        if cluster is None:
+            return await self._on(self.redis, script, keys_, args)
+        for attempt in range(FAILOVER_RETRIES):
+            node = cluster.get_node_from_key(keys_[0])
+            if node is None:
+                await cluster.nodes_manager.initialize()
+                continue
+            client = self._nodes.get(node.name)
+            if client is None:
+                pool = BlockingConnectionPool(
+                    host=node.host, port=int(node.port), max_connections=256, timeout=10
+                )
+                client = self._nodes[node.name] = Redis(connection_pool=pool)
+            try:
+                return await self._on(client, script, keys_, args)
+            except (MovedError, AskError, TryAgainError, ClusterDownError) as exc:
+                failure: Exception = exc
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                failure = exc
+            log.info("commit on %s failed (%s); reading the cluster's layout again", node, failure)
+            await asyncio.sleep(min(0.5, 0.05 * 2**attempt))
+            with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
+                await cluster.nodes_manager.initialize()
+        raise RedisConnectionError("no node of the cluster took the commit")
+
+    async def _on(
+        self, client: Redis, script: AsyncScript, keys_: Sequence[str], args: Sequence[Any]
+    ) -> Any:
+        for _ in range(2):
+            pipe = client.pipeline(transaction=False)
+            pipe.evalsha(script.sha, len(keys_), *keys_, *args)
+            pipe.execute_command("WAIT", self.replicas, self.timeout_ms)
+            try:
+                reply, acked = await pipe.execute()
+            except NoScriptError:
+                script.sha = await client.script_load(script.script)
+                continue
+            if int(acked) < self.replicas:
+                self.short += 1
+            return reply
+        raise NoScriptError("the commit script could not be loaded")
+
+    async def close(self) -> None:
+        for client in self._nodes.values():
+            await client.aclose()
+            await client.connection_pool.aclose()
