@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
+from redis.exceptions import RedisClusterException, RedisError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from brandubh.hub import frames
@@ -45,6 +46,7 @@ from brandubh.hub.watchers import Watchers
 log = logging.getLogger("brandubh.hub")
 
 MAX_GAMES_PER_SOCKET = 16
+UNAVAILABLE: Final = "the game store could not be reached just now: send again with the same id"
 
 
 @dataclass(frozen=True)
@@ -282,6 +284,13 @@ class Connection:
                 if not self.strikes.take():
                     self.close(CLOSE_TOO_MANY_ERRORS, "too many bad messages")
                     return
+            except (RedisError, RedisClusterException) as exc:
+                # Redis is out of reach (restarting, or a cluster failing over): the socket
+                # stays, and the message may be sent again with its id (a resend is safe).
+                log.warning("a %s message could not reach Redis: %s", msg and msg["t"], exc)
+                msg_id = msg.get("id") if msg else None
+                game = msg.get("game") if msg and isinstance(msg.get("game"), str) else None
+                self.send(frames.error("unavailable", UNAVAILABLE, msg_id, game))
 
     # -- following games ------------------------------------------------------------------
 
