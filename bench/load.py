@@ -2,6 +2,7 @@
 
     python bench/load.py [--games 500] [--hubs 2] [--seconds 30]
                          [--saturation-games 100] [--saturation-seconds 15]
+    python bench/load.py --cluster [...]   (bench/cluster.py: on a Redis Cluster)
 
 Prints, for a paced load (each side moves about once a second) and a saturation load
 (every client moves as soon as it may): moves per second and the move round trip -- from
@@ -344,6 +345,11 @@ def report(name: str, r: dict[str, Any]) -> None:
 
 
 async def main() -> None:
+    if "--cluster" in sys.argv:  # the same loads on a Redis Cluster, and a failover run
+        import cluster
+
+        await cluster.main(sys.argv[1:])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--hubs", type=int, default=2)

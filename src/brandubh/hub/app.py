@@ -130,8 +130,6 @@ class Hub:
         finally:
             await self.endings.stop()
             await self.bot.stop()
-            if self.replicas is not None:
-                await self.replicas.close()
             await redis_client.close(self.redis)
 
     def on_lobby_notice(self, msg: dict[str, Any], frame: bytes) -> None:

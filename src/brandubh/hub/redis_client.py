@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Final, cast
 
@@ -42,6 +43,17 @@ log = logging.getLogger("brandubh.hub")
 FAILOVER_RETRIES: Final = 12
 CLUSTER_CONNECTIONS: Final = 1024  # per node and process; past it a command fails at once
 
+# What a node answers while the cluster's layout changes (a failover, a resharding).
+_MOVED_OR_DOWN: Final = (
+    MovedError,
+    AskError,
+    TryAgainError,
+    ClusterDownError,
+    RedisConnectionError,
+    RedisTimeoutError,
+    OSError,
+)
+
 # One script call: the script, its keys and its arguments.
 Call = tuple[AsyncScript, Sequence[str], Sequence[Any]]
 
@@ -69,18 +81,52 @@ def cluster_of(redis: Redis) -> RedisCluster | None:
 
 
 async def close(redis: Redis) -> None:
+    cluster = cluster_of(redis)
+    if cluster is not None:
+        for client in _NODES.pop(cluster, {}).values():
+            await client.aclose()
+            await client.connection_pool.aclose()
     await redis.aclose()
-    if cluster_of(redis) is None:
+    if cluster is None:
         await redis.connection_pool.aclose()
 
 
 async def run_scripts(redis: Redis, calls: Sequence[Call]) -> list[Any]:
-    """Run many script calls, each in its own slot: one pipelined round trip on a single
-    Redis; on a cluster, all at once, each to its node (its pipeline refuses EVALSHA)."""
+    """Run many script calls, each in its own slot, in one pipelined round trip per node:
+    one on a single Redis; on a cluster, one to each master at once (the cluster pipeline
+    refuses EVALSHA), or each call on its own while the cluster's layout is changing."""
     if not calls:
         return []
-    if cluster_of(redis) is not None:
-        return list(await asyncio.gather(*(s(keys=k, args=a) for s, k, a in calls)))
+    cluster = cluster_of(redis)
+    if cluster is None:
+        return await _pipelined(redis, calls)
+    groups: dict[str, list[int]] = {}
+    for i, (_, keys_, _) in enumerate(calls):
+        node = cluster.get_node_from_key(keys_[0])
+        if node is None:
+            return await _one_by_one(calls)
+        groups.setdefault(node.name, []).append(i)
+    try:
+        replies = await asyncio.gather(
+            *(
+                _pipelined(node_client(cluster, name), [calls[i] for i in idx])
+                for name, idx in groups.items()
+            )
+        )
+    except _MOVED_OR_DOWN:
+        return await _one_by_one(calls)  # the cluster client follows the new layout
+    out: list[Any] = [None] * len(calls)
+    for idx, got in zip(groups.values(), replies, strict=True):
+        for i, reply in zip(idx, got, strict=True):
+            out[i] = reply
+    return out
+
+
+async def _one_by_one(calls: Sequence[Call]) -> list[Any]:
+    return list(await asyncio.gather(*(s(keys=k, args=a) for s, k, a in calls)))
+
+
+async def _pipelined(redis: Redis, calls: Sequence[Call]) -> list[Any]:
     pipe = redis.pipeline(transaction=False)
     for script, keys_, args in calls:
         pipe.evalsha(script.sha, len(keys_), *keys_, *args)
@@ -90,7 +136,22 @@ async def run_scripts(redis: Redis, calls: Sequence[Call]) -> list[Any]:
         # Redis restarted without its script cache: load what this batch uses, once.
         for script in {id(c[0]): c[0] for c in calls}.values():
             script.sha = await redis.script_load(script.script)
-        return await run_scripts(redis, calls)
+        return await _pipelined(redis, calls)
+
+
+_NODES: weakref.WeakKeyDictionary[RedisCluster, dict[str, Redis]] = weakref.WeakKeyDictionary()
+
+
+def node_client(cluster: RedisCluster, name: str) -> Redis:
+    """A plain client of one node of the cluster (by its name, host:port), kept for reuse:
+    what must run on one connection to one node (a pipeline, a write and its WAIT)."""
+    clients = _NODES.setdefault(cluster, {})
+    client = clients.get(name)
+    if client is None:
+        host, _, port = name.rpartition(":")
+        pool = BlockingConnectionPool(host=host, port=int(port), max_connections=256, timeout=10)
+        client = clients[name] = Redis(connection_pool=pool)
+    return client
 
 
 def pubsub_factory(redis: Redis) -> Callable[[], PubSub]:
@@ -118,7 +179,6 @@ class ReplicaWait:
         self.redis = redis
         self.replicas = replicas
         self.timeout_ms = timeout_ms
-        self._nodes: dict[str, Redis] = {}  # a plain client per cluster node, by name
         self.short = 0  # commits acknowledged with fewer replicas than asked for
 
     async def call(self, script: AsyncScript, keys_: Sequence[str], args: Sequence[Any]) -> Any:
@@ -130,18 +190,11 @@ class ReplicaWait:
             if node is None:
                 await cluster.nodes_manager.initialize()
                 continue
-            client = self._nodes.get(node.name)
-            if client is None:
-                pool = BlockingConnectionPool(
-                    host=node.host, port=int(node.port), max_connections=256, timeout=10
-                )
-                client = self._nodes[node.name] = Redis(connection_pool=pool)
+            client = node_client(cluster, node.name)
             try:
                 return await self._on(client, script, keys_, args)
-            except (MovedError, AskError, TryAgainError, ClusterDownError) as exc:
+            except _MOVED_OR_DOWN as exc:
                 failure: Exception = exc
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
-                failure = exc
             log.info("commit on %s failed (%s); reading the cluster's layout again", node, failure)
             await asyncio.sleep(min(0.5, 0.05 * 2**attempt))
             with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
@@ -164,8 +217,3 @@ class ReplicaWait:
                 self.short += 1
             return reply
         raise NoScriptError("the commit script could not be loaded")
-
-    async def close(self) -> None:
-        for client in self._nodes.values():
-            await client.aclose()
-            await client.connection_pool.aclose()
