@@ -238,6 +238,7 @@ async def failover_run(args: argparse.Namespace, tmp: Path, wait_replicas: int) 
                 idle_moved = time.perf_counter()
                 await asyncio.sleep(max(0.0, args.failover_seconds / 2 - (idle_moved - start)))
                 victim = master_of_most(client, [d.game.id for d in driven])
+                doomed = {d.game.id for d in driven if master_port(client, d.game.id) == victim}
                 killed_at = time.perf_counter()
                 os.kill(cluster.processes[victim].pid, signal.SIGKILL)
                 cluster.processes[victim].wait()
@@ -246,7 +247,7 @@ async def failover_run(args: argparse.Namespace, tmp: Path, wait_replicas: int) 
             cluster.wait_ok(30)
             client.close()
             client = redis.RedisCluster.from_url(cluster.url)
-            result = tally(client, driven, idle, killed_at, victim)
+            result = tally(client, driven, idle, killed_at, doomed)
         finally:
             for task in readers:
                 task.cancel()
@@ -264,11 +265,15 @@ def events_of(client: redis.RedisCluster, game_id: str) -> list[dict[str, Any]]:
     return [msgpack.unpackb(f, raw=False) for f in raw]
 
 
+def master_port(client: redis.RedisCluster, game_id: str) -> int:
+    node = client.get_node_from_key(keys.game(game_id))  # type: ignore[no-untyped-call]
+    return int(node.port)
+
+
 def master_of_most(client: redis.RedisCluster, game_ids: list[str]) -> int:
     counts: dict[int, int] = {}
     for g in game_ids:
-        node = client.get_node_from_key(keys.game(g))  # type: ignore[no-untyped-call]
-        port = int(node.port)
+        port = master_port(client, g)
         counts[port] = counts.get(port, 0) + 1
     return max(counts, key=lambda p: counts[p])
 
@@ -278,10 +283,10 @@ def tally(
     driven: list[Driven],
     idle: list[Driven],
     killed_at: float,
-    victim: int,
+    doomed: set[str],
 ) -> dict[str, Any]:
     acked = lost = 0
-    stalls: list[float] = []
+    stalls: dict[bool, list[float]] = {True: [], False: []}  # on the killed master or not
     for d in driven:
         stored = [
             msgpack.unpackb(f, raw=False) for f in client.lrange(keys.events(d.game.id), 0, -1)
@@ -293,7 +298,7 @@ def tally(
         times = [t for t, _, _ in d.acks]
         gaps = [b - a for a, b in itertools.pairwise(times) if b > killed_at - 1]
         if gaps and max(gaps) > 1.0:
-            stalls.append(max(gaps))
+            stalls[d.game.id in doomed].append(max(gaps))
     misfires = 0
     late: list[float] = []
     for d in idle:
@@ -311,6 +316,7 @@ def tally(
         "acked": acked,
         "lost": lost,
         "games": len(driven),
+        "doomed": len(doomed),
         "stalled": stalls,
         "idle": len(idle),
         "misfires": misfires,
@@ -322,14 +328,18 @@ def tally(
 
 def print_failover(name: str, r: dict[str, Any]) -> None:
     ms = r["latencies"]
-    stalls = r["stalled"]
     print(f"\nfailover, {name}:")
-    print(f"  moves acknowledged    {r['acked']:>8} in {r['games']} games")
-    print(f"  acknowledged, lost    {r['lost']:>8}")
     print(
-        f"  games stalled > 1 s   {len(stalls):>8}"
-        + (f"   longest {max(stalls):.1f} s, median {pct(stalls, 50):.1f} s" if stalls else "")
+        f"  moves acknowledged    {r['acked']:>8} in {r['games']} games "
+        f"({r['doomed']} on the killed master)"
     )
+    print(f"  acknowledged, lost    {r['lost']:>8}")
+    for doomed, label in ((True, "on the killed master"), (False, "on the others")):
+        stalls = r["stalled"][doomed]
+        print(
+            f"  stalled > 1 s, {label:21}{len(stalls):>4}"
+            + (f"   longest {max(stalls):.1f} s, median {pct(stalls, 50):.1f} s" if stalls else "")
+        )
     late = r["late"]
     print(
         f"  deadline misfires     {r['misfires']:>8} of {r['idle']} idle games"

@@ -21,7 +21,8 @@ from typing import Any, Final, cast
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
-from redis.backoff import ExponentialBackoff
+from redis.asyncio.retry import Retry as AsyncRetry
+from redis.backoff import ExponentialBackoff, NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import (
     AskError,
@@ -162,11 +163,19 @@ def pubsub_factory(redis: Redis) -> Callable[[], PubSub]:
     if cluster is None:
         return lambda: redis.pubsub(ignore_subscribe_messages=True)
     turn = itertools.count()
+    clients: dict[str, Redis] = {}
 
     def make() -> PubSub:
         nodes = cluster.get_nodes()
         node = nodes[next(turn) % len(nodes)]
-        return cluster.pubsub(node=node, ignore_subscribe_messages=True)
+        client = clients.get(node.name)
+        if client is None:
+            # Not retried: when its node is gone the fan-out moves on to the next at once,
+            # rather than after the cluster client's retries (seconds without events).
+            client = clients[node.name] = Redis(
+                host=node.host, port=int(node.port), retry=AsyncRetry(NoBackoff(), 0)
+            )
+        return client.pubsub(ignore_subscribe_messages=True)
 
     return make
 
