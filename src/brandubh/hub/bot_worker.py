@@ -93,7 +93,7 @@ class BotWorker:
             for b in range(keys.BUCKETS)
         ]
         for batch in await redis_client.run_scripts(self.redis, claims):
-            for raw in batch:
+            for raw in batch or ():  # None: its node cannot answer now; next turn
                 game_id = raw.decode()
                 if game_id in self._busy:
                     continue

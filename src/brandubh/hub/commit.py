@@ -162,7 +162,8 @@ class Committer:
         done: list[Change] = []
         for (_, change, _), reply in zip(items, replies, strict=True):
             try:
-                committed = self.settle(reply, change)
+                # None: the game's node could not answer now; decided one by one.
+                committed = None if reply is None else self.settle(reply, change)
             except Refusal:
                 committed = None
             out.append(committed)

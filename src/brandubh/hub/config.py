@@ -42,7 +42,8 @@ class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
     # REDIS_URL names any node of a Redis Cluster; the hub then uses the cluster client.
     redis_cluster: bool = False
-    # Replicas each commit waits for (WAIT) before its ack; 0: none (docs/scaling.md).
+    # Replicas each commit waits for (WAIT) before its ack; 0: none. From the environment:
+    # 1 on a cluster, 0 on one Redis, unless BRANDUBH_REDIS_WAIT_REPLICAS says (scaling.md).
     redis_wait_replicas: int = 0
     redis_wait_ms: int = 100  # the longest a commit waits for them; then it acks anyway
     # Origins allowed to open a websocket or send a non-GET request. Empty: the request's
@@ -77,10 +78,13 @@ class Settings:
     @classmethod
     def from_env(cls) -> Settings:
         origins = os.environ.get("BRANDUBH_ALLOWED_ORIGINS", "")
+        cluster = _flag("BRANDUBH_REDIS_CLUSTER")
         return cls(
             redis_url=os.environ.get("REDIS_URL") or cls.redis_url,
-            redis_cluster=_flag("BRANDUBH_REDIS_CLUSTER"),
-            redis_wait_replicas=_int("BRANDUBH_REDIS_WAIT_REPLICAS", cls.redis_wait_replicas),
+            redis_cluster=cluster,
+            # On a cluster each ack waits for one replica unless told otherwise (its cost
+            # measured negligible, docs/scaling.md); one Redis has no replica to wait for.
+            redis_wait_replicas=_int("BRANDUBH_REDIS_WAIT_REPLICAS", 1 if cluster else 0),
             redis_wait_ms=_int("BRANDUBH_REDIS_WAIT_MS", cls.redis_wait_ms),
             allowed_origins=frozenset(o.strip() for o in origins.split(",") if o.strip()),
             max_frame_bytes=_int("BRANDUBH_MAX_FRAME_BYTES", cls.max_frame_bytes),

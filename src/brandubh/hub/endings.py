@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from redis.asyncio import Redis
 
@@ -77,7 +77,8 @@ class Endings:
             (self.scripts.claim, [keys.finished(b)], [CLAIM_LEASE_MS, CLAIM_BATCH])
             for b in range(keys.BUCKETS)
         ]
-        claimed = cast(list[list[bytes]], await redis_client.run_scripts(self.redis, claims))
+        # A bucket whose node cannot answer now (None) is claimed again next turn.
+        claimed = [c or [] for c in await redis_client.run_scripts(self.redis, claims)]
         done = 0
         for batch in claimed:
             for raw in batch:

@@ -40,8 +40,9 @@ from brandubh.hub.config import Settings
 log = logging.getLogger("brandubh.hub")
 
 # A master lost in a cluster is replaced within a few node timeouts: the client retries
-# (re-reading which node holds which slot) for about this long before it gives up.
-FAILOVER_RETRIES: Final = 12
+# (re-reading which node holds which slot) about 2 s, then the caller hears of it: a
+# client resends (safe), a loop tries again next turn.
+FAILOVER_RETRIES: Final = 6
 CLUSTER_CONNECTIONS: Final = 1024  # per node and process; past it a command fails at once
 
 # What a node answers while the cluster's layout changes (a failover, a resharding).
@@ -95,36 +96,53 @@ async def close(redis: Redis) -> None:
 async def run_scripts(redis: Redis, calls: Sequence[Call]) -> list[Any]:
     """Run many script calls, each in its own slot, in one pipelined round trip per node:
     one on a single Redis; on a cluster, one to each master at once (the cluster pipeline
-    refuses EVALSHA), or each call on its own while the cluster's layout is changing."""
+    refuses EVALSHA). On a cluster, the calls to a node that cannot answer now (it is lost,
+    or no longer holds their slots) get None, and the cluster's layout is read again: the
+    callers (claims of due work) try those buckets again on their next turn."""
     if not calls:
         return []
     cluster = cluster_of(redis)
     if cluster is None:
         return await _pipelined(redis, calls)
     groups: dict[str, list[int]] = {}
+    out: list[Any] = [None] * len(calls)
     for i, (_, keys_, _) in enumerate(calls):
         node = cluster.get_node_from_key(keys_[0])
-        if node is None:
-            return await _one_by_one(calls)
-        groups.setdefault(node.name, []).append(i)
-    try:
-        replies = await asyncio.gather(
-            *(
-                _pipelined(node_client(cluster, name), [calls[i] for i in idx])
-                for name, idx in groups.items()
-            )
-        )
-    except _MOVED_OR_DOWN:
-        return await _one_by_one(calls)  # the cluster client follows the new layout
-    out: list[Any] = [None] * len(calls)
+        if node is not None:
+            groups.setdefault(node.name, []).append(i)
+    replies = await asyncio.gather(
+        *(
+            _pipelined(node_client(cluster, name), [calls[i] for i in idx])
+            for name, idx in groups.items()
+        ),
+        return_exceptions=True,
+    )
+    failed = sum(len(idx) for idx in groups.values()) < len(calls)
     for idx, got in zip(groups.values(), replies, strict=True):
+        if isinstance(got, _MOVED_OR_DOWN):
+            failed = True
+            continue
+        if isinstance(got, BaseException):
+            raise got
         for i, reply in zip(idx, got, strict=True):
             out[i] = reply
+    if failed:
+        await _reread_layout(cluster)
     return out
 
 
-async def _one_by_one(calls: Sequence[Call]) -> list[Any]:
-    return list(await asyncio.gather(*(s(keys=k, args=a) for s, k, a in calls)))
+_LAYOUT_EVERY_S: Final = 0.5
+_layout_read: dict[int, float] = {}
+
+
+async def _reread_layout(cluster: RedisCluster) -> None:
+    """Read which node holds which slot again, at most every half second per client."""
+    loop = asyncio.get_running_loop()
+    if loop.time() - _layout_read.get(id(cluster), 0.0) < _LAYOUT_EVERY_S:
+        return
+    _layout_read[id(cluster)] = loop.time()
+    with contextlib.suppress(*_MOVED_OR_DOWN):
+        await cluster.nodes_manager.initialize()
 
 
 async def _pipelined(redis: Redis, calls: Sequence[Call]) -> list[Any]:

@@ -90,7 +90,8 @@ class Scheduler:
             (self.scripts.claim, [keys.deadlines(b)], [CLAIM_LEASE_MS, FIRING_BATCH])
             for b in range(keys.BUCKETS)
         ]
-        due = cast(list[list[bytes]], await redis_client.run_scripts(self.redis, claims))
+        # A bucket whose node cannot answer now (None) is claimed again next turn.
+        due = [c or [] for c in await redis_client.run_scripts(self.redis, claims)]
         ids = [raw.decode() for batch in due for raw in batch]
         done = 0
         for start in range(0, len(ids), FIRING_BATCH):
