@@ -556,19 +556,25 @@ async def test_secure_cookies_behind_a_trusted_proxy_only(start_hub: Any) -> Non
 async def test_bot_turns_are_shared_fairly_between_players(start_hub: Any) -> None:
     h = start_hub({"BRANDUBH_BOT_PROCESSES": "1", "BRANDUBH_BOT_GAMES_PER_PLAYER": "3"})
     greedy = await Player(h.url).start()
+    # Level 5 thinks for about a second a move: the greedy player's turns are still
+    # queued when the other player's arrives.
     games = [
-        (await greedy.create_game(opponent="bot", bot_level=4, ruleset="nielsen"))["id"]
+        (await greedy.create_game(opponent="bot", bot_level=5, ruleset="nielsen"))["id"]
         for _ in range(3)
     ]
     sock = await greedy.connect()
-    replies: list[str] = []  # whose bot move arrived, in order
+    replies: list[str] = []  # whose bot reply arrived, in order
+    moved: dict[str, int] = {}  # game -> the ply of its player's first move
 
     async def play_first_move(s: Socket, player: Player, game: str) -> None:
         await s.send({"t": "watch", "game": game})
-        snap = await s.recv_until(lambda m: m["t"] == "snapshot" and m["game"] == game)
-        state = snap["state"]
-        if state["players"][state["turn"]]["id"] == player.id:
-            await s.move(game, state["ply"], state["legal"][0])
+        msg = await s.recv_until(lambda m: m["t"] == "snapshot" and m["game"] == game)
+        state = msg["state"]
+        while state["players"][state["turn"]]["id"] != player.id:  # the bot opens first
+            msg = await s.recv_until(lambda m: m["t"] == "event" and m["game"] == game, 90)
+            state = msg["state"]
+        moved[game] = state["ply"]
+        await s.move(game, state["ply"], state["legal"][0])
 
     for game in games:
         await play_first_move(sock, greedy, game)
@@ -577,14 +583,15 @@ async def test_bot_turns_are_shared_fairly_between_players(start_hub: Any) -> No
     other_sock = await other.connect()
     await play_first_move(other_sock, other, theirs)
 
-    async def listen(s: Socket, who: str, player: Player, wanted: int) -> None:
+    async def listen(s: Socket, who: str, wanted: int) -> None:
         seen: set[str] = set()
 
         def note(ev: Any) -> None:
-            if ev["t"] != "event" or ev.get("kind") != "move" or ev["game"] in seen:
+            game = ev.get("game")
+            if ev["t"] != "event" or ev.get("kind") != "move" or game in seen:
                 return
-            if ev["state"]["players"][ev["by"]]["id"] != player.id:
-                seen.add(ev["game"])
+            if game in moved and ev["state"]["ply"] == moved[game] + 2:  # the bot's reply
+                seen.add(game)
                 replies.append(who)
 
         for ev in list(s.frames):  # replies that came while the games were being set up
@@ -592,7 +599,7 @@ async def test_bot_turns_are_shared_fairly_between_players(start_hub: Any) -> No
         while len(seen) < wanted:
             note(await s.recv_until(lambda m: m["t"] == "event", 90))
 
-    await asyncio.gather(listen(sock, "greedy", greedy, 3), listen(other_sock, "other", other, 1))
+    await asyncio.gather(listen(sock, "greedy", 3), listen(other_sock, "other", 1))
     # The other player's one turn waited for at most one of the greedy player's, not all.
     assert replies.index("other") <= 1, replies
     for s in (sock, other_sock):
