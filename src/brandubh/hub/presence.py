@@ -13,16 +13,16 @@ import asyncio
 import contextlib
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any, Final, Literal
 
-import msgpack
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 
 from brandubh.hub import frames, keys
 from brandubh.hub.changes import Change
 from brandubh.hub.sockets import Sockets
-from brandubh.hub.state import BOT_ID
+from brandubh.hub.state import BOT_ID, GameState
 
 CORRESPONDENCE_S: Final = 3600  # turn notices reach every hub in games this slow
 PRESENCE_TTL_MS: Final = 60_000  # refreshed every eight pings (20 s) by each socket
@@ -71,9 +71,17 @@ class TurnNotices:
     more per move, on every hub (through the hubs' channel). Faster games are followed on
     the game's own page, which has the event itself."""
 
-    def __init__(self, redis: Redis, sockets: Sockets) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        sockets: Sockets,
+        committed: Callable[[str], GameState | None],
+    ) -> None:
         self.redis = redis
         self.sockets = sockets
+        # The state the commit path remembered, with the deadline Redis set: the notice is
+        # built from it, not by decoding the event frame on every move.
+        self.committed = committed
         self.hub = secrets.token_hex(6)  # so that this hub skips its own notices
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -84,13 +92,18 @@ class TurnNotices:
             return
         if change.event.get("kind") not in ("move", "start"):
             return  # the turn did not change hands
-        found = turn_of(msgpack.unpackb(frame, raw=False))
-        if found is None:
-            return
-        player_id, notice = found
-        self.sockets.tell([player_id], notice)
+        state = self.committed(new.id) or new
+        other = state.player(state.defender if state.turn == state.attacker else state.attacker)
+        notice = frames.turn(
+            state.id,
+            state.ply,
+            state.moves[-1] if state.moves else None,
+            state.deadline or None,
+            other.name if other else None,
+        )
+        self.sockets.tell([state.turn], notice)
         if new.move_time >= CORRESPONDENCE_S:
-            task = asyncio.create_task(self._publish(player_id, notice))
+            task = asyncio.create_task(self._publish(state.turn, notice))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
@@ -106,23 +119,3 @@ class TurnNotices:
             frame = msg.get("frame")
             if isinstance(frame, bytes):
                 self.sockets.tell([str(msg.get("player"))], frame)
-
-
-def turn_of(event: dict[str, Any]) -> tuple[str, bytes] | None:
-    """(player id, ``turn`` frame) when the event leaves a game on that player's move."""
-    state = event.get("state")
-    if not isinstance(state, dict) or state.get("status") != "active":
-        return None
-    side = state.get("turn")
-    players = state.get("players") or {}
-    mover = players.get(side) if isinstance(players, dict) else None
-    if not isinstance(mover, dict) or mover.get("id") in (None, "bot"):
-        return None
-    other = players.get("defenders" if side == "attackers" else "attackers") or {}
-    return str(mover["id"]), frames.turn(
-        str(event.get("game")),
-        state.get("ply"),
-        state.get("last"),
-        state.get("deadline"),
-        other.get("name") if isinstance(other, dict) else None,
-    )
