@@ -123,17 +123,22 @@ class BotWorker:
         pipe = self.redis.pipeline(transaction=False)
         for b in range(keys.BUCKETS):
             await self.scripts.claim(
-                keys=[keys.bot_jobs(b)], args=[LEASE_MS, min(room, CLAIM_BATCH)], client=pipe
+                keys=[keys.bot_jobs(b)],
+                args=[LEASE_MS, min(room, CLAIM_BATCH), "", "scores"],
+                client=pipe,
             )
+        claimed: list[tuple[float, str]] = []
         for batch in await pipe.execute():
-            for raw in batch:
-                game_id = raw.decode()
-                if game_id in self._busy:
-                    continue
-                self._busy.add(game_id)
-                task = asyncio.create_task(self._play(game_id))
-                self._running.add(task)
-                task.add_done_callback(self._running.discard)
+            claimed += [
+                (float(due), raw.decode()) for raw, due in zip(batch[::2], batch[1::2], strict=True)
+            ]
+        for _, game_id in sorted(claimed):  # the longest waiting first, whatever its bucket
+            if game_id in self._busy:
+                continue
+            self._busy.add(game_id)
+            task = asyncio.create_task(self._play(game_id))
+            self._running.add(task)
+            task.add_done_callback(self._running.discard)
 
     async def _play(self, game_id: str) -> None:
         renew = asyncio.create_task(self._renew(game_id))

@@ -27,6 +27,13 @@ def _float(name: str, default: float) -> float:
         raise SystemExit(f"{name} must be a number, not {raw!r}") from None
 
 
+def _count(name: str, default: int) -> int:
+    value = _int(name, default)
+    if value < 0:
+        raise SystemExit(f"{name} must be 0 or more, not {value}")
+    return value
+
+
 def _smtp_url(name: str) -> str:
     raw = os.environ.get(name, "")
     parts = urlsplit(raw)
@@ -64,7 +71,7 @@ class Settings:
     dead_after_s: float = 9.0
     replay_window: int = 20  # a client further behind than this gets a snapshot
     bot_poll_s: float = 1.0
-    bot_processes: int = 1  # processes per hub that run the bot's search
+    bot_processes: int = 1  # processes per hub that run the bot's search; 0: none here
     redis_pool_size: int = 64
     time_scale: float = 1.0  # multiplies every move deadline; tests shorten them with it
     scheduler_poll_s: float = 0.05
@@ -125,7 +132,7 @@ class Settings:
             dead_after_s=_float("BRANDUBH_DEAD_AFTER_S", cls.dead_after_s),
             replay_window=_int("BRANDUBH_REPLAY_WINDOW", cls.replay_window),
             bot_poll_s=_float("BRANDUBH_BOT_POLL_S", cls.bot_poll_s),
-            bot_processes=_int("BRANDUBH_BOT_PROCESSES", cls.bot_processes),
+            bot_processes=_count("BRANDUBH_BOT_PROCESSES", cls.bot_processes),
             redis_pool_size=_int("BRANDUBH_REDIS_POOL", cls.redis_pool_size),
             time_scale=_float("BRANDUBH_TIME_SCALE", cls.time_scale),
             scheduler_poll_s=_float("BRANDUBH_SCHEDULER_POLL_S", cls.scheduler_poll_s),
