@@ -127,6 +127,7 @@ class Hub:
         fanout.hub_hooks.append(self.turns.on_notice)
         fanout.hub_hooks.append(self.session_guard.on_notice)
         fanout.lobby_hooks.append(self.on_lobby_notice)
+        self.heartbeat = connection.Heartbeat(settings.ping_interval_s)
         self.connection_services = connection.Services(
             settings=settings,
             games=games,
@@ -142,6 +143,7 @@ class Hub:
             hold=clock.hold,
             budgets=connection.SharedBudgets(settings),
             verified=self.verification.is_verified,
+            heartbeat=self.heartbeat,
         )
         self._ticks = 0
 
@@ -169,6 +171,7 @@ class Hub:
         s = self.settings
         return [
             loops.Loop("marks", self.marks.write, MARK_S),
+            loops.Loop("heartbeat", self.heartbeat.turn, self.heartbeat.every_s, reads_redis=False),
             loops.Loop("scheduler", self.scheduler.tick, s.scheduler_poll_s),
             loops.Loop("archive sweep", self.endings.sweep, s.archive_poll_s),
             loops.Loop("bot worker", self.bot.sweep, s.bot_poll_s, wake=self.bot.wake),

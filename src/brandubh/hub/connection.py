@@ -72,6 +72,7 @@ class Services:
     hold: Callable[[int], AbstractContextManager[None]]  # a stamped move is in flight
     budgets: SharedBudgets
     verified: Callable[[str], Awaitable[bool]]  # whether an account confirmed its address
+    heartbeat: Heartbeat
 
 
 def disconnected(exc: BaseException) -> bool:
@@ -141,6 +142,44 @@ class SharedBudgets:
             self._sessions[session_id] = (bucket, users - 1)
         else:
             del self._sessions[session_id]
+
+
+class Heartbeat:
+    """Pings every socket of this process from one loop, not a task per socket (a task
+    waiting in a sleep costs about 2 KiB a socket): the sockets are spread over
+    ``SLOTS`` turns of the interval, so the pings go out evenly, not in one burst."""
+
+    SLOTS: Final = 10
+    REFRESH_EVERY: Final = 8  # pings between refreshes of watcher and presence entries
+
+    def __init__(self, interval_s: float) -> None:
+        self.every_s = interval_s / self.SLOTS  # the pause between turns (app.loops)
+        self._slots: list[set[Connection]] = [set() for _ in range(self.SLOTS)]
+        self._added = 0
+        self._turn = 0
+        self._refreshing: asyncio.Task[None] | None = None
+
+    def add(self, conn: Connection) -> None:
+        self._slots[self._added % self.SLOTS].add(conn)
+        self._added += 1
+
+    def discard(self, conn: Connection) -> None:
+        for slot in self._slots:
+            slot.discard(conn)
+
+    async def turn(self) -> None:
+        """Ping one slot's sockets; refresh the entries of those due, off this loop."""
+        slot = self._slots[self._turn % self.SLOTS]
+        self._turn += 1
+        due = [conn for conn in list(slot) if conn.beat(self.REFRESH_EVERY)]
+        if due and (self._refreshing is None or self._refreshing.done()):
+            # In the background: a slow Redis must not hold up anyone's ping.
+            self._refreshing = asyncio.create_task(self._refresh(due))
+
+    @staticmethod
+    async def _refresh(conns: list[Connection]) -> None:
+        for conn in conns:
+            await conn.refresh()
 
 
 class Subscription:
@@ -246,7 +285,10 @@ class Connection:
         self.session_checked = time.monotonic()  # the session was read just now
         self.id = secrets.token_hex(8)
         settings = services.settings
-        self.out: asyncio.Queue[bytes] = asyncio.Queue(maxsize=settings.outbound_queue)
+        # Frames waiting for the writer, and what it waits on when there are none: lighter
+        # than an asyncio.Queue (three deques, about 2 KiB a socket) and cheaper per frame.
+        self.out: list[bytes] = []
+        self._more: asyncio.Future[None] | None = None
         self.credits = TokenBucket(settings.credits, settings.credits / settings.credit_window_s)
         self.strikes = TokenBucket(settings.strikes, 1 / settings.strike_refill_s)
         self.shared: TokenBucket | None = None  # the session's budget (set by serve)
@@ -255,7 +297,8 @@ class Connection:
         self.closing: tuple[int, str] | None = None
         self.lobby_player: Player | None = None  # set once it opens seeks or waits to pair
         self.received = 0  # when the acting message being handled arrived (Redis clock, ms)
-        self._closed = asyncio.Event()
+        self.pings = 0
+        self._reading: asyncio.Task[None] | None = None
 
     # -- sending --------------------------------------------------------------------------
 
@@ -263,38 +306,47 @@ class Connection:
         """Queue a frame; a reader too slow to keep up is closed, not buffered forever."""
         if self.closing is not None:
             return
-        try:
-            self.out.put_nowait(frame)
-        except asyncio.QueueFull:
+        if len(self.out) >= self.services.settings.outbound_queue:
             self.close(CLOSE_TOO_SLOW, "too slow: outbound queue full")
+            return
+        self.out.append(frame)
+        more = self._more
+        if more is not None and not more.done():
+            more.set_result(None)
 
     def close(self, code: int, reason: str) -> None:
         if self.closing is None:
             self.closing = (code, reason)
-            self._closed.set()
+            if self._reading is not None:
+                self._reading.cancel()  # run() then flushes what is queued and closes
 
     async def _writer(self) -> None:
+        loop = asyncio.get_running_loop()
         while True:
-            frame = await self.out.get()
-            await self.ws.send_bytes(frame)
+            while self.out:
+                await self.ws.send_bytes(self.out.pop(0))
+            self._more = loop.create_future()
+            await self._more
 
-    async def _heartbeat(self) -> None:
+    def beat(self, refresh_every: int) -> bool:
+        """One heartbeat (Heartbeat.turn): close a silent socket, else ping it; whether
+        its watcher and presence entries are due to be refreshed."""
         settings = self.services.settings
-        n = 0
-        while True:
-            await asyncio.sleep(settings.ping_interval_s)
-            if time.monotonic() - self.last_seen > settings.dead_after_s:
-                self.close(CLOSE_HEARTBEAT, "no message or pong within the heartbeat timeout")
-                return
-            n += 1
-            self.send(frames.ping(n, self.services.clock()))
-            if n % 8 == 0:
-                try:
-                    await self._refresh_watchers()
-                    if self.lobby_player is not None:
-                        await self.services.lobby.refresh_live_seeks(self.lobby_player, self.id)
-                except UNREACHABLE as exc:
-                    outage.report("socket heartbeat", exc)  # refreshed again next time
+        if time.monotonic() - self.last_seen > settings.dead_after_s:
+            self.close(CLOSE_HEARTBEAT, "no message or pong within the heartbeat timeout")
+            return False
+        self.pings += 1
+        self.send(frames.ping(self.pings, self.services.clock()))
+        return self.pings % refresh_every == 0 and (bool(self.subs) or bool(self.lobby_player))
+
+    async def refresh(self) -> None:
+        """Renew the entries that say this socket watches, plays or seeks (they expire)."""
+        try:
+            await self._refresh_watchers()
+            if self.lobby_player is not None:
+                await self.services.lobby.refresh_live_seeks(self.lobby_player, self.id)
+        except UNREACHABLE as exc:
+            outage.report("socket heartbeat", exc)  # refreshed again next time
 
     # -- the socket's life ----------------------------------------------------------------
 
@@ -313,12 +365,11 @@ class Connection:
                 },
             )
         )
-        tasks = [
-            asyncio.create_task(self._writer()),
-            asyncio.create_task(self._heartbeat()),
-            asyncio.create_task(self._reader()),
-            asyncio.create_task(self._closed.wait()),
-        ]
+        self._reading = asyncio.create_task(self._reader())
+        tasks = [asyncio.create_task(self._writer()), self._reading]
+        if self.closing is not None:  # closed before it ran (its session ended, say)
+            self._reading.cancel()
+        self.services.heartbeat.add(self)
         try:
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
@@ -328,6 +379,7 @@ class Connection:
                 log.error("socket %s failed", self.id, exc_info=exc)
                 self.close(CLOSE_INTERNAL_ERROR, "internal error")
         finally:
+            self.services.heartbeat.discard(self)
             for task in tasks:
                 task.cancel()
             for task in tasks:
@@ -337,8 +389,8 @@ class Connection:
             if self.closing is not None:
                 # Flush what is queued (an error explaining the close) before closing.
                 with contextlib.suppress(Exception):
-                    while not self.out.empty():
-                        await asyncio.wait_for(self.ws.send_bytes(self.out.get_nowait()), 1)
+                    while self.out:
+                        await asyncio.wait_for(self.ws.send_bytes(self.out.pop(0)), 1)
                     await self.ws.close(self.closing[0], self.closing[1])
 
     async def _reader(self) -> None:

@@ -26,6 +26,7 @@ class Loop:
     step: Callable[[], Awaitable[object]]
     every_s: float  # the pause after each step
     wake: asyncio.Event | None = None  # set it to run the next step at once
+    reads_redis: bool = True  # a step that went through says Redis is reachable again
 
 
 async def run(loop: Loop) -> None:
@@ -61,7 +62,8 @@ async def run(loop: Loop) -> None:
                 log.exception("%s failed; trying again", loop.name)
             failures += 1
             continue
-        outage.recovered()
+        if loop.reads_redis:
+            outage.recovered()
         if failures:
             if not outage.OUTAGE.active:
                 log.info("%s works again after %d failed turns", loop.name, failures)
