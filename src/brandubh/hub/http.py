@@ -45,8 +45,9 @@ def routes(web: Services, static: Path) -> list[Route]:
         return player, token
 
     async def player_for(request: Request, *, use: bool = False) -> tuple[Player, str | None]:
-        """The request's player, creating a guest session when it has none; ``use``: it is
-        about to play, so a guest session gets its full life."""
+        """The request's player, creating a guest session when it has none (only requests
+        that act call this); ``use``: it is about to play, so a guest session gets its full
+        life. The new session's token, if one was made."""
         cookie = request.cookies.get(COOKIE)
         session = await web.sessions.get_session(cookie)
         if session is not None:
@@ -81,9 +82,14 @@ def routes(web: Services, static: Path) -> list[Route]:
                     "email": account.email if account else None,
                 }
             )
-        player, token = await player_for(request)
-        body = {"id": player.id, "name": player.name, "account": False, "email": None}
-        return with_cookie(JSONResponse(body), token, request)
+        if session is not None:
+            player = session.player
+            return JSONResponse(
+                {"id": player.id, "name": player.name, "account": False, "email": None}
+            )
+        # No session: a guest view, and nothing written (a session is made by the first
+        # request that needs one, such as starting a game against the bot).
+        return JSONResponse({"id": None, "name": None, "account": False, "email": None})
 
     async def require_account(request: Request) -> None:
         """Games against people need an account session (the bot needs none)."""
@@ -245,11 +251,7 @@ def routes(web: Services, static: Path) -> list[Route]:
                 "or `npm ci && npm run build` in client/.",
                 status_code=503,
             )
-        token = None
-        if await web.sessions.get_session(request.cookies.get(COOKIE)) is None:
-            made = await new_guest(request)  # past the limit: the page, without a session
-            token = made[1] if made else None
-        return with_cookie(FileResponse(index), token, request)
+        return FileResponse(index)  # a read: no session is made (see ``me``)
 
     return [
         Route("/api/me", me),
