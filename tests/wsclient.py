@@ -53,6 +53,12 @@ class Player:
         await self.refresh()
         return self
 
+    async def guest(self) -> Player:
+        """A guest session, made as a visitor's first act makes one: a game with the bot."""
+        await self.start()
+        await self.create_game(opponent="bot")
+        return self
+
     async def refresh(self) -> None:
         r = await self.http.get("/api/me")
         r.raise_for_status()

@@ -109,24 +109,24 @@ def status(page: Page) -> str:
 
 def sign_up(page: Page, base: str, name: str | None = None) -> dict[str, Any]:
     """Give a page's browser context a new account with a confirmed address, as the
-    sign-up form and the mailed link do (games against people need one); the session
-    cookie lands in the context. The account's fields."""
+    sign-up form and the mailed link do (games against people need one); the link logs
+    in, so the session cookie lands in the context. The account's fields."""
     body = {"email": f"e2e{secrets.token_hex(6)}@example.org", "password": "correct horse battery"}
     if name:
         body["name"] = name
     r = page.context.request.post(f"{base}/api/signup", data=body, headers={"Origin": base})
-    assert r.status == 201, r.text()
-    confirm_address(page, base, body["email"])
-    return dict(r.json())
+    assert r.status == 202, r.text()
+    return confirm_address(page, base, body["email"])
 
 
-def confirm_address(page: Page, base: str, email: str) -> None:
+def confirm_address(page: Page, base: str, email: str) -> dict[str, Any]:
     """Follow the link of the confirmation mail to ``email`` as its page does (a POST
-    with the context's cookies), without leaving the page."""
+    with the context's cookies), without leaving the page; the account's fields."""
     link = wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/")
     token = link.rsplit("/", 1)[1]
     r = page.context.request.post(f"{base}/api/verify-email/{token}", headers={"Origin": base})
     assert r.status == 200, r.text()
+    return dict(r.json())
 
 
 def start_friend_game(new_page: Any, base: str) -> tuple[dict[str, Page], str]:

@@ -82,7 +82,9 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
     " (the bot needs none).",
   );
   let isAccount = false;
+  let hasSession = false; // a first visit has none: starting a game makes it
   void ctx.me.then((me) => {
+    hasSession = !!me?.id;
     isAccount = !!(me && (me as { account?: boolean }).account);
     accountHint.hidden = isAccount;
   });
@@ -226,7 +228,10 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
         ...(opponent === "bot" ? { bot_level: Number(level.value) } : { rated: ratedBox.checked }),
       });
       if (opponent === "bot" || !game.invite) {
-        ctx.navigate(game.url);
+        // A new session (this was the visitor's first act): a full load, so that the
+        // websocket and the header speak for it.
+        if (!hasSession) window.location.assign(game.url);
+        else ctx.navigate(game.url);
         return;
       }
       rememberInvite(game.id, game.invite);
