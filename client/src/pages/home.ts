@@ -212,6 +212,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
 
   async function start(opponent: "bot" | "friend"): Promise<void> {
     error.textContent = "";
+    await ctx.me; // who the visitor is decides what follows (a click may come first)
     if (opponent === "friend" && !isAccount) {
       error.textContent = "Playing a friend needs an account — sign up or log in first (it takes a moment), then come back here.";
       accountHint.hidden = false;
