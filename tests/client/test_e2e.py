@@ -317,9 +317,12 @@ def test_bot_game_starts_without_an_account(new_page: Any, web_hub: HubProcess) 
     page.check("#ruleset-common")
     page.check("#time-180")
     page.select_option("#bot-level", "2")
+    # A first visit has no session: looking made none; playing makes it.
+    assert not [c for c in page.context.cookies() if c["name"] == "bd_session"]
     page.click("#play-bot")
     page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     page.wait_for_selector('.page-game[data-status="active"]')
+    assert [c for c in page.context.cookies() if c["name"] == "bd_session"]
     side = page.get_attribute(".page-game", "data-side")
     assert side in ("attackers", "defenders")
     info = page.inner_text("#game-info")
