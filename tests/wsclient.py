@@ -48,10 +48,21 @@ class Player:
         self.password = ""
 
     async def start(self) -> Player:
+        """GET /api/me as a first visit does: a guest view; no session is made until the
+        player acts (``create_game``)."""
+        await self.refresh()
+        return self
+
+    async def guest(self) -> Player:
+        """A guest session, made as a visitor's first act makes one: a game with the bot."""
+        await self.start()
+        await self.create_game(opponent="bot")
+        return self
+
+    async def refresh(self) -> None:
         r = await self.http.get("/api/me")
         r.raise_for_status()
         self.me = r.json()
-        return self
 
     async def signup(
         self,
@@ -61,8 +72,9 @@ class Player:
         verify: bool = True,
     ) -> Player:
         """Sign up a new account from this session (a random email unless given); a guest
-        session started before keeps its player id. With ``verify`` the address is
-        confirmed as a person would: by following the link in the mail."""
+        session started before keeps its player id. Signing up logs nobody in: with
+        ``verify`` the address is confirmed as a person would, by following the link in
+        the mail, which logs the account in."""
         self.email = email or f"p{secrets.token_hex(6)}@example.org"
         self.password = password
         body = {"email": self.email, "password": password}
@@ -70,8 +82,7 @@ class Player:
             body["name"] = name
         seen = len(MAILBOX.mails(self.email, CONFIRM)) if MAILBOX is not None else 0
         r = await self.http.post("/api/signup", json=body)
-        assert r.status_code == 201, r.text
-        self.me = r.json()
+        assert r.status_code == 202 and r.json()["sent"] is True, r.text
         if verify:
             await self.verify(count=seen + 1)  # this sign-up's mail, not an earlier one's
         return self
@@ -83,6 +94,7 @@ class Player:
         token = mail.link("/verify-email/").rsplit("/", 1)[1]
         r = await self.http.post(f"/api/verify-email/{token}")
         assert r.status_code == 200, r.text
+        self.me = r.json()  # the link logs the account in
 
     async def login(self, email: str | None = None, password: str | None = None) -> httpx.Response:
         """POST /api/login (this player's own email and password unless given)."""
@@ -106,6 +118,8 @@ class Player:
         r = await self.http.post("/api/games", json=body)
         assert r.status_code == 201, r.text
         data: Msg = r.json()
+        if self.me.get("id") is None:  # the first act made this guest's session
+            await self.refresh()
         return data
 
     async def join(self, invite_path: str) -> Msg:

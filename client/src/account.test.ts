@@ -54,7 +54,9 @@ describe("a finished game from one player's side", () => {
 
 describe("account errors and redirects", () => {
   it("puts the stable codes into words", () => {
-    expect(accountErrorText(new ApiError("bad_credentials", "x", 401))).toBe("The email address or the password is not right.");
+    expect(accountErrorText(new ApiError("bad_credentials", "x", 401))).toBe(
+      "The email address or the password is not right. A new account can log in once the link we mailed to it is opened.",
+    );
     expect(accountErrorText(new ApiError("rate_limited", "too many login attempts for this account: try again in 10 minutes", 429))).toBe(
       "Too many attempts: try again in 10 minutes.",
     );

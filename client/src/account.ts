@@ -6,10 +6,17 @@ import type { Side } from "./notation";
 import type { GameResult, PlayerInfo } from "./protocol";
 import { reasonText } from "./status";
 
-/** `GET /api/me`: the session's player; `account` false for a guest. */
+/** The player of a session (`GET /api/me` with one, a login); `account` false for a guest. */
 export interface Me extends PlayerInfo {
   account: boolean;
   email: string | null;
+}
+
+/** `POST /api/signup`: the same answer whether or not the address has an account. */
+export interface SignupAnswer {
+  sent: true;
+  email: string;
+  message: string;
 }
 
 export interface HistoryPoint {
@@ -80,7 +87,7 @@ const enc = encodeURIComponent;
 export const accountApi = {
   me: () => call<Me>("GET", "/api/me"),
   signup: (email: string, password: string, name?: string) =>
-    call<Me>("POST", "/api/signup", name ? { email, password, name } : { email, password }),
+    call<SignupAnswer>("POST", "/api/signup", name ? { email, password, name } : { email, password }),
   login: (email: string, password: string) => call<Me>("POST", "/api/login", { email, password }),
   logout: (everywhere: boolean) => call<{ ended: number }>("POST", "/api/logout", { everywhere }),
   changePassword: (current: string, next: string) =>
@@ -140,9 +147,7 @@ export function accountErrorText(err: unknown): string {
   if (!(err instanceof ApiError)) return "Something went wrong. Please try again.";
   switch (err.code) {
     case "bad_credentials":
-      return "The email address or the password is not right.";
-    case "email_taken":
-      return "There is already an account with this email address. Log in instead.";
+      return "The email address or the password is not right. A new account can log in once the link we mailed to it is opened.";
     case "rate_limited":
       return `Too many attempts: ${err.message.replace(/^too many login attempts for [^:]*: /, "")}.`;
     case "not_logged_in":

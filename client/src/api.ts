@@ -1,7 +1,7 @@
 // The HTTP half of docs/protocol.md: session, rule sets, creating and joining games,
 // game records and their verification.
 
-import type { PlayerInfo, State } from "./protocol";
+import type { State } from "./protocol";
 
 export class ApiError extends Error {
   readonly code: string;
@@ -14,6 +14,17 @@ export class ApiError extends Error {
 }
 
 /** A JSON request to the hub; ApiError (with the server's code and words) on failure. */
+/**
+ * `GET /api/me`: who the visitor is. A first visit has no session: `id` and `name` are null
+ * until the first request that needs one (starting a game) makes a guest session.
+ */
+export interface Viewer {
+  id: string | null;
+  name: string | null;
+  account: boolean;
+  email: string | null;
+}
+
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
@@ -104,7 +115,7 @@ export interface CreatedGame {
 }
 
 export const api = {
-  me: () => request<PlayerInfo>("GET", "/api/me"),
+  me: () => request<Viewer>("GET", "/api/me"),
   rulesets: () => request<RulesetInfo[]>("GET", "/api/rulesets"),
   createGame: (body: CreateGameRequest) => request<CreatedGame>("POST", "/api/games", body),
   joinGame: (id: string, invite: string) =>

@@ -1,14 +1,14 @@
 // What every page shares: the live connection, the session and navigation.
 
-import type { RulesetInfo } from "./api";
+import type { RulesetInfo, Viewer } from "./api";
 import type { LiveClient } from "./live";
 import type { MyGames } from "./mygames";
-import type { PlayerInfo } from "./protocol";
 
 export interface AppContext {
   live: LiveClient;
-  /** the session (GET /api/me); null when the server could not be reached */
-  me: Promise<PlayerInfo | null>;
+  /** the visitor (GET /api/me; `id` null before a session is made); null when the server
+   * could not be reached */
+  me: Promise<Viewer | null>;
   rulesets: () => Promise<RulesetInfo[]>;
   navigate: (path: string, replace?: boolean) => void;
   setTitle: (title: string) => void;
@@ -33,6 +33,28 @@ export function rememberInvite(game: string, invite: string): void {
 export function recallInvite(game: string): string | null {
   try {
     return localStorage.getItem(INVITE_KEY + game);
+  } catch {
+    return null;
+  }
+}
+
+const RETURN_KEY = "brandubh.after-signup";
+
+/** Where to come back to once the sign-up's link is opened (an invitation, say). */
+export function rememberReturn(path: string): void {
+  try {
+    localStorage.setItem(RETURN_KEY, path);
+  } catch {
+    /* storage may be unavailable: the invite link still works */
+  }
+}
+
+/** The remembered place (a same-site path), once; null if none. */
+export function takeReturn(): string | null {
+  try {
+    const path = localStorage.getItem(RETURN_KEY);
+    localStorage.removeItem(RETURN_KEY);
+    return path && path.startsWith("/join/") ? path : null;
   } catch {
     return null;
   }

@@ -15,7 +15,8 @@ export const mailApi = {
   status: () => call<MailStatus>("GET", "/api/mail"),
   resend: () => call<{ sent: true }>("POST", "/api/verify-email/resend", {}),
   checkVerify: (token: string) => call<{ email: string }>("GET", `/api/verify-email/${encodeURIComponent(token)}`),
-  confirm: (token: string) => call<{ verified: true; email: string }>("POST", `/api/verify-email/${encodeURIComponent(token)}`, {}),
+  /** Confirms the address and logs its account in (the answer is the new session's player). */
+  confirm: (token: string) => call<{ verified: true; email: string; id: string; name: string; account: true }>("POST", `/api/verify-email/${encodeURIComponent(token)}`, {}),
   forgot: (email: string) => call<{ sent: true; message: string }>("POST", "/api/password/forgot", { email }),
   checkReset: (token: string) => call<{ email: string }>("GET", `/api/password/reset/${encodeURIComponent(token)}`),
   reset: (token: string, password: string) => call<{ ended: number }>("POST", "/api/password/reset", { token, password }),

@@ -3,7 +3,7 @@
 
 import "./style.css";
 import { installAccounts } from "./accountnav";
-import { api, type RulesetInfo } from "./api";
+import { api, type RulesetInfo, type Viewer } from "./api";
 import type { AppContext, Unmount } from "./context";
 import { clear, h } from "./dom";
 import { LiveClient } from "./live";
@@ -22,7 +22,6 @@ import { mountRules } from "./pages/rules";
 import { mountVerify } from "./pages/verify";
 import { mountWatch } from "./pages/watch";
 import { installPairing } from "./pairing";
-import type { PlayerInfo } from "./protocol";
 import { ROUTES, type RouteName, matchRoute } from "./routes";
 import { played } from "./sound";
 
@@ -52,7 +51,7 @@ function wsUrl(): string {
 }
 
 const live = new LiveClient({ url: wsUrl() });
-const me: Promise<PlayerInfo | null> = api.me().catch(() => null);
+const me: Promise<Viewer | null> = api.me().catch(() => null);
 let rulesetsCache: Promise<RulesetInfo[]> | null = null;
 let shownGame: string | null = null;
 const myGames = new MyGames(live, () => shownGame);
@@ -84,7 +83,7 @@ clear(appRoot);
 appRoot.append(h("a", { href: "#main", class: "skip", text: "Skip to the page" }), header, main);
 
 void me.then((p) => {
-  if (p) whoami.textContent = p.name;
+  if (p?.name) whoami.textContent = p.name;
 });
 
 function renderConnection(): void {

@@ -109,24 +109,24 @@ def status(page: Page) -> str:
 
 def sign_up(page: Page, base: str, name: str | None = None) -> dict[str, Any]:
     """Give a page's browser context a new account with a confirmed address, as the
-    sign-up form and the mailed link do (games against people need one); the session
-    cookie lands in the context. The account's fields."""
+    sign-up form and the mailed link do (games against people need one); the link logs
+    in, so the session cookie lands in the context. The account's fields."""
     body = {"email": f"e2e{secrets.token_hex(6)}@example.org", "password": "correct horse battery"}
     if name:
         body["name"] = name
     r = page.context.request.post(f"{base}/api/signup", data=body, headers={"Origin": base})
-    assert r.status == 201, r.text()
-    confirm_address(page, base, body["email"])
-    return dict(r.json())
+    assert r.status == 202, r.text()
+    return confirm_address(page, base, body["email"])
 
 
-def confirm_address(page: Page, base: str, email: str) -> None:
+def confirm_address(page: Page, base: str, email: str) -> dict[str, Any]:
     """Follow the link of the confirmation mail to ``email`` as its page does (a POST
-    with the context's cookies), without leaving the page."""
+    with the context's cookies), without leaving the page; the account's fields."""
     link = wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/")
     token = link.rsplit("/", 1)[1]
     r = page.context.request.post(f"{base}/api/verify-email/{token}", headers={"Origin": base})
     assert r.status == 200, r.text()
+    return dict(r.json())
 
 
 def start_friend_game(new_page: Any, base: str) -> tuple[dict[str, Page], str]:
@@ -317,9 +317,12 @@ def test_bot_game_starts_without_an_account(new_page: Any, web_hub: HubProcess) 
     page.check("#ruleset-common")
     page.check("#time-180")
     page.select_option("#bot-level", "2")
+    # A first visit has no session: looking made none; playing makes it.
+    assert not [c for c in page.context.cookies() if c["name"] == "bd_session"]
     page.click("#play-bot")
     page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     page.wait_for_selector('.page-game[data-status="active"]')
+    assert [c for c in page.context.cookies() if c["name"] == "bd_session"]
     side = page.get_attribute(".page-game", "data-side")
     assert side in ("attackers", "defenders")
     info = page.inner_text("#game-info")

@@ -33,30 +33,33 @@ OPENING = ["g4-g3", "d5-g5", "g3-g2"]
 
 
 def sign_up_form(page: Page, base: str, name: str) -> tuple[str, str]:
-    """Sign up through the form; (email, player id) once the profile page shows."""
+    """Sign up through the form and follow the mailed link, which logs in; (email, player
+    id) once the header says who is logged in."""
     email = f"{name.split()[0].lower()}{secrets.token_hex(4)}@example.org"
     page.goto(base + "/signup")
     page.fill("#signup-email", email)
     page.fill("#signup-password", PASSWORD)
     page.fill("#signup-name", name)
     page.click("#signup-submit")
-    page.wait_for_url(re.compile(r"/u/[A-Za-z0-9_-]+$"))
-    page.wait_for_selector(f"#profile-name:has-text('{name}')")
-    pid = page.url.rsplit("/", 1)[1]
-    page.wait_for_selector(f"#nav-profile[data-player='{pid}']")
-    assert page.inner_text("#nav-profile") == name  # the header says who is logged in
+    sent = page.wait_for_selector("#signup-sent")
+    assert f"We sent a link to {email}. Open it to finish signing up." in sent.inner_text()
+    assert page.locator("#nav-profile").count() == 0  # signing up logs nobody in
     follow_confirmation(page, email)
+    page.click("#verify-email-lobby")
+    page.wait_for_url(re.compile(r"/lobby$"))
+    profile = page.wait_for_selector("#nav-profile")
+    assert profile.inner_text() == name  # the header says who is logged in
+    pid = str(profile.get_attribute("data-player"))
     return email, pid
 
 
-def follow_confirmation(page: Page, email: str, *, banner: bool = True) -> None:
-    """Open the link of the confirmation mail, as its reader does: the address is confirmed.
-    ``banner``: the page was loaded since the sign-up, so it asks for the confirmation."""
-    if banner:
-        page.wait_for_selector("#mail-banner:has-text('Confirm your email address')")
+def follow_confirmation(page: Page, email: str) -> None:
+    """Open the link of the confirmation mail, as its reader does: the address is confirmed
+    and its account logged in."""
     page.goto(wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/"))
     page.wait_for_selector('#verify-email-status[data-state="ok"]')
     assert email in page.inner_text("#verify-email-status")
+    assert "you are logged in" in page.inner_text("#verify-email-status")
 
 
 def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
@@ -224,10 +227,10 @@ def test_a_guest_opening_an_invite_is_asked_to_sign_up_and_comes_back(
     guest.fill("#invite-email", email)
     guest.fill("#invite-password", PASSWORD)
     guest.click("#invite-submit")
-    # Signed up right there; joining needs a confirmed address: the mailed link confirms it.
-    guest.wait_for_selector(":is(#invite-error, #join-error):has-text('confirm')")
-    follow_confirmation(guest, email, banner=False)
-    guest.goto(invite)
+    # Signed up right there: the mailed link logs in, and its page leads back here.
+    guest.wait_for_selector(f"#signup-sent:has-text('We sent a link to {email}')")
+    follow_confirmation(guest, email)
+    guest.click("#verify-email-invite")
     guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))  # joined
     guest.wait_for_selector('.page-game[data-status="active"]')
     game_id = guest.url.rsplit("/", 1)[1]

@@ -18,9 +18,23 @@ from urllib.parse import quote, urlsplit
 import httpx
 import pytest
 
+import wsclient
+
 Page = Any  # playwright.sync_api.Page
 HubProcess = Any  # services.HubProcess
 PASSWORD = "the attacker's own passphrase"
+
+
+def sign_up_confirmed(base: str, email: str) -> None:
+    """An account with a confirmed address (a new one cannot log in before), by the API
+    and the mailed link."""
+    r = httpx.post(
+        base + "/api/signup", json={"email": email, "password": PASSWORD}, headers={"Origin": base}
+    )
+    assert r.status_code == 202, r.text
+    link = wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/")
+    r = httpx.post(base + "/api/verify-email/" + link.rsplit("/", 1)[1], headers={"Origin": base})
+    assert r.status_code == 200, r.text
 
 
 class Attacker:
@@ -67,10 +81,7 @@ def test_a_neighbours_page_cannot_log_the_visitor_in_or_open_a_socket(
 ) -> None:
     base = web_hub.url
     email = f"mallory{secrets.token_hex(4)}@example.org"
-    r = httpx.post(
-        base + "/api/signup", json={"email": email, "password": PASSWORD}, headers={"Origin": base}
-    )
-    assert r.status_code == 201
+    sign_up_confirmed(base, email)
     attacker.pages["/csrf.html"] = f"""<!doctype html><title>loading</title><script>
       const hub = {json.dumps(base)};
       const body = JSON.stringify({{email: {json.dumps(email)}, password: {json.dumps(PASSWORD)}}});
@@ -128,10 +139,7 @@ def test_after_logging_in_next_never_leaves_the_site(
     page = new_page()
     page.goto(base + "/")
     email = f"ann{secrets.token_hex(4)}@example.org"
-    r = page.request.post(
-        base + "/api/signup", data={"email": email, "password": PASSWORD}, headers={"Origin": base}
-    )
-    assert r.status == 201
+    sign_up_confirmed(base, email)
     evil = target.format(host=urlsplit(attacker.url).netloc)
     page.goto(base + "/login?next=" + quote(evil, safe=""))
     page.fill("#login-email", email)

@@ -64,7 +64,7 @@ async def test_a_sibling_origin_changes_nothing(hub: HubProcess) -> None:
 
 
 async def test_security_headers_on_every_answer(hub: HubProcess) -> None:
-    player = await Player(hub.url).start()
+    player = await Player(hub.url).signup()
     for path in ("/", "/api/me", "/api/rulesets", "/healthz", "/api/games/nosuchgame1"):
         r = await player.http.get(path)
         csp = r.headers.get("content-security-policy", "")
@@ -215,7 +215,7 @@ async def test_sign_ups_are_limited_per_address_and_overall(
         )
         codes.append(r.status_code)
         here.http.cookies.clear()
-    assert codes == [201, 201, 429]
+    assert codes == [202, 202, 429]
     # A taken address is no quicker way to probe: it is counted and limited the same.
     r = await here.http.post(
         "/api/signup", json={"email": "flood0@example.org", "password": PASSWORD}
@@ -225,13 +225,13 @@ async def test_sign_ups_are_limited_per_address_and_overall(
     r = await elsewhere.http.post(
         "/api/signup", json={"email": "flood0@example.org", "password": PASSWORD}
     )
-    assert r.status_code == 409  # the third sign-up overall (counted, though taken)
+    assert r.status_code == 202  # the third sign-up overall (counted, though taken)
     r = await Player(h.url).http.post(
         "/api/signup", json={"email": "late@example.org", "password": PASSWORD}
     )
     assert r.status_code == 429  # overall
-    # Logging in is not a sign-up: not held up by them.
-    assert (await Player(h.url).login("flood1@example.org", PASSWORD)).status_code == 200
+    # Logging in is not a sign-up: not held up by them (401: unconfirmed, not 429).
+    assert (await Player(h.url).login("flood1@example.org", PASSWORD)).status_code == 401
     await here.close()
     await elsewhere.close()
 
@@ -296,21 +296,31 @@ async def test_cookieless_visits_do_not_pile_up_sessions(
 ) -> None:
     h = start_hub({"BRANDUBH_GUESTS_PER_ADDRESS": "3"}, redis=fresh_redis_url)
     r = redis.Redis.from_url(fresh_redis_url)
-    headers = {"X-Forwarded-For": "198.18.7.7"}
+    headers = {"X-Forwarded-For": "198.18.7.7", "Origin": h.url}
     async with httpx.AsyncClient(base_url=h.url, headers=headers) as client:
-        codes = []
-        for _ in range(6):
+        await client.get("/api/me")  # whatever a first request may start, started
+        before = r.dbsize()
+        for _ in range(20):
             client.cookies.clear()
-            codes.append((await client.get("/api/me")).status_code)
-        assert codes == [200, 200, 200, 429, 429, 429]
-        client.cookies.clear()
-        assert (await client.get("/")).status_code == 200  # the page, without a session
-        sessions = list(r.scan_iter(keys.session("*")))
-        assert len(sessions) == 3
-        assert all(0 < r.ttl(k) <= 3600 for k in sessions)  # unused: a short life
+            me = await client.get("/api/me")
+            assert me.status_code == 200 and "set-cookie" not in me.headers
+            assert me.json() == {"id": None, "name": None, "account": False, "email": None}
+            page = await client.get("/")
+            assert page.status_code in (200, 503) and "set-cookie" not in page.headers
+        assert r.dbsize() == before  # reads wrote nothing
+        assert not list(r.scan_iter(keys.session("*")))
+        # The first act makes the session, limited per address.
+        codes = []
+        for _ in range(5):
+            client.cookies.clear()
+            codes.append((await client.post("/api/games", json={"opponent": "bot"})).status_code)
+        assert codes == [201, 201, 201, 429, 429]
+        assert len(list(r.scan_iter(keys.session("*")))) == 3
     # A guest who plays keeps the session for the full 30 days.
     guest = await Player(h.url).start()
+    assert guest.cookie == "None"  # looking made none
     await guest.create_game(opponent="bot")
+    assert guest.me["id"] and not guest.me["account"]
     assert r.ttl(keys.session(session_id(guest.cookie))) > 29 * 24 * 3600
     await guest.close()
     r.close()
@@ -388,6 +398,7 @@ async def test_every_message_costs_and_a_session_shares_one_budget(start_hub: An
     env = {"BRANDUBH_PING_INTERVAL_S": "600", "BRANDUBH_DEAD_AFTER_S": "1200"}
     h = start_hub({**env, "BRANDUBH_SESSION_CREDITS": "6", "BRANDUBH_CREDIT_WINDOW_S": "600"})
     player = await Player(h.url).start()
+    await player.create_game(opponent="bot")  # a session: the first act makes it
     a, b = await player.connect(), await player.connect()
     for sock in (a, b):
         for n in range(5):
@@ -399,7 +410,9 @@ async def test_every_message_costs_and_a_session_shares_one_budget(start_hub: An
             replies.append(msg["t"] if msg["t"] == "pong" else msg["code"])
     # Ten pings from two sockets of one session: the session's six credits answer six.
     assert sorted(replies) == ["pong"] * 6 + ["rate_limited"] * 4
-    other = await (await Player(h.url).start()).connect()  # another session has its own
+    another = await Player(h.url).start()
+    await another.create_game(opponent="bot")
+    other = await another.connect()  # another session has its own
     await other.send({"t": "ping", "n": 5})
     assert (await other.recv_until(lambda m: m["t"] == "pong"))["n"] == 5
     for sock in (a, b, other):
@@ -550,17 +563,22 @@ async def test_a_graceful_stop_closes_sockets_with_1001(start_hub: Any) -> None:
 
 async def test_secure_cookies_behind_a_trusted_proxy_only(start_hub: Any) -> None:
     https = {"X-Forwarded-Proto": "https", "X-Forwarded-For": "203.0.113.9"}
+
+    def cookie(hub: HubProcess, extra: dict[str, str]) -> str:
+        """The session cookie of a first act (a bot game), as a header."""
+        r = httpx.post(
+            hub.url + "/api/games", json={"opponent": "bot"}, headers={"Origin": hub.url, **extra}
+        )
+        assert r.status_code == 201, r.text
+        return r.headers["set-cookie"].lower()
+
     trusted = start_hub()  # 127.0.0.1 is trusted by default: a proxy on this machine
-    r = httpx.get(trusted.url + "/api/me", headers=https)
-    assert "secure" in r.headers["set-cookie"].lower()
-    assert "secure" not in httpx.get(trusted.url + "/api/me").headers["set-cookie"].lower()
+    assert "secure" in cookie(trusted, https)
+    assert "secure" not in cookie(trusted, {"X-Forwarded-For": "203.0.113.10"})
     untrusted = start_hub({"BRANDUBH_FORWARDED_ALLOW_IPS": "192.0.2.1"})
-    r = httpx.get(untrusted.url + "/api/me", headers=https)
-    assert "secure" not in r.headers["set-cookie"].lower()
+    assert "secure" not in cookie(untrusted, https)
     off = start_hub({"BRANDUBH_PROXY_HEADERS": "0"})
-    assert (
-        "secure" not in httpx.get(off.url + "/api/me", headers=https).headers["set-cookie"].lower()
-    )
+    assert "secure" not in cookie(off, https)
 
 
 async def test_bot_turns_are_shared_fairly_between_players(

@@ -293,7 +293,7 @@ async def test_abort_before_both_moved_and_its_refusal_after(hub: Any) -> None:
 async def test_spectators_cannot_offer_resign_or_abort(hub: Any) -> None:
     game, alice, bob = await friend_game(hub.url)
     sockets = await seated(game, alice, bob)
-    viewer = await (await Player(hub.url).start()).connect()
+    viewer = await (await Player(hub.url).guest()).connect()  # a session, not a player
     for i, kind in enumerate(("resign", "abort", "offer_draw")):
         await viewer.send({"t": kind, "game": game, "id": f"v{i}"})
         assert (await viewer.reply_to(f"v{i}"))["code"] == "not_a_player"

@@ -17,10 +17,17 @@ async def test_a_guest_session_is_short_until_its_guest_plays(
     hub: HubProcess, redis_sync: redis.Redis
 ) -> None:
     guest = await Player(hub.url).start()
-    key = keys.session(session_id(guest.cookie))
+    assert guest.cookie == "None"  # looking makes no session
     unused = Settings().guest_unused_ttl_s
-    assert 0 < redis_sync.ttl(key) <= unused
+    # A first act that fails leaves no cookie, and at most a session that soon goes.
+    before = set(redis_sync.scan_iter(keys.session("*")))
+    r = await guest.http.post("/api/games", json={"opponent": "bot", "ruleset": "nope"})
+    assert r.status_code == 400 and "set-cookie" not in r.headers
+    made = set(redis_sync.scan_iter(keys.session("*"))) - before
+    assert len(made) <= 1 and all(0 < redis_sync.ttl(k) <= unused for k in made)
+    # One that plays makes the session, which lasts as long as an account's.
     await guest.create_game(opponent="bot", ruleset="nielsen")
+    key = keys.session(session_id(guest.cookie))
     assert unused < redis_sync.ttl(key) <= TTL_S
     await guest.close()
 

@@ -164,7 +164,7 @@ async def test_the_watch_list_shows_games_in_progress(hub: HubProcess) -> None:
 
 
 async def test_a_guest_may_watch_the_lobby_but_not_seek_a_person(hub: HubProcess) -> None:
-    guest = await Player(hub.url).start()
+    guest = await Player(hub.url).guest()
     sock = await guest.connect()
     await sock.send({"t": "lobby", "on": True})
     assert (await sock.recv_until(lambda m: m["t"] == "lobby"))["seeks"] is not None

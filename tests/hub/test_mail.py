@@ -18,6 +18,7 @@ import redis
 from test_lifecycle import play, quiet_line
 
 from brandubh.hub import keys
+from brandubh.store import Store, tables
 from mailbox_smtp import Mailbox
 from services import HubProcess
 from wsclient import PASSWORD, Player, Socket, friend_game, seated, side_of
@@ -40,11 +41,7 @@ async def test_sign_up_mails_a_link_that_confirms_the_address_once(
     hub: HubProcess, mailbox: Mailbox
 ) -> None:
     ann = await Player(hub.url).signup(name="Ann Mail", verify=False)
-    assert (await ann.http.get("/api/mail")).json() == {
-        "email": ann.email,
-        "verified": False,
-        "reminders": True,
-    }
+    assert (await ann.http.get("/api/mail")).status_code == 401  # not logged in yet
     mail = await mailbox.wait(ann.email, "confirm your email")
     assert mail.message["From"] and mail.message["Message-ID"]
     assert "Ann Mail" in mail.text and "48 hours" in mail.text
@@ -56,7 +53,11 @@ async def test_sign_up_mails_a_link_that_confirms_the_address_once(
     assert (await ann.http.get(urlsplit(link).path)).status_code in (200, 503)
     assert (await ann.http.get(f"/api/verify-email/{token}")).json() == {"email": ann.email}
     r = await ann.http.post(f"/api/verify-email/{token}")
-    assert r.status_code == 200 and r.json() == {"verified": True, "email": ann.email}
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["verified"] is True and body["email"] == ann.email
+    assert body["account"] is True and body["name"] == "Ann Mail"
+    # Following the link logged the account in.
     assert (await ann.http.get("/api/mail")).json()["verified"] is True
     # Used: the same link again says so.
     r = await ann.http.post(f"/api/verify-email/{token}")
@@ -65,8 +66,24 @@ async def test_sign_up_mails_a_link_that_confirms_the_address_once(
     await ann.close()
 
 
-async def test_an_unconfirmed_account_plays_the_bot_but_not_people(hub: HubProcess) -> None:
-    ann = await Player(hub.url).signup(verify=False)
+async def unconfirm(database_url: str, account_id: str) -> None:
+    """Make a confirmed account unconfirmed again, as an account that was logged in
+    before sign-ups stopped logging in (its session still stands)."""
+    store = Store.from_url(database_url)
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            tables.accounts.update()
+            .where(tables.accounts.c.id == account_id)
+            .values(verified=False)
+        )
+    await store.close()
+
+
+async def test_an_unconfirmed_account_plays_the_bot_but_not_people(
+    hub: HubProcess, database_url: str
+) -> None:
+    ann = await Player(hub.url).signup()
+    await unconfirm(database_url, ann.id)
     bot_game = await ann.create_game(opponent="bot")
     assert bot_game["id"]
     r = await ann.http.post("/api/games", json={"opponent": "friend"})
@@ -89,41 +106,107 @@ async def test_an_unconfirmed_account_plays_the_bot_but_not_people(hub: HubProce
         reply = await sock.reply_to(str(msg["id"]))
         assert reply["t"] == "error" and reply["code"] == "verification_required", reply
     await sock.close()
-    # Once confirmed, all of it works.
-    await ann.verify()
+    # A new link (asked for on the account page) confirms it again; then all of it works.
+    assert (await ann.http.post("/api/verify-email/resend")).status_code == 202
+    await ann.verify(count=2)
     r = await ann.http.post(f"/api/games/{gid}/join", json={"invite": invite})
     assert r.status_code == 200, r.text
     await ann.close()
     await bob.close()
 
 
-async def test_resending_the_link_is_limited(hub: HubProcess, mailbox: Mailbox) -> None:
+async def test_an_unconfirmed_account_cannot_log_in(hub: HubProcess, mailbox: Mailbox) -> None:
+    """Else signing up and logging in would tell whether the address was free."""
     ann = await Player(hub.url).signup(verify=False)
-    for _ in range(3):
-        r = await ann.http.post("/api/verify-email/resend")
-        assert r.status_code == 202, r.text
-    r = await ann.http.post("/api/verify-email/resend")
-    assert r.status_code == 429 and error_of(r) == "rate_limited"
-    assert int(r.headers["Retry-After"]) > 0 and "verification mails" in r.json()["message"]
-    # Four links were mailed (the sign-up's and three more); any one confirms.
-    await ann.verify(count=4)
-    r = await ann.http.post("/api/verify-email/resend")
-    assert r.status_code == 409 and error_of(r) == "already_verified"
+    r = await ann.login()
+    assert r.status_code == 401 and error_of(r) == "bad_credentials"
+    assert r.json() == (await ann.login(password="not the password at all")).json()
+    assert ann.cookie == "None"
+    await ann.verify()  # the link logs in, and then the password does too
+    assert (await Player(hub.url).login(ann.email, PASSWORD)).status_code == 200
     await ann.close()
 
 
+async def test_sign_up_says_nothing_about_whether_an_address_has_an_account(
+    hub: HubProcess, mailbox: Mailbox
+) -> None:
+    owner = await Player(hub.url).signup(name="Owner")
+    pending = await Player(hub.url).signup(name="Pending", verify=False)
+    prober = Player(hub.url)
+    await prober.create_game(opponent="bot")  # a guest, whose id a new account adopts
+    fresh = f"fresh{time.time_ns()}@example.org"
+    answers = {}
+    for email in (fresh, owner.email, pending.email):
+        r = await prober.http.post("/api/signup", json={"email": email, "password": NEW_PASSWORD})
+        answers[email] = r
+        assert r.status_code == 202, r.text
+        assert r.json() == {
+            "sent": True,
+            "email": email,
+            "message": f"We sent a link to {email}. Open it to finish signing up.",
+        }
+        assert "set-cookie" not in r.headers  # nobody is logged in, nobody out
+        # Logging in with the password just given fails alike, taken or not.
+        login = await Player(hub.url).login(email, NEW_PASSWORD)
+        assert login.status_code == 401 and error_of(login) == "bad_credentials"
+    assert (await prober.http.get("/api/me")).json()["account"] is False
+    # The guest id adopted by the new sign-up does not show as a player before it is confirmed.
+    assert (await prober.http.get(f"/api/players/{prober.id}")).status_code == 404
+    # Each address got one mail. The new one: its confirmation link.
+    await mailbox.wait(fresh, "confirm your email")
+    # The confirmed owner: someone tried; log in, or set a new password. Nothing changed.
+    tried = await mailbox.wait(owner.email, "someone tried to sign up")
+    assert "Owner" in tried.text and f"{hub.url}/login" in tried.text
+    assert (await owner.http.get("/api/me")).json()["account"] is True
+    assert (await Player(hub.url).login(owner.email, PASSWORD)).status_code == 200
+    reset = token_of(tried.link("/reset-password/"))
+    r = await prober.http.get(f"/api/password/reset/{reset}")
+    assert r.json() == {"email": owner.email}
+    # The unconfirmed one: finished by choosing the password, which also confirms it; the
+    # first sign-up's password (perhaps a squatter's) stops working.
+    finish = await mailbox.wait(pending.email, "finish signing up")
+    assert len(mailbox.mails(pending.email, "confirm your email")) == 1  # no second link
+    token = token_of(finish.link("/reset-password/"))
+    r = await prober.http.post(
+        "/api/password/reset", json={"token": token, "password": "the owner's own words"}
+    )
+    assert r.status_code == 200, r.text
+    assert (await Player(hub.url).login(pending.email, PASSWORD)).status_code == 401
+    assert (await Player(hub.url).login(pending.email, "the owner's own words")).status_code == 200
+    for p in (owner, pending, prober):
+        await p.close()
+
+
+async def test_mail_for_taken_addresses_is_limited_without_saying_so(
+    hub: HubProcess, mailbox: Mailbox
+) -> None:
+    owner = await Player(hub.url).signup()
+    prober = Player(hub.url)
+    for _ in range(5):
+        r = await prober.http.post(
+            "/api/signup", json={"email": owner.email, "password": NEW_PASSWORD}
+        )
+        assert r.status_code == 202  # the fourth and fifth too: the limit does not show
+    await mailbox.wait(owner.email, "someone tried to sign up", count=3)
+    await asyncio.sleep(1.5)
+    assert len(mailbox.mails(owner.email, "someone tried to sign up")) == 3
+    await owner.close()
+    await prober.close()
+
+
 async def test_an_unconfirmed_sign_up_releases_its_address(
-    hub: HubProcess, redis_sync: redis.Redis
+    hub: HubProcess, redis_sync: redis.Redis, mailbox: Mailbox
 ) -> None:
     squatter = await Player(hub.url).signup(verify=False)
-    sock = await squatter.connect()
-    # Seven days pass (the release is due now).
-    redis_sync.zadd(keys.unverified(), {squatter.id: 0})
-    assert await sock.close_code(timeout=30) == 4004  # the squatter's sessions end
-    gone = await squatter.http.get(f"/api/players/{squatter.id}")
-    assert gone.status_code == 404  # the account is deleted from PostgreSQL
+    due = [m.decode() for m in redis_sync.zrange(keys.unverified(), 0, -1)]
+    # Seven days pass (the release is due now) for every unconfirmed sign-up listed.
+    redis_sync.zadd(keys.unverified(), dict.fromkeys(due, 0))
+    deadline = time.monotonic() + 30
+    while redis_sync.zcard(keys.unverified()):
+        assert time.monotonic() < deadline, "the release sweep did not run"
+        await asyncio.sleep(0.2)
     owner = await Player(hub.url).signup(email=squatter.email)  # the owner can sign up
-    assert owner.id != squatter.id
+    assert owner.me["email"] == squatter.email
     # A confirmed account is never released.
     redis_sync.zadd(keys.unverified(), {owner.id: 0})
     deadline = time.monotonic() + 30
@@ -170,7 +253,7 @@ async def test_an_expired_link_says_so(
     r = await ann.http.post(f"/api/verify-email/{token}")
     assert r.status_code == 410 and error_of(r) == "token_expired"
     assert "expired" in r.json()["message"] and "new one" in r.json()["message"]
-    assert (await ann.http.get("/api/mail")).json()["verified"] is False
+    assert (await ann.login()).status_code == 401  # still unconfirmed: no login
     await ann.close()
 
 
@@ -180,7 +263,7 @@ async def test_an_expired_link_says_so(
 async def test_forgot_password_resets_once_and_ends_every_session(
     hub: HubProcess, hub2: HubProcess, mailbox: Mailbox
 ) -> None:
-    ann = await Player(hub.url).signup(verify=False)  # someone else's address, say
+    ann = await Player(hub.url).signup()
     elsewhere = await Player(hub2.url).start()
     assert (await elsewhere.login(ann.email, PASSWORD)).status_code == 200
     sockets = [await ann.connect(), await elsewhere.connect()]
@@ -209,8 +292,7 @@ async def test_forgot_password_resets_once_and_ends_every_session(
     assert r.status_code == 410 and error_of(r) == "token_used"
     assert (await ann.login(ann.email, PASSWORD)).status_code == 401
     assert (await ann.login(ann.email, NEW_PASSWORD)).status_code == 200
-    # The link reached the address: the address is confirmed too.
-    assert (await ann.http.get("/api/mail")).json()["verified"] is True
+    # (A reset link confirms an unconfirmed address too: test_sign_up_says_nothing_...)
     assert not mailbox.mails("nobody@example.org")
     for p in (ann, elsewhere, stranger):
         await p.close()

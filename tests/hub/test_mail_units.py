@@ -42,6 +42,19 @@ def state(**over: Any) -> dict[str, Any]:
     return {**base, **over}
 
 
+def test_the_mails_for_a_sign_up_with_a_taken_address() -> None:
+    login, reset = "https://b.test/login", "https://b.test/reset-password/" + "t" * 43
+    taken = mails.signup_taken("ann@example.org", "Ann", login, reset, 1800)
+    assert "someone tried to sign up" in taken.subject and taken.link == reset
+    assert login in taken.text and reset in taken.text and "30 minutes" in taken.text
+    assert "password stays as it is" in taken.text
+    pending = mails.signup_pending("bo@example.org", "Bo", reset, 1800)
+    assert "finish signing up" in pending.subject and pending.link == reset
+    assert "confirms the address" in pending.text and "stops working" in pending.text
+    for mail in (taken, pending):
+        assert reset in mail.html and "<img" not in mail.html
+
+
 def test_which_reminders_an_event_calls_for() -> None:
     now = THU - HOUR_MS
     assert entries(state(), now, 1.0) == {

@@ -93,8 +93,10 @@ async def services(fresh_redis_url: str, store: Store) -> AsyncIterator[dict[str
 
 
 async def account(accounts: Accounts, n: int) -> Seat:
-    _token, session = await accounts.signup(f"player{n}@example.org", PASSWORD, None, None)
-    return session.player
+    email = await accounts.signup(f"player{n}@example.org", PASSWORD, None, None)
+    made = await accounts.get(str(await accounts.account_of(email)))
+    assert made is not None
+    return Seat(made.id, made.name)
 
 
 async def rated_games(store: Store, pid: str, ruleset: str = "nielsen") -> int:

@@ -14,7 +14,7 @@ CORNERS = ("a1", "a7", "g1", "g7")
 async def test_spectator_sees_every_move_and_cannot_act(hub: HubProcess, hub2: HubProcess) -> None:
     game, alice, bob = await friend_game(hub.url)
     sockets = await seated(game, alice, bob)
-    viewer = await Player(hub2.url).start()  # a session, but not a player of this game
+    viewer = await Player(hub2.url).guest()  # a session, but not a player of this game
     watch = await viewer.connect()
     snap = await watch.watch(game)
     assert snap["t"] == "snapshot"

@@ -1,11 +1,12 @@
 // `/signup`, `/login`, `/account`: create an account, log in, and (logged in) change the
-// password or log out here or everywhere. After a change of session the page reloads, so
-// that the header and the live connection speak for the new session.
+// password or log out here or everywhere. Signing up logs nobody in: it mails a link, and
+// the answer is the same whether or not the address has an account. After a change of
+// session the page reloads, so that the header and the live connection speak for it.
 
 import { type Me, accountApi, accountErrorText, nextPath } from "../account";
 import "../accounts.css";
 import type { AppContext, Unmount } from "../context";
-import { h } from "../dom";
+import { clear, h } from "../dom";
 import { mailSettings } from "../mailnav";
 
 function field(id: string, label: string, attrs: Record<string, string>, hint?: string): { row: HTMLElement; input: HTMLInputElement } {
@@ -36,33 +37,45 @@ export function mountSignup(root: HTMLElement, ctx: AppContext): Unmount {
   const error = h("p", { class: "error", role: "alert", id: "signup-error" });
   const submit = h("button", { type: "submit", class: "btn btn-primary", id: "signup-submit", text: "Create the account" });
   const form = h("form", { class: "auth-form panel", id: "signup-form", novalidate: true }, email.row, password.row, name.row, error, submit);
+  const panel = h("div", { id: "signup-panel" }, form);
   root.append(
     h(
       "div",
       { class: "page page-auth" },
       h("h1", { text: "Sign up" }),
       h("p", { text: "An account lets you play people, be rated, and keep your games. The bot needs none; the games you played against it in this browser stay yours." }),
-      form,
+      panel,
       h("p", {}, "Have an account? ", h("a", { href: "/login" + window.location.search, text: "Log in" }), "."),
     ),
   );
   void ctx.me.then((me) => {
     const m = me as Me | null;
-    if (m && !m.account) name.input.placeholder = m.name;
+    if (m && !m.account && m.name) name.input.placeholder = m.name;
   });
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
     submit.disabled = true;
     try {
-      const me = await accountApi.signup(email.input.value, password.input.value, name.input.value.trim() || undefined);
-      reloadTo(nextPath(window.location.search, `/u/${me.id}`));
+      const sent = await accountApi.signup(email.input.value, password.input.value, name.input.value.trim() || undefined);
+      clear(panel);
+      panel.append(signupSent(sent.email));
     } catch (err) {
       error.textContent = accountErrorText(err);
       submit.disabled = false;
     }
   });
   return () => undefined;
+}
+
+/** What every sign-up is told, whether or not the address has an account. */
+export function signupSent(email: string): HTMLElement {
+  return h(
+    "div",
+    { class: "panel", id: "signup-sent", role: "status" },
+    h("p", {}, "We sent a link to ", h("strong", { id: "signup-sent-email", text: email }), ". Open it to finish signing up."),
+    h("p", { class: "hint", text: "The link logs you in. No mail after a few minutes? Look in the spam folder, or sign up again with the same address: we send it again." }),
+  );
 }
 
 export function mountLogin(root: HTMLElement, ctx: AppContext): Unmount {

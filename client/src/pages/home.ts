@@ -82,7 +82,9 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
     " (the bot needs none).",
   );
   let isAccount = false;
+  let hasSession = false; // a first visit has none: starting a game makes it
   void ctx.me.then((me) => {
+    hasSession = !!me?.id;
     isAccount = !!(me && (me as { account?: boolean }).account);
     accountHint.hidden = isAccount;
   });
@@ -210,6 +212,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
 
   async function start(opponent: "bot" | "friend"): Promise<void> {
     error.textContent = "";
+    await ctx.me; // who the visitor is decides what follows (a click may come first)
     if (opponent === "friend" && !isAccount) {
       error.textContent = "Playing a friend needs an account — sign up or log in first (it takes a moment), then come back here.";
       accountHint.hidden = false;
@@ -226,7 +229,10 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
         ...(opponent === "bot" ? { bot_level: Number(level.value) } : { rated: ratedBox.checked }),
       });
       if (opponent === "bot" || !game.invite) {
-        ctx.navigate(game.url);
+        // A new session (this was the visitor's first act): a full load, so that the
+        // websocket and the header speak for it.
+        if (!hasSession) window.location.assign(game.url);
+        else ctx.navigate(game.url);
         return;
       }
       rememberInvite(game.id, game.invite);

@@ -1,10 +1,12 @@
 // `/join/<id>/<token>`: an invitation. Who invites you, the rule set, the time per move,
 // rated or casual; with an account you join at once and land in the game, seated; without
-// one you sign up (or log in) right here and land there all the same, in one flow.
+// one you log in right here and land there all the same, or sign up: the mailed link logs
+// you in and its page leads back here.
 
 import { accountApi, accountErrorText } from "../account";
+import { signupSent } from "./auth";
 import { ApiError, api, joinErrorText } from "../api";
-import type { AppContext, Unmount } from "../context";
+import { type AppContext, type Unmount, rememberReturn } from "../context";
 import { clear, h } from "../dom";
 import type { State } from "../protocol";
 import { RULES } from "../rules";
@@ -99,11 +101,20 @@ export function mountJoin(root: HTMLElement, ctx: AppContext, game: string, invi
       e.preventDefault();
       error.textContent = "";
       submit.disabled = true;
-      const done = mode === "signup" ? accountApi.signup(email.value.trim(), password.value, name.value.trim() || undefined) : accountApi.login(email.value.trim(), password.value);
+      // Signing up mails a link (which logs in) and logs nobody in: this invite link is
+      // opened again afterwards. Logging in joins at once.
+      const done =
+        mode === "signup"
+          ? accountApi.signup(email.value.trim(), password.value, name.value.trim() || undefined).then((sent) => {
+              if (gone) return;
+              rememberReturn(window.location.pathname);
+              clear(body);
+              body.append(signupSent(sent.email), h("p", { class: "hint", id: "invite-after-signup", text: "Its page brings you back to this invitation." }));
+            })
+          : accountApi.login(email.value.trim(), password.value).then(() => {
+              if (!gone) join(true);
+            });
       done
-        .then(() => {
-          if (!gone) join(true);
-        })
         .catch((err: unknown) => {
           error.textContent = accountErrorText(err);
           submit.disabled = false;

@@ -3,7 +3,8 @@
 An account is an email address and a password (argon2id, passwords.py), plus a display
 name and a leaderboard opt-in, kept in PostgreSQL (brandubh.store); sessions and login
 limits stay in Redis. A guest who signs up keeps their player id, and so the games they
-played as a guest in that session; a login starts a new session under a new token. With
+played as a guest in that session. Signing up makes no session: following the mailed link
+does, and a login (of a confirmed account) starts a new session under a new token. With
 PostgreSQL unreachable, every call here that needs it answers ``unavailable`` (HTTP 503)
 at once instead of hanging. Ending a session deletes it in Redis and tells every hub
 (keys.hub_channel) to close its websockets with 4004; each hub also re-checks the
@@ -62,7 +63,11 @@ async def reachable() -> AsyncIterator[None]:
 
 
 def bad_credentials() -> Refusal:
-    return Refusal("bad_credentials", "the email address or the password is not right")
+    return Refusal(
+        "bad_credentials",
+        "the email address or the password is not right (a new account logs in once the "
+        "link we mailed at sign-up is followed)",
+    )
 
 
 class Accounts:
@@ -81,8 +86,10 @@ class Accounts:
         self.settings = settings
         self.passwords = Passwords(settings.hash_concurrency, settings.signup_hash_concurrency)
         self.limits = Limits(scripts, settings)
-        # Awaited with each new account's id (the composition root adds the mail's).
+        # Awaited with each new account's id (the composition root adds the mail's), and
+        # with the account and client address of a sign-up for a taken address.
         self.on_signup: list[Callable[[str], Awaitable[None]]] = []
+        self.on_taken: list[Callable[[str, str], Awaitable[None]]] = []
 
     async def start(self) -> None:
         """Make the dummy hash now, so that no login waits for it."""
@@ -103,40 +110,62 @@ class Accounts:
         name_raw: object,
         current: Session | None,
         address: str = "unknown",
-    ) -> tuple[str, Session]:
-        """A new account and a session for it (its token). A guest session's player id
-        and name are adopted (a given name wins); any current session ends.
+    ) -> str:
+        """Sign up an address; the normalised address. The answer, and the work before it,
+        are the same whether or not the address has an account (docs/accounts.md): a new
+        one is made, unconfirmed, and ``on_signup`` mails its link; for a taken one nothing
+        changes and ``on_taken`` mails its owner. No session is made or ended: an account
+        is logged in only by following its link, or by a login once confirmed.
 
-        Sign-ups are limited per address and overall; a taken address is answered after
-        the same hashing as a new one (docs/accounts.md says what that does and does not hide).
+        A guest session's player id is adopted by the new account (a given name wins), so
+        the games played as that guest become the account's.
         """
         email = normalize_email(email_raw)
         password = check_password(password_raw, email)
         name = check_name(name_raw) if name_raw is not None else None
         await self.limits.signup(address)
-        encoded = await self.passwords.hash_for_signup(password)
+        encoded = await self.passwords.hash_for_signup(password)  # taken or not: one hash
         guest = current is not None and not current.account
         account_id = current.player.id if guest and current else _new_id()
         if name is None:
             name = current.player.name if guest and current else _default_name()
         async with reachable():
-            if await self.store.credentials(email) is not None:
-                raise _taken()
-            for _ in range(4):
-                try:
-                    await self.store.create_account(
-                        account_id, email, name, encoded, verified=False
-                    )
-                    break
-                except EmailTaken:
-                    raise _taken() from None
-                except IdTaken:
-                    account_id = _new_id()  # that guest id was adopted already: start afresh
-            else:  # pragma: no cover - 72 random bits do not collide 4 times
-                raise Refusal("busy", "could not create the account; try again")
-        for hook in self.on_signup:
-            await hook(account_id)
-        token, session = await self.sessions.create_account_session(Player(account_id, name))
+            taken = await self._create(account_id, email, name, encoded)
+        if taken is not None:
+            for on_taken in self.on_taken:
+                await on_taken(taken, address)
+        else:
+            for hook in self.on_signup:
+                await hook(account_id)
+        return email
+
+    async def _create(self, account_id: str, email: str, name: str, encoded: str) -> str | None:
+        """Make the unconfirmed account, adopting ``account_id`` if it is free; None, or
+        the id of the account that has the address already."""
+        for _ in range(4):
+            found = await self.store.credentials(email)
+            if found is not None:
+                return found[0].id
+            try:
+                await self.store.create_account(account_id, email, name, encoded, verified=False)
+                return None
+            except EmailTaken:
+                continue  # a sign-up for the same address won the race: answer as taken
+            except IdTaken:
+                account_id = _new_id()  # that guest id was adopted already: start afresh
+        raise Refusal("busy", "could not create the account; try again")  # pragma: no cover
+
+    async def log_in_confirmed(
+        self, account_id: str, current: Session | None
+    ) -> tuple[str, Session]:
+        """A new session (its token) for an account whose confirmation link was just
+        followed, which proves the address; the request's own session ends."""
+        account = await self.get(account_id)
+        if account is None:
+            raise not_logged_in()
+        token, session = await self.sessions.create_account_session(
+            Player(account.id, account.name)
+        )
         if current is not None:
             await self.end_sessions([current], notify=True)
         return token, session
@@ -146,7 +175,10 @@ class Accounts:
     ) -> tuple[str, Session]:
         """A new session (its token) for the account of an email and password.
 
-        An unknown email and a wrong password get the same answer, in the same time.
+        An unknown email, a wrong password and an account whose address is not confirmed
+        yet get the same answer, in the same time: otherwise signing up and then logging
+        in would tell whether the sign-up made an account, that is whether the address
+        had one (docs/accounts.md).
         """
         email = normalize_email(email_raw)
         if not isinstance(password_raw, str) or len(password_raw) > MAX_PASSWORD:
@@ -156,6 +188,8 @@ class Accounts:
             found = await self.store.credentials(email)
         encoded = found[1] if found else None
         ok, renew = await self.passwords.verify(encoded, password_raw)
+        if ok and found is not None and not await self.is_verified(found[0].id):
+            ok = False
         if not ok or found is None:
             await self.limits.login_failed(email, address)
             raise bad_credentials()
@@ -310,12 +344,6 @@ class SessionGuard:
 
 def not_logged_in() -> Refusal:
     return Refusal("not_logged_in", "log in first: this needs an account")
-
-
-def _taken() -> Refusal:
-    return Refusal(
-        "email_taken", "an account with this email address exists already: log in instead"
-    )
 
 
 def _new_id() -> str:

@@ -162,6 +162,7 @@ class Hub:
         self.verification = Verification(redis, scripts, self.accounts, tokens, outbox, url)
         self.resets = Resets(scripts, self.accounts, tokens, outbox, url)
         self.accounts.on_signup.append(self.verification.signed_up)
+        self.accounts.on_taken.append(self.verification.signed_up_again)
         self.reminders = Reminders(
             redis, scripts, self.games, self.accounts, tokens, outbox, self.sockets, url, clock
         )

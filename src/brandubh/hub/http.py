@@ -44,22 +44,19 @@ def routes(web: Services, static: Path) -> list[Route]:
         token, player = await web.sessions.create_guest(settings.guest_unused_ttl_s)
         return player, token
 
-    async def player_for(request: Request, *, use: bool = False) -> tuple[Player, str | None]:
-        """The request's player, creating a guest session when it has none; ``use``: it is
-        about to play, so a guest session gets its full life."""
+    async def player_for(request: Request) -> tuple[Player, str | None, str | None]:
+        """The request's player, creating a short-lived guest session when it has none
+        (only requests that act call this): the player, the new session's token if one
+        was made, and the token of a guest session to ``keep`` once the act succeeds."""
         cookie = request.cookies.get(COOKIE)
         session = await web.sessions.get_session(cookie)
         if session is not None:
-            if use and not session.account and cookie:
-                await web.sessions.keep(cookie)
-            return session.player, None
+            return session.player, None, None if session.account else cookie
         made = await new_guest(request)
         if made is None:
             raise RateLimited("too many new sessions from your address: try again later", 60)
         player, token = made
-        if use:
-            await web.sessions.keep(token)
-        return player, token
+        return player, token, token
 
     def with_cookie(response: Response, token: str | None, request: Request) -> Response:
         if token is None:
@@ -81,9 +78,14 @@ def routes(web: Services, static: Path) -> list[Route]:
                     "email": account.email if account else None,
                 }
             )
-        player, token = await player_for(request)
-        body = {"id": player.id, "name": player.name, "account": False, "email": None}
-        return with_cookie(JSONResponse(body), token, request)
+        if session is not None:
+            player = session.player
+            return JSONResponse(
+                {"id": player.id, "name": player.name, "account": False, "email": None}
+            )
+        # No session: a guest view, and nothing written (a session is made by the first
+        # request that needs one, such as starting a game against the bot).
+        return JSONResponse({"id": None, "name": None, "account": False, "email": None})
 
     async def require_account(request: Request) -> None:
         """Games against people need an account session (the bot needs none)."""
@@ -123,7 +125,7 @@ def routes(web: Services, static: Path) -> list[Route]:
             raise Refusal("bad_field", "match and invitee are for games against a person")
         if opponent == "friend":
             await require_account(request)
-        player, token = await player_for(request, use=True)
+        player, token, guest = await player_for(request)
         match_id = "m" + secrets.token_urlsafe(8) if match else ""
         state, invite = await web.games.create(
             player,
@@ -136,6 +138,8 @@ def routes(web: Services, static: Path) -> list[Route]:
             match=match_id,
             match_no=1 if match else 0,
         )
+        if guest:  # it played: its guest session gets an account's life
+            await web.sessions.keep(guest)
         if match:
             await web.matches.open_challenge(state)
         body_out: dict[str, Any] = {"id": state.id, "url": f"/g/{state.id}"}
@@ -152,7 +156,7 @@ def routes(web: Services, static: Path) -> list[Route]:
         if not isinstance(invite, str):
             raise Refusal("bad_field", "invite must be the token from the invite link")
         await require_account(request)
-        player, token = await player_for(request, use=True)
+        player, token, _ = await player_for(request)  # an account's (require_account)
         state = await web.games.join(player, game_id, invite)
         await web.matches.joined(state)
         return with_cookie(JSONResponse({"id": state.id, "url": f"/g/{state.id}"}), token, request)
@@ -245,11 +249,7 @@ def routes(web: Services, static: Path) -> list[Route]:
                 "or `npm ci && npm run build` in client/.",
                 status_code=503,
             )
-        token = None
-        if await web.sessions.get_session(request.cookies.get(COOKIE)) is None:
-            made = await new_guest(request)  # past the limit: the page, without a session
-            token = made[1] if made else None
-        return with_cookie(FileResponse(index), token, request)
+        return FileResponse(index)  # a read: no session is made (see ``me``)
 
     return [
         Route("/api/me", me),

@@ -25,6 +25,7 @@ from brandubh.hub.http_base import (
 from brandubh.hub.protocol import GAME_ID_RE, PLAYER_ID_RE
 from brandubh.hub.sessions import COOKIE, Session
 from brandubh.hub.state import unpack_snapshot
+from brandubh.store import Account
 
 GAMES_PAGE: Final = 20
 MAX_GAMES_PAGE: Final = 100
@@ -42,6 +43,14 @@ def routes(web: Services) -> list[Route]:
             raise not_logged_in()
         return session
 
+    async def public_account(pid: str) -> Account | None:
+        """The account of a player id, if it shows: an unconfirmed sign-up does not, or a
+        guest's id adopted by a sign-up would tell that the sign-up made an account."""
+        account = await accounts.get(pid) if PLAYER_ID_RE.match(pid) else None
+        if account is None or not await accounts.is_verified(account.id):
+            return None
+        return account
+
     async def signed_in(session: Session, token: str, request: Request, status: int) -> Response:
         try:
             account = await accounts.get(session.player.id)
@@ -56,15 +65,21 @@ def routes(web: Services) -> list[Route]:
         return set_session_cookie(JSONResponse(body, status_code=status), token, request)
 
     async def signup(request: Request) -> Response:
+        # One answer whether or not the address has an account, and no session either way
+        # (docs/accounts.md, "Signing up says nothing").
         body = await read_json(request, settings, {"email", "password", "name"})
-        token, session = await accounts.signup(
+        email = await accounts.signup(
             body.get("email"),
             body.get("password"),
             body.get("name"),
             await session_of(request),
             address(request),
         )
-        return await signed_in(session, token, request, 201)
+        return JSONResponse(
+            {"sent": True, "email": email, "message": signup_answer(email)},
+            status_code=202,
+            headers={"Cache-Control": "no-store"},
+        )
 
     async def login(request: Request) -> Response:
         body = await read_json(request, settings, {"email", "password"})
@@ -101,7 +116,7 @@ def routes(web: Services) -> list[Route]:
 
     async def profile(request: Request) -> Response:
         pid = request.path_params["player_id"]
-        account = await accounts.get(pid) if PLAYER_ID_RE.match(pid) else None
+        account = await public_account(pid)
         if account is None:
             raise Refusal("not_found", f"there is no player {pid}")
         async with reachable():
@@ -120,7 +135,7 @@ def routes(web: Services) -> list[Route]:
 
     async def player_games(request: Request) -> Response:
         pid = request.path_params["player_id"]
-        if not PLAYER_ID_RE.match(pid) or await accounts.get(pid) is None:
+        if await public_account(pid) is None:
             raise Refusal("not_found", f"there is no player {pid}")
         offset = _int_param(request, "offset", 0, 0, 1_000_000)
         limit = _int_param(request, "limit", GAMES_PAGE, 1, MAX_GAMES_PAGE)
@@ -178,6 +193,11 @@ def routes(web: Services) -> list[Route]:
         Route("/api/leaderboard/{ruleset}", leaderboard),
         Route("/api/games/{game_id}/positions", positions),
     ]
+
+
+def signup_answer(email: str) -> str:
+    """What every sign-up is told, whether or not the address has an account."""
+    return f"We sent a link to {email}. Open it to finish signing up."
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:

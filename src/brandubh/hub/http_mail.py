@@ -18,7 +18,7 @@ from starlette.routing import Route
 from brandubh.hub.accounts import Accounts, not_logged_in
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http_base import address, read_json
+from brandubh.hub.http_base import address, read_json, set_session_cookie
 from brandubh.hub.reminders import Reminders
 from brandubh.hub.resets import Resets
 from brandubh.hub.sessions import COOKIE, Session, Sessions
@@ -77,9 +77,19 @@ def routes(web: Services, static: Path) -> list[Route]:
         return JSONResponse({"email": holder.email}, headers={"Cache-Control": "no-store"})
 
     async def verify_confirm(request: Request) -> Response:
+        # Following the link proves the address: it logs the account in, as a login would.
         await read_json(request, settings, set())
         holder = await web.verification.confirm(request.path_params["token"])
-        return JSONResponse({"verified": True, "email": holder.email})
+        current = await web.sessions.get_session(request.cookies.get(COOKIE))
+        token, session = await accounts.log_in_confirmed(holder.account, current)
+        body = {
+            "verified": True,
+            "email": holder.email,
+            "id": session.player.id,
+            "name": session.player.name,
+            "account": True,
+        }
+        return set_session_cookie(JSONResponse(body), token, request)
 
     async def forgot(request: Request) -> Response:
         body = await read_json(request, settings, {"email"})

@@ -125,6 +125,47 @@ def verification(to: str, name: str, link: str, lifetime_s: int) -> Mail:
     )  # fmt: skip
 
 
+def signup_taken(to: str, name: str, login_link: str, reset_link: str, lifetime_s: int) -> Mail:
+    """To the owner of a confirmed address someone signed up with again."""
+    lines = [
+        f"Hello {name},",
+        f"someone tried to sign up for {SITE} with this address, which has an account "
+        "already. If it was you, log in instead:",
+        login_link,
+        "If you have forgotten the password, set a new one with the link below.",
+    ]
+    after = [
+        f"The link works once, for {lifetime(lifetime_s)}.",
+        "If it was not you, ignore this mail: nothing changed, your password stays as it is.",
+    ]
+    text = "\n\n".join([*lines, reset_link, *after]) + "\n"
+    return Mail(
+        to, f"{SITE}: someone tried to sign up with your address", text,
+        _page(lines, reset_link, "Set a new password", after), reset_link,
+    )  # fmt: skip
+
+
+def signup_pending(to: str, name: str, reset_link: str, lifetime_s: int) -> Mail:
+    """To an address signed up with again while its first sign-up is still unconfirmed."""
+    lines = [
+        f"Hello {name},",
+        f"someone (we hope you) signed up for {SITE} again with this address, whose first "
+        "sign-up is not confirmed yet.",
+        "To finish signing up, choose the account's password with this link: it confirms "
+        "the address too, and whatever password the first sign-up chose stops working.",
+    ]
+    after = [
+        f"The link works once, for {lifetime(lifetime_s)}.",
+        "If you did not sign up, ignore this mail: the address is released again 7 days "
+        "after the first sign-up.",
+    ]
+    text = "\n\n".join([*lines, reset_link, *after]) + "\n"
+    return Mail(
+        to, f"{SITE}: finish signing up", text,
+        _page(lines, reset_link, "Choose my password", after), reset_link,
+    )  # fmt: skip
+
+
 def reset(to: str, link: str, lifetime_s: int) -> Mail:
     lines = [
         f"Someone (we hope you) asked to set a new password for your {SITE} account.",

@@ -1,14 +1,14 @@
 """Server-side sessions: a random token in an HttpOnly cookie, the player in Redis.
 
-A visitor without a session gets a guest session: a random player id and display name.
-Signing up or logging in replaces it with an account session under a new token (the token
-rotates on every login). Redis keys a session by the SHA-256 of its token, so a copy of
+A visitor's first act that needs a player (starting a bot game; reading never does) gets
+a guest session: a random player id and display name. Following a sign-up's link or
+logging in replaces it with an account session under a new token (the token rotates on
+every login). Redis keys a session by the SHA-256 of its token, so a copy of
 the data holds no usable cookie; an account's sessions are listed (keys.account_sessions)
 so that they can all be ended at once (docs/accounts.md).
 
-A guest session lasts a day unless its guest plays: the start of a game they play makes
-it last as long as an account's (``keep``), so that the many visitors who only look
-leave nothing behind for long.
+A guest session is made with a short life (an hour) and the game it was made for gives
+it an account's (``keep``), so that a first act that fails leaves nothing behind for long.
 """
 
 from __future__ import annotations

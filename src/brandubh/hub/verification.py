@@ -1,11 +1,14 @@
-"""Confirmed addresses: the link sent at sign-up, resending it, and what needs it.
+"""Confirmed addresses: the link sent at sign-up, the mail for a taken address, and what
+needs a confirmed address.
 
-A new account's address is unconfirmed until its link (48 h, single use) is followed. An
-unconfirmed account may log in and play the bot; playing people (friend games, seeks,
-quick pairing) and the leaderboards need a confirmed address (``verification_required``),
-and so only confirmed accounts are ever rated. A sign-up never confirmed is deleted after
-7 days, releasing its address (``sweep``, claimed like every background job, so one hub
-does each).
+A new account's address is unconfirmed until its link (48 h, single use) is followed;
+following it logs the account in. Until then the account cannot log in (accounts.login),
+so that signing up says nothing about whether the address had an account. A sign-up for
+a taken address mails its owner instead (``signed_up_again``). Playing people (friend
+games, seeks, quick pairing) and the leaderboards need a confirmed address
+(``verification_required``), and so only confirmed accounts are ever rated. A sign-up
+never confirmed is deleted after 7 days, releasing its address (``sweep``, claimed like
+every background job, so one hub does each).
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from redis.asyncio import Redis
 
 from brandubh.hub import keys, limits, mails
 from brandubh.hub.accounts import Accounts
-from brandubh.hub.errors import Refusal, verification_required
+from brandubh.hub.errors import RateLimited, Refusal, verification_required
 from brandubh.hub.outbox import Outbox
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.tokens import Holder, Tokens
@@ -52,6 +55,32 @@ class Verification:
             keys.unverified(), {account_id: now_ms + keys.RELEASE_AFTER_S * 1000}, nx=True
         )
         await self._mail(account_id)
+
+    async def signed_up_again(self, account_id: str, address: str) -> None:
+        """A sign-up for a taken address: mail its owner a reset link (limited like resends;
+        past the limit no mail, and the same answer). A confirmed owner is told someone
+        tried, and may log in; an unconfirmed sign-up is finished by choosing the password,
+        so that whoever signed up first, perhaps with someone else's address, does not keep
+        a password of the account the owner confirms. Nothing changes until the link is used.
+        """
+        account = await self.accounts.get(account_id)
+        if account is None:
+            return
+        try:
+            await limits.count(self.scripts, limits.RESEND, address, account.email)
+        except RateLimited:
+            return  # answered the same as any sign-up: the limit must not show either
+        token = await self.tokens.issue(
+            "reset", keys.RESET_TOKEN_S, Holder(account.id, account.email)
+        )
+        reset = f"{self.public_url}/reset-password/{token}"
+        if await self.accounts.is_verified(account.id):
+            mail = mails.signup_taken(
+                account.email, account.name, f"{self.public_url}/login", reset, keys.RESET_TOKEN_S
+            )
+        else:
+            mail = mails.signup_pending(account.email, account.name, reset, keys.RESET_TOKEN_S)
+        await self.outbox.send(mail)
 
     async def resend(self, account_id: str, address: str) -> None:
         """Mail a new link (rate-limited per client address and per account)."""
