@@ -591,12 +591,14 @@ async def test_bot_turns_are_shared_fairly_between_players(
     env = {"BRANDUBH_BOT_PROCESSES": "0", "BRANDUBH_BOT_GAMES_PER_PLAYER": "3"}
     front = start_hub(env, redis=own_redis.url)
     greedy, other = await Player(front.url).start(), await Player(front.url).start()
-    socks = {"greedy": await greedy.connect(), "other": await other.connect()}
+    socks: dict[str, Socket] = {}
     players = {"greedy": greedy, "other": other}
     games: dict[str, str] = {}  # game -> whose, in the order their bot turns were queued
     for who, level in [("greedy", 5), ("greedy", 5), ("greedy", 5), ("other", 1)]:
         game = (await players[who].create_game(opponent="bot", bot_level=level))["id"]
         games[game] = who
+        if who not in socks:  # (connected after the first game made the guest's session)
+            socks[who] = await players[who].connect()
         s = socks[who]
         await s.send({"t": "watch", "game": game})
         msg = await s.recv_until(lambda m, g=game: m["t"] == "snapshot" and m["game"] == g)
