@@ -13,8 +13,7 @@ import { ClockBar } from "../clockbar";
 import { type AppContext, type Unmount, recallInvite } from "../context";
 import { clear, h } from "../dom";
 import { GameOverPanel } from "../gameover";
-import { ApiError, api, joinErrorText } from "../api";
-import { invitePanel } from "../invite";
+import { cancelInviteRow, invitePanel } from "../invite";
 import { controlsFor, notePlace, rematchDestination } from "../lifecycle";
 import type { ActionKind, Change } from "../live";
 import { askNotifications, notificationState } from "../mygames";
@@ -424,7 +423,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       bar.icon.dataset.piece = icon;
       bar.icon.replaceChildren(pieceSvg(icon));
     }
-    const name = p ? `${p.name}${mine ? " (you)" : ""}` : "waiting for a player";
+    const name = p ? `${p.name}${mine ? " (you)" : ""}` : state.withdrawn ? "no player" : "waiting for a player";
     bar.name.textContent = name;
     bar.name.title = `${side === "attackers" ? "Attackers" : "Defenders"}: ${name}`;
     const profile = profileOf(p?.id);
@@ -779,19 +778,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
             text: "Your friend has not joined yet. The invite link was shown when you created the game; this browser has not kept it, so send the copy you made. The game starts as soon as they open it.",
           }),
         );
-    const cancel = h("button", { type: "button", class: "btn", id: "cancel-invite", text: "Cancel the invitation" });
-    const why = h("span", { class: "error", role: "alert", id: "cancel-invite-error" });
-    cancel.addEventListener("click", () => {
-      cancel.disabled = true;
-      cancel.textContent = "Cancelling…";
-      why.textContent = "";
-      api.withdrawGame(game).catch((err: unknown) => {
-        cancel.disabled = false;
-        cancel.textContent = "Cancel the invitation";
-        why.textContent = err instanceof ApiError ? `The invitation was not cancelled. ${joinErrorText(err)}` : "The invitation was not cancelled: try again.";
-      });
-    });
-    panel.append(h("p", { class: "control-buttons" }, cancel, " ", why));
+    if (!link) panel.append(cancelInviteRow(game));
     invite.appendChild(panel);
   }
 
