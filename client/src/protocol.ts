@@ -201,6 +201,8 @@ export interface GameSummary {
   players: { attackers: RatedPlayer; defenders: RatedPlayer };
   watchers: number;
   opponent: "friend" | "bot";
+  /** where the game came from (State's `origin`) */
+  origin?: string;
 }
 
 export interface LobbySnapshotFrame {

@@ -46,6 +46,11 @@ async def test_a_withdrawn_invitation_tells_the_friend_who_withdrew_it(
     # Only its creator may withdraw it.
     r = await ben.http.post(f"/api/games/{game}/withdraw", json={})
     assert r.status_code == 403 and r.json()["error"] == "not_yours", r.text
+    r = await ann.http.post(
+        f"/api/games/{game}/withdraw", json={}, headers={"Origin": "https://evil.example"}
+    )
+    assert r.status_code == 403 and r.json()["error"] == "forbidden", r.text
+    assert (await ann.game(game))["state"]["status"] == "waiting"
     r = await ann.http.post(f"/api/games/{game}/withdraw", json={"why": 1})
     assert r.status_code == 400 and r.json()["error"] == "bad_field", r.text
 
