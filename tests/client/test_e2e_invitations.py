@@ -144,3 +144,20 @@ def test_games_are_labelled_by_where_they_came_from(new_page: Any, web_hub: HubP
     bot.wait_for_selector('.page-game[data-status="active"]')
     assert bot.locator("#origin-label").count() == 0
     assert "against the bot" in bot.inner_text("#game-info")
+
+
+def test_the_phone_header_fits_with_an_account(new_page: Any, web_hub: HubProcess) -> None:
+    """At 390 px, "Play" and "Your games" with its count stay in sight beside the account's
+    name and log-out button (the site's other links scroll into view)."""
+    page = new_page(PHONE)
+    sign_up(page, web_hub.url, "Maximilian Long")
+    page.goto(web_hub.url + "/games")
+    page.wait_for_selector("#nav-profile")
+    nav = page.locator("#site-nav").bounding_box()
+    games = page.locator("#nav-games").bounding_box()
+    account = page.locator("#account-box").bounding_box()
+    assert nav is not None and games is not None and account is not None
+    assert games["x"] + games["width"] <= nav["x"] + nav["width"] + 0.5, (games, nav)
+    assert nav["x"] + nav["width"] <= account["x"] + 0.5, (nav, account)
+    assert account["x"] + account["width"] <= PHONE["width"] + 0.5, account
+    shot(page, "inv-phone-header", full=False)
