@@ -429,6 +429,8 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     const profile = profileOf(p?.id);
     const r = profile?.ratings?.[state.ruleset];
     bar.rating.textContent = p?.id === "bot" ? "" : profile ? (r ? ratingText(r.rating, r.provisional) : "1500?") : "";
+    // The bot has no rating: its bar keeps no room for one (from its first paint: no shift).
+    bar.rating.hidden = p?.id === "bot";
     const online = p ? tracker.isOnline(p.id) : null;
     bar.dot.dataset.online = online === null ? "unknown" : String(online);
     bar.root.dataset.online = online === null ? "unknown" : String(online);
