@@ -25,9 +25,9 @@ def test_a_cancelled_invitation_tells_the_friend_who_withdrew_it(
     sign_up(host, base, "Ada Host")
     host.goto(base + "/")
     host.click("#play-friend")
-    link = host.locator("#invite-link")
-    link.wait_for()
-    invite = link.input_value()
+    host.wait_for_selector("#invite-link, #home-error:not(:empty)")
+    assert host.locator("#invite-link").count(), host.inner_text("#home-error")
+    invite = host.locator("#invite-link").input_value()
     game = invite.split("/")[-2]
     cancel = host.locator("#cancel-invite")
     assert cancel.is_visible() and cancel.inner_text() == "Cancel the invitation"
