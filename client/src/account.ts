@@ -59,6 +59,8 @@ export interface GameSummary {
   created: number;
   ended: number;
   ratings: Record<string, { before: number; after: number; provisional: boolean }> | null;
+  /** where the game came from; null or absent for games archived before it was kept */
+  origin?: string | null;
 }
 
 export interface LeaderRow {

@@ -122,6 +122,9 @@ export const api = {
     request<{ id: string; url: string }>("POST", `/api/games/${encodeURIComponent(id)}/join`, {
       invite,
     }),
+  /** The creator withdraws an invitation nobody has accepted yet. */
+  withdrawGame: (id: string) =>
+    request<{ id: string; withdrawn: boolean }>("POST", `/api/games/${encodeURIComponent(id)}/withdraw`, {}),
   game: (id: string) =>
     request<{ n: number; state: State; moves: string[] }>("GET", `/api/games/${encodeURIComponent(id)}`),
   /** The game's record as text (docs/record-format.md); the seed only once it has ended. */
@@ -137,6 +140,8 @@ export function joinErrorText(err: ApiError): string {
       return "Playing a person needs an account. Sign up or log in, and you come straight back to this game.";
     case "bad_invite":
       return "This invite link is not valid for this game. Ask your friend to send it again.";
+    case "invitation_withdrawn":
+      return `${err.message.charAt(0).toUpperCase()}${err.message.slice(1)}.`;
     case "game_not_waiting":
       return "This game already has both its players, so you cannot join it. You can still watch it.";
     case "not_found":

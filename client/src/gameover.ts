@@ -17,6 +17,7 @@ export class GameOverPanel {
   constructor(
     private readonly game: string,
     private readonly onRematch: () => void,
+    private readonly onDecline: () => void = () => {},
   ) {
     this.rematch = h("div", { class: "rematch", id: "rematch" });
     this.root = h("section", { class: "result", id: "result", "aria-labelledby": "result-title", hidden: true });
@@ -24,7 +25,8 @@ export class GameOverPanel {
 
   /** Show the end of the game (hidden while it runs). */
   update(state: State, side: Side | null, control: RematchControl | null, book: RematchBook, sending: boolean): void {
-    const r = state.status === "ended" ? state.result : null;
+    // A withdrawn invitation never started: the page says so instead (no result to show).
+    const r = state.status === "ended" && !state.withdrawn ? state.result : null;
     if (!r) {
       this.root.hidden = true;
       return;
@@ -37,7 +39,8 @@ export class GameOverPanel {
     this.root.hidden = false;
     this.root.dataset.winner = r.winner ?? "draw";
     this.root.dataset.reason = r.reason;
-    this.renderRematch(side, control, book, sending);
+    const other = side === null ? null : state.players[side === "attackers" ? "defenders" : "attackers"];
+    this.renderRematch(side, control, book, sending, other?.name ?? "Your opponent");
   }
 
   private build(state: State, side: Side | null): void {
@@ -106,13 +109,13 @@ export class GameOverPanel {
     this.ratingLine.title = text;
   }
 
-  private renderRematch(side: Side | null, control: RematchControl | null, book: RematchBook, sending: boolean): void {
-    const key = `${side}|${JSON.stringify(control)}|${book.offer}|${book.next}|${sending}`;
+  private renderRematch(side: Side | null, control: RematchControl | null, book: RematchBook, sending: boolean, opponent: string): void {
+    const key = `${side}|${JSON.stringify(control)}|${book.offer}|${book.next}|${book.declined}|${sending}`;
     if (key === this.rematchKey) return;
     const hadFocus = this.rematch.contains(document.activeElement);
     this.rematchKey = key;
     this.rematch.replaceChildren();
-    this.rematch.dataset.state = control?.kind ?? (book.next ? "open" : book.offer ? "offered" : "none");
+    this.rematch.dataset.state = control?.kind ?? (book.next ? "open" : book.offer ? "offered" : book.declined ? "declined" : "none");
     let focus: HTMLElement | null = null;
 
     if (side === null || control === null) {
@@ -130,10 +133,14 @@ export class GameOverPanel {
         button.textContent = sending ? "Asking…" : control.label;
         button.disabled = sending;
         button.addEventListener("click", () => this.onRematch());
+        if (book.declined === side) this.rematch.append(h("p", { class: "rematch-text", id: "rematch-declined", text: "You declined the rematch." }));
         this.rematch.append(h("p", {}, button));
         focus = button;
         break;
       }
+      case "declined":
+        this.rematch.append(h("p", { class: "rematch-text", id: "rematch-declined", role: "status", text: `${opponent} declined the rematch.` }));
+        break;
       case "waiting":
         this.rematch.append(
           h(
@@ -149,13 +156,10 @@ export class GameOverPanel {
         button.textContent = sending ? "Accepting…" : "Accept the rematch";
         button.disabled = sending;
         button.addEventListener("click", () => this.onRematch());
-        // Declining tells nobody (the protocol has no such message): it puts the offer aside here.
+        // Declining tells the opponent at once (decline_rematch): their offer disappears.
         const decline = h("button", { type: "button", class: "btn", id: "rematch-decline", text: "No, thanks" });
-        decline.addEventListener("click", () => {
-          this.rematch.replaceChildren(h("p", { class: "rematch-text", id: "rematch-declined", text: "You declined the rematch." }));
-          this.rematch.dataset.state = "declined";
-          this.rematch.classList.remove("prominent");
-        });
+        decline.disabled = sending;
+        decline.addEventListener("click", () => this.onDecline());
         this.rematch.classList.add("prominent");
         this.rematch.append(
           h("p", { class: "rematch-text", role: "alert", text: "Your opponent offers a rematch — accept?" }),

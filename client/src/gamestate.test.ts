@@ -105,16 +105,16 @@ describe("GameTracker", () => {
     const t = new GameTracker("game01");
     const over = state(6, { status: "ended", turn: null, result: { winner: null, reason: "draw_agreed" } });
     t.applySnapshot({ ...snapshot(9, []), state: { ...over, rematch: { offer: "defenders", game: null } } });
-    expect(t.rematch).toEqual({ offer: "defenders", next: null });
+    expect(t.rematch).toEqual({ offer: "defenders", next: null, declined: null });
     expect(t.applyRematch({ offer: "defenders" })).toBe(false);
     expect(t.applyRematch({ next: "game02" })).toBe(true);
-    expect(t.rematch).toEqual({ offer: null, next: "game02" });
+    expect(t.rematch).toEqual({ offer: null, next: "game02", declined: null });
     // A later snapshot (after a reconnect) agrees; an older view cannot undo the agreement.
     t.applySnapshot({ ...snapshot(9, []), state: { ...over, rematch: { offer: null, game: "game02" } } });
     expect(t.rematch.next).toBe("game02");
     const u = new GameTracker("game01");
     u.applySnapshot({ ...snapshot(9, []), state: { ...over, rematch: { offer: null, game: "game07" } } });
-    expect(u.rematch).toEqual({ offer: null, next: "game07" });
+    expect(u.rematch).toEqual({ offer: null, next: "game07", declined: null });
   });
 });
 

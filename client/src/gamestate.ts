@@ -60,7 +60,7 @@ export class GameTracker {
     this.moves = [...frame.moves];
     this.watchers = frame.watchers;
     const r = frame.state.rematch;
-    if (r) this.rematch = updateRematch(this.rematch, { offer: r.offer, next: r.game });
+    if (r) this.rematch = updateRematch(this.rematch, { offer: r.offer, next: r.game, declined: r.declined ?? null });
     return "applied";
   }
 
@@ -81,7 +81,7 @@ export class GameTracker {
   }
 
   /** A `rematch` notice (an offer, or the agreed game) or what a rematch `ack` said. */
-  applyRematch(news: { offer?: Side | null; next?: string | null }): boolean {
+  applyRematch(news: { offer?: Side | null; next?: string | null; declined?: Side | null }): boolean {
     const before = this.rematch;
     this.rematch = updateRematch(before, news);
     return this.rematch !== before;

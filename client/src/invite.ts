@@ -1,7 +1,30 @@
-// The invite panel: the link to send to a friend, with a copy button.
+// The invite panel: the link to send to a friend, with a copy button, and the way to
+// cancel the invitation while nobody has accepted it.
 
+import { ApiError, api, joinErrorText } from "./api";
 import { copyText, h } from "./dom";
 import { inviteUrl } from "./context";
+
+/**
+ * "Cancel the invitation": withdraws it (POST /api/games/<id>/withdraw). The game's event
+ * then tells every page following it; a refusal is said beside the button.
+ */
+export function cancelInviteRow(game: string): HTMLElement {
+  const cancel = h("button", { type: "button", class: "btn", id: "cancel-invite", text: "Cancel the invitation" });
+  const why = h("span", { class: "error", role: "alert", id: "cancel-invite-error" });
+  cancel.addEventListener("click", () => {
+    cancel.disabled = true;
+    cancel.textContent = "Cancelling…";
+    why.textContent = "";
+    api.withdrawGame(game).catch((err: unknown) => {
+      cancel.disabled = false;
+      cancel.textContent = "Cancel the invitation";
+      why.textContent =
+        err instanceof ApiError ? `The invitation was not cancelled. ${joinErrorText(err)}` : "The invitation was not cancelled: try again.";
+    });
+  });
+  return h("p", { class: "control-buttons" }, cancel, " ", why);
+}
 
 export function invitePanel(game: string, invite: string): HTMLElement {
   const url = inviteUrl(invite);
@@ -36,5 +59,6 @@ export function invitePanel(game: string, invite: string): HTMLElement {
       h("span", { class: "spinner", "aria-hidden": "true" }),
       "Waiting for your friend to join… this page opens the game as soon as they do.",
     ),
+    cancelInviteRow(game),
   );
 }

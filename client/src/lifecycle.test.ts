@@ -89,11 +89,25 @@ describe("rematch bookkeeping", () => {
     let book = updateRematch(NO_REMATCH, {});
     expect(book).toBe(NO_REMATCH);
     book = updateRematch(book, { offer: "defenders" });
-    expect(book).toEqual({ offer: "defenders", next: null });
+    expect(book).toEqual({ offer: "defenders", next: null, declined: null });
     book = updateRematch(book, { next: "game02" });
-    expect(book).toEqual({ offer: null, next: "game02" });
+    expect(book).toEqual({ offer: null, next: "game02", declined: null });
     expect(updateRematch(book, { offer: "attackers" })).toBe(book);
     expect(updateRematch(book, { next: "game03" })).toBe(book);
+  });
+
+  it("closes an offer when it is declined; only the side that declined may offer after", () => {
+    let book = updateRematch(NO_REMATCH, { offer: "attackers" });
+    book = updateRematch(book, { declined: "defenders" });
+    expect(book).toEqual({ offer: null, next: null, declined: "defenders" });
+    expect(updateRematch(book, { declined: "defenders" })).toBe(book); // the ack and the notice
+    expect(controlsFor(ended(), "attackers", book).rematch).toEqual({ kind: "declined" });
+    expect(controlsFor(ended(), "defenders", book).rematch).toEqual({ kind: "offer", label: "Offer a rematch" });
+    expect(rematchNote(book)).toBe("The defenders declined the rematch.");
+    // The one who declined changes their mind: the other may accept.
+    book = updateRematch(book, { offer: "defenders" });
+    expect(book).toEqual({ offer: "defenders", next: null, declined: "defenders" });
+    expect(controlsFor(ended(), "attackers", book).rematch).toEqual({ kind: "accept" });
   });
 
   it("takes players to the new game only when their page saw it agreed", () => {
@@ -133,6 +147,7 @@ describe("events in words", () => {
   it("says how a game ended", () => {
     expect(eventNote(ev("resign", { by: "attackers" }))).toBe("The attackers resigned.");
     expect(eventNote(ev("abort", { by: "defenders" }))).toBe("The defenders aborted the game: no result.");
+    expect(eventNote(ev("withdraw", { by: null }))).toBe("The invitation was withdrawn before anyone joined.");
     expect(eventNote(ev("abort", { by: null, timeout: "attackers" }))).toBe(
       "Aborted: the attackers did not make their first move in time.",
     );

@@ -12,15 +12,24 @@ export interface RematchBook {
   offer: Side | null;
   /** the agreed rematch game's id */
   next: string | null;
+  /** the side that declined the other's offer */
+  declined?: Side | null;
 }
 
-export const NO_REMATCH: RematchBook = { offer: null, next: null };
+export const NO_REMATCH: RematchBook = { offer: null, next: null, declined: null };
 
-/** A rematch book after a `rematch` notice or ack: an offer, or the agreed game. */
-export function updateRematch(book: RematchBook, news: { offer?: Side | null; next?: string | null }): RematchBook {
+/** A rematch book after a `rematch` notice or ack: an offer, a decline, or the agreed game. */
+export function updateRematch(
+  book: RematchBook,
+  news: { offer?: Side | null; next?: string | null; declined?: Side | null },
+): RematchBook {
   if (book.next) return book; // agreed: nothing changes it any more
-  if (news.next) return { offer: null, next: news.next };
-  if (news.offer && news.offer !== book.offer) return { offer: news.offer, next: null };
+  if (news.next) return { offer: null, next: news.next, declined: book.declined ?? null };
+  const declined = news.declined ?? book.declined ?? null;
+  // A decline closes the offer it answered (the other side's); a later offer by the side
+  // that declined opens again.
+  if (news.declined && news.declined !== book.declined) return { offer: null, next: null, declined };
+  if (news.offer && news.offer !== book.offer) return { offer: news.offer, next: null, declined };
   return book;
 }
 
@@ -34,6 +43,8 @@ export type RematchControl =
   | { kind: "offer"; label: string }
   | { kind: "waiting" }
   | { kind: "accept" }
+  /** the opponent declined this player's offer: it cannot be offered again */
+  | { kind: "declined" }
   | { kind: "open"; game: string };
 
 /** What a viewer may do now. Spectators get `player: false` and nothing else. */
@@ -109,6 +120,7 @@ function rematchControl(state: State, side: Side, book: RematchBook): RematchCon
   if (book.next) return { kind: "open", game: book.next };
   if (book.offer === side) return { kind: "waiting" };
   if (book.offer === otherSide(side)) return { kind: "accept" };
+  if (book.declined === otherSide(side)) return { kind: "declined" };
   return { kind: "offer", label: state.opponent === "bot" ? "Play the bot again" : "Offer a rematch" };
 }
 
@@ -124,6 +136,7 @@ export function rematchDestination(book: RematchBook, side: Side | null, sawUnag
 export function rematchNote(book: RematchBook): string | null {
   if (book.next) return "The players agreed a rematch.";
   if (book.offer) return `The ${book.offer} offered a rematch.`;
+  if (book.declined) return `The ${book.declined} declined the rematch.`;
   return null;
 }
 
@@ -157,6 +170,8 @@ export function eventNote(frame: EventFrame): string | null {
       return "The game was aborted.";
     case "timeout":
       return frame.side ? `The ${frame.side} ran out of time.` : "A player ran out of time.";
+    case "withdraw":
+      return "The invitation was withdrawn before anyone joined.";
     case "deadline_extended": {
       const turn = frame.state.turn;
       return `The service was down for a while: ${turn ? `the ${turn}'` : "the"} time for this move was extended.`;

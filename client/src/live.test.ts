@@ -315,7 +315,7 @@ describe("LiveClient", () => {
     const ask = client.act("game01", "rematch");
     expect(s.of("rematch")).toEqual([{ t: "rematch", game: "game01", id: ask.id }]);
     s.receive({ t: "ack", of: "rematch", id: ask.id, game: "game01", outcome: "offered", next: null });
-    expect(client.games.get("game01")?.rematch).toEqual({ offer: "attackers", next: null });
+    expect(client.games.get("game01")?.rematch).toEqual({ offer: "attackers", next: null, declined: null });
     expect(changes).toContainEqual({ type: "rematch", game: "game01" });
     expect(changes).toContainEqual({ type: "action", game: "game01", action: ask, ok: true });
     const before = changes.length;
@@ -323,7 +323,35 @@ describe("LiveClient", () => {
     expect(changes).toHaveLength(before); // nothing new
     // The opponent accepts: everyone following the game hears of the new one.
     s.receive({ t: "rematch", game: "game01", next: "game02" });
-    expect(client.games.get("game01")?.rematch).toEqual({ offer: null, next: "game02" });
+    expect(client.games.get("game01")?.rematch).toEqual({ offer: null, next: "game02", declined: null });
+    expect(changes.at(-1)).toEqual({ type: "rematch", game: "game01" });
+  });
+
+  it("declines the opponent's rematch offer: sent, and the offer closes on its ack or notice", () => {
+    client.watch("game01");
+    client.start();
+    const s = connect();
+    const over = state(6, { status: "ended", turn: null, result: { winner: "attackers", reason: "timeout" } });
+    s.receive({ t: "snapshot", game: "game01", n: 9, state: { ...over, rematch: { offer: "defenders", game: null } }, moves: [], watchers: 0 });
+    expect(client.games.get("game01")?.rematch.offer).toBe("defenders");
+    const no = client.act("game01", "decline_rematch");
+    expect(s.of("decline_rematch")).toEqual([{ t: "decline_rematch", game: "game01", id: no.id }]);
+    s.receive({ t: "ack", of: "decline_rematch", id: no.id, game: "game01", next: null });
+    expect(client.games.get("game01")?.rematch).toEqual({ offer: null, next: null, declined: "attackers" });
+    expect(changes).toContainEqual({ type: "action", game: "game01", action: no, ok: true });
+    const before = changes.length;
+    s.receive({ t: "rematch", game: "game01", declined: "attackers" });
+    expect(changes).toHaveLength(before); // the notice repeats what the ack said
+  });
+
+  it("hears at once that the opponent declined its offer", () => {
+    client.watch("game01");
+    client.start();
+    const s = connect();
+    const over = state(6, { status: "ended", turn: null, result: { winner: "attackers", reason: "timeout" } });
+    s.receive({ t: "snapshot", game: "game01", n: 9, state: { ...over, rematch: { offer: "attackers", game: null } }, moves: [], watchers: 0 });
+    s.receive({ t: "rematch", game: "game01", declined: "defenders" });
+    expect(client.games.get("game01")?.rematch).toEqual({ offer: null, next: null, declined: "defenders" });
     expect(changes.at(-1)).toEqual({ type: "rematch", game: "game01" });
   });
 

@@ -32,7 +32,7 @@ export interface SocketLike {
 export type ConnectionState = "connecting" | "open" | "down";
 
 /** A player's action on a game other than a move. */
-export type ActionKind = "resign" | "abort" | "offer_draw" | "answer_draw" | "rematch";
+export type ActionKind = "resign" | "abort" | "offer_draw" | "answer_draw" | "rematch" | "decline_rematch";
 
 /** An action waiting for its answer (`ack` or `error` with its id). */
 export interface PendingAction {
@@ -387,7 +387,7 @@ export class LiveClient {
           if (this.sides.delete(frame.id)) this.emit({ type: "sides", game: frame.game ?? null, ok: true });
           break;
         }
-        if (frame.of === "rematch") {
+        if (frame.of === "rematch" || frame.of === "decline_rematch") {
           this.onRematchAck(frame);
           break;
         }
@@ -402,7 +402,7 @@ export class LiveClient {
       }
       case "rematch": {
         const tracker = this.games.get(frame.game);
-        if (tracker?.applyRematch({ offer: frame.offer, next: frame.next })) {
+        if (tracker?.applyRematch({ offer: frame.offer, next: frame.next, declined: frame.declined })) {
           this.emit({ type: "rematch", game: frame.game });
         }
         break;
@@ -432,7 +432,14 @@ export class LiveClient {
     if (tracker && frame.game) {
       const state = tracker.state;
       const mine = state ? sideOf(state, this.player?.id) : null;
-      const news = frame.outcome === "agreed" ? { next: frame.next } : { offer: mine };
+      const news =
+        frame.of === "decline_rematch"
+          ? frame.next
+            ? { next: frame.next }
+            : { declined: mine }
+          : frame.outcome === "agreed"
+            ? { next: frame.next }
+            : { offer: mine };
       if (tracker.applyRematch(news)) this.emit({ type: "rematch", game: frame.game });
     }
     if (action) this.emit({ type: "action", game: action.game, action, ok: true });

@@ -13,6 +13,8 @@ export interface MyGame {
   side: "attackers" | "defenders";
   opponent: { id: string; name: string };
   bot: boolean;
+  /** where the game came from (State's `origin`) */
+  origin?: string;
   your_move: boolean;
   deadline: number | null;
   ply: number;

@@ -43,12 +43,16 @@ export interface State {
   draw_offer: Side | null;
   /** the ply from which each side may offer a draw (0: any time) */
   draw_block: { attackers: number; defenders: number };
-  /** after the end: a rematch offered (by a side) or agreed (the new game's id) */
-  rematch: { offer: Side | null; game: string | null };
+  /** after the end: a rematch offered (by a side), agreed (the new game's id), or declined (by a side) */
+  rematch: { offer: Side | null; game: string | null; declined?: Side | null };
   /** a private challenge: the only player who may join */
   invitee: string | null;
   /** a game of a two-game match: the match id and this game's number (3: a tie-breaker) */
   match: { id: string; number: number } | null;
+  /** where the game came from (absent from older hubs: see `originOf`) */
+  origin?: string;
+  /** an invitation its creator withdrew before anyone joined */
+  withdrawn?: boolean;
 }
 
 export interface HelloFrame {
@@ -76,6 +80,7 @@ export type EventKind =
   | "resign"
   | "abort"
   | "timeout"
+  | "withdraw"
   | "deadline_extended";
 
 export interface EventFrame {
@@ -117,11 +122,12 @@ export interface AckFrame {
   /** cancel_quick: whether the player was waiting */
   left?: boolean;
 }
-/** A notice to everyone following an ended game: a rematch offered, or agreed. */
+/** A notice to everyone following an ended game: a rematch offered, declined, or agreed. */
 export interface RematchFrame {
   t: "rematch";
   game: string;
   offer?: Side;
+  declined?: Side;
   next?: string;
 }
 export interface ErrorFrame {
@@ -195,6 +201,8 @@ export interface GameSummary {
   players: { attackers: RatedPlayer; defenders: RatedPlayer };
   watchers: number;
   opponent: "friend" | "bot";
+  /** where the game came from (State's `origin`) */
+  origin?: string;
 }
 
 export interface LobbySnapshotFrame {
@@ -288,6 +296,7 @@ export type GameClientFrame =
   | { t: "offer_draw"; game: string; id: string }
   | { t: "answer_draw"; game: string; accept: boolean; id: string }
   | { t: "rematch"; game: string; id: string }
+  | { t: "decline_rematch"; game: string; id: string }
   | { t: "ping"; n?: number }
   | { t: "pong"; n?: number };
 

@@ -10,8 +10,10 @@ import {
   repetitionWarning,
   resultText,
   sideOf,
+  originLabel,
   statusLine,
   watchersText,
+  withdrawnText,
 } from "./status";
 import { makeState } from "./testing";
 
@@ -118,5 +120,29 @@ describe("words", () => {
       "That move is not allowed: the path from a4 to a7 is blocked at a6.",
     );
     expect(errorText("weird", "something odd")).toBe("Something odd.");
+  });
+});
+
+describe("where a game came from", () => {
+  it("labels each origin, and older games by what they hold", () => {
+    expect(originLabel("seek", "friend")).toBe("Lobby game");
+    expect(originLabel("quick", "friend")).toBe("Quick pairing");
+    expect(originLabel("invite", "friend")).toBe("Friend game");
+    expect(originLabel("challenge", "friend")).toBe("Challenge");
+    expect(originLabel("rematch", "friend")).toBe("Rematch");
+    expect(originLabel("match", "friend")).toBe("Match game");
+    expect(originLabel("bot", "bot")).toBe("vs bot");
+    expect(originLabel(undefined, "bot")).toBe("vs bot");
+    expect(originLabel(null, "friend")).toBe("Game vs a person");
+    expect(originLabel("something new", "friend")).toBe("Game vs a person");
+  });
+});
+
+describe("a withdrawn invitation", () => {
+  it("names who withdrew it, to anyone but its creator", () => {
+    const gone = state({ status: "ended", players: { attackers: null, defenders: null }, withdrawn: true, result: { winner: null, reason: "aborted" } });
+    expect(withdrawnText(gone, "att")).toBe("You withdrew this invitation");
+    expect(withdrawnText(gone, "someone")).toBe("This invitation was withdrawn by Red Fox 1");
+    expect(statusLine(gone, null)).toBe("This invitation was withdrawn by Red Fox 1");
   });
 });

@@ -69,6 +69,34 @@ export function isCreator(state: State, playerId: string | null | undefined): bo
   return !!playerId && state.creator?.id === playerId;
 }
 
+/** Where a game came from, as its page and the games list label it (docs/protocol.md `origin`). */
+export function originLabel(origin: string | null | undefined, opponent: string): string {
+  switch (origin ?? (opponent === "bot" ? "bot" : "person")) {
+    case "bot":
+      return "vs bot";
+    case "invite":
+      return "Friend game";
+    case "challenge":
+      return "Challenge";
+    case "seek":
+      return "Lobby game";
+    case "quick":
+      return "Quick pairing";
+    case "rematch":
+      return "Rematch";
+    case "match":
+      return "Match game";
+    default:
+      return "Game vs a person";
+  }
+}
+
+/** The words for an invitation its creator withdrew, for its creator or anyone else. */
+export function withdrawnText(state: State, playerId: string | null | undefined): string {
+  if (isCreator(state, playerId)) return "You withdrew this invitation";
+  return `This invitation was withdrawn by ${state.creator?.name ?? "the player who sent it"}`;
+}
+
 /** The line above the board, on every state. */
 export function statusLine(state: State | null, playerId: string | null | undefined): string {
   if (state === null) return "Loading the game…";
@@ -79,6 +107,7 @@ export function statusLine(state: State | null, playerId: string | null | undefi
       ? "Waiting for your friend to join — send them the invite link"
       : `${who} — waiting for the second player to join`;
   }
+  if (state.withdrawn) return withdrawnText(state, playerId);
   if (state.status === "ended") {
     const r = state.result;
     if (!r) return `${who} — the game is over`;

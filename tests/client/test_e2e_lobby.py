@@ -31,7 +31,7 @@ def sign_up(page: Page, base: str) -> None:
         data={"email": email, "password": "quiet river walks the lobby"},
         headers={"Origin": base},
     )
-    assert answer.status == 201, answer.text()
+    assert answer.status == 202, answer.text()  # "check your inbox": the link logs in
     confirm_address(page, base, email)
 
 
@@ -232,7 +232,7 @@ def test_watch_list_opens_a_game_in_progress_as_spectator(
     link = viewer.locator(f'#watch-list a.watch-game[data-game="{game}"]')
     link.wait_for()
     text = link.inner_text()
-    for words in (my_name(one), my_name(two), "Move 1, defenders to move"):
+    for words in (my_name(one), my_name(two), "Move 1, defenders to move", "Lobby game"):
         assert words in text, (words, text)
     shot(viewer, "watch-desktop")
     phone = new_page(PHONE)

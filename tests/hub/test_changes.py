@@ -231,6 +231,78 @@ def test_starting_seats_the_joiner_and_queues_a_bot_that_attacks() -> None:
     )
 
 
+# -- withdrawing an invitation ------------------------------------------------------------
+
+
+def waiting_invitation(**fields: Any) -> GameState:
+    return running(status="waiting", joiner=None, attacker="", defender="", turn="", **fields)
+
+
+def test_withdrawing_an_invitation_ends_it_unstarted_with_no_result() -> None:
+    change = changes.withdraw(waiting_invitation(), A.id)
+    assert change.new.status == "ended" and change.new.result == Result(None, "aborted")
+    assert change.new.withdrawn() and change.new.public()["withdrawn"] is True
+    assert change.event == {
+        "kind": "withdraw",
+        "by": None,
+        "result": {"winner": None, "reason": "aborted"},
+    }
+    # commit.lua checks it still waits: a join that came first wins the race.
+    assert (change.status, change.deadline_change, change.bot_job) == ("waiting", "del", "del")
+    assert change.write == changes.END_FIELDS
+
+
+@pytest.mark.parametrize(
+    ("state", "player", "code"),
+    [
+        (waiting_invitation(), D.id, "not_yours"),
+        (waiting_invitation(), "", "not_yours"),
+        (running(), A.id, "game_not_waiting"),
+        (running(status="ended", result=Result(None, "resignation")), A.id, "game_not_waiting"),
+        (waiting_invitation(opponent="bot"), A.id, "game_not_waiting"),
+    ],
+)
+def test_only_the_creator_withdraws_and_only_while_it_waits(
+    state: GameState, player: str, code: str
+) -> None:
+    assert refusal(lambda: changes.withdraw(state, player)) == code
+
+
+def test_a_started_or_ended_game_is_not_a_withdrawn_invitation() -> None:
+    assert not running().withdrawn() and not waiting_invitation().withdrawn()
+    ended = changes.resign(running(), A.id, "r").new
+    assert not ended.withdrawn() and ended.public()["withdrawn"] is False
+
+
+# -- where a game came from -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "origin"),
+    [
+        ({"origin": "seek"}, "seek"),
+        ({"origin": "quick", "opponent": "friend"}, "quick"),
+        ({}, "person"),  # a game from before the field: a person, path unknown
+        ({"opponent": "bot"}, "bot"),
+        ({"match": "m1", "match_no": 2}, "match"),
+        ({"invitee": D.id}, "challenge"),
+    ],
+)
+def test_the_origin_is_stored_or_guessed_for_older_games(
+    fields: dict[str, Any], origin: str
+) -> None:
+    state = running(**fields)
+    assert state.origin_or_guess() == origin == state.public()["origin"]
+
+
+def test_the_origin_survives_the_hash_and_an_older_hash_has_none() -> None:
+    state = running(origin="rematch")
+    h = {k.encode(): v if isinstance(v, bytes) else v.encode() for k, v in state.fields().items()}
+    assert GameState.from_hash(state.id, h).origin == "rematch"
+    del h[b"origin"]
+    assert GameState.from_hash(state.id, h).origin == ""
+
+
 def test_a_fingerprint_tells_actions_apart() -> None:
     assert changes.fingerprint("move", "0:d1-c1") != changes.fingerprint("move", "0:d1-b1")
     assert changes.fingerprint("resign") == "resign"

@@ -13,7 +13,7 @@ import { ClockBar } from "../clockbar";
 import { type AppContext, type Unmount, recallInvite } from "../context";
 import { clear, h } from "../dom";
 import { GameOverPanel } from "../gameover";
-import { invitePanel } from "../invite";
+import { cancelInviteRow, invitePanel } from "../invite";
 import { controlsFor, notePlace, rematchDestination } from "../lifecycle";
 import type { ActionKind, Change } from "../live";
 import { askNotifications, notificationState } from "../mygames";
@@ -45,7 +45,9 @@ import {
   repetitionWarning,
   sideOf,
   statusLine,
+  originLabel,
   watchersText,
+  withdrawnText,
 } from "../status";
 
 /** Which step a key takes the move list to from `ply` (of `last`), or null for other keys. */
@@ -103,7 +105,11 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   clocks.onLow = () => playSound("low");
   const actions = new GameActions((kind, accept) => act(kind, accept));
   actions.drawBanner.classList.add("slot-msg");
-  const gameOver = new GameOverPanel(game, () => act("rematch"));
+  const gameOver = new GameOverPanel(
+    game,
+    () => act("rematch"),
+    () => act("decline_rematch"),
+  );
   const matchBox = h("div", { class: "match-box", id: "match-box", hidden: true });
   const input = h("input", {
     id: "move-input",
@@ -273,6 +279,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       offer_draw: "No draw was offered",
       answer_draw: "The draw offer was not answered",
       rematch: "No rematch was arranged",
+      decline_rematch: "The rematch was not declined",
     };
     showError(`${what[kind]}. ${errorText(code, message)}`);
   }
@@ -416,12 +423,14 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       bar.icon.dataset.piece = icon;
       bar.icon.replaceChildren(pieceSvg(icon));
     }
-    const name = p ? `${p.name}${mine ? " (you)" : ""}` : "waiting for a player";
+    const name = p ? `${p.name}${mine ? " (you)" : ""}` : state.withdrawn ? "no player" : "waiting for a player";
     bar.name.textContent = name;
     bar.name.title = `${side === "attackers" ? "Attackers" : "Defenders"}: ${name}`;
     const profile = profileOf(p?.id);
     const r = profile?.ratings?.[state.ruleset];
     bar.rating.textContent = p?.id === "bot" ? "" : profile ? (r ? ratingText(r.rating, r.provisional) : "1500?") : "";
+    // The bot has no rating: its bar keeps no room for one (from its first paint: no shift).
+    bar.rating.hidden = p?.id === "bot";
     const online = p ? tracker.isOnline(p.id) : null;
     bar.dot.dataset.online = online === null ? "unknown" : String(online);
     bar.root.dataset.online = online === null ? "unknown" : String(online);
@@ -475,8 +484,11 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   function renderInfo(state: State): void {
     const rs = RULES[state.ruleset];
     const kind = state.opponent === "bot" ? `against the bot, level ${state.bot_level ?? 1}` : state.rated ? "rated" : "casual";
+    const origin = state.origin ?? (state.opponent === "bot" ? "bot" : "person");
     clear(info);
     info.append(
+      state.opponent === "bot" ? "" : h("span", { id: "origin-label", "data-origin": origin, text: originLabel(origin, state.opponent) }),
+      state.opponent === "bot" ? "" : " · ",
       h("a", { href: `/rules/${state.ruleset}`, text: rs ? rs.title : state.ruleset }),
       ` · ${durationText(state.move_time)} a move · `,
       h("span", { id: "rated-mark", "data-rated": String(state.rated), text: kind }),
@@ -663,7 +675,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     notice.hidden = !noticeText;
     notice.dataset.wants = noticeText ? "1" : "";
 
-    renderInvite(waitingForFriend);
+    renderInvite(state.withdrawn ? "withdrawn" : waitingForFriend ? "waiting" : "", state);
 
     // The board: the live position (with my move on its way), or a step of the move list.
     let position: Position;
@@ -713,7 +725,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     // The slot shows one message at a time (chooseMessage), not the banner's own hidden.
     actions.drawBanner.dataset.wants = actions.drawBanner.dataset.by ? "1" : "";
     actions.drawBanner.hidden = false;
-    gameOver.update(state, side, controls.rematch, tracker.rematch, busy.has("rematch"));
+    gameOver.update(state, side, controls.rematch, tracker.rematch, busy.has("rematch") || busy.has("decline_rematch"));
     if (tracker.abortTimeout && state.result?.reason === "aborted") {
       const detail = page.querySelector("#result-text");
       const text = `The ${tracker.abortTimeout}' clock ran out before their first move, so the game was aborted: no result.`;
@@ -736,26 +748,40 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     sounds(state, side);
   }
 
-  /** While a friend game waits: its creator sees the invite link (when this browser kept it). */
-  function renderInvite(show: boolean): void {
-    if (!show) {
-      if (invite.firstChild) clear(invite);
+  /**
+   * While a friend game waits: its creator sees the invite link (when this browser kept it)
+   * and may cancel the invitation. Once withdrawn: who withdrew it, for anyone who opens it.
+   */
+  function renderInvite(mode: "waiting" | "withdrawn" | "", state: State): void {
+    if (invite.dataset.mode === mode) return;
+    invite.dataset.mode = mode;
+    clear(invite);
+    if (mode === "withdrawn") {
+      invite.appendChild(
+        h(
+          "section",
+          { class: "panel invite", id: "invite-withdrawn", role: "status" },
+          h("h2", { text: `${withdrawnText(state, meId)}.` }),
+          h("p", { text: isCreator(state, meId) ? "Nobody can join it now." : "Nobody can join it now: ask them for a new invitation if you still want to play." }),
+          h("p", {}, h("a", { href: "/", class: "btn btn-primary", text: "Start a new game" })),
+        ),
+      );
       return;
     }
-    if (invite.firstChild) return;
+    if (mode !== "waiting") return;
     const link = recallInvite(game);
-    invite.appendChild(
-      link
-        ? invitePanel(game, link)
-        : h(
-            "section",
-            { class: "panel invite", id: "invite-missing" },
-            h("h2", { text: "Waiting for your friend" }),
-            h("p", {
-              text: "Your friend has not joined yet. The invite link was shown when you created the game; this browser has not kept it, so send the copy you made. The game starts as soon as they open it.",
-            }),
-          ),
-    );
+    const panel = link
+      ? invitePanel(game, link)
+      : h(
+          "section",
+          { class: "panel invite", id: "invite-missing" },
+          h("h2", { text: "Waiting for your friend" }),
+          h("p", {
+            text: "Your friend has not joined yet. The invite link was shown when you created the game; this browser has not kept it, so send the copy you made. The game starts as soon as they open it.",
+          }),
+        );
+    if (!link) panel.append(cancelInviteRow(game));
+    invite.appendChild(panel);
   }
 
   const timer = setInterval(() => {

@@ -7,7 +7,7 @@ import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
 import { askNotifications, notificationState, type MyGame } from "../mygames";
 import { RULES } from "../rules";
-import { durationText } from "../status";
+import { durationText, originLabel } from "../status";
 
 function rulesetName(id: string): string {
   return RULES[id]?.title ?? id;
@@ -54,7 +54,7 @@ export function mountGames(root: HTMLElement, ctx: AppContext): Unmount {
         "a",
         { href: `/g/${g.id}`, class: "my-game-link" },
         h("span", { class: "my-game-who", text: g.bot ? `vs ${g.opponent.name}` : `vs ${g.opponent.name}` }),
-        h("span", { class: "my-game-terms", text: `${rulesetName(g.ruleset)} · ${durationText(g.move_time)} a move · ${g.rated ? "rated" : "casual"} · you play the ${g.side}` }),
+        h("span", { class: "my-game-terms", text: `${originLabel(g.origin, g.bot ? "bot" : "friend")} · ${rulesetName(g.ruleset)} · ${durationText(g.move_time)} a move · ${g.rated ? "rated" : "casual"} · you play the ${g.side}` }),
         h(
           "span",
           { class: "my-game-state" },
@@ -84,7 +84,7 @@ export function mountGames(root: HTMLElement, ctx: AppContext): Unmount {
           "li",
           { class: "my-game", "data-game": s.id },
           h("span", { class: "my-game-who", text: `vs ${opp?.name ?? "?"}` }),
-          h("span", { class: "my-game-terms", text: `${outcomeLine(s, me)}${change ? ` · ${deltaText(change.before, change.after)}` : ""}` }),
+          h("span", { class: "my-game-terms", text: `${originLabel(s.origin, s.opponent)} · ${outcomeLine(s, me)}${change ? ` · ${deltaText(change.before, change.after)}` : ""}` }),
           h("span", { class: "my-game-state" }, h("a", { href: `/replay/${s.id}`, text: "Replay" })),
         ),
       );

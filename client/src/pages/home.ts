@@ -83,11 +83,15 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   );
   let isAccount = false;
   let hasSession = false; // a first visit has none: starting a game makes it
-  void ctx.me.then((me) => {
-    hasSession = !!me?.id;
-    isAccount = !!(me && (me as { account?: boolean }).account);
-    accountHint.hidden = isAccount;
-  });
+  // A click before the session is known waits for it (an account holder is never told
+  // they need one because /api/me was slow to answer).
+  const known = ctx.me
+    .then((me) => {
+      hasSession = !!me?.id;
+      isAccount = !!(me && (me as { account?: boolean }).account);
+      accountHint.hidden = isAccount;
+    })
+    .catch(() => undefined);
   const error = h("p", { class: "error", role: "alert", id: "home-error" });
 
   const playBot = h("button", { type: "button", class: "play-btn primary", id: "play-bot" }, h("strong", { text: "Play the bot" }), h("span", { text: "Starts at once · no account needed" }));
@@ -212,7 +216,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
 
   async function start(opponent: "bot" | "friend"): Promise<void> {
     error.textContent = "";
-    await ctx.me; // who the visitor is decides what follows (a click may come first)
+    await known; // who the visitor is decides what follows (a click may come first)
     if (opponent === "friend" && !isAccount) {
       error.textContent = "Playing a friend needs an account — sign up or log in first (it takes a moment), then come back here.";
       accountHint.hidden = false;
@@ -245,7 +249,8 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   }
   playBot.addEventListener("click", () => void start("bot"));
   playFriend.addEventListener("click", () => void start("friend"));
-  playQuick.addEventListener("click", () => {
+  playQuick.addEventListener("click", async () => {
+    await known;
     if (!isAccount) {
       error.textContent = "Quick pairing is a game against a person: it needs an account — sign up or log in first.";
       accountHint.hidden = false;

@@ -10,7 +10,7 @@ import { type AppContext, type Unmount, rememberReturn } from "../context";
 import { clear, h } from "../dom";
 import type { State } from "../protocol";
 import { RULES } from "../rules";
-import { durationText } from "../status";
+import { durationText, withdrawnText } from "../status";
 
 /** The terms of an invitation, as the card lists them. */
 export function inviteTerms(state: State): [string, string][] {
@@ -131,6 +131,15 @@ export function mountJoin(root: HTMLElement, ctx: AppContext, game: string, invi
       clear(terms);
       for (const [k, v] of inviteTerms(state)) terms.append(h("dt", { text: k }), h("dd", { text: v }));
       title.textContent = `${state.creator?.name ?? "A player"} invites you to play`;
+      if (state.withdrawn) {
+        title.textContent = "This invitation was withdrawn";
+        clear(body);
+        body.append(
+          h("p", { class: "notice", role: "status", id: "join-withdrawn", text: `${withdrawnText(state, me?.id)}. Nobody can join it now: ask them for a new invitation if you still want to play.` }),
+          h("p", {}, h("a", { href: "/", class: "btn btn-primary", text: "Start a game of your own" })),
+        );
+        return;
+      }
       if (state.status !== "waiting") {
         fail(new ApiError("game_not_waiting", "", 409));
         return;

@@ -14,6 +14,7 @@ import {
   type RatedPlayer,
 } from "../lobby";
 import { lobbyFeed, type LobbyFeed } from "../lobbyfeed";
+import { originLabel } from "../status";
 
 function playerCell(side: "attackers" | "defenders", p: RatedPlayer, bot: boolean): HTMLElement {
   return h(
@@ -52,7 +53,7 @@ export function gameCard(g: GameSummary): HTMLElement {
         "span",
         { class: "wg-meta" },
         h("span", { class: "tag", text: rulesetName(g.ruleset) }),
-        bot ? h("span", { class: "tag tag-bot", text: "vs bot" }) : null,
+        bot ? h("span", { class: "tag tag-bot", text: "vs bot" }) : h("span", { class: "tag tag-origin", text: originLabel(g.origin, g.opponent) }),
         h("span", { class: "wg-move", text: `${moveNumberText(g)}, ${toMoveText(g.ply)}` }),
         h("span", { class: "wg-watchers", text: spectatorsText(g.watchers) }),
         h("span", { class: "wg-go", "aria-hidden": "true", text: "Watch →" }),

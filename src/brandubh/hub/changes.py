@@ -245,6 +245,20 @@ def abort(state: GameState, player_id: str, msg_id: str) -> Change:
     return ending(state.next(), Result(None, "aborted"), event)
 
 
+def withdraw(state: GameState, player_id: str) -> Change:
+    """The creator withdraws an invitation nobody has accepted: it ends with no result,
+    never started, so it is neither rated nor listed (rater.py keeps it off every list)."""
+    if state.creator.id != player_id:
+        raise Refusal("not_yours", "only the player who sent this invitation can withdraw it")
+    if state.status != "waiting" or state.opponent != "friend":
+        what = "is over" if state.status == "ended" else "has started: resign or abort it instead"
+        raise Refusal(
+            "game_not_waiting", f"this invitation can no longer be withdrawn: the game {what}"
+        )
+    event = {"kind": "withdraw", "by": None}
+    return replace(ending(state.next(), Result(None, "aborted"), event), status="waiting")
+
+
 def discard(state: GameState) -> Change:
     """End an unwanted, just-created game with no result (a rematch that lost a race)."""
     return ending(state.next(), Result(None, "aborted"), {"kind": "abort", "by": None})

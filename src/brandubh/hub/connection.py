@@ -547,6 +547,10 @@ class Connection:
             frames.ack(msg["id"], "rematch", game=msg["game"], outcome=outcome, next=next_game)
         )
 
+    async def _decline_rematch(self, msg: dict[str, Any]) -> None:
+        agreed = await self.services.games.decline_rematch(self._player_id(), msg["game"])
+        self.send(frames.ack(msg["id"], "decline_rematch", game=msg["game"], next=agreed))
+
     # -- the lobby ------------------------------------------------------------------------
 
     def _lobby_player(self) -> Player:
@@ -638,6 +642,7 @@ HANDLERS: Final[dict[str, Handler]] = {
     "offer_draw": Connection._offer_draw,
     "answer_draw": Connection._answer_draw,
     "rematch": Connection._rematch,
+    "decline_rematch": Connection._decline_rematch,
     "lobby": Connection._follow_lobby,
     "seek": Connection._seek,
     "cancel_seek": Connection._cancel_seek,

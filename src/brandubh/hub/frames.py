@@ -2,7 +2,7 @@
 
 A few notices are built inside Lua, in the same step as the change they announce:
 ``watchers`` (lua/watchers.lua), ``presence`` when it changes (lua/presence.lua),
-``rematch`` (lua/rematch.lua), ``seek_removed``
+``rematch`` (lua/rematch.lua, lua/rematch_decline.lua), ``seek_removed``
 (lua/seek_take.lua, lua/quick.lua), and the deadline inside an ``event`` frame
 (lua/commit.lua fills in ``DEADLINE_PLACEHOLDER``). docs/protocol.md gives every shape.
 """

@@ -23,7 +23,7 @@ from brandubh.hub.commit import Committed, Committer
 from brandubh.hub.errors import Refusal
 from brandubh.hub.lane import Lane
 from brandubh.hub.scripts import Scripts
-from brandubh.hub.state import BOT_ID, GameState, Hash, Player, pack_snapshot
+from brandubh.hub.state import BOT_ID, ORIGINS, GameState, Hash, Player, pack_snapshot
 from brandubh.store import Store, StoreUnavailable
 
 MIN_MOVE_TIME: Final = 60
@@ -140,14 +140,16 @@ class GameService:
         match_no: int = 0,
         attacker_id: str = "",
         game_id: str = "",
+        origin: str = "",
     ) -> tuple[GameState, str]:
         """Create a game; return its state and the invite token (empty against the bot).
 
         With ``joiner`` (a rematch) the game starts at once between the two. With
         ``game_id`` (a match's later games) creating is idempotent: a game of that id
-        that exists already is returned as it is. ``rated``
-        defaults to True for a game between people; a bot game is never rated (the
-        rater also rates only games between two accounts: rater.py).
+        that exists already is returned as it is. ``origin`` (state.ORIGINS) defaults to
+        the bot, a private challenge or an invitation, by ``opponent`` and ``invitee``.
+        ``rated`` defaults to True for a game between people; a bot game is never rated
+        (the rater also rates only games between two accounts: rater.py).
         """
         check_terms(ruleset, move_time)
         if opponent not in ("bot", "friend"):
@@ -157,6 +159,9 @@ class GameService:
         if opponent == "bot" and rated:
             raise Refusal("bad_field", "rated: games against the bot are never rated")
         is_rated = opponent == "friend" and rated is not False
+        if not origin:
+            origin = "bot" if opponent == "bot" else "challenge" if invitee else "invite"
+        assert origin in ORIGINS, origin
         if opponent == "bot":
             await self._check_bot_games(creator.id)
         seed = fairplay.new_seed()
@@ -189,6 +194,7 @@ class GameService:
                 invitee=invitee,
                 match=match,
                 match_no=match_no,
+                origin=origin,
             )
             created = await self.scripts.create(
                 keys=[keys.game(game_id), keys.seed(game_id)],
@@ -266,6 +272,7 @@ class GameService:
                     max(state.bot_level, 1),
                     joiner=None if state.opponent == "bot" else joiner,
                     rated=state.rated,
+                    origin="bot" if state.opponent == "bot" else "rematch",
                 )
                 new_id = new.id
             reply = await self.scripts.rematch(
@@ -288,8 +295,41 @@ class GameService:
             if tag == "offered":
                 return "offered", None
             if tag == "err":
-                raise Refusal(reply[1].decode(), "the rematch could not be arranged")
+                raise rematch_refusal(reply[1].decode())
         raise Refusal("busy", "the rematch is changing too fast; try again")
+
+    async def decline_rematch(self, player_id: str, game_id: str) -> str | None:
+        """Decline the opponent's rematch offer; None, or the rematch's id if one was
+        agreed first (then there is nothing to decline)."""
+        state = await self.load(game_id)
+        side = state.side_of(player_id)
+        if side is None:
+            raise Refusal("not_a_player", "only the game's players can answer a rematch offer")
+        reply = await self.scripts.rematch_decline(
+            keys=[keys.game(game_id)], args=[side, keys.game_channel(game_id), game_id]
+        )
+        tag = reply[0].decode()
+        if tag == "exists":
+            return cast(bytes, reply[1]).decode()
+        if tag == "err":
+            code = reply[1].decode()
+            if code == "not_found":
+                raise Refusal(
+                    "rematch_closed", "this game is archived: there is no offer to answer"
+                )
+            raise rematch_refusal(code)
+        return None
+
+    async def withdraw(self, player_id: str, game_id: str) -> GameState:
+        """The creator withdraws an invitation nobody has accepted (changes.withdraw);
+        asked again once withdrawn, it changes nothing."""
+        state = await self.load(game_id)
+        if state.withdrawn() and state.creator.id == player_id:
+            return state
+        await self.committer.act(
+            player_id, game_id, "", "", lambda s: changes.withdraw(s, player_id), first=state
+        )
+        return await self.load(game_id)
 
     async def _discard(self, game_id: str) -> None:
         """End an unwanted, just-created game with no result."""
@@ -300,6 +340,8 @@ class GameService:
         state = await self.load(game_id)
         if state.is_player(player.id):
             return state  # opening one's own invite link again changes nothing
+        if state.withdrawn():
+            raise withdrawn(state)
         if state.status != "waiting" or state.opponent != "friend":
             raise Refusal("game_not_waiting", "this game already has both its players")
         if not invite or not secrets.compare_digest(invite, state.invite):
@@ -308,7 +350,12 @@ class GameService:
             raise Refusal(
                 "not_invited", "this challenge is for another player: only they can accept it"
             )
-        return await self._start(state, player, await self.seed(game_id))
+        try:
+            return await self._start(state, player, await self.seed(game_id))
+        except Refusal:
+            if (await self.load(game_id)).withdrawn():  # withdrawn while this join ran
+                raise withdrawn(state) from None
+            raise
 
     async def _start(
         self, state: GameState, joiner: Player, seed: bytes, attacker_id: str = ""
@@ -470,6 +517,25 @@ class GameService:
         for game_id in again:
             done += await self.expire(game_id, outages, safe) not in ("not_due", "gone")
         return done
+
+
+def withdrawn(state: GameState) -> Refusal:
+    """The answer to anyone opening an invitation its creator withdrew."""
+    return Refusal(
+        "invitation_withdrawn",
+        f"this invitation was withdrawn by {state.creator.name}: ask them for a new one",
+    )
+
+
+def rematch_refusal(code: str) -> Refusal:
+    """What a refused rematch request or answer says (lua/rematch*.lua's codes)."""
+    messages = {
+        "game_not_over": "a rematch can be asked for after the end",
+        "no_rematch_offer": "there is no rematch offer from your opponent to decline",
+        "rematch_declined": "your opponent declined the rematch: start a new game instead",
+        "not_found": "there is no such game",
+    }
+    return Refusal(code, messages.get(code, "the rematch could not be arranged"))
 
 
 def check_terms(ruleset: str, move_time: int) -> None:

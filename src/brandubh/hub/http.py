@@ -161,6 +161,18 @@ def routes(web: Services, static: Path) -> list[Route]:
         await web.matches.joined(state)
         return with_cookie(JSONResponse({"id": state.id, "url": f"/g/{state.id}"}), token, request)
 
+    async def withdraw_game(request: Request) -> Response:
+        """The creator withdraws an invitation nobody has accepted yet."""
+        game_id = request.path_params["game_id"]
+        await read_json(request, settings, set())
+        if not GAME_ID_RE.match(game_id):
+            raise Refusal("not_found", f"there is no game {game_id}")
+        session = await web.sessions.get_session(request.cookies.get(COOKIE))
+        if session is None:
+            raise Refusal("not_yours", "only the player who sent this invitation can withdraw it")
+        state = await web.games.withdraw(session.player.id, game_id)
+        return JSONResponse({"id": state.id, "withdrawn": True})
+
     async def game_state(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         if not GAME_ID_RE.match(game_id):
@@ -257,6 +269,7 @@ def routes(web: Services, static: Path) -> list[Route]:
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/{game_id}", game_state),
         Route("/api/games/{game_id}/join", join_game, methods=["POST"]),
+        Route("/api/games/{game_id}/withdraw", withdraw_game, methods=["POST"]),
         Route("/api/games/{game_id}/record", game_record),
         Route("/api/verify", verify_record, methods=["POST"]),
         Route("/api/matches/{match_id}", match_summary),

@@ -141,7 +141,9 @@ class Lobby:
                 owner, player, seek["ruleset"], int(seek["move_time"]), rated
             )
             return await self._announce(game_id, (owner.id, player.id), match_id)
-        return await self._start(owner, player, seek["ruleset"], int(seek["move_time"]), rated)
+        return await self._start(
+            owner, player, seek["ruleset"], int(seek["move_time"]), "seek", rated
+        )
 
     async def _take(self, player: Player, seek_id: str, how: str) -> dict[str, str]:
         reply = await self.scripts.seek_take(
@@ -244,7 +246,7 @@ class Lobby:
         out = []
         for a, b in zip(reply[::2], reply[1::2], strict=True):
             first, second = await self._player(a.decode()), await self._player(b.decode())
-            out.append(await self._start(first, second, ruleset, move_time))
+            out.append(await self._start(first, second, ruleset, move_time, "quick"))
         return out
 
     async def _player(self, player_id: str) -> Player:
@@ -258,10 +260,12 @@ class Lobby:
         joiner: Player,
         ruleset: str,
         move_time: int,
+        origin: str,
         rated: bool | None = None,
     ) -> Pairing:
+        """Start a game between two players of the lobby (``origin``: seek or quick)."""
         state, _ = await self.games.create(
-            creator, ruleset, move_time, "friend", joiner=joiner, rated=rated
+            creator, ruleset, move_time, "friend", joiner=joiner, rated=rated, origin=origin
         )
         return await self._announce(state.id, (creator.id, joiner.id))
 
@@ -321,6 +325,7 @@ class Lobby:
                     "players": players,
                     "watchers": watchers,
                     "opponent": state.opponent,
+                    "origin": state.origin_or_guess(),
                 }
             )
         return out

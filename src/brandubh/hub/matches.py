@@ -65,7 +65,15 @@ class MatchService:
             },
         )
         state, _ = await self.games.create(
-            a, ruleset, move_time, "friend", joiner=b, rated=rated, match=match_id, match_no=1
+            a,
+            ruleset,
+            move_time,
+            "friend",
+            joiner=b,
+            rated=rated,
+            match=match_id,
+            match_no=1,
+            origin="seek",
         )
         await self.redis.hset(keys.match(match_id), "games", state.id)
         return match_id, state.id
@@ -142,6 +150,9 @@ class MatchService:
         if state.status != "ended" or not state.match or state.result is None:
             return
         key = keys.match(state.match)
+        if state.withdrawn():
+            await self.redis.delete(key)  # a match challenge withdrawn: no match at all
+            return
         if not await self.redis.exists(key):
             # Finished, kept in PostgreSQL and let go after the grace (a step run again
             # after a long outage), or never there: nothing to move on, and no stub of a
@@ -171,6 +182,7 @@ class MatchService:
                 match_no=2,
                 attacker_id=state.defender,
                 game_id=f"{state.match}-2",
+                origin="match",
             )
             if nxt.id not in games:
                 update["games"] = " ".join([*games, nxt.id])
@@ -252,6 +264,7 @@ class MatchService:
             match_no=3,
             attacker_id=player_id if side == "attackers" else other,
             game_id=f"{match_id}-3",
+            origin="match",
         )
         games = f["games"].split()
         await self.redis.hset(

@@ -49,6 +49,7 @@ def card(state: GameState, player_id: str) -> dict[str, Any]:
         "side": mine,
         "opponent": {"id": other_id, "name": other.name if other else other_id},
         "bot": state.opponent == "bot",
+        "origin": state.origin_or_guess(),
         "your_move": state.turn == player_id,
         "deadline": state.deadline or None,
         "ply": state.ply,

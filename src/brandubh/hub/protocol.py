@@ -172,6 +172,10 @@ MESSAGES: Final[dict[str, dict[str, Field]]] = {
         "id": Field(_msg_id, "a message id"),
     },
     "rematch": {"game": Field(_game_id, "a game id"), "id": Field(_msg_id, "a message id")},
+    "decline_rematch": {
+        "game": Field(_game_id, "a game id"),
+        "id": Field(_msg_id, "a message id"),
+    },
     "lobby": {"on": Field(_bool, "true to follow the lobby, false to stop")},
     "seek": {
         "ruleset": Field(_ruleset, "a rule set id such as 'nielsen'"),

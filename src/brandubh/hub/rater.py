@@ -39,7 +39,7 @@ def finished_game(state: GameState, raw: Hash, seed: str, record: str) -> Finish
     assert state.result is not None
     humans = [p for p in (state.creator, state.joiner) if p is not None and p.id != BOT_ID]
     if state.result.reason == "aborted" and state.ply == 0:
-        humans = []  # nothing was played: kept from the players' lists
+        humans = []  # nothing was played (or a withdrawn invitation): kept from every list
     seats = []
     for side, pid in (("attackers", state.attacker), ("defenders", state.defender)):
         p = state.player(pid)
@@ -68,6 +68,7 @@ def finished_game(state: GameState, raw: Hash, seed: str, record: str) -> Finish
         final_seq=state.seq,
         match_id=state.match or None,
         match_no=state.match_no or None,
+        origin=state.origin_or_guess(),
     )
 
 

@@ -24,6 +24,7 @@ class Scripts:
     presence: AsyncScript
     heartbeat: AsyncScript
     rematch: AsyncScript
+    rematch_decline: AsyncScript
     seek_add: AsyncScript
     seek_take: AsyncScript
     quick: AsyncScript
@@ -44,6 +45,7 @@ class Scripts:
             presence=redis.register_script(_source("presence")),
             heartbeat=redis.register_script(_source("heartbeat")),
             rematch=redis.register_script(_source("rematch")),
+            rematch_decline=redis.register_script(_source("rematch_decline")),
             seek_add=redis.register_script(_source("seek_add")),
             seek_take=redis.register_script(_source("seek_take")),
             quick=redis.register_script(_source("quick")),

@@ -18,6 +18,12 @@ from brandubh.engine import Game, Record, Result, Side, Snapshot
 
 BOT_ID: Final = "bot"
 
+# Where a game came from (its ``origin``), chosen by the path that created it: a game
+# against the bot, a friend's invitation link, a private challenge (an invitation for one
+# player), a lobby seek taken, quick pairing, a rematch, or a match's later game. Games
+# created before the field existed have none: ``GameState.origin_or_guess`` stands in.
+ORIGINS: Final = ("bot", "invite", "challenge", "seek", "quick", "rematch", "match")
+
 # A side, or "" for none (no open offer, nobody on turn).
 MaybeSide = Side | Literal[""]
 
@@ -86,6 +92,8 @@ class GameState:
     invitee: str = ""  # a private challenge: the only player who may join
     match: str = ""  # the two-game match this game belongs to, if any
     match_no: int = 0  # its number in the match: 1, 2, or 3 for a tie-break
+    origin: str = ""  # one of ORIGINS; "" in games created before it was stored
+    rematch_declined: MaybeSide = ""  # the side that declined the other's rematch offer
 
     @classmethod
     def from_hash(cls, game_id: str, h: Hash) -> GameState:
@@ -126,12 +134,30 @@ class GameState:
             invitee=s("invitee"),
             match=s("match"),
             match_no=int(s("match_no", "0")),
+            origin=s("origin"),
+            rematch_declined=_side(s("rematch_declined")),
         )
 
     def fields(self, only: tuple[str, ...] | None = None) -> dict[str, str | bytes]:
         """Every field the hub writes (``created`` and ``seq`` are the scripts' own), or
         ``only`` those named."""
         return {name: _FIELD[name](self) for name in (_FIELD if only is None else only)}
+
+    def origin_or_guess(self) -> str:
+        """Where the game came from; for a game older than the field, the best guess from
+        what it holds: the bot, a match's later game, a private challenge, else "person"
+        (a game against a person whose path was not recorded)."""
+        if self.origin:
+            return self.origin
+        if self.opponent == "bot":
+            return "bot"
+        if self.match_no >= 2:
+            return "match"
+        return "challenge" if self.invitee else "person"
+
+    def withdrawn(self) -> bool:
+        """Whether this is an invitation its creator withdrew: it ended without starting."""
+        return self.status == "ended" and not self.attacker
 
     def game(self) -> Game:
         """The engine's game at this state."""
@@ -224,10 +250,16 @@ class GameState:
             "deadline": deadline or None,
             "draw_offer": self.draw_offer or None,
             "draw_block": {"attackers": self.draw_block[0], "defenders": self.draw_block[1]},
-            "rematch": {"offer": self.rematch_offer or None, "game": self.rematch or None},
+            "rematch": {
+                "offer": self.rematch_offer or None,
+                "game": self.rematch or None,
+                "declined": self.rematch_declined or None,
+            },
             "rated": self.rated,
             "invitee": self.invitee or None,
             "match": {"id": self.match, "number": self.match_no} if self.match else None,
+            "origin": self.origin_or_guess(),
+            "withdrawn": self.withdrawn(),
         }
 
 
@@ -268,4 +300,5 @@ _FIELD: Final[dict[str, Callable[[GameState], str | bytes]]] = {
     "invitee": lambda s: s.invitee,
     "match": lambda s: s.match,
     "match_no": lambda s: str(s.match_no),
+    "origin": lambda s: s.origin,
 }

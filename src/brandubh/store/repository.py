@@ -114,6 +114,7 @@ class FinishedGame:
     final_seq: int
     match_id: str | None = None
     match_no: int | None = None
+    origin: str = ""  # where the game came from (hub/state.py ORIGINS); "" if unknown
     humans: tuple[Seat, ...] = field(default=())  # players whose archive lists it
 
     def seat(self, side: str) -> Seat | None:
@@ -253,6 +254,7 @@ def summary_of(
         "created": game.created,
         "ended": game.ended,
         "ratings": changes,
+        "origin": game.origin or None,
     }
 
 
