@@ -6,14 +6,16 @@ Players: ``random``, ``greedy``, ``L<n>`` (the bot's level n), ``F<n>`` (the fro
 bench/frozen_bot, as it was before issue 18), either with ``@N`` for a budget of N nodes.
 Every pairing plays ``--games`` games per rule set in pairs from one random opening
 (``--opening-plies``), each side attacking once; each game has its own seed (replayable).
-Prints per rule set and overall: a score table (row's score against column, in %), Elo
-differences with a 95 % interval from a normal approximation of the score, each side's
-wins, and per player nodes per second and the CPU seconds per move (mean, median, max; the
-worker's own CPU, so other load on the machine hardly inflates it) beside the maximum wall
-seconds. ``--log`` appends each finished game as a JSON line; ``--summarize FILE`` reports
-a log. Other modes: ``--speed N`` prints nodes/s per level and rule set of the frozen and
-the new search on N fixed suite positions per rule set, the frozen search as the same-run
-baseline; ``--calibrate N`` times level 5 alone on N real positions per rule set.
+Prints per rule set, overall and over the slide rule sets alone (newsome is a forced win for
+the attackers, so its games measure whether a level finds it): a score table (row's score
+against column, in %), Elo differences with a 95 % interval from a normal approximation of
+the score, each side's wins, and per player nodes per second and the CPU seconds per move
+(mean, median, max; the worker's own CPU, so other load on the machine hardly inflates it)
+beside the maximum wall seconds. ``--log`` appends each finished game as a JSON line;
+``--summarize FILE`` reports a log. Other modes: ``--speed N`` prints nodes/s per level and
+rule set of the frozen and the new search on N fixed suite positions per rule set, the
+frozen search as the same-run baseline; ``--calibrate N`` times level 5 alone on N real
+positions per rule set.
 
 Baselines: ``random`` plays a uniformly random legal move; ``greedy`` looks one ply ahead
 and plays a move that wins at once, else one that captures most, else a random one.
@@ -420,6 +422,16 @@ def summarize(
         report([o for o in outcomes if o.ruleset == rs], players, rs, shown)
     if len(rulesets) > 1:
         report(outcomes, players, "all rule sets", shown)
+    slide = [rs for rs in rulesets if RULESETS[rs].slides]
+    if len(slide) > 1 and len(slide) < len(rulesets):
+        # Newsome is a forced win for the attackers (bench/newsome_proof.py): its games say
+        # whether the stronger side found it, not how far apart two levels are.
+        report(
+            [o for o in outcomes if o.ruleset in slide],
+            players,
+            "slide rule sets (newsome, a forced win, left out)",
+            shown,
+        )
     print("\n== sides: attackers' wins, draws, defenders' wins per rule set ==")
     for rs in rulesets:
         mine = [o for o in outcomes if o.ruleset == rs]

@@ -40,7 +40,7 @@ LEVELS: Final[dict[int, Level]] = {
     2: Level(2, "casual player", nodes=1_500, depth=2, noise=70, blunder=0.06, q_checks=1),
     3: Level(3, "improver", nodes=5_000, depth=3, noise=20),
     4: Level(4, "club player", nodes=25_000, depth=64),
-    5: Level(5, "strong club player", nodes=180_000, depth=64),
+    5: Level(5, "strong club player", nodes=160_000, depth=64),
 }
 
 # Level number -> name, for the client and the docs.

@@ -2,8 +2,9 @@
 
 Principal-variation search with iterative deepening, a transposition table on the engine's
 Zobrist keys (fresh for every ``Searcher``, so no call sees another's), move ordering (table
-move, captures, king moves that open a lane, blocks of threatened lanes, two killers per
-ply, history), null-move pruning, late-move reductions, and a quiescence search over
+move, captures, king moves that open a lane, two killers per ply, then blocks of threatened
+lanes and history), staged so the quiet moves are generated only when the first ones do not
+cut off, null-move pruning, late-move reductions, and a quiescence search over
 captures and king threats. A king with an open lane and the move wins; an attacker to move
 facing a lane must block it or take the king (an "escape check", searched like check in
 chess: only the evasions, one ply deeper); two lanes are proved won by ``_forced``.
@@ -387,39 +388,47 @@ class Searcher:
                         self._reward(first, depth, killers)
                     self._store(key, depth, best, alpha0, beta, first, ply)
                     return best
-        ordered, capmap = self._order(pos, first, ply, block)
-        if not ordered:
+        # Moves in two stages, in the order one sort of them all would give: first the few
+        # that ordering puts above the rest (captures, the king onto a lane, the killers),
+        # found from their squares; the other moves are generated only if none cuts off.
+        ordered, capmap, special, every = self._first_moves(pos, first, ply, block)
+        i = 1 if first else 0
+        cut = False
+        for stage in (0, 1):
+            if stage:
+                ordered = self._other_moves(pos, block, special, every)
+            for move in ordered:
+                caps = capmap.get(move, 0)
+                child = make(pos, move, caps)
+                ch = child[4]
+                counts[ch] = counts.get(ch, 0) + 1
+                if i == 0:
+                    score = -search(depth - 1, -beta, -alpha, ply + 1, child)
+                else:
+                    # Late quiet moves are searched one ply shallower unless they surprise.
+                    r = 1 if depth >= 3 and i >= 4 and not caps and move not in killers else 0
+                    score = -search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, child)
+                    if r and score > alpha:
+                        score = -search(depth - 1, -alpha - 1, -alpha, ply + 1, child)
+                    if alpha < score < beta:
+                        score = -search(depth - 1, -beta, -alpha, ply + 1, child)
+                counts[ch] -= 1
+                i += 1
+                if score > best:
+                    best, best_move = score, move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            if not caps:
+                                self._reward(move, depth, killers)
+                            cut = True
+                            break
+            if cut:
+                break
+        if i == 0:
             if block and kernel.has_move(att, dfn, king, side):
                 return ply + 2 - WIN  # no block and no capture of the king: he walks out
             return _outcome_score(self.no_moves, side, ply)
-        i = 1 if first else 0
-        for move in ordered:
-            if move == first:
-                continue
-            caps = capmap.get(move, 0)
-            child = make(pos, move, caps)
-            ch = child[4]
-            counts[ch] = counts.get(ch, 0) + 1
-            if i == 0:
-                score = -search(depth - 1, -beta, -alpha, ply + 1, child)
-            else:
-                # Late quiet moves are searched one ply shallower unless they surprise.
-                r = 1 if depth >= 3 and i >= 4 and not caps and move not in killers else 0
-                score = -search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, child)
-                if r and score > alpha:
-                    score = -search(depth - 1, -alpha - 1, -alpha, ply + 1, child)
-                if alpha < score < beta:
-                    score = -search(depth - 1, -beta, -alpha, ply + 1, child)
-            counts[ch] -= 1
-            i += 1
-            if score > best:
-                best, best_move = score, move
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        if not caps:
-                            self._reward(move, depth, killers)
-                        break
         self._store(key, depth, best, alpha0, beta, best_move, ply)
         return best
 
@@ -450,65 +459,92 @@ class Searcher:
             reach |= table[occ & mask]
         return runs, reach
 
-    def _order(
+    def _first_moves(
         self, pos: Position, tt_move: int, ply: int, block: int
-    ) -> tuple[list[int], dict[int, int]]:
-        """Legal moves best first, and the captures of those that capture: table move,
-        captures (the king's first), king moves onto a lane, blocks of the lanes he threatens,
-        killers, then history. With ``block`` (a lane open, attackers to move) only the
-        moves that block it or take the king."""
+    ) -> tuple[list[int], dict[int, int], dict[int, int], list[int] | None]:
+        """The moves ordering puts first, best first: captures (the king's first, then by how
+        many they take), king moves onto a lane, the two killers; with the captures of those
+        that capture, every move's ordering key (``tt_move`` included, to skip it later) and,
+        in newsome, every legal move.
+
+        With ``block`` (a lane open, attackers to move) only the moves that block it or take
+        the king. Each is legal: found from its destination square.
+        """
         att, dfn, king, side = pos[0], pos[1], pos[2], pos[3]
         kernel = self.kernel
-        moves = kernel.gen(att, dfn, king, side)
         king_bit = 1 << king if king >= 0 else 0
-        if block:
-            near = block | NEIGHBOURS_BB[king]
-            moves = [m for m in moves if near >> (m >> 6) & 1]
         targets = kernel.targets(att, dfn, king, side)
+        if block:
+            targets &= block | NEIGHBOURS_BB[king]
         captures = kernel.captures
-        k1, k2 = self.killers[ply]
-        # Scores of the moves that are not ordered by history alone; an entry for a move that
-        # is not legal here (a killer from elsewhere) is never looked up.
-        special = {k1: 1 << 30, k2: (1 << 30) - 1}
-        threatened = 0
-        if self.slides and king >= 0:
-            runs, reach = self._threat_squares(att, dfn, king)
-            if side:
-                # The king stepping onto a lane square threatens to escape.
-                onto = reach & runs
-                while onto:
-                    low = onto & -onto
-                    onto ^= low
-                    special[king | (low.bit_length() - 1) << 6] = 1 << 31
-            elif reach & runs:
-                # Attackers: moves onto the lane squares the king can reach, or onto the
-                # squares between him and them, shut his threat.
-                threatened = runs | reach
+        special: dict[int, int] = {}
         capmap: dict[int, int] = {}
-        for m in [m for m in moves if targets >> (m >> 6) & 1]:
-            caps = captures(att, dfn, king, side, m)
-            if caps:
-                capmap[m] = caps
-                special[m] = (
-                    (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
-                )
+        if self.slides and side and king >= 0:
+            # The king stepping onto a lane square threatens to escape.
+            runs, reach = self._threat_squares(att, dfn, king)
+            onto = reach & runs
+            while onto:
+                low = onto & -onto
+                onto ^= low
+                special[king | (low.bit_length() - 1) << 6] = 1 << 31
+        # Newsome's steps are few: there, generate them all once and pick from the list.
+        every = None if self.slides else kernel.gen(att, dfn, king, side)
+        if targets:
+            for m in (
+                kernel.moves_to(att, dfn, king, side, targets)
+                if every is None
+                else [m for m in every if targets >> (m >> 6) & 1]
+            ):
+                caps = captures(att, dfn, king, side, m)
+                if caps and (not block or block >> (m >> 6) & 1 or caps & king_bit):
+                    capmap[m] = caps
+                    special[m] = (
+                        (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
+                    )
+        k1, k2 = self.killers[ply]
+        for k, score in ((k1, 1 << 30), (k2, (1 << 30) - 1)):
+            if k and k not in special and k != tt_move:
+                dest = k >> 6
+                if (not block or block >> dest & 1) and k in (
+                    kernel.moves_to(att, dfn, king, side, 1 << dest) if every is None else every
+                ):
+                    special[k] = score
+        special.pop(tt_move, None)
+        keys = [score << 12 | m for m, score in special.items()]
+        keys.sort(reverse=True)
+        special[tt_move] = 1 << 40
+        return [k & 4095 for k in keys], capmap, special, every
+
+    def _other_moves(
+        self, pos: Position, block: int, done: dict[int, int], every: list[int] | None
+    ) -> list[int]:
+        """The legal moves not in ``done``, by history (first the moves that shut a lane the
+        king threatens, when the attackers are to move)."""
+        att, dfn, king, side = pos[0], pos[1], pos[2], pos[3]
+        moves = self.kernel.gen(att, dfn, king, side) if every is None else every
         if block:
             # An escape check: everything but a block or taking the king loses at once.
-            moves = [m for m in moves if block >> (m >> 6) & 1 or capmap.get(m, 0) & king_bit]
-        special[tt_move] = 1 << 40
+            moves = [m for m in moves if block >> (m >> 6) & 1]
+        threatened = 0
+        if self.slides and not side and king >= 0:
+            runs, reach = self._threat_squares(att, dfn, king)
+            if reach & runs:
+                # Moves onto the lane squares the king can reach, or onto the squares
+                # between him and them, shut his threat.
+                threatened = runs | reach
         hist = self.history
-        get = special.get
         # Sorting plain ints (score above, move below) is much faster than sorting tuples.
         if threatened:
             bonus = 1 << 29
             keys = [
-                (get(m) or hist[m] + (bonus if threatened >> (m >> 6) & 1 else 0)) << 12 | m
+                (hist[m] + (bonus if threatened >> (m >> 6) & 1 else 0)) << 12 | m
                 for m in moves
+                if m not in done
             ]
         else:
-            keys = [(get(m) or hist[m]) << 12 | m for m in moves]
+            keys = [hist[m] << 12 | m for m in moves if m not in done]
         keys.sort(reverse=True)
-        return [k & 4095 for k in keys], capmap
+        return [k & 4095 for k in keys]
 
     def _quiesce(self, alpha: int, beta: int, ply: int, qd: int, pos: Position) -> int:
         self.nodes += 1
