@@ -291,9 +291,8 @@ def test_a_guest_is_told_to_sign_up_and_then_plays(new_page: Any, web_hub: HubPr
     guest.fill("#signup-email", email)
     guest.fill("#signup-password", "quiet river walks the lobby")
     guest.click("#signup-submit")
-    guest.wait_for_url(base + "/lobby")
-    guest.wait_for_selector("#mail-banner:has-text('Confirm your email address')")
-    confirm_address(guest, base, email)  # the mailed link
+    guest.wait_for_selector(f"#signup-sent:has-text('{email}')")  # "check your inbox"
+    confirm_address(guest, base, email)  # the mailed link logs the new account in
     open_lobby(guest, base)
     assert guest.locator("#lobby-guest").is_hidden()
     guest.click("#seek-open")

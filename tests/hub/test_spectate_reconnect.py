@@ -39,7 +39,7 @@ async def test_spectator_sees_every_move_and_cannot_act(hub: HubProcess, hub2: H
     await anonymous.watch(game)
     mid = await anonymous.move(game, state["ply"], state["legal"][0])
     refused = await anonymous.reply_to(mid)
-    assert refused["code"] == "no_session"
+    assert refused["code"] == "not_a_player"  # a socket without a session only watches
 
     check = await alice.game(game)  # nothing moved
     assert check["n"] == n and check["state"]["ply"] == state["ply"]

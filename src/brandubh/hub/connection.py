@@ -509,8 +509,8 @@ class Connection:
         self.session_checked = time.monotonic()
 
     def _player_id(self) -> str:
-        if self.player is None:
-            raise Refusal("no_session", "this socket has no session: open the site to get one")
+        if self.player is None:  # a visitor who has not played yet: a spectator
+            raise Refusal("not_a_player", "you are watching this game: only its players can act")
         return self.player.id
 
     def _acted(self, msg: dict[str, Any], n: int, duplicate: bool) -> None:
@@ -555,9 +555,7 @@ class Connection:
 
     def _lobby_player(self) -> Player:
         """The player behind a seek or pairing: games against people need an account."""
-        if self.player is None:
-            raise Refusal("no_session", "this socket has no session: open the site to get one")
-        if not self.account:
+        if not self.account or self.player is None:  # (a first visit has no session yet)
             raise Refusal(
                 "account_required",
                 "playing a person needs an account: sign up or log in first (the bot needs none)",
