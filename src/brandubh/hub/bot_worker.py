@@ -31,7 +31,7 @@ from typing import Final
 from redis.asyncio import Redis
 
 from brandubh.bot import think
-from brandubh.hub import keys
+from brandubh.hub import keys, redis_client
 from brandubh.hub.changes import Change
 from brandubh.hub.clock import RedisClock
 from brandubh.hub.config import Settings
@@ -120,13 +120,12 @@ class BotWorker:
         room = self.settings.bot_processes * 2 - len(self._busy)
         if room <= 0:
             return  # enough thinking queued here; other hubs take the rest
-        pipe = self.redis.pipeline(transaction=False)
-        for b in range(keys.BUCKETS):
-            await self.scripts.claim(
-                keys=[keys.bot_jobs(b)], args=[LEASE_MS, min(room, CLAIM_BATCH)], client=pipe
-            )
-        for batch in await pipe.execute():
-            for raw in batch:
+        claims: list[redis_client.Call] = [
+            (self.scripts.claim, [keys.bot_jobs(b)], [LEASE_MS, min(room, CLAIM_BATCH)])
+            for b in range(keys.BUCKETS)
+        ]
+        for batch in await redis_client.run_scripts(self.redis, claims):
+            for raw in batch or ():  # None: its node cannot answer now; next turn
                 game_id = raw.decode()
                 if game_id in self._busy:
                     continue

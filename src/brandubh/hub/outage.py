@@ -11,14 +11,25 @@ import logging
 import time
 from typing import Final
 
-from redis.exceptions import BusyLoadingError
+from redis.exceptions import (
+    AskError,
+    BusyLoadingError,
+    ClusterDownError,
+    MovedError,
+    RedisClusterException,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger("brandubh.hub")
 
-# The errors that mean "Redis cannot be reached now" rather than a bug.
-UNREACHABLE: Final = (RedisConnectionError, RedisTimeoutError, BusyLoadingError, OSError)
+# The errors that mean "Redis cannot be reached now" rather than a bug; the second line:
+# a Redis Cluster whose layout is changing (a master lost, its replica not yet promoted).
+UNREACHABLE: Final = (
+    *(RedisConnectionError, RedisTimeoutError, BusyLoadingError, OSError),
+    *(ClusterDownError, TryAgainError, MovedError, AskError, RedisClusterException),
+)
 REMIND_S: Final = 60.0  # a long outage is logged again this often, one line each time
 
 
