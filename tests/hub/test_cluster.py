@@ -252,9 +252,14 @@ async def test_a_deadline_on_a_failed_over_master_fires_once(
     doomed = master_of(redis_sync, keys.game(game))
     redis_cluster.kill(doomed)
     try:
-        ended = await sockets["attackers"].recv_until(
-            lambda m: m["t"] == "event" and m["state"]["status"] == "ended", timeout=30
-        )
+        try:
+            ended = await sockets["attackers"].recv_until(
+                lambda m: m["t"] == "event" and m["state"]["status"] == "ended", timeout=30
+            )
+        except BaseException:
+            for h in (h1, _h2):
+                print("".join(line for line in h.log if not line.startswith(" "))[-3000:])
+            raise
         assert ended["state"]["result"]["reason"] == "timeout"
         redis_cluster.wait_ok(20)
         await asyncio.sleep(1.0)  # both schedulers have had time to fire it again
