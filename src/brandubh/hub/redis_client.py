@@ -135,10 +135,10 @@ async def run_scripts(redis: Redis, calls: Sequence[Call]) -> list[Any]:
 
 async def _pipelined(redis: Redis, calls: Sequence[Call]) -> list[Any]:
     # The pipeline loads any script the server lacks before it runs (redis-py's Pipeline).
-    pipe = redis.pipeline(transaction=False)
-    for script, keys_, args in calls:
-        await script(keys=keys_, args=args, client=pipe)
-    replies: list[Any] = await pipe.execute()
+    async with redis.pipeline(transaction=False) as pipe:
+        for script, keys_, args in calls:
+            await script(keys=keys_, args=args, client=pipe)
+        replies: list[Any] = await pipe.execute()
     return replies
 
 
@@ -239,11 +239,11 @@ class ReplicaWait:
         self, client: Redis, script: AsyncScript, keys_: Sequence[str], args: Sequence[Any]
     ) -> Any:
         for _ in range(2):
-            pipe = client.pipeline(transaction=False)
-            pipe.evalsha(script.sha, len(keys_), *keys_, *args)
-            pipe.execute_command("WAIT", self.replicas, self.timeout_ms)
             try:
-                reply, acked = await pipe.execute()
+                async with client.pipeline(transaction=False) as pipe:
+                    pipe.evalsha(script.sha, len(keys_), *keys_, *args)
+                    pipe.execute_command("WAIT", self.replicas, self.timeout_ms)
+                    reply, acked = await pipe.execute()
             except NoScriptError:
                 script.sha = await client.script_load(script.script)
                 continue
