@@ -3,10 +3,12 @@
 The fixtures below put this module's hubs on the session's cluster with
 BRANDUBH_REDIS_CLUSTER=1; the tests imported from the other modules then run here,
 unchanged, on the cluster: whole games between two hubs, spectators, reconnect and
-catch-up, resends, draws, resignation, deadlines, the bot, the lobby, matches, sessions
-and login limits. The tests written here are the cluster's own: games spread over the
-masters, a master SIGKILLed mid-game (its replica takes over), and a master restarted
-with no replica (its games pause and go on, nothing acknowledged lost).
+catch-up, events only to the hubs that follow the game (sharded channels), resends,
+draws, resignation, deadlines, the bot, the lobby, matches, sessions and login limits.
+The tests written here are the cluster's own: games spread over the masters, a master
+SIGKILLed mid-game (its replica takes over, the players on two hubs), a deadline on it
+fires once, and a master restarted with no replica (its games pause and go on, nothing
+acknowledged lost).
 """
 
 from __future__ import annotations
@@ -24,6 +26,9 @@ from test_accounts import (  # noqa: F401  (run here, on the cluster)
     test_friend_games_need_accounts_and_are_rated_by_default,
     test_login_limit_per_account,
     test_logout_ends_the_session_and_closes_its_sockets_on_every_hub,
+)
+from test_fanout import (  # noqa: F401
+    test_a_hub_with_no_socket_of_a_game_receives_none_of_its_events,
 )
 from test_lifecycle import (  # noqa: F401
     FAST,
@@ -185,9 +190,9 @@ async def play_moves(
     count: int,
     resend: bool = False,
 ) -> tuple[dict[str, Any], int]:
-    """Play ``count`` moves in turn, each acknowledged; the state and event number after.
-    With ``resend``, a move refused as ``unavailable`` (Redis out of reach) is sent again
-    with its id, as a client does."""
+    """Play ``count`` moves in turn, each acknowledged and seen by every socket; the state
+    and event number after. With ``resend``, a move refused as ``unavailable`` (Redis out
+    of reach) is sent again with its id, as a client does."""
     for _ in range(count):
         mover = sockets[state["turn"]]
         mid = await mover.move(game, state["ply"], state["legal"][0])
@@ -202,6 +207,8 @@ async def play_moves(
         n += 1
         # The event may come before the ack (the ack waits for the commit's reply).
         state = (await mover.seen_or_next(lambda m, n=n: is_event(m, n), timeout=20))["state"]
+        for sock in sockets.values():  # on another hub: through its sharded subscription
+            await sock.seen_or_next(lambda m, n=n: is_event(m, n), timeout=20)
     return state, n
 
 
@@ -209,12 +216,15 @@ def is_event(m: dict[str, Any], n: int) -> bool:
     return bool(m["t"] == "event" and m["n"] == n)
 
 
-async def seat(hub_url: str) -> tuple[str, dict[str, Player], dict[str, Socket], Any, int]:
+async def seat(
+    hub_url: str, other_url: str | None = None
+) -> tuple[str, dict[str, Player], dict[str, Socket], Any, int]:
+    """A friend game, its creator's socket on ``hub_url``, the joiner's on ``other_url``."""
     game, alice, bob = await friend_game(hub_url)
     players: dict[str, Player] = {}
     sockets: dict[str, Socket] = {}
-    for p in (alice, bob):
-        sock = await p.connect(hub_url)
+    for p, url in ((alice, hub_url), (bob, other_url or hub_url)):
+        sock = await p.connect(url)
         snap = await sock.watch(game)
         side = side_of(snap["state"], p)
         players[side], sockets[side] = p, sock
@@ -222,9 +232,14 @@ async def seat(hub_url: str) -> tuple[str, dict[str, Player], dict[str, Socket],
 
 
 async def test_a_master_killed_mid_game_its_replica_takes_over_and_the_game_goes_on(
-    redis_cluster: EmbeddedCluster, redis_sync: redis.RedisCluster, hub: HubProcess
+    redis_cluster: EmbeddedCluster,
+    redis_sync: redis.RedisCluster,
+    hub: HubProcess,
+    hub2: HubProcess,
 ) -> None:
-    game, players, sockets, state, n = await seat(hub.url)
+    # The players on two hubs: each sees the other's moves by the game's sharded channel,
+    # which after the kill is served by the promoted replica.
+    game, players, sockets, state, n = await seat(hub.url, hub2.url)
     state, n = await play_moves(sockets, game, state, n, 3)
     doomed = master_of(redis_sync, keys.game(game))
     redis_cluster.kill(doomed)

@@ -246,11 +246,14 @@ class Hub:
 
     async def stats(self, request: Request) -> JSONResponse:
         """Counters for the benchmarks (bench/load.py): what pub/sub brought this process."""
+        waited = self.games.committer.replicas
         return JSONResponse(
             {
                 "game_messages": self.fanout.received,
                 "games_followed": len(self.fanout.games),
                 "sockets": len(self.sockets.all),
+                # Commits acknowledged before the replicas asked for confirmed them (WAIT).
+                "under_replicated": waited.short if waited is not None else 0,
             }
         )
 

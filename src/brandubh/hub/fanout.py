@@ -251,7 +251,7 @@ class Fanout:
         first = True
         failing = False  # reported once per loss of the node, not once per retry
         while True:
-            client = redis_client.plain_client(cluster, shard.name, socket_connect_timeout=2)
+            client = redis_client.plain_client(cluster, shard.name)
             pubsub = client.pubsub()
             try:
                 await pubsub.connect()  # type: ignore[no-untyped-call]

@@ -44,6 +44,10 @@ log = logging.getLogger("brandubh.hub")
 FAILOVER_RETRIES: Final = 6
 CLUSTER_CONNECTIONS: Final = 1024  # per node and process; past it a command fails at once
 NODE_CONNECTIONS: Final = 256  # per node and process, for commits that WAIT
+# A node whose machine vanished answers nothing, not even a refusal: give up on a connect
+# after this long (and on a command after the longer), so the layout is read again.
+CONNECT_TIMEOUT_S: Final = 2.0
+COMMAND_TIMEOUT_S: Final = 10.0
 
 # What a node answers while the cluster's layout changes (a failover, a resharding).
 MOVED_OR_DOWN: Final = (
@@ -68,6 +72,8 @@ def connect(settings: Settings) -> Redis:
             settings.redis_url,
             max_connections=CLUSTER_CONNECTIONS,
             retry=AsyncRetry(ExponentialBackoff(cap=0.5, base=0.05), FAILOVER_RETRIES),
+            socket_connect_timeout=CONNECT_TIMEOUT_S,
+            socket_timeout=COMMAND_TIMEOUT_S,
         )
         # The services are typed against Redis: a RedisCluster answers the same commands.
         return cast(Redis, cluster)
@@ -180,6 +186,7 @@ def plain_client(cluster: RedisCluster, name: str, **kwargs: Any) -> Redis:
         username=user,
         password=password,
         retry=AsyncRetry(NoBackoff(), 0),
+        socket_connect_timeout=CONNECT_TIMEOUT_S,
         **kwargs,
     )
 
@@ -202,6 +209,8 @@ def node_client(cluster: RedisCluster, name: str) -> Redis:
             password=password,
             max_connections=NODE_CONNECTIONS,
             timeout=10,
+            socket_connect_timeout=CONNECT_TIMEOUT_S,
+            socket_timeout=COMMAND_TIMEOUT_S,
         )
         client = clients[name] = Redis(connection_pool=pool)
     return client
