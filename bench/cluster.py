@@ -162,7 +162,7 @@ class Driven:
     latencies: list[float] = field(default_factory=list)
     replies: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
-    closed: bool = False  # its hub closed a socket: the game was not driven to the end
+    closed: str = ""  # its hub closed a socket (code and reason): not driven to the end
 
     @property
     def id(self) -> str:
@@ -221,8 +221,8 @@ class Driven:
                     reply = await asyncio.wait_for(fut, 10)
                 except TimeoutError:
                     continue  # sent again with the same id: a resend is safe
-                except websockets.ConnectionClosed:
-                    self.closed = True
+                except websockets.ConnectionClosed as exc:
+                    self.closed = f"{exc.rcvd.code} {exc.rcvd.reason}" if exc.rcvd else "no close"
                     return
                 if reply["t"] == "error" and reply["code"] == "unavailable":
                     await asyncio.sleep(0.2)
@@ -374,7 +374,7 @@ def tally(
         "misfires": misfires,
         "late": late,
         "latencies": latencies,
-        "closed": sum(d.closed for d in driven),
+        "closed": [d.closed for d in driven if d.closed],
     }
 
 
@@ -399,7 +399,8 @@ def print_failover(name: str, r: dict[str, Any]) -> None:
     )
     print(f"  move ack p50/p99      {pct(ms, 50):>8.1f} / {pct(ms, 99):.1f} ms (before the kill)")
     if r["closed"]:
-        print(f"  ({r['closed']} games stopped early: a hub closed a socket)")
+        why = ", ".join(sorted(set(r["closed"])))
+        print(f"  ({len(r['closed'])} games stopped early: a hub closed a socket: {why})")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -414,6 +415,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="load generator processes")
     parser.add_argument("--skip-load", action="store_true")
     parser.add_argument("--skip-failover", action="store_true")
+    parser.add_argument("--only-wait", action="store_true", help="only the failover with WAIT")
     args = parser.parse_args(argv)
     print(f"{os.cpu_count()} cores shared by the hubs, every Redis server and the generator")
     database = shared_database()
@@ -423,6 +425,8 @@ def main(argv: list[str] | None = None) -> None:
         if not args.skip_failover:
             runs = {"no WAIT (BRANDUBH_REDIS_WAIT_REPLICAS=0)": 0}
             runs[f"WAIT 1 {args.wait_ms} (BRANDUBH_REDIS_WAIT_REPLICAS=1, the default)"] = 1
+            if args.only_wait:
+                del runs["no WAIT (BRANDUBH_REDIS_WAIT_REPLICAS=0)"]
             for name, replicas in runs.items():
                 result = asyncio.run(failover_run(args, Path(tmp), replicas, database))
                 print_failover(name, result)
