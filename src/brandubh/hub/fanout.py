@@ -49,6 +49,9 @@ RECONNECT_S: Final = 0.2  # the pause before a lost pub/sub connection is opened
 # What ends a pub/sub connection: Redis out of reach, or (on a cluster) a node that no
 # longer holds a channel's slot (MOVED, or a sunsubscribe we did not ask for).
 _LOST: Final = (*outage.UNREACHABLE, *redis_client.MOVED_OR_DOWN, ResponseError)
+# A (un)subscribe sent while the reading task tears the same connection down meets a
+# connection with no writer (redis-py raises AttributeError): the connection is lost too.
+_SEND_LOST: Final = (*_LOST, AttributeError)
 
 
 class Listener(Protocol):
@@ -131,7 +134,7 @@ class Fanout:
             shard.games.discard(game_id)
             if shard.pubsub is not None:
                 shard.leaving[game_id] = shard.leaving.get(game_id, 0) + 1
-                with contextlib.suppress(*_LOST):
+                with contextlib.suppress(*_SEND_LOST):
                     await shard.pubsub.sunsubscribe(keys.game_channel(game_id))
 
     def deliver(self, game_id: str, n: int, frame: bytes) -> None:
@@ -162,7 +165,7 @@ class Fanout:
             channel = keys.game_channel(game_id)
             by_slot.setdefault(key_slot(channel.encode()), []).append(channel)
         # On failure the shard reconnects, subscribes again and resyncs everyone.
-        with contextlib.suppress(*_LOST):
+        with contextlib.suppress(*_SEND_LOST):
             for channels in by_slot.values():
                 await pubsub.ssubscribe(*channels)
 
