@@ -307,6 +307,10 @@ async def failover_run(
                     kinds[kind] = kinds.get(kind, 0) + 1
                 for kind, count in sorted(kinds.items(), key=lambda kv: -kv[1])[:4]:
                     print(f"  hub {i}: {count} log lines like: {kind}")
+                if args.tracebacks:  # the first traceback of each hub, whole
+                    at = next((j for j, ln in enumerate(h.log) if "Traceback" in ln), None)
+                    if at is not None:
+                        print("".join(h.log[at : at + 60]))
     return result
 
 
@@ -416,6 +420,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--skip-load", action="store_true")
     parser.add_argument("--skip-failover", action="store_true")
     parser.add_argument("--only-wait", action="store_true", help="only the failover with WAIT")
+    parser.add_argument("--tracebacks", action="store_true", help="print the hubs' first")
     args = parser.parse_args(argv)
     print(f"{os.cpu_count()} cores shared by the hubs, every Redis server and the generator")
     database = shared_database()
