@@ -223,7 +223,7 @@ class Committer:
             return cast(list[Any], await self.replicas.call(self.scripts.commit, keys_, args))
         if self.lane is not None:
             return cast(list[Any], await self.lane.script(self.scripts.commit, keys_, args))
-        return cast(list[Any], await self.scripts.commit(keys=keys_, args=args))
+        return cast(list[Any], await redis_client.script(self.scripts.commit, keys_, args))
 
     async def commit_pipelined(
         self, items: Sequence[tuple[GameState, Change, bytes]], safe: int | None = None

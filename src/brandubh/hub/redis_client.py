@@ -61,6 +61,11 @@ MOVED_OR_DOWN: Final = (
     OSError,
 )
 
+# redis-py's asyncio client, connecting to a node that goes away under it (a failover),
+# can raise these instead of ConnectionError (the connection's writer is gone, or its
+# transport closed); on the commit path they are taken for the lost connection they are.
+TORN: Final = (AttributeError, RuntimeError)
+
 # One script call: the script, its keys and its arguments.
 Call = tuple[AsyncScript, Sequence[str], Sequence[Any]]
 
@@ -216,6 +221,14 @@ def node_client(cluster: RedisCluster, name: str) -> Redis:
     return client
 
 
+async def script(script: AsyncScript, keys_: Sequence[str], args: Sequence[Any]) -> Any:
+    """A script call by the registered client; a torn connection is a ConnectionError."""
+    try:
+        return await script(keys=keys_, args=args)
+    except TORN as exc:
+        raise RedisConnectionError(f"the connection to Redis was lost ({exc})") from exc
+
+
 class ReplicaWait:
     """Run a script and then ``WAIT replicas timeout`` on the same connection, so that the
     write has reached that many replicas (or the timeout passed) before it is acknowledged."""
@@ -236,12 +249,14 @@ class ReplicaWait:
                 client = node_client(cluster, node_of(cluster, keys_[0]))
                 # commit.lua is safe to run again: a resend is answered from its acks.
                 return await self._on(client, script, keys_, args)
-            except MOVED_OR_DOWN as exc:
+            except (*MOVED_OR_DOWN, *TORN) as exc:
                 failure = exc
             log.info("a commit failed (%s); reading the cluster's layout again", failure)
             await asyncio.sleep(min(0.5, 0.05 * 2**attempt))
             with contextlib.suppress(*MOVED_OR_DOWN):
                 await cluster.nodes_manager.initialize()
+        if isinstance(failure, TORN):
+            raise RedisConnectionError(f"the connection to Redis was lost ({failure})")
         raise failure
 
     async def _on(
