@@ -30,6 +30,11 @@ UNREACHABLE: Final = (
     *(RedisConnectionError, RedisTimeoutError, BusyLoadingError, OSError),
     *(ClusterDownError, TryAgainError, MovedError, AskError, RedisClusterException),
 )
+# What redis-py's asyncio cluster client can raise instead of a ConnectionError when the
+# connection under a command is torn down by a node going away (its writer gone, its
+# transport closed): on a cluster a socket's message that meets one is answered
+# 'unavailable' (connection.py), like any lost connection.
+TORN: Final = (AttributeError, RuntimeError)
 REMIND_S: Final = 60.0  # a long outage is logged again this often, one line each time
 
 

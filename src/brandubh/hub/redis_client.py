@@ -34,6 +34,7 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from brandubh.hub import outage
 from brandubh.hub.config import Settings
 
 log = logging.getLogger("brandubh.hub")
@@ -61,10 +62,9 @@ MOVED_OR_DOWN: Final = (
     OSError,
 )
 
-# redis-py's asyncio client, connecting to a node that goes away under it (a failover),
-# can raise these instead of ConnectionError (the connection's writer is gone, or its
-# transport closed); on the commit path they are taken for the lost connection they are.
-TORN: Final = (AttributeError, RuntimeError)
+# What redis-py raises for a connection torn down under a command (outage.TORN): on the
+# commit path, taken for the lost connection it is.
+TORN: Final = outage.TORN
 
 # One script call: the script, its keys and its arguments.
 Call = tuple[AsyncScript, Sequence[str], Sequence[Any]]
