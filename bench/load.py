@@ -2,6 +2,7 @@
 
     python bench/load.py [--games 500] [--seconds 20] [--saturation-games 100]
                          [--saturation-seconds 10] [--fanout-games 200] [--workers 3]
+    python bench/load.py --cluster [...]   (bench/cluster.py: on a Redis Cluster)
 
 Each game has two players and a spectator, each on its own websocket. Paced: a player
 waits 500 +- 100 ms after its turn arrives, then moves (about 2 moves a second a game).
@@ -140,17 +141,23 @@ class Staged:
     seats: list[Seat]
 
 
-def stage(url: str, games: int, servers: list[tuple[int, int, int]]) -> list[Staged]:
+def stage(
+    url: str, games: int, servers: list[tuple[int, int, int]], cluster: bool = False
+) -> list[Staged]:
     """``games`` started friend games between two guests, made with the service's own code;
-    ``servers[i % len]`` gives the servers of game i's creator, joiner and spectator."""
-    from redis.asyncio import Redis
-
+    ``servers[i % len]`` gives the servers of game i's creator, joiner and spectator.
+    With ``cluster``, ``url`` names a node of a Redis Cluster (bench/cluster.py)."""
+    from brandubh.hub import redis_client
+    from brandubh.hub.config import Settings
     from brandubh.hub.games import GameService
     from brandubh.hub.scripts import Scripts
     from brandubh.hub.sessions import Sessions
 
     async def run() -> list[Staged]:
-        r = Redis.from_url(url, max_connections=64)
+        r = redis_client.connect(Settings(redis_url=url, redis_cluster=cluster))
+        # (First a command of this loop's own: redis-py's cluster client would otherwise
+        # learn the cluster inside the thread its transactions use, on another loop.)
+        await r.ping()
         service = GameService(r, Scripts.register(r))
         sessions = Sessions(r)
         sem = asyncio.Semaphore(32)
@@ -172,7 +179,7 @@ def stage(url: str, games: int, servers: list[tuple[int, int, int]]) -> list[Sta
                 )
 
         out = await asyncio.gather(*(one(i) for i in range(games)))
-        await r.aclose()
+        await redis_client.close(r)
         return list(out)
 
     return asyncio.run(run())
@@ -471,6 +478,11 @@ async def echo(url: str, conns: int, seconds: float) -> tuple[int, list[float]]:
 
 
 def main() -> None:
+    if "--cluster" in sys.argv:  # the loads on a Redis Cluster beside one Redis, and failover
+        import cluster
+
+        cluster.main([a for a in sys.argv[1:] if a != "--cluster"])
+        return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--seconds", type=float, default=20)

@@ -24,7 +24,7 @@ import redis.asyncio as aioredis
 
 import wsclient
 from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
-from brandubh.redis_server import EmbeddedRedis, RedisNotFound
+from brandubh.redis_server import EmbeddedCluster, EmbeddedRedis, RedisNotFound
 from brandubh.store import Store, upgrade_url
 from services import DurableRedis, HubProcess, create_database, missing, run_async
 
@@ -79,6 +79,18 @@ def own_redis(tmp_path: Path) -> Iterator[EmbeddedRedis]:
     with server:
         yield server
     # (A test that froze it thaws it before it is stopped: see test_fair_clock.py.)
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EmbeddedCluster]:
+    """A real Redis Cluster for the session: three masters and three replicas on loopback,
+    on free ports, with a short node timeout so that a failover takes about two seconds."""
+    try:
+        cluster = EmbeddedCluster(tmp_path_factory.mktemp("cluster"))
+    except RedisNotFound as exc:
+        missing(str(exc))
+    with cluster:
+        yield cluster
 
 
 @pytest.fixture

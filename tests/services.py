@@ -44,6 +44,19 @@ TEST_ENV = {
 }
 
 
+# The URLs of the Redis Clusters the fixtures started: a client of one must be a cluster
+# client (a test written for one Redis then runs unchanged on a cluster).
+CLUSTER_URLS: set[str] = set()
+
+
+def sync_client(url: str) -> redis.Redis:
+    """A synchronous client of the Redis (or Redis Cluster) at ``url``."""
+    if url in CLUSTER_URLS:
+        cluster: object = redis.RedisCluster.from_url(url)
+        return cluster  # type: ignore[return-value]  # the same commands, for the tests
+    return redis.Redis.from_url(url)
+
+
 class HubProcess:
     """A `brandubh serve --port 0` child process on the shared Redis and PostgreSQL."""
 

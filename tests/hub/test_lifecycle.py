@@ -17,6 +17,7 @@ import redis
 
 from brandubh.engine import Game
 from brandubh.hub import keys
+from services import sync_client
 from wsclient import Msg, Player, Socket, friend_game, seated
 
 FAST = {"BRANDUBH_TIME_SCALE": "0.01", "BRANDUBH_SCHEDULER_POLL_S": "0.02"}
@@ -77,7 +78,7 @@ async def test_a_deadline_fires_once_with_two_hubs_even_when_one_dies(
     env = {**FAST, "BRANDUBH_TIME_SCALE": "0.03"}  # 1.8 s per move
     h1 = start_hub(env, redis=fresh_redis_url)
     h2 = start_hub(env, redis=fresh_redis_url)
-    r = redis.Redis.from_url(fresh_redis_url)
+    r = sync_client(fresh_redis_url)
     game, alice, bob = await friend_game(h1.url, "nielsen", joiner_base=h2.url, move_time=60)
     sockets = await seated(game, alice, bob)
     state = await play(sockets, alice, game, ["d1-c1", "d3-c3"])
@@ -103,7 +104,7 @@ async def test_a_move_racing_its_deadline_is_either_played_or_timed_out_never_bo
 ) -> None:
     env = {**FAST, "BRANDUBH_TIME_SCALE": "0.015"}  # 900 ms per move
     hubs = [start_hub(env, redis=fresh_redis_url) for _ in range(2)]
-    r = redis.Redis.from_url(fresh_redis_url)
+    r = sync_client(fresh_redis_url)
     outcomes = {"move": 0, "timeout": 0}
     trials = 16
     for trial in range(trials):
@@ -149,7 +150,7 @@ async def test_a_short_restart_fires_a_deadline_that_passed_meanwhile(
 ) -> None:
     env = {**FAST, "BRANDUBH_OUTAGE_AFTER_S": "30"}
     hub = start_hub(env, redis=fresh_redis_url)
-    r = redis.Redis.from_url(fresh_redis_url)
+    r = sync_client(fresh_redis_url)
     game, alice, bob = await friend_game(hub.url, move_time=60)
     sockets = await seated(game, alice, bob)
     await play(sockets, alice, game, ["d1-c1", "d3-c3"])
@@ -166,7 +167,7 @@ async def test_an_outage_extends_the_deadlines_that_fell_inside_it(
 ) -> None:
     env = {**FAST, "BRANDUBH_TIME_SCALE": "0.02", "BRANDUBH_OUTAGE_AFTER_S": "1"}
     hub = start_hub(env, redis=fresh_redis_url)
-    r = redis.Redis.from_url(fresh_redis_url)
+    r = sync_client(fresh_redis_url)
     game, alice, bob = await friend_game(hub.url, move_time=60)
     sockets = await seated(game, alice, bob)
     state = await play(sockets, alice, game, ["d1-c1", "d3-c3"])

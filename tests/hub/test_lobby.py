@@ -84,7 +84,8 @@ async def test_a_live_seek_vanishes_with_its_socket_a_correspondence_seek_stays(
     assert gone["seek"] == live
     listed = {s["id"] for s in (await _lobby_snapshot(hub.url))["seeks"]}
     assert corr in listed and live not in listed
-    assert redis_sync.exists(keys.seek(corr)) and not redis_sync.exists(keys.seek(live))
+    assert redis_sync.hexists(keys.seek_data(), corr)
+    assert not redis_sync.hexists(keys.seek_data(), live)
     again = await owner.connect()
     await again.send({"t": "cancel_seek", "seek": corr, "id": "c"})
     assert (await lobby_reply(again, "c"))["t"] == "ack"

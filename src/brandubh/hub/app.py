@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio import Redis
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
@@ -24,7 +24,17 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from brandubh.hub import connection, frames, http, http_accounts, http_mail, loops, outage, web
+from brandubh.hub import (
+    connection,
+    frames,
+    http,
+    http_accounts,
+    http_mail,
+    loops,
+    outage,
+    redis_client,
+    web,
+)
 from brandubh.hub.accounts import Accounts, SessionGuard
 from brandubh.hub.bot_worker import BotWorker
 from brandubh.hub.clock import Marks, RedisClock
@@ -67,17 +77,23 @@ class Hub:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.pool = BlockingConnectionPool.from_url(
-            settings.redis_url, max_connections=settings.redis_pool_size, timeout=10
-        )
-        self.redis = redis = Redis(connection_pool=self.pool)
+        # One Redis or a Redis Cluster (BRANDUBH_REDIS_CLUSTER): see redis_client.py.
+        self.redis = redis = redis_client.connect(settings)
+        cluster = redis_client.cluster_of(redis)
         scripts = Scripts.register(redis)
         # The permanent record (accounts, ratings, the archive): PostgreSQL.
         self.store = store = Store.from_url(
             settings.database_url, pool_size=settings.database_pool_size
         )
         self.clock = clock = RedisClock()
-        self.lane = Lane(self.pool)
+        # The commit path's pipelined connection (lane.py), on one Redis: on a cluster the
+        # cluster client routes each commit to its game's master instead.
+        self.lane = Lane(redis.connection_pool) if cluster is None else None
+        replicas = None
+        if settings.redis_wait_replicas > 0:
+            replicas = redis_client.ReplicaWait(
+                redis, settings.redis_wait_replicas, settings.redis_wait_ms
+            )
         self.games = games = GameService(
             redis,
             scripts,
@@ -86,8 +102,9 @@ class Hub:
             settings.bot_games_per_player,
             clock=clock,
             lane=self.lane,
+            replicas=replicas,
         )
-        self.marks = Marks(settings.redis_url, scripts, clock, secrets.token_hex(6))
+        self.marks = Marks(settings.redis_url, scripts, clock, secrets.token_hex(6), cluster)
         self.scheduler = Scheduler(
             redis,
             scripts,
@@ -106,7 +123,9 @@ class Hub:
         # The match step first: it reads the game's live state, which the rater lets go.
         self.endings = Endings(redis, scripts, steps=(matches.advance, self.rater.finish))
         self.bot = BotWorker(redis, scripts, games, settings, clock)
-        self.lobby = Lobby(redis, scripts, games, rating=self.rater.lookup, matches=matches)
+        self.lobby = Lobby(
+            redis, scripts, games, rating=self.rater.lookup, matches=matches, clock=clock.now_ms
+        )
         self.watchers = Watchers(scripts)
         self.presence = Presence(scripts.presence)
         self.mail_services(settings, redis, scripts)
@@ -207,9 +226,9 @@ class Hub:
             await self.bot.stop()
             await self.reminders.stop()
             await self.marks.close()
-            await self.lane.aclose()
-            await self.redis.aclose()
-            await self.pool.aclose()
+            if self.lane is not None:
+                await self.lane.aclose()
+            await redis_client.close(self.redis)
             await self.store.close()
 
     def on_lobby_notice(self, msg: dict[str, Any], frame: bytes) -> None:
@@ -231,11 +250,14 @@ class Hub:
 
     async def stats(self, request: Request) -> JSONResponse:
         """Counters for the benchmarks (bench/load.py): what pub/sub brought this process."""
+        waited = self.games.committer.replicas
         return JSONResponse(
             {
                 "game_messages": self.fanout.received,
                 "games_followed": len(self.fanout.games),
                 "sockets": len(self.sockets.all),
+                # Commits acknowledged before the replicas asked for confirmed them (WAIT).
+                "under_replicated": waited.short if waited is not None else 0,
             }
         )
 

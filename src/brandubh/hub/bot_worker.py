@@ -31,7 +31,7 @@ from typing import Final
 from redis.asyncio import Redis
 
 from brandubh.bot import think
-from brandubh.hub import keys
+from brandubh.hub import keys, redis_client
 from brandubh.hub.changes import Change
 from brandubh.hub.clock import RedisClock
 from brandubh.hub.config import Settings
@@ -120,17 +120,19 @@ class BotWorker:
         room = self.settings.bot_processes * 2 - len(self._busy)
         if room <= 0:
             return  # enough thinking queued here; other hubs take the rest
-        pipe = self.redis.pipeline(transaction=False)
-        for b in range(keys.BUCKETS):
-            await self.scripts.claim(
-                keys=[keys.bot_jobs(b)],
-                args=[LEASE_MS, min(room, CLAIM_BATCH), "", "scores"],
-                client=pipe,
+        claims: list[redis_client.Call] = [
+            (
+                self.scripts.claim,
+                [keys.bot_jobs(b)],
+                [LEASE_MS, min(room, CLAIM_BATCH), "", "scores"],
             )
+            for b in range(keys.BUCKETS)
+        ]
         claimed: list[tuple[float, str]] = []
-        for batch in await pipe.execute():
+        for batch in await redis_client.run_scripts(self.redis, claims):
+            pairs = batch or []  # None: its node cannot answer now; next turn
             claimed += [
-                (float(due), raw.decode()) for raw, due in zip(batch[::2], batch[1::2], strict=True)
+                (float(due), raw.decode()) for raw, due in zip(pairs[::2], pairs[1::2], strict=True)
             ]
         for _, game_id in sorted(claimed):  # the longest waiting first, whatever its bucket
             if game_id in self._busy:

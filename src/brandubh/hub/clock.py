@@ -26,8 +26,9 @@ from collections.abc import Iterator
 from typing import Final, cast
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
-from brandubh.hub import keys
+from brandubh.hub import keys, redis_client
 from brandubh.hub.scripts import Scripts
 
 log = logging.getLogger("brandubh.hub")
@@ -95,25 +96,65 @@ class RedisClock:
 class Marks:
     """Each hub's watermark in Redis (keys.hub_marks), and the time safe to judge up to."""
 
-    def __init__(self, url: str, scripts: Scripts, clock: RedisClock, hub_id: str) -> None:
-        # Its own connection, held open: Redis sees it close when this process dies.
-        self.redis = Redis.from_url(url, single_connection_client=True)
+    def __init__(
+        self,
+        url: str,
+        scripts: Scripts,
+        clock: RedisClock,
+        hub_id: str,
+        cluster: RedisCluster | None = None,
+    ) -> None:
+        self.url = url
         self.scripts = scripts
         self.clock = clock
         self.hub_id = hub_id
+        # On a cluster the marks hash, its writes and CLIENT LIST are all on the master
+        # that holds the hash's slot: connections are listed by the node they are open on.
+        self.cluster = cluster
+        self._node = ""
+        self._redis: Redis | None = None
         self._client_id = 0
         self._writes = 0
+
+    def _connection(self) -> Redis:
+        """Its own connection, held open: Redis sees it close when this process dies."""
+        if self._redis is None:
+            if self.cluster is None:
+                self._redis = Redis.from_url(self.url, single_connection_client=True)
+            else:
+                self._node = redis_client.node_of(self.cluster, keys.hub_marks())
+                self._redis = redis_client.plain_client(
+                    self.cluster, self._node, single_connection_client=True
+                )
+            self._client_id = 0
+        return self._redis
 
     async def write(self) -> None:
         """Publish this hub's watermark (a loop step, every few tens of ms)."""
         mark = self.clock.watermark()
         self._writes += 1
-        if not self._client_id or self._writes % CHECK_ID_EVERY == 0:
-            # The id of the connection the marks are written on: Redis drops it when this
-            # process dies. (Checked now and then: a reconnect gives a new one.)
-            self._client_id = int(await self.redis.client_id())
-        args: list[str | int] = [self.hub_id, mark, self._client_id]
-        await self.scripts.mark(keys=[keys.hub_marks()], args=args, client=self.redis)
+        redis = self._connection()
+        try:
+            if not self._client_id or self._writes % CHECK_ID_EVERY == 0:
+                # The id of the connection the marks are written on: Redis drops it when
+                # this process dies. (Checked now and then: a reconnect gives a new one.)
+                self._client_id = int(await redis.client_id())
+            args: list[str | int] = [self.hub_id, mark, self._client_id]
+            await self.scripts.mark(keys=[keys.hub_marks()], args=args, client=redis)
+        except redis_client.MOVED_OR_DOWN:
+            if self.cluster is not None:  # its node may be lost: find the hash's new master
+                self._redis = None
+                with contextlib.suppress(Exception):
+                    await redis.aclose()
+                await redis_client.reread_layout(self.cluster)
+            raise
+
+    def _reader(self, redis: Redis) -> Redis:
+        if self.cluster is None:
+            return redis
+        return redis_client.node_client(
+            self.cluster, redis_client.node_of(self.cluster, keys.hub_marks())
+        )
 
     async def safe(self, redis: Redis) -> int:
         """The latest time no live hub can still hold an uncommitted move received before.
@@ -121,6 +162,7 @@ class Marks:
         Deadlines up to it may be judged. This process's own watermark is read fresh.
         """
         own = self.clock.watermark()
+        redis = self._reader(redis)
         raw = cast(dict[bytes, bytes], await redis.hgetall(keys.hub_marks()))
         marks: dict[str, tuple[int, int, int]] = {}
         for name, value in raw.items():
@@ -146,6 +188,9 @@ class Marks:
         return safe
 
     async def close(self) -> None:
+        redis, self._redis = self._redis, None
+        if redis is None:
+            return
         with contextlib.suppress(Exception):
-            await self.redis.hdel(keys.hub_marks(), self.hub_id)
-        await self.redis.aclose()
+            await redis.hdel(keys.hub_marks(), self.hub_id)
+        await redis.aclose()

@@ -19,10 +19,9 @@ from typing import Any, Final, cast
 
 import msgpack
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
 
 from brandubh.engine import Game
-from brandubh.hub import frames, keys, mygames
+from brandubh.hub import frames, keys, mygames, redis_client
 from brandubh.hub.changes import Build, Change
 from brandubh.hub.clock import RedisClock
 from brandubh.hub.errors import Refusal
@@ -84,10 +83,13 @@ class Committer:
         scripts: Scripts,
         clock: RedisClock | None = None,
         lane: Lane | None = None,
+        replicas: redis_client.ReplicaWait | None = None,
     ) -> None:
         self.redis = redis
         self.scripts = scripts
         self.lane = lane
+        # When set, every commit of an action waits for replicas before its ack (WAIT).
+        self.replicas = replicas
         self.clock = clock or RedisClock()
         self.hooks: list[CommitHook] = []
         # Last known state of recently used games; only ever a first guess (see act).
@@ -215,10 +217,13 @@ class Committer:
 
     async def _evalsha(self, keys_: list[str], args: list[bytes]) -> list[Any]:
         """commit.lua by its sha on the lane (lane.py: this is every move's round trip),
-        or by the script object without one (commit.lua is safe to repeat)."""
+        then WAIT for replicas if asked (on its own connection: a WAIT holds up every
+        command behind it), or by the script object (commit.lua is safe to repeat)."""
+        if self.replicas is not None:
+            return cast(list[Any], await self.replicas.call(self.scripts.commit, keys_, args))
         if self.lane is not None:
             return cast(list[Any], await self.lane.script(self.scripts.commit, keys_, args))
-        return cast(list[Any], await self.scripts.commit(keys=keys_, args=args))
+        return cast(list[Any], await redis_client.script(self.scripts.commit, keys_, args))
 
     async def commit_pipelined(
         self, items: Sequence[tuple[GameState, Change, bytes]], safe: int | None = None
@@ -228,18 +233,17 @@ class Committer:
         decides those one by one."""
         calls = [self.call(s, "scheduler", "", "", c, seed, safe=safe) for s, c, seed in items]
         frames_ = [args[1] for _, args in calls]
+        replies: list[Any]
         if self.lane is not None:  # all written at once: one round trip
             replies = await asyncio.gather(*(self._evalsha(k, a) for k, a in calls))
-        else:
-            pipe: Pipeline = self.redis.pipeline(transaction=False)
-            for keys_, args in calls:
-                await self.scripts.commit(keys=keys_, args=args, client=pipe)
-            replies = await pipe.execute()
+        else:  # one pipeline (on a cluster, one per node; None where a node cannot answer)
+            commit = self.scripts.commit
+            replies = await redis_client.run_scripts(self.redis, [(commit, k, a) for k, a in calls])
         out: list[Committed | None] = []
         done: list[Change] = []
         for (_, change, _), reply, frame in zip(items, replies, frames_, strict=True):
             try:
-                committed = self.settle(reply, change, frame)
+                committed = None if reply is None else self.settle(reply, change, frame)
             except Refusal:
                 committed = None
             out.append(committed)

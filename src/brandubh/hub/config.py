@@ -34,6 +34,15 @@ def _count(name: str, default: int) -> int:
     return value
 
 
+def _flag(name: str) -> bool:
+    raw = os.environ.get(name, "").strip().lower()
+    if raw in ("", "0", "no", "false"):
+        return False
+    if raw in ("1", "yes", "true"):
+        return True
+    raise SystemExit(f"{name} must be 1 or 0, not {raw!r}")
+
+
 def _smtp_url(name: str) -> str:
     raw = os.environ.get(name, "")
     parts = urlsplit(raw)
@@ -50,6 +59,12 @@ class Settings:
     """Everything a hub process can be told; defaults suit production."""
 
     redis_url: str = "redis://127.0.0.1:6379/0"
+    # REDIS_URL names any node of a Redis Cluster; the hub then uses the cluster client.
+    redis_cluster: bool = False
+    # Replicas each commit waits for (WAIT) before its ack; 0: none. From the environment:
+    # 1 on a cluster, 0 on one Redis, unless BRANDUBH_REDIS_WAIT_REPLICAS says (scaling.md).
+    redis_wait_replicas: int = 0
+    redis_wait_ms: int = 100  # the longest a commit waits for them; then it acks anyway
     database_url: str = "postgresql://brandubh@127.0.0.1:5432/brandubh"
     database_pool_size: int = 10  # PostgreSQL connections per hub process (and as many more)
     # How long an ended game stays in Redis after its archive transaction committed, for
@@ -115,8 +130,14 @@ class Settings:
     @classmethod
     def from_env(cls) -> Settings:
         origins = os.environ.get("BRANDUBH_ALLOWED_ORIGINS", "")
+        cluster = _flag("BRANDUBH_REDIS_CLUSTER")
         return cls(
             redis_url=os.environ.get("REDIS_URL") or cls.redis_url,
+            redis_cluster=cluster,
+            # On a cluster each ack waits for one replica unless told otherwise (its cost
+            # is measured in docs/scaling.md); one Redis has no replica to wait for.
+            redis_wait_replicas=_int("BRANDUBH_REDIS_WAIT_REPLICAS", 1 if cluster else 0),
+            redis_wait_ms=_int("BRANDUBH_REDIS_WAIT_MS", cls.redis_wait_ms),
             database_url=os.environ.get("DATABASE_URL") or cls.database_url,
             database_pool_size=_int("BRANDUBH_DATABASE_POOL", cls.database_pool_size),
             live_grace_s=_float("BRANDUBH_LIVE_GRACE_S", cls.live_grace_s),

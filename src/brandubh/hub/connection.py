@@ -426,7 +426,13 @@ class Connection:
                         await HANDLERS[msg["t"]](self, msg)
                 else:
                     await HANDLERS[msg["t"]](self, msg)
-            except UNREACHABLE as exc:
+            except (*UNREACHABLE, *outage.TORN) as exc:
+                if isinstance(exc, outage.TORN):
+                    if not settings.redis_cluster:
+                        raise
+                    # redis-py's cluster client met a connection torn down under it (a
+                    # node going away): the store is out of reach, not a bug of this socket.
+                    log.warning("a connection to the cluster was torn down: %r", exc)
                 outage.report("socket", exc)
                 game = msg.get("game") if msg and isinstance(msg.get("game"), str) else None
                 msg_id = msg.get("id") if msg and isinstance(msg.get("id"), str) else None

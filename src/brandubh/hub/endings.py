@@ -25,11 +25,11 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Final, cast
+from typing import Final
 
 from redis.asyncio import Redis
 
-from brandubh.hub import keys
+from brandubh.hub import keys, redis_client
 from brandubh.hub.changes import Change
 from brandubh.hub.scripts import Scripts
 from brandubh.store import StoreUnavailable
@@ -123,12 +123,12 @@ class Endings:
         and follow it up, MAX_LIVE at once; how many were finished now."""
         if time.monotonic() < self._resume:
             return 0
-        pipe = self.redis.pipeline(transaction=False)
-        for b in range(keys.BUCKETS):
-            await self.scripts.claim(
-                keys=[keys.finished(b)], args=[CLAIM_LEASE_MS, CLAIM_BATCH], client=pipe
-            )
-        batches = cast(list[list[bytes]], await pipe.execute())
+        claims: list[redis_client.Call] = [
+            (self.scripts.claim, [keys.finished(b)], [CLAIM_LEASE_MS, CLAIM_BATCH])
+            for b in range(keys.BUCKETS)
+        ]
+        # A bucket whose node cannot answer now (None, on a cluster) is claimed next turn.
+        batches = [b or [] for b in await redis_client.run_scripts(self.redis, claims)]
         claimed = [g for batch in batches for raw in batch if (g := raw.decode()) not in self._held]
         done = 0
         for i in range(0, len(claimed), MAX_LIVE):

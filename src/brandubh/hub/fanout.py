@@ -1,4 +1,4 @@
-"""Fan-out between hub processes: one pub/sub connection per process, and the local
+"""Fan-out between hub processes: the pub/sub connections of a process, and the local
 registry of which sockets follow which game.
 
 Every commit publishes its event on the game's own sharded channel (keys.game_channel,
@@ -10,9 +10,16 @@ then reads from the event list (its catch-up) and what pub/sub brings overlap, a
 no gap between them. Pub/sub is at-most-once, so each subscription also numbers what it
 delivered and fills any gap from the game's event list (``connection.Subscription``).
 
+On one Redis a process holds one pub/sub connection for everything. On a Redis Cluster a
+sharded channel is served only by the master holding its slot, so a process holds one
+connection per master (a *shard*) for the games it follows there, each a plain client of
+that node that gives up at once when its node is lost: the cluster's layout is then read
+again, its games move to their new master, and their subscribers catch up. The lobby's
+and the hubs' own channels stay ordinary channels (PUBLISH reaches every node of a
+cluster): one more connection, to any node, listens to them.
+
 A change this process commits is delivered to its own sockets at once (``deliver``, a
 commit hook); the copy pub/sub brings back is then a duplicate the subscription skips.
-The lobby's and the hubs' own channels stay ordinary channels every hub listens on.
 """
 
 from __future__ import annotations
@@ -20,22 +27,31 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Final, Protocol
 
 import msgpack
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
+from redis.asyncio.cluster import RedisCluster
+from redis.crc import key_slot
+from redis.exceptions import ResponseError
 
-from brandubh.hub import keys, outage
+from brandubh.hub import keys, outage, redis_client
 
 log = logging.getLogger("brandubh.hub")
 
 # How long ``add`` waits for Redis to confirm a subscription before going on regardless
 # (then a gap, if any, is filled when the next event shows it).
 SUBSCRIBE_WAIT_S: Final = 5.0
+RECONNECT_S: Final = 0.2  # the pause before a lost pub/sub connection is opened again
+
+# What ends a pub/sub connection: Redis out of reach, or (on a cluster) a node that no
+# longer holds a channel's slot (MOVED, or a sunsubscribe we did not ask for).
+_LOST: Final = (*outage.UNREACHABLE, *redis_client.MOVED_OR_DOWN, ResponseError)
+# A (un)subscribe sent while the reading task tears the same connection down meets a
+# connection with no writer (redis-py raises AttributeError): the connection is lost too.
+_SEND_LOST: Final = (*_LOST, AttributeError)
 
 
 class Listener(Protocol):
@@ -49,11 +65,28 @@ class Listener(Protocol):
 EventHook = Callable[[str, int], None]
 
 
+class _Dropped(ConnectionError):
+    """The server unsubscribed a followed game's channel itself (its slot moved)."""
+
+
+class _Shard:
+    """One pub/sub connection for the game channels of one node ('' on one Redis)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.games: set[str] = set()  # followed games whose channel is routed here
+        self.pubsub: PubSub | None = None  # while connected and subscribed
+        self.moved: set[str] = set()  # games moved here while it was not connected
+        self.leaving: dict[str, int] = {}  # our own SUNSUBSCRIBEs not yet confirmed
+        self.task: asyncio.Task[None] | None = None
+
+
 class Fanout:
-    """The process's pub/sub connection and its registry of local subscriptions."""
+    """The process's pub/sub connections and its registry of local subscriptions."""
 
     def __init__(self, redis: Redis) -> None:
         self.redis = redis
+        self.cluster: RedisCluster | None = redis_client.cluster_of(redis)
         self.games: dict[str, set[Listener]] = {}
         self.hooks: list[EventHook] = []
         # Frames of the lobby channel: (decoded map, raw frame).
@@ -62,10 +95,12 @@ class Fanout:
         self.hub_hooks: list[Callable[[dict[str, Any]], None]] = []
         self.ready = asyncio.Event()
         self.received = 0  # game-channel messages received (bench/load.py reads it)
-        self._pubsub: PubSub | None = None
+        self._shards: dict[str, _Shard] = {}  # by node name; '' on one Redis
+        self._shard_of: dict[str, _Shard] = {}  # followed game -> its shard
         # SSUBSCRIBEs sent and not yet confirmed, per game, and who waits for them.
         self._unconfirmed: dict[str, int] = {}
         self._joined: dict[str, asyncio.Future[None]] = {}
+        self._listening = False
 
     # -- the local registry ------------------------------------------------------------
 
@@ -73,9 +108,12 @@ class Fanout:
         """Follow a game; returns once its channel's subscription is in effect."""
         listeners = self.games.get(game_id)
         if listeners is None:
+            shard = self._route(game_id)  # first: a cluster that cannot route it changes nothing
             self.games[game_id] = {listener}
             joined = self._joined[game_id] = asyncio.get_running_loop().create_future()
-            await self._subscribe(game_id)
+            shard.games.add(game_id)
+            self._shard_of[game_id] = shard
+            await self._subscribe(shard, [game_id])
         else:
             listeners.add(listener)
             joined = self._joined.get(game_id) or _done()
@@ -90,22 +128,46 @@ class Fanout:
         if not listeners:
             del self.games[game_id]
             self._joined.pop(game_id, None)
-            if self._pubsub is not None:
-                with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
-                    await self._pubsub.sunsubscribe(keys.game_channel(game_id))
+            shard = self._shard_of.pop(game_id, None)
+            if shard is None:
+                return
+            shard.games.discard(game_id)
+            if shard.pubsub is not None:
+                shard.leaving[game_id] = shard.leaving.get(game_id, 0) + 1
+                with contextlib.suppress(*_SEND_LOST):
+                    await shard.pubsub.sunsubscribe(keys.game_channel(game_id))
 
     def deliver(self, game_id: str, n: int, frame: bytes) -> None:
         """Hand an event to this process's sockets that follow its game."""
         for listener in list(self.games.get(game_id, ())):
             listener.on_frame(n, frame)
 
-    async def _subscribe(self, game_id: str) -> None:
-        if self._pubsub is None:
-            return  # reconnecting: the new connection subscribes to every followed game
-        self._unconfirmed[game_id] = self._unconfirmed.get(game_id, 0) + 1
-        # On failure the listener reconnects, subscribes again and resyncs everyone.
-        with contextlib.suppress(RedisConnectionError, RedisTimeoutError, OSError):
-            await self._pubsub.ssubscribe(keys.game_channel(game_id))
+    def _route(self, game_id: str) -> _Shard:
+        """The shard a game's channel belongs on now (made, and on a cluster started)."""
+        name = ""
+        if self.cluster is not None:
+            name = redis_client.node_of(self.cluster, keys.game_channel(game_id))
+        shard = self._shards.get(name)
+        if shard is None:
+            shard = self._shards[name] = _Shard(name)
+            if self.cluster is not None and self._listening:
+                shard.task = asyncio.create_task(self._listen_node(shard), name=f"fan-out {name}")
+        return shard
+
+    async def _subscribe(self, shard: _Shard, games: Iterable[str]) -> None:
+        pubsub = shard.pubsub
+        if pubsub is None:
+            return  # connecting: the new connection subscribes to every game routed to it
+        # One SSUBSCRIBE per slot: a cluster refuses channels of several slots in one.
+        by_slot: dict[int, list[str]] = {}
+        for game_id in games:
+            self._unconfirmed[game_id] = self._unconfirmed.get(game_id, 0) + 1
+            channel = keys.game_channel(game_id)
+            by_slot.setdefault(key_slot(channel.encode()), []).append(channel)
+        # On failure the shard reconnects, subscribes again and resyncs everyone.
+        with contextlib.suppress(*_SEND_LOST):
+            for channels in by_slot.values():
+                await pubsub.ssubscribe(*channels)
 
     def _confirmed(self, channel: bytes) -> None:
         game_id = keys.game_of_channel(channel)
@@ -118,49 +180,170 @@ class Fanout:
         if joined is not None and not joined.done():
             joined.set_result(None)
 
+    def _resync(self, games: Iterable[str]) -> None:
+        """Whatever was published while a game's channel was not heard reaches nobody:
+        its subscribers catch up from the event list."""
+        for game_id in games:
+            for listener in list(self.games.get(game_id, ())):
+                listener.resync()
+
     # -- listening ----------------------------------------------------------------------
 
     async def listen(self) -> None:
         """Listen for ever (the lifespan's task group runs it); ``ready`` once subscribed."""
+        self._listening = True
+        if self.cluster is None:
+            await self._listen_single()
+            return
+        for shard in self._shards.values():  # games followed before listening began
+            shard.task = asyncio.create_task(self._listen_node(shard), name="fan-out")
+        try:
+            await self._listen_broadcast(self.cluster)
+        finally:
+            for shard in list(self._shards.values()):
+                if shard.task is not None:
+                    shard.task.cancel()
+
+    async def _listen_single(self) -> None:
+        """One Redis: one connection for the lobby, the hubs' and every game's channel."""
+        shard = self._route("")
         first = True
-        lobby = keys.lobby_channel().encode()
-        hubs = keys.hub_channel().encode()
         while True:
             pubsub = self.redis.pubsub()
             try:
                 await pubsub.subscribe(keys.lobby_channel(), keys.hub_channel())
-                self._unconfirmed.clear()
-                if self.games:
-                    await pubsub.ssubscribe(*(keys.game_channel(g) for g in self.games))
-                self._pubsub = pubsub
-                for joined in self._joined.values():
-                    if not joined.done():
-                        joined.set_result(None)  # everyone resyncs below anyway
-                if not first:
-                    # Whatever was published while we were away reaches nobody: catch up.
-                    for listeners in list(self.games.values()):
-                        for listener in list(listeners):
-                            listener.resync()
+                await self._connected(shard, pubsub, first)
                 first = False
                 self.ready.set()
-                async for message in pubsub.listen():
-                    kind = message["type"]
-                    if kind == "smessage":
-                        self._dispatch(message["channel"], message["data"])
-                    elif kind == "message":
-                        if message["channel"] == lobby:
-                            self._dispatch_lobby(message["data"])
-                        elif message["channel"] == hubs:
-                            self._dispatch_hub(message["data"])
-                    elif kind == "ssubscribe":
-                        self._confirmed(message["channel"])
-            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                await self._read(shard, pubsub)
+            except _LOST as exc:
                 outage.report("fan-out", exc)  # one line per outage, not per retry
-                await asyncio.sleep(0.2)
+                await asyncio.sleep(RECONNECT_S)
             finally:
-                self._pubsub = None
+                shard.pubsub = None
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+    async def _listen_broadcast(self, cluster: RedisCluster) -> None:
+        """A cluster: the lobby's and the hubs' channels, from any node (the next one
+        known after a node is lost)."""
+        turn = 0
+        while True:
+            nodes = cluster.get_nodes()
+            client = redis_client.plain_client(cluster, nodes[turn % len(nodes)].name)
+            turn += 1
+            pubsub = client.pubsub()
+            try:
+                await pubsub.subscribe(keys.lobby_channel(), keys.hub_channel())
+                self.ready.set()
+                await self._read(None, pubsub)
+            except _LOST as exc:
+                outage.report("fan-out", exc)
+                await redis_client.reread_layout(cluster)
+                await asyncio.sleep(RECONNECT_S)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await client.aclose()
+
+    async def _listen_node(self, shard: _Shard) -> None:
+        """A cluster: the channels of the games followed here whose slots one node holds.
+        When the node is lost its games go to their new owners; it ends with no game."""
+        cluster = self.cluster
+        assert cluster is not None
+        first = True
+        failing = False  # reported once per loss of the node, not once per retry
+        while True:
+            client = redis_client.plain_client(cluster, shard.name)
+            pubsub = client.pubsub()
+            try:
+                await pubsub.connect()  # type: ignore[no-untyped-call]
+                await self._connected(shard, pubsub, first)
+                first = failing = False
+                await self._read(shard, pubsub)  # returns once it follows no channel
+                if not shard.games:
+                    self._forget(shard)
+                    return
+            except _LOST as exc:
+                if not failing:
+                    outage.report("fan-out", exc)
+                failing = True
+                await redis_client.reread_layout(cluster)
+                await self._reroute(shard)
+                if not shard.games:
+                    self._forget(shard)
+                    return
+                await asyncio.sleep(RECONNECT_S)
+            finally:
+                shard.pubsub = None
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await client.aclose()
+
+    def _forget(self, shard: _Shard) -> None:
+        if self._shards.get(shard.name) is shard:
+            del self._shards[shard.name]
+
+    async def _connected(self, shard: _Shard, pubsub: PubSub, first: bool) -> None:
+        """A shard's connection is open: subscribe to its games, release whoever waits for
+        them, and (after a reconnect, or for games moved here) catch their subscribers up."""
+        games = list(shard.games)
+        for game_id in games:
+            self._unconfirmed.pop(game_id, None)
+        shard.leaving.clear()
+        shard.pubsub = pubsub
+        await self._subscribe(shard, games)
+        for game_id in games:
+            joined = self._joined.get(game_id)
+            if joined is not None and not joined.done():
+                joined.set_result(None)  # the ones that need it resync below anyway
+        self._resync(games if not first else shard.moved)
+        shard.moved.clear()
+
+    async def _reroute(self, shard: _Shard) -> None:
+        """Move the games whose slot another node holds now to that node's shard."""
+        moved: dict[str, _Shard] = {}
+        for game_id in list(shard.games):
+            try:
+                target = self._route(game_id)
+            except redis_client.MOVED_OR_DOWN:
+                continue  # no node holds it yet: tried again on this shard's next failure
+            if target is not shard:
+                shard.games.discard(game_id)
+                target.games.add(game_id)
+                self._shard_of[game_id] = target
+                moved[game_id] = target
+        for game_id, target in moved.items():
+            if target.pubsub is None:
+                target.moved.add(game_id)
+            else:
+                await self._subscribe(target, [game_id])
+                self._resync([game_id])
+
+    async def _read(self, shard: _Shard | None, pubsub: PubSub) -> None:
+        lobby = keys.lobby_channel().encode()
+        hubs = keys.hub_channel().encode()
+        async for message in pubsub.listen():
+            kind = message["type"]
+            if kind == "smessage":
+                self._dispatch(message["channel"], message["data"])
+            elif kind == "message":
+                if message["channel"] == lobby:
+                    self._dispatch_lobby(message["data"])
+                elif message["channel"] == hubs:
+                    self._dispatch_hub(message["data"])
+            elif kind == "ssubscribe":
+                self._confirmed(message["channel"])
+            elif kind == "sunsubscribe" and shard is not None:
+                game_id = keys.game_of_channel(message["channel"])
+                left = shard.leaving.get(game_id, 0)
+                if left > 1:
+                    shard.leaving[game_id] = left - 1
+                elif left == 1:
+                    del shard.leaving[game_id]
+                elif game_id in shard.games:
+                    # Not asked for: a cluster node drops a channel whose slot it lost.
+                    raise _Dropped(f"the channel of game {game_id} was dropped by its node")
 
     def _dispatch(self, channel: bytes, data: bytes) -> None:
         self.received += 1

@@ -22,6 +22,7 @@ from brandubh.hub.clock import RedisClock
 from brandubh.hub.commit import Committed, Committer
 from brandubh.hub.errors import Refusal
 from brandubh.hub.lane import Lane
+from brandubh.hub.redis_client import ReplicaWait
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import BOT_ID, ORIGINS, GameState, Hash, Player, pack_snapshot
 from brandubh.store import Store, StoreUnavailable
@@ -52,10 +53,11 @@ class GameService:
         bot_games: int = 0,
         clock: RedisClock | None = None,
         lane: Lane | None = None,
+        replicas: ReplicaWait | None = None,
     ) -> None:
         self.redis = redis
         self.scripts = scripts
-        self.committer = Committer(redis, scripts, clock, lane)
+        self.committer = Committer(redis, scripts, clock, lane, replicas)
         # Where ended games are read from once their Redis keys have expired (rater.py).
         self.archive = archive
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production

@@ -15,7 +15,11 @@ from __future__ import annotations
 import zlib
 from typing import Final
 
-BUCKETS: Final = 16
+# 64, not 16: over a cluster's masters the buckets (and so the games) spread only as evenly
+# as their slots fall. On three masters with the default slot split, 16 buckets fall 4/5/7
+# (the busiest master holds 44% of the games), 64 fall 20/20/24 (38%; docs/scaling.md).
+# Changing this moves every live game's keys: change it only on an empty Redis.
+BUCKETS: Final = 64
 PREFIX: Final = "bd"  # so the service can share a Redis with others
 
 
@@ -80,26 +84,29 @@ def watchers_published(game_id: str) -> str:
 
 def bot_jobs(n: int) -> str:
     """Sorted set per bucket: game id -> when a bot worker may claim its turn (ms).
-    Lives: for ever (16 keys); an entry from the bot's turn until its move commits."""
+    Lives: for ever (BUCKETS keys); an entry from the bot's turn until its move commits."""
     return f"{PREFIX}:{tag(n)}:bot"
 
 
 def deadlines(n: int) -> str:
     """Sorted set per bucket: game id -> its move deadline (ms, Redis clock). Lives: for
-    ever (16 keys); an entry while its game has a deadline (removed at the end)."""
+    ever (BUCKETS keys); an entry while its game has a deadline (removed at the end)."""
     return f"{PREFIX}:{tag(n)}:dl"
+
+
+# The schedulers' heartbeat and outage list share the tag {sched}: one script writes both.
 
 
 def alive() -> str:
     """String: when a scheduler last ran (ms, Redis clock); see lua/heartbeat.lua. Lives:
     for ever, one small string."""
-    return f"{PREFIX}:alive"
+    return f"{PREFIX}:{{sched}}:alive"
 
 
 def outages() -> str:
     """List: outages of the whole service as "start:end" (ms, Redis clock). Lives: for
     ever, trimmed to the latest few by heartbeat.lua."""
-    return f"{PREFIX}:outages"
+    return f"{PREFIX}:{{sched}}:outages"
 
 
 def game_channel(game_id: str) -> str:
@@ -141,15 +148,28 @@ def seeks() -> str:
     return f"{LOBBY}:seeks"
 
 
-def seek(seek_id: str) -> str:
-    """Hash: one seek's fields. Lives: a live seek's key expires unless its owner's socket
-    lives; a correspondence seek's until taken or withdrawn."""
-    return f"{LOBBY}:seek:{seek_id}"
+# A pairing must take both players' seeks in one script, and a script may touch only the
+# keys it declares (a Redis Cluster routes a script by them): so the seeks of everyone
+# live in these few keys, not a key per seek.
 
 
-def owned(player_id: str) -> str:
-    """Set: the seek ids a player has open. Lives: until the last is taken or withdrawn."""
-    return f"{LOBBY}:owned:{player_id}"
+def seek_data() -> str:
+    """Hash: seek id -> its fields (a msgpack map). Lives: for ever (one key); an entry
+    until its seek is taken, withdrawn, or found expired (``seek_expiry``)."""
+    return f"{LOBBY}:seekdata"
+
+
+def seek_expiry() -> str:
+    """Sorted set: live seek id -> when it expires unless its owner's socket refreshes it
+    (ms, Redis clock); correspondence seeks are not here and stay until taken. Lives: for
+    ever (one key); an entry with its seek."""
+    return f"{LOBBY}:seekexp"
+
+
+def owned() -> str:
+    """Hash: player id -> the ids of the seeks they have open, space-separated. Lives: for
+    ever (one key); an entry until the player's last seek is taken or withdrawn."""
+    return f"{LOBBY}:owned"
 
 
 def pool(ruleset: str, move_time: int) -> str:
@@ -184,7 +204,7 @@ def live_games() -> str:
 def finished(n: int) -> str:
     """Sorted set per bucket: ended games not yet archived (and rated) -> when they may be
     claimed (ms); commit.lua adds a game when it ends, the rater removes it once the game
-    is in PostgreSQL (rater.py). Lives: for ever (16 keys); an entry until archived."""
+    is in PostgreSQL (rater.py). Lives: for ever (BUCKETS keys); an entry until archived."""
     return f"{PREFIX}:{tag(n)}:fin"
 
 

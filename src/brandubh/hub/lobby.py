@@ -2,7 +2,10 @@
 
 Every lobby key lives under one hash tag (keys.LOBBY), so a pairing is one Lua script:
 a seek is taken once, and taking it (or being quick-paired) takes all of both players'
-live seeks and pool places in the same step, so nobody lands in two games. The game
+live seeks and pool places in the same step, so nobody lands in two games. Each script
+declares every key it touches (as a Redis Cluster requires): the seeks are in a few
+shared keys, and where a script needs a player's pool it is given the one read before,
+and asks for a new read ('retry') if that changed meanwhile. The game
 itself is then created by the hub that ran the script, and both players are told on
 whichever hub they are connected to (a `paired` notice on the lobby channel).
 
@@ -22,6 +25,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final, cast
 
+import msgpack
 from redis.asyncio import Redis
 
 from brandubh.hub import frames, keys, presence
@@ -42,6 +46,7 @@ WINDOW_PER_S: Final = 25  # ...widening by this much a second of waiting...
 WINDOW_WIDEST: Final = 1000  # ...up to this
 WATCH_LIST: Final = 50
 WATCH_LIST_FRESH_S: Final = 1.0  # a watch list is reused this long (it costs ~200 commands)
+_RETRIES: Final = 16  # reads of a player's pool before a script that found it changed
 
 # Looks up a player's rating in a rule set: (rating, provisional).
 RatingLookup = Callable[[str, str], Awaitable[tuple[float, bool]]]
@@ -65,7 +70,9 @@ class Lobby:
         games: GameService,
         rating: RatingLookup = default_rating,
         matches: MatchService | None = None,
+        clock: Callable[[], int] = lambda: int(time.time() * 1000),
     ) -> None:
+        self.clock = clock  # this process's estimate of Redis's clock, ms
         self.matches = matches
         self.redis = redis
         self.scripts = scripts
@@ -114,14 +121,15 @@ class Lobby:
             "conn": conn_id,
         }
         reply = await self.scripts.seek_add(
-            keys=[keys.seeks(), keys.seek(seek_id), keys.owned(player.id)],
+            keys=[keys.seeks(), keys.seek_data(), keys.seek_expiry(), keys.owned()],
             args=[
                 seek_id,
+                player.id,
                 LIVE_SEEK_TTL_MS if live else 0,
                 MAX_SEEKS,
                 keys.lobby_channel(),
                 frames.seek_added(public),
-                *[x for kv in fields.items() for x in kv],
+                cast(bytes, msgpack.packb(fields)),
             ],
         )
         if reply == b"too_many":
@@ -146,44 +154,78 @@ class Lobby:
         )
 
     async def _take(self, player: Player, seek_id: str, how: str) -> dict[str, str]:
-        reply = await self.scripts.seek_take(
-            keys=[keys.seeks(), keys.seek(seek_id), keys.pools()],
-            args=[seek_id, player.id, how, keys.lobby_channel(), f"{keys.LOBBY}:"],
-        )
-        items = [x.decode() for x in reply]
-        if items[0] == "err":
-            raise Refusal(items[1], _TAKE_ERRORS[items[1]])
-        return dict(zip(items[1::2], items[2::2], strict=True))
+        for _ in range(_RETRIES):
+            pools: list[tuple[str, str]] = []  # (pool key, terms) of each player waiting
+            if how == "accept":
+                seek = await self._seeks([seek_id])
+                owner = seek[seek_id]["player"] if seek_id in seek else None
+                for pid in {player.id, owner} - {None}:
+                    pools += await self._pool_of(str(pid))
+            reply = await self.scripts.seek_take(
+                keys=[
+                    keys.seeks(),
+                    keys.seek_data(),
+                    keys.seek_expiry(),
+                    keys.owned(),
+                    keys.pools(),
+                    *(key for key, _ in pools),
+                ],
+                args=[seek_id, player.id, how, keys.lobby_channel(), *(t for _, t in pools)],
+            )
+            items = [x.decode() for x in reply]
+            if items[0] == "retry":
+                continue  # a player's pool changed since it was read
+            if items[0] == "err":
+                raise Refusal(items[1], _TAKE_ERRORS[items[1]])
+            return dict(zip(items[1::2], items[2::2], strict=True))
+        raise Refusal("busy", "the lobby is changing too fast; try again")
+
+    async def _pool_of(self, player_id: str) -> list[tuple[str, str]]:
+        """The pool a player waits in, as (key, "ruleset|move time"); none if not waiting."""
+        where = cast(bytes | None, await self.redis.hget(keys.pools(), player_id))
+        if where is None:
+            return []
+        ruleset, minutes = where.decode().split("|")[:2]
+        return [(keys.pool(ruleset, int(minutes)), f"{ruleset}|{minutes}")]
+
+    async def _owned(self, player_id: str) -> list[str]:
+        raw = cast(bytes | None, await self.redis.hget(keys.owned(), player_id))
+        return raw.decode().split() if raw else []
+
+    async def _seeks(self, ids: list[str]) -> dict[str, dict[str, str]]:
+        """The fields of those of these seeks that are open (live ones not expired)."""
+        if not ids:
+            return {}
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hmget(keys.seek_data(), ids)
+        pipe.zmscore(keys.seek_expiry(), ids)
+        data, expiry = await pipe.execute()
+        now = self.clock()
+        out = {}
+        for seek_id, raw, expires in zip(ids, data, expiry, strict=True):
+            if raw is not None and (expires is None or expires > now):
+                out[seek_id] = cast(dict[str, str], msgpack.unpackb(raw, raw=False))
+        return out
 
     async def drop_live_seeks(self, player: Player, conn_id: str) -> None:
         """A socket closed: its live seeks and its place in quick pairing go with it."""
-        ids = cast(set[bytes], await self.redis.smembers(keys.owned(player.id)))
-        for raw in ids:
-            seek_id = raw.decode()
-            fields = await self.redis.hmget(keys.seek(seek_id), ["live", "conn"])
-            if fields[0] == b"1" and fields[1] == conn_id.encode():
+        for seek_id, f in (await self._seeks(await self._owned(player.id))).items():
+            if f["live"] == "1" and f["conn"] == conn_id:
                 with contextlib.suppress(Refusal):  # taken meanwhile
                     await self._take(player, seek_id, "cancel")
         await self.leave_quick(player, conn_id)
 
     async def refresh_live_seeks(self, player: Player, conn_id: str) -> None:
-        ids = cast(set[bytes], await self.redis.smembers(keys.owned(player.id)))
-        for raw in ids:
-            key = keys.seek(raw.decode())
-            if await self.redis.hget(key, "conn") == conn_id.encode():
-                await self.redis.pexpire(key, LIVE_SEEK_TTL_MS)
+        seeks = await self._seeks(await self._owned(player.id))
+        mine = [i for i, f in seeks.items() if f["live"] == "1" and f["conn"] == conn_id]
+        if mine:
+            expires = self.clock() + LIVE_SEEK_TTL_MS
+            await self.redis.zadd(keys.seek_expiry(), dict.fromkeys(mine, expires), xx=True)
 
     async def seek_list(self) -> list[dict[str, Any]]:
         ids = cast(list[bytes], await self.redis.zrange(keys.seeks(), 0, -1))
-        pipe = self.redis.pipeline(transaction=False)
-        for raw in ids:
-            pipe.hgetall(keys.seek(raw.decode()))
-        out = []
-        for raw in await pipe.execute():
-            if raw:
-                f = {k.decode(): v.decode() for k, v in raw.items()}
-                out.append(_public_seek(f))
-        return out
+        seeks = await self._seeks([raw.decode() for raw in ids])
+        return [_public_seek(f) for f in seeks.values()]
 
     # -- quick pairing -----------------------------------------------------------------
 
@@ -205,10 +247,17 @@ class Lobby:
         return await self._start_pairs(reply, ruleset, move_time)
 
     async def leave_quick(self, player: Player, conn_id: str = "") -> bool:
-        left = await self.scripts.pool_leave(
-            keys=[keys.pools()], args=[player.id, f"{keys.LOBBY}:", conn_id]
-        )
-        return bool(left)
+        for _ in range(_RETRIES):
+            pool = await self._pool_of(player.id)
+            if not pool:
+                return False
+            key, terms = pool[0]
+            left = await self.scripts.pool_leave(
+                keys=[keys.pools(), key], args=[player.id, conn_id, terms]
+            )
+            if int(left) >= 0:
+                return bool(left)
+        raise Refusal("busy", "the lobby is changing too fast; try again")
 
     async def sweep(self) -> list[Pairing]:
         """Pair whoever now fits in every pool (windows widen while players wait)."""
@@ -224,7 +273,14 @@ class Lobby:
         self, ruleset: str, move_time: int, player_id: str, rating: float, conn_id: str
     ) -> list[bytes]:
         reply = await self.scripts.quick(
-            keys=[keys.pool(ruleset, move_time), keys.pools(), keys.seeks()],
+            keys=[
+                keys.pool(ruleset, move_time),
+                keys.pools(),
+                keys.seeks(),
+                keys.seek_data(),
+                keys.seek_expiry(),
+                keys.owned(),
+            ],
             args=[
                 player_id,
                 round(rating),
@@ -234,7 +290,6 @@ class Lobby:
                 WINDOW_BASE,
                 WINDOW_PER_S,
                 WINDOW_WIDEST,
-                f"{keys.LOBBY}:",
                 keys.lobby_channel(),
             ],
         )

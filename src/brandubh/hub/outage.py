@@ -11,14 +11,30 @@ import logging
 import time
 from typing import Final
 
-from redis.exceptions import BusyLoadingError
+from redis.exceptions import (
+    AskError,
+    BusyLoadingError,
+    ClusterDownError,
+    MovedError,
+    RedisClusterException,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger("brandubh.hub")
 
-# The errors that mean "Redis cannot be reached now" rather than a bug.
-UNREACHABLE: Final = (RedisConnectionError, RedisTimeoutError, BusyLoadingError, OSError)
+# The errors that mean "Redis cannot be reached now" rather than a bug; the second line:
+# a Redis Cluster whose layout is changing (a master lost, its replica not yet promoted).
+UNREACHABLE: Final = (
+    *(RedisConnectionError, RedisTimeoutError, BusyLoadingError, OSError),
+    *(ClusterDownError, TryAgainError, MovedError, AskError, RedisClusterException),
+)
+# What redis-py's asyncio cluster client can raise instead of a ConnectionError when the
+# connection under a command is torn down by a node going away (its writer gone, its
+# transport closed): on a cluster a socket's message that meets one is answered
+# 'unavailable' (connection.py), like any lost connection.
+TORN: Final = (AttributeError, RuntimeError)
 REMIND_S: Final = 60.0  # a long outage is logged again this often, one line each time
 
 

@@ -31,9 +31,8 @@ from urllib.parse import unquote, urlsplit
 
 import aiosmtplib
 from redis.asyncio import Redis
-from redis.asyncio.client import Pipeline
 
-from brandubh.hub import keys
+from brandubh.hub import keys, redis_client
 from brandubh.hub.mails import Mail
 from brandubh.hub.scripts import Scripts
 
@@ -261,12 +260,15 @@ class Outbox:
         if not ids:
             return 0
         owner = secrets.token_hex(8)
-        pipe = self.redis.pipeline(transaction=False)
-        for raw in ids:
-            await self._step("take", raw.decode(), owner, LEASE_MS, client=pipe)
+        takes: list[redis_client.Call] = [
+            (self.scripts.mail, self._keys(raw.decode()), ["take", raw.decode(), owner, LEASE_MS])
+            for raw in ids
+        ]
         taken = []
-        for raw, reply in zip(ids, await pipe.execute(), strict=True):
+        for raw, reply in zip(ids, await redis_client.run_scripts(self.redis, takes), strict=True):
             mail_id = raw.decode()
+            if reply is None:
+                continue  # its node cannot answer now: claimed again once its lease ends
             if reply[0] == b"unsure":
                 log.error("mail %s: its hub died while handing it over; not sent again", mail_id)
             elif reply[0] == b"ok":
@@ -316,14 +318,12 @@ class Outbox:
         pause = self.retry_ms * min(MAX_BACKOFF, 2 ** max(0, tries - 1))
         await self._step("retry", mail_id, owner, pause)
 
-    async def _step(
-        self, op: str, mail_id: str, *args: str | bytes | int, client: Pipeline | None = None
-    ) -> Any:
-        return await self.scripts.mail(
-            keys=[keys.outbox(), keys.mail_job(mail_id), keys.mail_unsure(), keys.mail_dead()],
-            args=[op, mail_id, *args],
-            client=client,
-        )
+    async def _step(self, op: str, mail_id: str, *args: str | bytes | int) -> Any:
+        return await self.scripts.mail(keys=self._keys(mail_id), args=[op, mail_id, *args])
+
+    @staticmethod
+    def _keys(mail_id: str) -> list[str]:
+        return [keys.outbox(), keys.mail_job(mail_id), keys.mail_unsure(), keys.mail_dead()]
 
 
 def transport_for(smtp_url: str, sender: str, mail_dir: str) -> Transport:

@@ -24,12 +24,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, Literal
 
 import msgpack
 from redis.asyncio import Redis
 
-from brandubh.hub import keys, mails
+from brandubh.hub import keys, mails, redis_client
 from brandubh.hub.accounts import Accounts
 from brandubh.hub.changes import Change
 from brandubh.hub.errors import Refusal
@@ -152,15 +152,14 @@ class Reminders:
 
     async def tick(self) -> int:
         """One turn of the loop: claim due reminders of every bucket and send them."""
-        pipe = self.redis.pipeline(transaction=False)
-        for b in range(keys.BUCKETS):
-            await self.scripts.claim(
-                keys=[keys.reminders(b)], args=[CLAIM_LEASE_MS, CLAIM_BATCH], client=pipe
-            )
-        due = cast(list[list[bytes]], await pipe.execute())
+        claims: list[redis_client.Call] = [
+            (self.scripts.claim, [keys.reminders(b)], [CLAIM_LEASE_MS, CLAIM_BATCH])
+            for b in range(keys.BUCKETS)
+        ]
+        due = await redis_client.run_scripts(self.redis, claims)
         fired = 0
         for b, batch in enumerate(due):
-            for raw in batch:
+            for raw in batch or ():  # None: its node cannot answer now; next turn
                 member = raw.decode()
                 outcome = await self.fire(member)
                 if outcome == "later":

@@ -25,7 +25,7 @@ from typing import cast
 
 from redis.asyncio import Redis
 
-from brandubh.hub import keys
+from brandubh.hub import keys, redis_client
 from brandubh.hub.clock import Marks, RedisClock
 from brandubh.hub.games import GameService
 from brandubh.hub.scripts import Scripts
@@ -101,11 +101,11 @@ class Scheduler:
                 for b in range(keys.BUCKETS)
             )
             due = cast(list[list[bytes]], await asyncio.gather(*claims))
-        else:
-            pipe = self.redis.pipeline(transaction=False)
-            for b in range(keys.BUCKETS):
-                await self.scripts.claim(keys=[keys.deadlines(b)], args=args, client=pipe)
-            due = cast(list[list[bytes]], await pipe.execute())
+        else:  # one pipeline (on a cluster, one per node; None where a node cannot answer)
+            calls: list[redis_client.Call] = [
+                (self.scripts.claim, [keys.deadlines(b)], args) for b in range(keys.BUCKETS)
+            ]
+            due = [c or [] for c in await redis_client.run_scripts(self.redis, calls)]
         ids = [raw.decode() for batch in due for raw in batch]
         done = 0
         for start in range(0, len(ids), FIRING_BATCH):

@@ -2,12 +2,14 @@
 -- player already waiting. Two players are compatible when their rating difference is
 -- within both their windows; a window widens the longer one waits.
 -- Pairing also takes both players' live seeks, so nobody lands in two games at once.
+-- Every key is declared (a Redis Cluster routes a script by its keys):
 -- KEYS[1] the pool zset (player -> rating)   KEYS[2] pools hash (player -> "where")
--- KEYS[3] seeks zset
+-- KEYS[3] seeks zset   KEYS[4] seek data hash   KEYS[5] live seeks' expiry zset
+-- KEYS[6] owned hash (player -> 'id id ...')
 -- ARGV[1] player ('' for a sweep: pair whoever in the pool now fits)
 -- ARGV[2] rating  ARGV[3] ruleset  ARGV[4] move time  ARGV[5] connection id
 -- ARGV[6] base window  ARGV[7] widening per second  ARGV[8] widest window
--- ARGV[9] key prefix of the lobby ("bd:{lobby}:")  ARGV[10] channel
+-- ARGV[9] channel
 -- Returns a flat list of pairs {a, b, a, b, ...} (empty: nobody paired)
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
@@ -42,15 +44,20 @@ local function pair(a, b)
   redis.call('ZREM', KEYS[1], a, b)
   redis.call('HDEL', KEYS[2], a, b)
   for _, pid in ipairs({a, b}) do
-    for _, id in ipairs(redis.call('SMEMBERS', ARGV[9] .. 'owned:' .. pid)) do
-      local key = ARGV[9] .. 'seek:' .. id
-      if redis.call('HGET', key, 'live') == '1' then
-        redis.call('DEL', key)
+    local kept = {}
+    for id in string.gmatch(redis.call('HGET', KEYS[6], pid) or '', '%S+') do
+      local raw = redis.call('HGET', KEYS[4], id)
+      if raw and cmsgpack.unpack(raw).live == '1' then
+        redis.call('HDEL', KEYS[4], id)
         redis.call('ZREM', KEYS[3], id)
-        redis.call('SREM', ARGV[9] .. 'owned:' .. pid, id)
-        redis.call('PUBLISH', ARGV[10], cmsgpack.pack({t = 'seek_removed', seek = id}))
+        redis.call('ZREM', KEYS[5], id)
+        redis.call('PUBLISH', ARGV[9], cmsgpack.pack({t = 'seek_removed', seek = id}))
+      elseif raw then
+        kept[#kept + 1] = id
       end
     end
+    if #kept == 0 then redis.call('HDEL', KEYS[6], pid)
+    else redis.call('HSET', KEYS[6], pid, table.concat(kept, ' ')) end
   end
   pairs_out[#pairs_out + 1] = a
   pairs_out[#pairs_out + 1] = b

@@ -1,22 +1,38 @@
--- Open a seek. KEYS[1] seeks zset  KEYS[2] the seek hash  KEYS[3] the owner's seek set
--- ARGV[1] seek id  ARGV[2] ttl ms (0: a correspondence seek, kept until taken)
--- ARGV[3] most open seeks per player  ARGV[4] channel  ARGV[5] notice (msgpack)
--- ARGV[6..] field, value pairs.  Returns 'ok' or 'too_many'.
-for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
-  -- forget seeks that expired with their owner's socket
-  if redis.call('EXISTS', (string.gsub(KEYS[2], '[^:]+$', id))) == 0 then
-    redis.call('SREM', KEYS[3], id)
-    redis.call('ZREM', KEYS[1], id)
-  end
-end
-if redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[3]) then return 'too_many' end
+-- Open a seek. Every key is declared (a Redis Cluster routes a script by its keys); all
+-- are the lobby's, under one hash tag.
+-- KEYS[1] seeks zset (id -> created)   KEYS[2] seek data hash (id -> msgpack fields)
+-- KEYS[3] live seeks' expiry zset (id -> ms)   KEYS[4] owned hash (player -> 'id id ...')
+-- ARGV[1] seek id  ARGV[2] player  ARGV[3] ttl ms (0: a correspondence seek, kept until
+-- taken)  ARGV[4] most open seeks per player  ARGV[5] channel  ARGV[6] notice (msgpack)
+-- ARGV[7] the seek's fields (a msgpack map).  Returns 'ok' or 'too_many'.
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
-local fields = {'created', tostring(now)}
-for i = 6, #ARGV do fields[#fields + 1] = ARGV[i] end
-redis.call('HSET', KEYS[2], unpack(fields))
-if tonumber(ARGV[2]) > 0 then redis.call('PEXPIRE', KEYS[2], tonumber(ARGV[2])) end
+
+-- Forget the seeks that expired with their owner's socket (their hub died).
+for _, id in ipairs(redis.call('ZRANGE', KEYS[3], '-inf', now, 'BYSCORE')) do
+  local raw = redis.call('HGET', KEYS[2], id)
+  redis.call('HDEL', KEYS[2], id)
+  redis.call('ZREM', KEYS[1], id)
+  redis.call('ZREM', KEYS[3], id)
+  if raw then
+    local owner = cmsgpack.unpack(raw).player
+    local kept = {}
+    for s in string.gmatch(redis.call('HGET', KEYS[4], owner) or '', '%S+') do
+      if s ~= id then kept[#kept + 1] = s end
+    end
+    if #kept == 0 then redis.call('HDEL', KEYS[4], owner)
+    else redis.call('HSET', KEYS[4], owner, table.concat(kept, ' ')) end
+  end
+end
+
+local mine = redis.call('HGET', KEYS[4], ARGV[2]) or ''
+local count = 0
+for _ in string.gmatch(mine, '%S+') do count = count + 1 end
+if count >= tonumber(ARGV[4]) then return 'too_many' end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[7])
 redis.call('ZADD', KEYS[1], now, ARGV[1])
-redis.call('SADD', KEYS[3], ARGV[1])
-redis.call('PUBLISH', ARGV[4], ARGV[5])
+if tonumber(ARGV[3]) > 0 then redis.call('ZADD', KEYS[3], now + tonumber(ARGV[3]), ARGV[1]) end
+if mine == '' then mine = ARGV[1] else mine = mine .. ' ' .. ARGV[1] end
+redis.call('HSET', KEYS[4], ARGV[2], mine)
+redis.call('PUBLISH', ARGV[5], ARGV[6])
 return 'ok'

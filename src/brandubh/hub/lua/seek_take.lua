@@ -1,43 +1,80 @@
 -- Take a seek off the lobby: cancelled by its owner, or accepted by someone else.
--- Accepting also takes every live seek and quick-pairing entry of both players, so
--- nobody lands in two games at once.
--- KEYS[1] seeks zset  KEYS[2] the seek hash  KEYS[3] pools hash
+-- Accepting also takes every live seek and quick-pairing place of both players, so
+-- nobody lands in two games at once. Every key is declared: the caller read which pool
+-- each player waits in and passes those pools; if that changed meanwhile, nothing is
+-- written and the caller reads again ('retry').
+-- KEYS[1] seeks zset  KEYS[2] seek data hash  KEYS[3] live seeks' expiry zset
+-- KEYS[4] owned hash  KEYS[5] pools hash (player -> "where")  KEYS[6..] pool zsets
 -- ARGV[1] seek id  ARGV[2] player id  ARGV[3] 'cancel' or 'accept'  ARGV[4] channel
--- ARGV[5] key prefix of the lobby ("bd:{lobby}:")
--- Returns {'ok', field, value, ...} | {'err', code}
-local seek = redis.call('HGETALL', KEYS[2])
-if #seek == 0 then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-  return {'err', 'seek_gone'}
+-- ARGV[5..] the terms ("ruleset|move time") of each pool zset, in order
+-- Returns {'ok', field, value, ...} | {'err', code} | {'retry'}
+local t = redis.call('TIME')
+local now = t[1] * 1000 + math.floor(t[2] / 1000)
+
+local function fields(id)
+  local raw = redis.call('HGET', KEYS[2], id)
+  if not raw then return nil end
+  local expiry = redis.call('ZSCORE', KEYS[3], id)
+  if expiry and tonumber(expiry) <= now then return nil end  -- its socket's hub died
+  return cmsgpack.unpack(raw)
 end
-local f = {}
-for i = 1, #seek, 2 do f[seek[i]] = seek[i + 1] end
-if ARGV[3] == 'cancel' and f.player ~= ARGV[2] then return {'err', 'not_yours'} end
-if ARGV[3] == 'accept' and f.player == ARGV[2] then return {'err', 'own_seek'} end
 
 local function take(id)
-  local key = ARGV[5] .. 'seek:' .. id
-  local owner = redis.call('HGET', key, 'player')
-  redis.call('DEL', key)
+  local raw = redis.call('HGET', KEYS[2], id)
+  redis.call('HDEL', KEYS[2], id)
   redis.call('ZREM', KEYS[1], id)
-  if owner then redis.call('SREM', ARGV[5] .. 'owned:' .. owner, id) end
+  redis.call('ZREM', KEYS[3], id)
+  if raw then
+    local owner = cmsgpack.unpack(raw).player
+    local kept = {}
+    for s in string.gmatch(redis.call('HGET', KEYS[4], owner) or '', '%S+') do
+      if s ~= id then kept[#kept + 1] = s end
+    end
+    if #kept == 0 then redis.call('HDEL', KEYS[4], owner)
+    else redis.call('HSET', KEYS[4], owner, table.concat(kept, ' ')) end
+  end
   redis.call('PUBLISH', ARGV[4], cmsgpack.pack({t = 'seek_removed', seek = id}))
 end
 
-take(ARGV[1])
+local f = fields(ARGV[1])
+if not f then
+  take(ARGV[1])  -- whatever is left of it
+  return {'err', 'seek_gone'}
+end
+if ARGV[3] == 'cancel' and f.player ~= ARGV[2] then return {'err', 'not_yours'} end
+if ARGV[3] == 'accept' and f.player == ARGV[2] then return {'err', 'own_seek'} end
+
+-- The pool key of each player who waits in quick pairing, among those passed.
+local pool_of = {}
 if ARGV[3] == 'accept' then
   for _, pid in ipairs({f.player, ARGV[2]}) do
-    for _, id in ipairs(redis.call('SMEMBERS', ARGV[5] .. 'owned:' .. pid)) do
-      if redis.call('HGET', ARGV[5] .. 'seek:' .. id, 'live') == '1' then take(id) end
-    end
-    local where = redis.call('HGET', KEYS[3], pid)
+    local where = redis.call('HGET', KEYS[5], pid)
     if where then
-      local ruleset, minutes = string.match(where, '^([^|]+)|([^|]+)|')
-      redis.call('ZREM', ARGV[5] .. 'pool:' .. ruleset .. ':' .. minutes, pid)
-      redis.call('HDEL', KEYS[3], pid)
+      local terms = string.match(where, '^([^|]+|[^|]+)|')
+      for k = 6, #KEYS do
+        if ARGV[k - 1] == terms then pool_of[pid] = KEYS[k] end
+      end
+      if not pool_of[pid] then return {'retry'} end
     end
   end
 end
+
 local out = {'ok'}
-for i = 1, #seek do out[#out + 1] = seek[i] end
+for k, v in pairs(f) do
+  out[#out + 1] = k
+  out[#out + 1] = v
+end
+take(ARGV[1])
+if ARGV[3] == 'accept' then
+  for _, pid in ipairs({f.player, ARGV[2]}) do
+    for id in string.gmatch(redis.call('HGET', KEYS[4], pid) or '', '%S+') do
+      local other = fields(id)
+      if other and other.live == '1' then take(id) end
+    end
+    if pool_of[pid] then
+      redis.call('ZREM', pool_of[pid], pid)
+      redis.call('HDEL', KEYS[5], pid)
+    end
+  end
+end
 return out
