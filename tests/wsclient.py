@@ -253,6 +253,15 @@ async def close_code(ws: ClientConnection, timeout: float = 15.0) -> int | None:
         return closed.rcvd.code if closed.rcvd is not None else None
 
 
+async def lobby_socket(base: str) -> tuple[Player, Socket]:
+    """A new account's socket, following the lobby (its first snapshot read)."""
+    player = await Player(base).signup()
+    sock = await player.connect()
+    await sock.send({"t": "lobby", "on": True})
+    await sock.recv_until(lambda m: m["t"] == "lobby")
+    return player, sock
+
+
 async def friend_game(
     base: str, ruleset: str = "nielsen", joiner_base: str | None = None, move_time: int = 600
 ) -> tuple[str, Player, Player]:

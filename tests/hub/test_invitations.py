@@ -10,7 +10,7 @@ import redis
 
 from brandubh.hub import keys
 from services import HubProcess
-from wsclient import Msg, Player, Socket, friend_game, seated
+from wsclient import Msg, Player, Socket, friend_game, lobby_socket, seated
 
 
 async def wait_archived(r: redis.Redis, game: str, timeout: float = 15.0) -> None:
@@ -161,14 +161,6 @@ async def test_a_spectator_cannot_decline_a_rematch(hub: HubProcess) -> None:
 
 
 # -- where a game came from ------------------------------------------------------------------
-
-
-async def lobby_socket(base: str) -> tuple[Player, Socket]:
-    player = await Player(base).signup()
-    sock = await player.connect()
-    await sock.send({"t": "lobby", "on": True})
-    await sock.recv_until(lambda m: m["t"] == "lobby")
-    return player, sock
 
 
 async def test_each_path_records_its_origin(hub: HubProcess) -> None:

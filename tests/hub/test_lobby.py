@@ -9,15 +9,7 @@ import redis
 
 from brandubh.hub import keys
 from services import HubProcess
-from wsclient import Msg, Player, Socket
-
-
-async def lobby_socket(base: str) -> tuple[Player, Socket]:
-    player = await Player(base).signup()
-    sock = await player.connect()
-    await sock.send({"t": "lobby", "on": True})
-    await sock.recv_until(lambda m: m["t"] == "lobby")
-    return player, sock
+from wsclient import Msg, Player, Socket, lobby_socket
 
 
 async def lobby_reply(sock: Socket, msg_id: str) -> Msg:

@@ -108,6 +108,14 @@ def _page(
     )
 
 
+def _one_link(
+    to: str, subject: str, lines: list[str], link: str, button: str, after: list[str]
+) -> Mail:
+    """A mail of paragraphs, one link (a button in HTML), more paragraphs."""
+    text = "\n\n".join([*lines, link, *after]) + "\n"
+    return Mail(to, subject, text, _page(lines, link, button, after), link)
+
+
 def verification(to: str, name: str, link: str, lifetime_s: int) -> Mail:
     lines = [
         f"Hello {name},",
@@ -118,11 +126,9 @@ def verification(to: str, name: str, link: str, lifetime_s: int) -> Mail:
         f"The link works once, for {lifetime(lifetime_s)}; you can ask for a new one on the site.",
         "If you did not sign up, ignore this mail: the address is released again after 7 days.",
     ]
-    text = "\n\n".join([*lines, link, *after]) + "\n"
-    return Mail(
-        to, f"{SITE}: confirm your email address", text,
-        _page(lines, link, "Confirm my address", after), link,
-    )  # fmt: skip
+    return _one_link(
+        to, f"{SITE}: confirm your email address", lines, link, "Confirm my address", after
+    )
 
 
 def signup_taken(to: str, name: str, login_link: str, reset_link: str, lifetime_s: int) -> Mail:
@@ -138,11 +144,14 @@ def signup_taken(to: str, name: str, login_link: str, reset_link: str, lifetime_
         f"The link works once, for {lifetime(lifetime_s)}.",
         "If it was not you, ignore this mail: nothing changed, your password stays as it is.",
     ]
-    text = "\n\n".join([*lines, reset_link, *after]) + "\n"
-    return Mail(
-        to, f"{SITE}: someone tried to sign up with your address", text,
-        _page(lines, reset_link, "Set a new password", after), reset_link,
-    )  # fmt: skip
+    return _one_link(
+        to,
+        f"{SITE}: someone tried to sign up with your address",
+        lines,
+        reset_link,
+        "Set a new password",
+        after,
+    )
 
 
 def signup_pending(to: str, name: str, reset_link: str, lifetime_s: int) -> Mail:
@@ -159,11 +168,9 @@ def signup_pending(to: str, name: str, reset_link: str, lifetime_s: int) -> Mail
         "If you did not sign up, ignore this mail: the address is released again 7 days "
         "after the first sign-up.",
     ]
-    text = "\n\n".join([*lines, reset_link, *after]) + "\n"
-    return Mail(
-        to, f"{SITE}: finish signing up", text,
-        _page(lines, reset_link, "Choose my password", after), reset_link,
-    )  # fmt: skip
+    return _one_link(
+        to, f"{SITE}: finish signing up", lines, reset_link, "Choose my password", after
+    )
 
 
 def reset(to: str, link: str, lifetime_s: int) -> Mail:
@@ -175,11 +182,7 @@ def reset(to: str, link: str, lifetime_s: int) -> Mail:
         f"The link works once, for {lifetime(lifetime_s)}.",
         "If you did not ask, ignore this mail: your password stays as it is.",
     ]
-    text = "\n\n".join([*lines, link, *after]) + "\n"
-    return Mail(
-        to, f"{SITE}: set a new password", text, _page(lines, link, "Set a new password", after),
-        link,
-    )  # fmt: skip
+    return _one_link(to, f"{SITE}: set a new password", lines, link, "Set a new password", after)
 
 
 @dataclass(frozen=True)
