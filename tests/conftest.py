@@ -26,7 +26,7 @@ import wsclient
 from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
 from brandubh.redis_server import EmbeddedCluster, EmbeddedRedis, RedisNotFound
 from brandubh.store import Store, upgrade_url
-from services import DurableRedis, HubProcess, create_database, missing, run_async
+from services import DurableRedis, HubProcess, create_database, mail_env, missing, run_async
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -190,10 +190,6 @@ def mailbox() -> Iterator[Any]:
     yield box
     wsclient.MAILBOX = None
     box.stop()
-
-
-def mail_env(box: Any) -> dict[str, str]:
-    return {"BRANDUBH_SMTP_URL": box.url, "BRANDUBH_MAIL_RETRY_S": "0.2"}
 
 
 # -- hub processes ----------------------------------------------------------------------

@@ -276,3 +276,8 @@ class DurableRedis:
                 self.proc.kill()
                 self.proc.wait()
         shutil.rmtree(self.sock_dir, ignore_errors=True)
+
+
+def mail_env(box: Any) -> dict[str, str]:
+    """A hub's settings to send its mail to a test's SMTP server (tests/mailbox_smtp.py)."""
+    return {"BRANDUBH_SMTP_URL": box.url, "BRANDUBH_MAIL_RETRY_S": "0.2"}

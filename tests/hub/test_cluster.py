@@ -62,8 +62,7 @@ from test_spectate_reconnect import (  # noqa: F401
 
 from brandubh.hub import keys
 from brandubh.redis_server import EmbeddedCluster, RedisNotFound
-from conftest import mail_env
-from services import CLUSTER_URLS, HubProcess, missing
+from services import CLUSTER_URLS, HubProcess, mail_env, missing
 from wsclient import Player, Socket, friend_game, side_of
 
 CLUSTER = {"BRANDUBH_REDIS_CLUSTER": "1"}
