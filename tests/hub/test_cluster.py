@@ -248,6 +248,10 @@ async def test_a_master_killed_mid_game_its_replica_takes_over_and_the_game_goes
         state, n = await play_moves(sockets, game, state, n, 3, resend=True)
         assert (await players["attackers"].game(game))["state"]["ply"] == 6
         redis_cluster.wait_ok(20)
+    except BaseException:
+        for h in (hub, hub2):  # what the hubs said, for the failure's report
+            print("".join(line for line in h.log if not line.startswith(" "))[-4000:])
+        raise
     finally:
         redis_cluster.restart(doomed)  # back, as the new master's replica
         redis_cluster.wait_ok(30)

@@ -56,6 +56,7 @@ async def test_a_players_games_come_newest_first_in_pages(store: Store) -> None:
         "created": 10_004 - 500,
         "ended": 10_004,
         "ratings": None,
+        "origin": None,  # (the fixture's game says not where it came from)
     }
     assert await store.player_games("u_nobody", 0, 20) == ([], None)
 

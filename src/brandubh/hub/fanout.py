@@ -52,6 +52,9 @@ _LOST: Final = (*outage.UNREACHABLE, *redis_client.MOVED_OR_DOWN, ResponseError)
 # A (un)subscribe sent while the reading task tears the same connection down meets a
 # connection with no writer (redis-py raises AttributeError): the connection is lost too.
 _SEND_LOST: Final = (*_LOST, AttributeError)
+# On a cluster redis-py may also tear a connection down under a read in a failover
+# (AttributeError, RuntimeError): the node is lost, as far as a listener can tell.
+_NODE_LOST: Final = (*_LOST, *outage.TORN)
 
 
 class Listener(Protocol):
@@ -237,7 +240,7 @@ class Fanout:
                 await pubsub.subscribe(keys.lobby_channel(), keys.hub_channel())
                 self.ready.set()
                 await self._read(None, pubsub)
-            except _LOST as exc:
+            except _NODE_LOST as exc:
                 outage.report("fan-out", exc)
                 await redis_client.reread_layout(cluster)
                 await asyncio.sleep(RECONNECT_S)
@@ -264,7 +267,7 @@ class Fanout:
                 if not shard.games:
                     self._forget(shard)
                     return
-            except _LOST as exc:
+            except _NODE_LOST as exc:
                 if not failing:
                     outage.report("fan-out", exc)
                 failing = True
