@@ -272,8 +272,6 @@ export function lobbyErrorText(code: string, message: string): string {
       return `You already have ${MAX_SEEKS} open seeks. Cancel one before opening another.`;
     case "already_waiting":
       return "You are already waiting for a quick pairing with other terms. Cancel that first.";
-    case "no_session":
-      return "This page has no session. Reload the page and try again.";
     case "rate_limited":
       return "Too many requests at once. Wait a few seconds and try again.";
     case "offline":

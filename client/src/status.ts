@@ -184,7 +184,6 @@ export function errorText(code: string, message: string): string {
     stale_ply: "The game had moved on",
     game_not_active: "No moves now",
     not_a_player: "You are watching this game",
-    no_session: "You have no session",
     rate_limited: "Too many messages",
     busy: "The server was busy",
     not_found: "No such game",
