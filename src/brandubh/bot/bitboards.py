@@ -11,6 +11,7 @@ tuple. Captures are bitboards. Everything here agrees with ``brandubh.engine`` e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Final
 
 from brandubh.engine.board import WOODS_PLIES, Z_ATTACKER, Z_DEFENDER, Z_KING, Z_SIDE
@@ -77,8 +78,11 @@ def full_hash(att: int, dfn: int, king: int, side: int) -> int:
     return h
 
 
-def _first_hits() -> tuple[tuple[tuple[int, dict[int, int]], ...], ...]:
-    """Per square and ray: (mask, {occupancy: bit of the first occupied square, or 0})."""
+RayTables = tuple[tuple[tuple[int, dict[int, int]], ...], ...]
+
+
+def ray_tables(value: Callable[[tuple[int, ...], int], int]) -> RayTables:
+    """Per square and ray: (ray mask, {occupancy of the ray: value(ray, occupancy)})."""
     out = []
     for sq in range(NUM_SQUARES):
         per_ray = []
@@ -88,15 +92,19 @@ def _first_hits() -> tuple[tuple[tuple[int, dict[int, int]], ...], ...]:
             mask = sum(1 << s for s in ray)
             table: dict[int, int] = {}
             for occ in range(1 << len(ray)):
-                occ_bits = sum(1 << ray[i] for i in range(len(ray)) if occ >> i & 1)
-                table[occ_bits] = next((1 << s for s in ray if occ_bits >> s & 1), 0)
+                bits = sum(1 << ray[i] for i in range(len(ray)) if occ >> i & 1)
+                table[bits] = value(ray, bits)
             per_ray.append((mask, table))
         out.append(tuple(per_ray))
     return tuple(out)
 
 
-# FIRST_HITS[sq]: which piece each ray from sq meets first; the pieces that could slide to sq.
-FIRST_HITS: Final = _first_hits()
+def _first_hit(ray: tuple[int, ...], bits: int) -> int:
+    """The bit of the first occupied square along the ray, or 0."""
+    return next((1 << s for s in ray if bits >> s & 1), 0)
+
+
+FIRST_HITS: Final = ray_tables(_first_hit)
 NO_SOLDIER: Final = CORNERS_BB | THRONE_BB  # squares no soldier stops on
 
 

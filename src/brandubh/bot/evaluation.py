@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from brandubh.bot.bitboards import ray_tables
 from brandubh.engine import Game
 from brandubh.engine.board import Board
 from brandubh.engine.rulesets import RuleSet
@@ -73,32 +74,23 @@ CORNER_GUARDS: Final[tuple[int, ...]] = tuple(
 )
 
 
-def _reach_tables(throne_stop: bool) -> tuple[tuple[tuple[int, dict[int, int]], ...], ...]:
-    """Per square and ray: (ray mask, {occupancy of the ray: squares the king can stop on})."""
-    tables = []
-    for sq in range(NUM_SQUARES):
-        per_ray = []
-        for ray in RAYS[sq]:
-            if not ray:
-                continue
-            mask = sum(1 << s for s in ray)
-            table: dict[int, int] = {}
-            for occ in range(1 << len(ray)):
-                bits = sum(1 << ray[i] for i in range(len(ray)) if occ >> i & 1)
-                reach = 0
-                for s in ray:
-                    if bits >> s & 1:
-                        break
-                    if s != THRONE or throne_stop:
-                        reach |= 1 << s
-                table[bits] = reach
-            per_ray.append((mask, table))
-        tables.append(tuple(per_ray))
-    return tuple(tables)
+def _reach(throne_stop: bool) -> Callable[[tuple[int, ...], int], int]:
+    """For ray_tables: the squares the king can stop on along a ray, before the first man."""
+
+    def reach(ray: tuple[int, ...], bits: int) -> int:
+        out = 0
+        for s in ray:
+            if bits >> s & 1:
+                break
+            if s != THRONE or throne_stop:
+                out |= 1 << s
+        return out
+
+    return reach
 
 
-KING_REACH_RETURN: Final = _reach_tables(throne_stop=True)
-KING_REACH_NO_RETURN: Final = _reach_tables(throne_stop=False)
+KING_REACH_RETURN: Final = ray_tables(_reach(throne_stop=True))
+KING_REACH_NO_RETURN: Final = ray_tables(_reach(throne_stop=False))
 
 
 def open_lanes(board: Board) -> int:
