@@ -17,7 +17,7 @@ import pytest
 import redis
 from test_lifecycle import play, quiet_line
 
-from brandubh.hub import keys
+from brandubh.hub import keys, outbox, reminders
 from brandubh.store import Store, tables
 from mailbox_smtp import Mailbox
 from services import HubProcess
@@ -432,9 +432,18 @@ async def test_reminders_exactly_once_with_two_hubs_and_one_killed(
     for game, alice, bob in games:
         state = (await bob.game(game))["state"]
         on_turn.append(alice if side_of(state, alice) == state["turn"] else bob)
-    for p in on_turn:
-        await mailbox.wait(p.email, YOUR_MOVE, timeout=45)
-        await mailbox.wait(p.email, QUARTER, timeout=45)
+    # A reminder a held is claimed again after its lease (shorter than these moves); a mail
+    # a had taken from the outbox, after the outbox's lease.
+    move_ms = 3600 * 1000 * float(FAST["BRANDUBH_TIME_SCALE"])
+    assert move_ms / 2 > reminders.CLAIM_LEASE_MS, "the games would end before a re-claim"
+    wait_s = outbox.LEASE_MS / 1000 + 20
+    try:
+        for p in on_turn:
+            await mailbox.wait(p.email, YOUR_MOVE, timeout=wait_s)
+            await mailbox.wait(p.email, QUARTER, timeout=wait_s)
+    except AssertionError:
+        print("".join(line for line in b.log if not line.startswith(" "))[-4000:])
+        raise
     await asyncio.sleep(3)  # the games are lost on time: nothing more comes
     for p in on_turn:
         assert len(mailbox.mails(p.email, YOUR_MOVE)) == 1

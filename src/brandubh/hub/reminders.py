@@ -7,11 +7,12 @@ one-click unsubscribe link and the List-Unsubscribe headers of RFC 8058).
 
 The index: the hub that commits a change (a commit hook, commit.py) writes the move's two
 entries into its bucket's reminder index (``keys.reminders``, ZADD NX: the first write's
-time stands) and drops the previous move's. Every hub's loop claims due entries for a lease
-(lua/claim.lua), re-reads the game, and queues the mail under an id fixed by game, ply
-and kind: the outbox takes each id once (lua/mail.lua), so a hub dying mid-way, or two
-firing at once, still sends one mail. The index is written after the commit, apart from the
-commit script: a hub dying between the two loses that move's reminders, never a move.
+time stands) and drops the previous move's. Every hub's loop claims due entries for a short
+lease (lua/claim.lua, ``CLAIM_LEASE_MS``), re-reads the game, and queues the mail under an
+id fixed by game, ply and kind: the outbox takes each id once (lua/mail.lua), so a hub dying
+mid-way, or two firing at once, still sends one mail. The index is written after the commit,
+apart from the commit script: a hub dying between the two loses that move's reminders, never
+a move.
 
 Presence: each hub marks the players with a socket open on it (``keys.presence``, a
 30 s TTL): every second it marks those new since the last turn and renews those marked
@@ -43,7 +44,11 @@ log = logging.getLogger("brandubh.mail")
 
 MIN_MOVE_TIME_S: Final = 3600  # reminders are for games with at least this much per move
 MOVE_DELAY_MAX_MS: Final = 60_000  # "your move" waits this long (less for short moves)
-CLAIM_LEASE_MS: Final = 30_000
+# Short: firing takes milliseconds, and a reminder fired twice (a lease run out under a slow
+# hub) is still one mail, since the outbox takes each mail id once. A hub killed holding a
+# claim delays that reminder by this much, not by a fraction of the move.
+CLAIM_LEASE_MS: Final = 5_000
+EARLY_MS: Final = 30_000  # a "quarter" claimed this much before its time is put back
 CLAIM_BATCH: Final = 100
 PRESENCE_EVERY_S: Final = 1.0  # how often a hub looks for players to mark
 PRESENCE_RENEW_S: Final = 10.0  # how often one player's marker is renewed
@@ -181,7 +186,7 @@ class Reminders:
             return "dropped"  # moved already, or the game ended
         window = max(1, int(state.move_time * 1000 * self.games.time_scale))
         now = self.clock()
-        if kind == "quarter" and now < state.deadline - window // 4 - CLAIM_LEASE_MS:
+        if kind == "quarter" and now < state.deadline - window // 4 - EARLY_MS:
             # The deadline moved (an outage was made good): due later.
             await self.redis.zadd(
                 keys.reminders(keys.bucket(game_id)), {member: state.deadline - window // 4}
