@@ -556,6 +556,8 @@ def main() -> None:
             "BRANDUBH_GUESTS_PER_ADDRESS": "1000000",
             "BRANDUBH_SOCKETS_PER_ADDRESS": "0",
             "BRANDUBH_CONNECTIONS_PER_ADDRESS": "0",
+            # The production poll, not the tests' quicker one (no bot plays here).
+            "BRANDUBH_BOT_POLL_S": "1.0",
         }
         database = shared_database()
         if args.hub_src:

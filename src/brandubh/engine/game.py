@@ -13,7 +13,14 @@ from brandubh.engine.board import (
     Undo,
 )
 from brandubh.engine.errors import GameOver, InvalidResult, MoveNotLegal
-from brandubh.engine.notation import Move, MoveText, make_move, parse_move
+from brandubh.engine.notation import (
+    PLAIN_TEXTS,
+    Move,
+    MoveText,
+    make_move,
+    move_text,
+    parse_move,
+)
 from brandubh.engine.result import SITE_REASONS, Result, Side
 from brandubh.engine.rulesets import DEFAULT_RULESET, Outcome, RuleSet, get_ruleset
 from brandubh.engine.squares import (
@@ -46,8 +53,15 @@ class Game:
         # One entry per ply: what pop restores, the result before, the move and its captures.
         self._stack: list[tuple[Undo, Result | None, int, list[int]]] = []
         # Per ply, where the run of positions with as many pieces as the one after it
-        # begins (a stack index): snapshot() then needs no walk back through the game.
+        # begins (a stack index), and the hash before the move: snapshot() then needs no
+        # walk back through the game, only a slice.
         self._run_start: list[int] = []
+        self._before: list[int] = []
+        # The legal moves of this position (engine ints, then their text), once asked for:
+        # the service reads them several times a move; push and pop forget them.
+        self._legal: list[int] | None = None
+        self._legal_text: list[str] | None = None
+        self._position: str | None = None
         # Set by from_snapshot: plies and repeatable positions from before this object.
         self._base_ply = 0
         self._base_recent: tuple[int, ...] = ()
@@ -66,6 +80,7 @@ class Game:
         """
         game = cls(snapshot.ruleset, snapshot.position)
         game.board.woods = snapshot.woods
+        game._legal = game._legal_text = game._position = None
         game._base_ply = snapshot.ply
         game._base_recent = snapshot.recent[:-1]
         game.start_position = snapshot.start_position
@@ -82,15 +97,14 @@ class Game:
         stack = self._stack
         start = self._run_start[-1] if stack else 0
         # The positions since the piece count last changed: only those can repeat.
-        recent = [*(self._base_recent if start == 0 else ()), *(e[0][4] for e in stack[start:])]
-        recent.append(board.hash)
+        recent = (self._base_recent if start == 0 else ()) + (*self._before[start:], board.hash)
         return Snapshot(
             ruleset=self.ruleset.name,
             start_position=self.start_position,
-            position=board.position,
+            position=self.position,
             ply=self.ply,
             woods=board.woods,
-            recent=tuple(recent),
+            recent=recent,
             result=self.result,
         )
 
@@ -99,7 +113,10 @@ class Game:
     @property
     def position(self) -> str:
         """The current position string."""
-        return self.board.position
+        position = self._position
+        if position is None:
+            position = self._position = self.board.position
+        return position
 
     @property
     def side_to_move(self) -> Side:
@@ -139,8 +156,36 @@ class Game:
         zone = rules.capture_zone(board)
         return [
             make_move(m, m & 63 == king, rules.captures(board, m) if zone >> (m >> 6) & 1 else [])
-            for m in board.legal_moves()
+            for m in self._legal_codes()
         ]
+
+    def legal_texts(self) -> list[str]:
+        """The canonical text of every legal move, as ``legal_moves`` would give it (a new
+        list each call, built once per position)."""
+        if self.result is not None:
+            return []
+        texts = self._legal_text
+        if texts is None:
+            board = self.board
+            rules = board.rules
+            king = board.king if board.side else -1
+            zone = rules.capture_zone(board)
+            plain, captures = PLAIN_TEXTS, rules.captures
+            texts = []
+            for m in self._legal_codes():
+                caps = captures(board, m) if zone >> (m >> 6) & 1 else None
+                if caps:
+                    texts.append(move_text(m, m & 63 == king, caps))
+                else:
+                    texts.append(plain[m | (m & 63 == king) << 12])
+            self._legal_text = texts
+        return texts.copy()
+
+    def _legal_codes(self) -> list[int]:
+        codes = self._legal
+        if codes is None:
+            codes = self._legal = self.board.legal_moves()
+        return codes
 
     def play(self, move: str | Move) -> Move:
         """Play a move given as text or a Move; return the Move as played, with captures.
@@ -154,7 +199,7 @@ class Game:
         code = parsed.origin | parsed.destination << 6
         board = self.board
         # A K written before any piece but the king does not match it (docs/rules.md §Move text).
-        if code not in board.legal_moves() or (parsed.king and parsed.origin != board.king):
+        if code not in self._legal_codes() or (parsed.king and parsed.origin != board.king):
             raise MoveNotLegal(explain_illegal(board, parsed))
         captures = board.captures(code)
         if parsed.captures is not None and sorted(parsed.captures) != captures:
@@ -175,6 +220,8 @@ class Game:
         else:
             self._run_start.append(len(stack) + 1)
         stack.append((undo, self.result, code, captures))
+        self._before.append(undo[4])
+        self._legal = self._legal_text = self._position = None
         h = self.board.hash
         self._counts[h] = self._counts.get(h, 0) + 1
         self.result = self._judge(code)
@@ -183,6 +230,8 @@ class Game:
         """Take back the last move pushed or played."""
         undo, result, _, _ = self._stack.pop()
         self._run_start.pop()
+        self._before.pop()
+        self._legal = self._legal_text = self._position = None
         h = self.board.hash
         n = self._counts[h] - 1
         if n:

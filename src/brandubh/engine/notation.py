@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from brandubh.engine.errors import InvalidMoveText
-from brandubh.engine.squares import SQUARE_NAMES, parse_square
+from brandubh.engine.squares import NUM_SQUARES, SQUARE_NAMES, parse_square
 
 _MOVE_RE: Final = re.compile(
     r"^\s*(?P<king>[Kk])?\s*(?P<origin>[a-gA-G][1-7])\s*-?\s*(?P<dest>[a-gA-G][1-7])"
@@ -81,6 +81,29 @@ def _sort_key(sq: int) -> tuple[int, int]:
 
 # Moves without captures are immutable and few (49 × 49 × 2): build each once.
 _PLAIN: Final[dict[int, Move]] = {}
+
+
+def _plain_texts() -> list[str]:
+    """The text of every move without captures, indexed by ``code | king << 12``."""
+    table = [""] * (1 << 13)
+    for origin in range(NUM_SQUARES):
+        for dest in range(NUM_SQUARES):
+            for king in (False, True):
+                table[origin | dest << 6 | king << 12] = (
+                    f"{'K' if king else ''}{SQUARE_NAMES[origin]}-{SQUARE_NAMES[dest]}"
+                )
+    return table
+
+
+# The service writes every legal move's text after each move: most need only a look-up.
+PLAIN_TEXTS: Final = _plain_texts()
+
+
+def move_text(code: int, king: bool, captures: list[int]) -> str:
+    """``format_move(make_move(code, king, captures))``, by look-up when nothing is captured."""
+    if captures:
+        return format_move(make_move(code, king, captures))
+    return PLAIN_TEXTS[code | king << 12]
 
 
 def make_move(code: int, king: bool, captures: list[int]) -> Move:

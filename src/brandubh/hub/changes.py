@@ -117,7 +117,7 @@ def ending(
     deadline_check: DeadlineCheck = "",
 ) -> Change:
     """The change that ends a game: result, no deadline, no bot turn, no open offer."""
-    new = replace(new, status="ended", turn="", result=result, draw_offer="")
+    new = new.evolve(status="ended", turn="", result=result, draw_offer="")
     return Change(
         new,
         {**event, "result": {"winner": result.winner, "reason": result.reason}},
@@ -137,8 +137,7 @@ def start(
     """Seat the second player and start the clock of the attackers' first move."""
     if current.status != "waiting":
         raise Refusal("game_not_waiting", "this game already has both its players")
-    new = replace(
-        current,
+    new = current.evolve(
         seq=current.seq + 1,
         status="active",
         joiner=joiner,
@@ -191,8 +190,7 @@ def move(
     result = game.result
     next_player = "" if result is not None else state.player_of(game.side_to_move)
     # One replace for the whole move: it is the hot path.
-    new = replace(
-        state,
+    new = state.evolve(
         seq=state.seq + 1,
         ply=state.ply + 1,
         snap=pack_snapshot(game.snapshot()),
@@ -284,7 +282,7 @@ def offer_draw(state: GameState, player_id: str, msg_id: str) -> Change:
             f"(the game is at ply {state.ply})",
             msg_id,
         )
-    new = replace(state.next(), draw_offer=side)
+    new = state.next().evolve(draw_offer=side)
     return Change(new, {"kind": "draw_offer", "by": side}, DRAW_FIELDS)
 
 
@@ -339,8 +337,8 @@ def extend_for_outages(deadline: int, set_at: int, outages: list[tuple[int, int]
 
 def declined(state: GameState, offerer: str) -> GameState:
     """The state after an offer is declined: closed, and its maker waits DRAW_OFFER_GAP plies."""
-    return replace(
-        state, draw_offer="", draw_block=declined_block(state.ply, state.draw_block, offerer)
+    return state.evolve(
+        draw_offer="", draw_block=declined_block(state.ply, state.draw_block, offerer)
     )
 
 

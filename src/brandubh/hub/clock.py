@@ -22,7 +22,6 @@ import contextlib
 import itertools
 import logging
 import time
-from collections.abc import Iterator
 from typing import Final, cast
 
 from redis.asyncio import Redis
@@ -77,20 +76,30 @@ class RedisClock:
         self._last = max(self._last, self.now_ms())
         return self._last
 
-    @contextlib.contextmanager
-    def hold(self, stamp: int) -> Iterator[None]:
+    def hold(self, stamp: int) -> Hold:
         """Count a stamped move as uncommitted for the duration (watermark stays at or below)."""
-        token = next(self._tokens)
-        self._held[token] = stamp
-        try:
-            yield
-        finally:
-            del self._held[token]
+        return Hold(self._held, next(self._tokens), stamp)
 
     def watermark(self) -> int:
         """A time before which this process holds no uncommitted move."""
         now = self.stamp()
         return min(self._held.values(), default=now)
+
+
+class Hold:
+    """``with clock.hold(stamp)``: a plain class, as every move enters two (a generator
+    context manager costs several times as much)."""
+
+    __slots__ = ("_held", "_stamp", "_token")
+
+    def __init__(self, held: dict[int, int], token: int, stamp: int) -> None:
+        self._held, self._token, self._stamp = held, token, stamp
+
+    def __enter__(self) -> None:
+        self._held[self._token] = self._stamp
+
+    def __exit__(self, *exc: object) -> None:
+        del self._held[self._token]
 
 
 class Marks:

@@ -14,7 +14,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Final, cast
 
 import msgpack
@@ -200,7 +200,7 @@ class Committer:
                     raise
                 state = None  # the cached state may be stale: ask Redis before refusing
                 continue
-            seed = await self._seed(change)
+            seed = await self._seed(change) if change.new.status == "ended" else b""
             keys_, args = self.call(state, actor, msg_id, fingerprint, change, seed, received, safe)
             try:
                 reply = await self._evalsha(keys_, args)
@@ -340,7 +340,7 @@ class Committer:
         new = change.new
         if tag == b"ok":
             n, deadline = int(reply[1]), int(reply[2])
-            self.remember(replace(new, deadline=deadline), change.game)
+            self.remember(new.evolve(deadline=deadline), change.game)
             if change.deadline_change == "set":
                 frame = frame.replace(frames.PLACEHOLDER_BYTES, frames.deadline_bytes(deadline), 1)
             for hook in self.hooks:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from dataclasses import replace
 from typing import Final, cast
 
 import msgpack
@@ -203,7 +202,7 @@ class GameService:
                 args=[seed, "seq", "0", *(x for kv in state.fields().items() for x in kv)],
             )
             if created:
-                state = replace(state, created=int(created))
+                state = state.evolve(created=int(created))
                 break
             if fixed_id:
                 return await self.load(fixed_id), ""
