@@ -262,7 +262,7 @@ async def _worker(
             else:
                 run.holders[n] = got
 
-    def on_relay(run: GameRun, role: str, data: bytes) -> None:
+    def on_relay(run: GameRun, role: str, data: bytes, sock: rawws.RawSocket) -> None:
         n = int(data)
         held(run, n)
         run.last = max(run.last, n)
@@ -270,12 +270,13 @@ async def _worker(
         if role != "spectator" and role != mover and state["go"]:
             turn(run, role)
 
-    def on_hub(run: GameRun, role: str, data: bytes) -> None:
+    def on_hub(run: GameRun, role: str, data: bytes, sock: rawws.RawSocket) -> None:
         nonlocal errors
         msg = msgpack.unpackb(data, raw=False)
         t = msg["t"]
         if t == "ping":
-            run.socks[role].send(msgpack.packb({"t": "pong", "n": msg["n"]}))
+            # On the socket it came by: a ping may come before open_game has filed it.
+            sock.send(msgpack.packb({"t": "pong", "n": msg["n"]}))
         elif t == "error":
             errors += 1
         elif t in ("snapshot", "event"):
@@ -296,7 +297,7 @@ async def _worker(
             def on_message(
                 sock: rawws.RawSocket, data: bytes, run: GameRun = run, role: str = role
             ) -> None:
-                (on_relay if relay else on_hub)(run, role, data)
+                (on_relay if relay else on_hub)(run, role, data, sock)
 
             sock = await rawws.connect(urls[seat.server] + "/ws", on_message, seat.cookie)
             run.socks[role] = sock

@@ -223,3 +223,29 @@ def test_push_and_pop_restore_everything(ruleset: str, choices: list[int]) -> No
         game.pop()
         assert state(game) == before
         assert game.moves == moves
+
+
+@pytest.mark.parametrize("ruleset", ALL)
+@SETTINGS
+@given(choices=CHOICES)
+def test_legal_texts_match_the_legal_moves_after_play_pop_and_resume(
+    ruleset: str, choices: list[int]
+) -> None:
+    """The cached text of the legal moves is always that of ``legal_moves`` for the position
+    the game is at now: after each move, after taking one back, and in a resumed game."""
+    game = Game(ruleset)
+    for choice in choices:
+        if game.result is not None:
+            break
+        assert game.legal_texts() == [str(m) for m in game.legal_moves()]
+        before = game.legal_texts()
+        game.play(game.legal_moves()[choice % len(game.legal_moves())])
+        if game.result is None:
+            assert game.legal_texts() == [str(m) for m in game.legal_moves()]
+        game.pop()
+        assert game.legal_texts() == before
+        assert game.position == game.board.position
+        game.play(game.legal_moves()[choice % len(game.legal_moves())])
+    resumed = Game.from_snapshot(game.snapshot())
+    assert resumed.legal_texts() == game.legal_texts()
+    assert resumed.position == game.position

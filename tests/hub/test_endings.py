@@ -13,6 +13,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from brandubh.hub import bot_worker, keys
+from brandubh.hub import endings as endings_module
 from brandubh.hub.endings import MAX_LIVE, Endings
 from brandubh.hub.games import GameService
 from brandubh.hub.matches import MatchService
@@ -156,3 +157,29 @@ async def test_a_finished_match_let_go_is_not_written_again(
     await matches.advance(game2)
     assert not await r.exists(keys.match(match_id))
     assert await matches.summary(match_id) == kept
+
+
+async def test_follow_ups_wait_while_the_scheduler_fires_and_never_for_ever(
+    services: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """While deadlines are being fired (``defer`` true) an ending's follow-up waits; once
+    the wave is over it runs; and under a defer that never ends it still runs, after
+    DEFER_MAX_S."""
+    monkeypatch.setattr(endings_module, "DEFER_STEP_S", 0.01)
+    monkeypatch.setattr(endings_module, "DEFER_MAX_S", 0.2)
+    asked: list[str] = []
+    busy = {"left": 5}  # the scheduler is busy for this many more looks
+
+    def defer() -> bool:
+        busy["left"] -= 1
+        return busy["left"] >= 0
+
+    async def step(game_id: str) -> None:
+        asked.append(f"{game_id} after {max(0, -busy['left'])} idle looks")
+
+    endings = Endings(services["redis"], services["scripts"], steps=(step,), defer=defer)
+    assert await endings._held_finish("wave1") is True
+    assert asked == ["wave1 after 1 idle looks"]  # it ran once defer said no, not before
+    stuck = Endings(services["redis"], services["scripts"], steps=(step,), defer=lambda: True)
+    assert await stuck._held_finish("wave2") is True
+    assert asked[-1].startswith("wave2")  # ran despite a scheduler that never rests

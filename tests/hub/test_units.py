@@ -135,3 +135,18 @@ def test_every_message_type_has_exactly_one_handler() -> None:
 def test_refusal_codes_map_to_http_statuses() -> None:
     assert http_status("not_found") == 404 and http_status("rate_limited") == 429
     assert http_status("bad_field") == 400  # anything unlisted is a bad request
+
+
+def test_evolve_is_dataclasses_replace_and_refuses_an_unknown_field() -> None:
+    from dataclasses import replace
+
+    state = GameState(
+        id="g1", ruleset="nielsen", status="active", seq=3, ply=2, created=0, move_time=60,
+        opponent="friend", bot_level=0, creator=Player("a", "A"), joiner=Player("b", "B"),
+        attacker="a", defender="b", turn="a", snap=pack_snapshot(Game().snapshot()), moves=(),
+        commitment="c", invite="", result=None,
+    )  # fmt: skip
+    assert state.evolve(seq=4, turn="b") == replace(state, seq=4, turn="b")
+    assert state.seq == 3  # the original is untouched
+    with pytest.raises(TypeError, match="no field sqe"):
+        state.evolve(sqe=4)

@@ -140,7 +140,12 @@ class Hub:
         self.rater = Rater(redis, scripts, games, store, grace_s=settings.live_grace_s)
         self.matches = matches = MatchService(redis, games, store, settings.live_grace_s)
         # The match step first: it reads the game's live state, which the rater lets go.
-        self.endings = Endings(redis, scripts, steps=(matches.advance, self.rater.finish))
+        self.endings = Endings(
+            redis,
+            scripts,
+            steps=(matches.advance, self.rater.finish),
+            defer=self.scheduler.busy,
+        )
         self.bot = BotWorker(redis, scripts, games, settings, clock)
         self.lobby = Lobby(
             redis, scripts, games, rating=self.rater.lookup, matches=matches, clock=clock.now_ms
@@ -211,7 +216,7 @@ class Hub:
         return [
             loops.Loop("marks", self.marks.write, MARK_S),
             loops.Loop("heartbeat", self.heartbeat.turn, self.heartbeat.every_s, reads_redis=False),
-            loops.Loop("scheduler", self.scheduler.tick, s.scheduler_poll_s),
+            loops.Loop("scheduler", self.scheduler.tick, s.scheduler_poll_s, cadence=True),
             loops.Loop("archive sweep", self.endings.sweep, s.archive_poll_s),
             loops.Loop("bot worker", self.bot.sweep, s.bot_poll_s, wake=self.bot.wake),
             loops.Loop("session re-check", self.session_guard.recheck, SessionGuard.RECHECK_S),

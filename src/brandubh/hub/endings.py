@@ -45,6 +45,10 @@ MAX_LIVE: Final = 8
 # (whose queue grace and poll cost seconds of lag in a burst); bounded, so a storm of
 # endings costs this hub at most this many game ids of memory.
 BACKLOG: Final = 2000
+# While the scheduler is firing a wave of deadlines, a follow-up waits for it in steps of
+# DEFER_STEP_S, at most DEFER_MAX_S a game (so that a steady overload cannot starve it).
+DEFER_STEP_S: Final = 0.05
+DEFER_MAX_S: Final = 5.0
 FIRST_BACKOFF_S: Final = 1.0
 MAX_BACKOFF_S: Final = 30.0  # the longest pause between sweeps while PostgreSQL is down
 
@@ -53,10 +57,17 @@ Step = Callable[[str], Awaitable[object]]
 
 
 class Endings:
-    def __init__(self, redis: Redis, scripts: Scripts, steps: Sequence[Step]) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        steps: Sequence[Step],
+        defer: Callable[[], bool] = lambda: False,
+    ) -> None:
         self.redis = redis
         self.scripts = scripts
         self.steps = tuple(steps)
+        self.defer = defer  # True while the clock's work comes first (Scheduler.busy)
         self._live: set[asyncio.Task[bool]] = set()
         self._backlog: collections.deque[str] = collections.deque()
         # Games this hub is following up now: its sweep leaves them alone.
@@ -97,6 +108,10 @@ class Endings:
     async def _held_finish(self, game_id: str) -> bool | None:
         """finish(), with None for PostgreSQL unreachable (the game waits for the sweep)."""
         try:
+            waited = 0.0
+            while self.defer() and waited < DEFER_MAX_S:
+                await asyncio.sleep(DEFER_STEP_S)
+                waited += DEFER_STEP_S
             return await self.finish(game_id)
         except StoreUnavailable:
             log.warning("PostgreSQL unreachable: game %s waits for the sweep", game_id)

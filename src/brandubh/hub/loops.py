@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -27,19 +28,23 @@ class Loop:
     every_s: float  # the pause after each step
     wake: asyncio.Event | None = None  # set it to run the next step at once
     reads_redis: bool = True  # a step that went through says Redis is reachable again
+    # The pause counts from the step's start, not its end: a slow step (the scheduler in
+    # a wave of deadlines) does not also push the next one later.
+    cadence: bool = False
 
 
 async def run(loop: Loop) -> None:
     """Run a loop's step for ever, pausing ``every_s`` (or until woken) between steps."""
     failures = 0
     me = asyncio.current_task()
+    took = 0.0  # the last step's duration, taken off the pause of a cadenced loop
     while True:
         # A cancellation can be swallowed on its way (by a timeout meeting it, or a client
         # library): a loop that was told to stop stops, or the hub never exits.
         if me is not None and me.cancelling():
             raise asyncio.CancelledError
         if loop.wake is None:
-            await asyncio.sleep(loop.every_s)
+            await asyncio.sleep(max(0.0, loop.every_s - took) if loop.cadence else loop.every_s)
         else:
             # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
             # cancellation that meets the timeout, and the hub would never stop.
@@ -49,6 +54,7 @@ async def run(loop: Loop) -> None:
             loop.wake.clear()
             if me is not None and me.cancelling():
                 raise asyncio.CancelledError
+        started = time.monotonic()
         try:
             await loop.step()
         except asyncio.CancelledError:
@@ -62,6 +68,7 @@ async def run(loop: Loop) -> None:
                 log.exception("%s failed; trying again", loop.name)
             failures += 1
             continue
+        took = time.monotonic() - started
         if loop.reads_redis:
             outage.recovered()
         if failures:
