@@ -80,7 +80,6 @@ class Game:
         """
         game = cls(snapshot.ruleset, snapshot.position)
         game.board.woods = snapshot.woods
-        game._legal = game._legal_text = game._position = None
         game._base_ply = snapshot.ply
         game._base_recent = snapshot.recent[:-1]
         game.start_position = snapshot.start_position
