@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type MyGame, orderGames, titleWith, turnNoticeText } from "./mygames";
+import { type MyGame, orderGames, titleWith, turnFromState, turnNoticeText } from "./mygames";
 
 function game(id: string, your_move: boolean, deadline: number | null): MyGame {
   return {
@@ -29,5 +29,15 @@ describe("my games", () => {
   it("says who moved", () => {
     expect(turnNoticeText({ opponent: "Ann", last: "d1-c1" })).toBe("Ann played d1-c1: your move.");
     expect(turnNoticeText({ opponent: null, last: null })).toBe("Your move against Your opponent.");
+  });
+  it("tells my turn from a followed game's new state, not from a first sight", () => {
+    const players = { attackers: { id: "me", name: "Me" }, defenders: { id: "p2", name: "Ann" } };
+    const mine = { status: "active" as const, ply: 4, turn: "attackers" as const, players, last: "d1-c1" };
+    expect(turnFromState(mine, 3, "me")).toEqual({ opponent: "Ann", last: "d1-c1" });
+    expect(turnFromState(mine, null, "me")).toBeNull(); // a snapshot: nothing new
+    expect(turnFromState(mine, 4, "me")).toBeNull(); // the same ply again
+    expect(turnFromState({ ...mine, turn: "defenders" }, 3, "me")).toBeNull(); // Ann's move
+    expect(turnFromState({ ...mine, status: "ended", turn: null }, 3, "me")).toBeNull();
+    expect(turnFromState(mine, 3, "someone else")).toBeNull();
   });
 });

@@ -5,7 +5,7 @@
 import type { GameSummary as FinishedGame } from "./account";
 import { request } from "./api";
 import type { LiveClient } from "./live";
-import type { TurnFrame } from "./protocol";
+import type { State, TurnFrame } from "./protocol";
 
 export interface MyGame {
   id: string;
@@ -44,6 +44,23 @@ export function turnNoticeText(frame: Pick<TurnFrame, "opponent" | "last">): str
   return frame.last ? `${who} played ${frame.last}: your move.` : `Your move against ${who}.`;
 }
 
+/**
+ * The turn notice a followed game's new state amounts to, or null. The server sends no
+ * `turn` frame to a socket that follows the game (its event says the same), so the page
+ * tells from the state: the game moved on from `seenPly` (null: first sight, a snapshot)
+ * and it is now `me`'s move.
+ */
+export function turnFromState(
+  state: Pick<State, "status" | "ply" | "turn" | "players" | "last">,
+  seenPly: number | null,
+  me: string,
+): Pick<TurnFrame, "opponent" | "last"> | null {
+  if (seenPly === null || state.ply <= seenPly || state.status !== "active" || !state.turn) return null;
+  if (state.players[state.turn]?.id !== me) return null;
+  const other = state.turn === "attackers" ? state.players.defenders : state.players.attackers;
+  return { opponent: other?.name ?? null, last: state.last };
+}
+
 /** Yours to move first, by soonest deadline; then the rest by soonest deadline. */
 export function orderGames(games: readonly MyGame[]): MyGame[] {
   return [...games].sort(
@@ -59,6 +76,8 @@ export class MyGames {
   private listeners = new Set<() => void>();
   private inflight: Promise<void> | null = null;
   private again = false;
+  /** the last ply seen of each followed game of mine (for turns told by the event) */
+  private seenPly = new Map<string, number>();
 
   constructor(
     live: LiveClient,
@@ -71,8 +90,12 @@ export class MyGames {
       else if (c.type === "game") {
         const st = live.games.get(c.game)?.state;
         // A game of mine changed: my move, or not any more.
-        if (st && live.player && [st.players.attackers?.id, st.players.defenders?.id].includes(live.player.id)) {
+        const me = live.player?.id;
+        if (st && me && [st.players.attackers?.id, st.players.defenders?.id].includes(me)) {
           void this.refresh();
+          const turn = turnFromState(st, this.seenPly.get(c.game) ?? null, me);
+          this.seenPly.set(c.game, st.ply);
+          if (turn) this.tell(c.game, turn);
         }
       }
     });
@@ -113,9 +136,14 @@ export class MyGames {
 
   private onTurn(frame: TurnFrame): void {
     void this.refresh();
-    const looking = this.shown() === frame.game && document.visibilityState === "visible";
+    this.tell(frame.game, frame);
+  }
+
+  /** A browser notification of my move in a game, unless the page shows it in sight. */
+  private tell(game: string, turn: Pick<TurnFrame, "opponent" | "last">): void {
+    const looking = this.shown() === game && document.visibilityState === "visible";
     if (looking) return;
-    notify(turnNoticeText(frame), `/g/${frame.game}`, frame.game);
+    notify(turnNoticeText(turn), `/g/${game}`, game);
   }
 }
 

@@ -78,6 +78,35 @@ async def test_turn_notice_and_your_games_list(hub: HubProcess, hub2: HubProcess
     await w.close()
 
 
+async def test_a_turn_notice_skips_the_sockets_that_follow_the_game(
+    hub: HubProcess, hub2: HubProcess
+) -> None:
+    # An hour a move: the notice also goes through the hubs' channel to the other hub.
+    game, alice, bob = await friend_game(hub.url, move_time=3600)
+    state = (await alice.game(game))["state"]
+    mover, waiter = (alice, bob) if side_of(state, alice) == "attackers" else (bob, alice)
+    following = [await waiter.connect(url) for url in (hub.url, hub2.url)]
+    for sock in following:
+        await sock.watch(game)
+    elsewhere = [await waiter.connect(url) for url in (hub.url, hub2.url)]
+    m = await mover.connect(hub.url)
+    await m.watch(game)
+    await m.move(game, 0, state["legal"][0])
+    for sock in elsewhere:  # the waiter's sockets on other pages: told, on both hubs
+        notice = await sock.recv_until(lambda f: f["t"] == "turn")
+        assert notice["game"] == game and notice["ply"] == 1
+    for n, sock in enumerate(following):  # those on the game's page: its event says it
+        event = await sock.recv_until(lambda f: f["t"] == "event" and f["state"]["ply"] == 1)
+        assert event["state"]["turn"] == "defenders"
+        # A round trip after the notices went out (the other hub's came before its
+        # sockets' notices above): a turn frame sent to this socket would be in by now.
+        await sock.send({"t": "ping", "n": 100 + n})
+        await sock.recv_until(lambda f, n=n: f["t"] == "pong" and f.get("n") == 100 + n)
+        assert [f for f in sock.frames if f["t"] == "turn"] == []
+    for sock in [*following, *elsewhere, m]:
+        await sock.close()
+
+
 async def test_a_guest_has_no_games_listed(hub: HubProcess) -> None:
     guest = await Player(hub.url).start()
     async with httpx.AsyncClient(base_url=hub.url, cookies={"bd_session": guest.cookie}) as c:

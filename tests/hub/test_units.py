@@ -6,12 +6,14 @@ import re
 
 import msgpack
 import pytest
+from redis.asyncio.connection import Connection
 
 from brandubh import fairplay
 from brandubh.engine import Game
 from brandubh.hub import keys
 from brandubh.hub.connection import HANDLERS
 from brandubh.hub.errors import ProtocolError, http_status
+from brandubh.hub.lane import pack
 from brandubh.hub.origin import origin_allowed, unsafe_request_allowed
 from brandubh.hub.protocol import MESSAGES, decode_frame, validate
 from brandubh.hub.state import GameState, Player, pack_snapshot, unpack_snapshot
@@ -150,3 +152,15 @@ def test_evolve_is_dataclasses_replace_and_refuses_an_unknown_field() -> None:
     assert state.seq == 3  # the original is untouched
     with pytest.raises(TypeError, match="no field sqe"):
         state.evolve(sqe=4)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("EVALSHA", "f" * 40, 3, "bd:g:{abc}", "bd:g:{abc}:ev", "k", b"\x00\xff" * 200, b""),
+        ("HGETALL", "bd:g:{é}"),
+        ("EXISTS", "bd:s:x", 0, -12, 10**20),
+    ],
+)
+def test_the_lane_packs_commands_as_redis_py_does(args: tuple[bytes | str | int, ...]) -> None:
+    assert b"".join(pack(args)) == b"".join(Connection().pack_command(*args))

@@ -314,6 +314,10 @@ class Connection:
         if more is not None and not more.done():
             more.set_result(None)
 
+    def follows(self, game_id: str) -> bool:
+        """Whether this socket follows the game (watch): it receives its events."""
+        return game_id in self.subs
+
     def close(self, code: int, reason: str) -> None:
         if self.closing is None:
             self.closing = (code, reason)

@@ -84,7 +84,7 @@ def presence(game_id: str, online: list[str]) -> bytes:
 
 
 def turn(game_id: str, ply: Any, last: Any, deadline: Any, opponent: str | None) -> bytes:
-    """To a player's sockets: it is now their move in a game (followed or not)."""
+    """To a player's sockets that do not follow the game: it is now their move there."""
     return encode(
         {"t": "turn", "game": game_id, "ply": ply, "last": last, "deadline": deadline,
          "opponent": opponent}
@@ -118,9 +118,12 @@ def paired(game_id: str, players: list[str], match: str | None) -> bytes:
 # -- between hubs -----------------------------------------------------------------------------
 
 
-def turn_for(hub: str, player_id: str, frame: bytes) -> bytes:
-    """On the hubs' channel: hand a player's ``turn`` frame to their sockets on any hub."""
-    return encode({"t": "turn_for", "hub": hub, "player": player_id, "frame": frame})
+def turn_for(hub: str, game_id: str, player_id: str, frame: bytes) -> bytes:
+    """On the hubs' channel: hand a player's ``turn`` frame to their sockets on any hub
+    (those that do not follow the game)."""
+    return encode(
+        {"t": "turn_for", "hub": hub, "game": game_id, "player": player_id, "frame": frame}
+    )
 
 
 def sessions_ended(session_ids: list[str]) -> bytes:

@@ -28,6 +28,23 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 log = logging.getLogger("brandubh.hub")
 
 
+def pack(args: Sequence[bytes | str | int]) -> list[bytes]:
+    """One command in the Redis protocol (RESP), as pieces to join: redis-py's
+    pack_command does the same in three times the time (its encoder's checks, its
+    buffer cut-off), and this is on every move's path."""
+    out = [b"*%d\r\n" % len(args)]
+    put = out.append
+    for arg in args:
+        if isinstance(arg, str):
+            arg = arg.encode()
+        elif isinstance(arg, int):
+            arg = b"%d" % arg
+        put(b"$%d\r\n" % len(arg))
+        put(arg)
+        put(b"\r\n")
+    return out
+
+
 class Lane:
     def __init__(self, pool: ConnectionPool) -> None:
         self.pool = pool
@@ -37,7 +54,7 @@ class Lane:
         self._opening: asyncio.Lock = asyncio.Lock()
         self._outgoing: list[bytes] = []  # packed commands of this turn of the loop
 
-    async def call(self, *args: Any) -> Any:
+    async def call(self, *args: bytes | str | int) -> Any:
         """Send one command and return its raw reply (a ResponseError is raised)."""
         conn = self._conn if self._conn is not None else await self._open()
         loop = asyncio.get_running_loop()
@@ -55,7 +72,7 @@ class Lane:
         self._waiting.append(future)
         if not self._outgoing:
             loop.call_soon(self._flush)
-        self._outgoing.extend(conn.pack_command(*args))
+        self._outgoing.extend(pack(args))
         return await future
 
     def _flush(self) -> None:

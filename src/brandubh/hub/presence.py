@@ -67,9 +67,10 @@ async def anyone_connected(redis: Redis, game_id: str) -> bool:
 
 class TurnNotices:
     """When a commit of this process leaves a game on a person's move, that player's
-    sockets hear of it (a ``turn`` frame): at once on this hub, and, in games of an hour or
-    more per move, on every hub (through the hubs' channel). Faster games are followed on
-    the game's own page, which has the event itself."""
+    sockets that do not follow the game hear of it (a ``turn`` frame): at once on this hub,
+    and, in games of an hour or more per move, on every hub (through the hubs' channel).
+    A socket that follows the game has its event, which says the same: one frame less on
+    every move. Faster games are followed on the game's own page."""
 
     def __init__(
         self,
@@ -101,21 +102,22 @@ class TurnNotices:
             state.deadline or None,
             other.name if other else None,
         )
-        self.sockets.tell([state.turn], notice)
+        self.sockets.tell([state.turn], notice, unless_following=state.id)
         if new.move_time >= CORRESPONDENCE_S:
-            task = asyncio.create_task(self._publish(state.turn, notice))
+            task = asyncio.create_task(self._publish(state.id, state.turn, notice))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
-    async def _publish(self, player_id: str, notice: bytes) -> None:
+    async def _publish(self, game_id: str, player_id: str, notice: bytes) -> None:
         with contextlib.suppress(Exception):  # only a notice: the games list is the truth
             await self.redis.publish(
-                keys.hub_channel(), frames.turn_for(self.hub, player_id, notice)
+                keys.hub_channel(), frames.turn_for(self.hub, game_id, player_id, notice)
             )
 
     def on_notice(self, msg: dict[str, Any]) -> None:
         """Hook of the hubs' channel: another hub's turn notice for a player here."""
         if msg.get("t") == "turn_for" and msg.get("hub") != self.hub:
-            frame = msg.get("frame")
+            frame, game = msg.get("frame"), msg.get("game")
             if isinstance(frame, bytes):
-                self.sockets.tell([str(msg.get("player"))], frame)
+                following = game if isinstance(game, str) else ""
+                self.sockets.tell([str(msg.get("player"))], frame, unless_following=following)

@@ -18,6 +18,7 @@ class Socket(Protocol):
 
     def send(self, frame: bytes) -> None: ...
     def close(self, code: int, reason: str) -> None: ...
+    def follows(self, game_id: str) -> bool: ...
 
 
 class Sockets:
@@ -57,11 +58,13 @@ class Sockets:
     def lobby_followers(self) -> int:
         return len(self._lobby)
 
-    def tell(self, player_ids: Iterable[str], frame: bytes) -> None:
-        """Send a frame to every local socket of these players."""
+    def tell(self, player_ids: Iterable[str], frame: bytes, unless_following: str = "") -> None:
+        """Send a frame to every local socket of these players; with ``unless_following``,
+        not to those that follow that game (they have its event)."""
         for pid in player_ids:
             for sock in list(self._by_player.get(pid, ())):
-                sock.send(frame)
+                if not unless_following or not sock.follows(unless_following):
+                    sock.send(frame)
 
     def tell_lobby(self, frame: bytes) -> None:
         for sock in list(self._lobby):
