@@ -1,7 +1,7 @@
 """Deadlines at scale: N games whose move deadlines fall due within a few seconds, fired by
 the schedulers of two hub processes, one of which is killed midway.
 
-    python bench/deadlines.py [--games 5000] [--window 5] [--hubs 2]
+    python bench/deadlines.py [--games 5000] [--window 5] [--hubs 2] [--no-kill]
 
 Prints how many fired, fired twice (duplicates) or never (missed), and the lateness of
 each firing by Redis's clock (the ending commit's TIME minus the deadline), p50/p99/max.
@@ -84,6 +84,7 @@ def main() -> None:
     parser.add_argument("--hubs", type=int, default=2)
     parser.add_argument("--poll", type=float, default=0.05)
     parser.add_argument("--hub-src", default="", help="run the hubs from this source tree")
+    parser.add_argument("--no-kill", action="store_true", help="kill no hub midway")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp)) as server:
@@ -113,12 +114,16 @@ def main() -> None:
             f"{args.hubs} hubs started; deadlines due over {args.window:.0f} s starting in 2 s"
         )
         time.sleep(2 + args.window / 2)
-        hubs[0].kill()
-        print(f"killed hub 0 (SIGKILL) {args.window / 2:.1f} s into the window")
+        sec, usec = redis_sync.Redis.from_url(server.url).time()
+        killed_at = int(sec) * 1000 + int(usec) // 1000  # (or, with --no-kill, the middle)
+        if not args.no_kill:
+            hubs[0].kill()
+            print(f"killed hub 0 (SIGKILL) {args.window / 2:.1f} s into the window")
         time.sleep(args.window / 2 + 2)
 
         fired = duplicates = missed = 0
         late: list[float] = []
+        halves: tuple[list[float], list[float]] = ([], [])
         pipe = r.pipeline(transaction=False)
         for game_id in ids:
             pipe.lrange(keys.events(game_id), 0, -1)
@@ -136,9 +141,11 @@ def main() -> None:
             fired += 1
             duplicates += len(ends) - 1
             late.append(int(updated) - dues[game_id])
+            halves[dues[game_id] >= killed_at].append(late[-1])
         for hub in hubs:
             hub.stop()
-        print(f"\n{args.games} deadlines, {args.hubs} schedulers (one killed midway)")
+        killed = "none killed" if args.no_kill else "one killed midway"
+        print(f"\n{args.games} deadlines, {args.hubs} schedulers ({killed})")
         print(f"  fired      {fired}")
         print(f"  duplicates {duplicates}   (goal 0)")
         print(f"  missed     {missed}   (goal 0)")
@@ -146,6 +153,13 @@ def main() -> None:
             f"  lateness by Redis's clock: p50 {pct(late, 50):.0f} ms, "
             f"p99 {pct(late, 99):.0f} ms, max {max(late, default=0):.0f} ms   (goal p99 < 100)"
         )
+        names = (
+            ("in the first half", "in the second")
+            if args.no_kill
+            else ("before the kill", "from the kill on")
+        )
+        for name, part in zip(names, halves, strict=True):
+            print(f"    due {name:16} p50 {pct(part, 50):.0f} ms, p99 {pct(part, 99):.0f} ms")
 
 
 if __name__ == "__main__":

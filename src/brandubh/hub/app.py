@@ -216,7 +216,13 @@ class Hub:
         return [
             loops.Loop("marks", self.marks.write, MARK_S),
             loops.Loop("heartbeat", self.heartbeat.turn, self.heartbeat.every_s, reads_redis=False),
-            loops.Loop("scheduler", self.scheduler.tick, s.scheduler_poll_s, cadence=True),
+            loops.Loop(
+                "scheduler",
+                self.scheduler.tick,
+                s.scheduler_poll_s,
+                wake=self.scheduler.wake,
+                cadence=True,
+            ),
             loops.Loop("archive sweep", self.endings.sweep, s.archive_poll_s),
             loops.Loop("bot worker", self.bot.sweep, s.bot_poll_s, wake=self.bot.wake),
             loops.Loop("session re-check", self.session_guard.recheck, SessionGuard.RECHECK_S),

@@ -97,6 +97,7 @@ class Committer:
         # The engine's game at the cached state's ply, to play the next move on instead of
         # rebuilding it from the snapshot; taken out while a change is built on it.
         self._live: dict[str, Game] = {}
+        self._listing: set[asyncio.Task[None]] = set()  # list_live off the firing path
 
     # -- the cache ------------------------------------------------------------------------
 
@@ -249,8 +250,19 @@ class Committer:
             out.append(committed)
             if committed is not None:
                 done.append(change)
-        await self.list_live(done)
+        if done:
+            # Only browsing lists: a wave of timeouts need not wait for them (they took a
+            # third of a sweep's time), the next due deadlines do.
+            task = asyncio.create_task(self._list_quietly(done))
+            self._listing.add(task)
+            task.add_done_callback(self._listing.discard)
         return out
+
+    async def _list_quietly(self, changes: list[Change]) -> None:
+        try:
+            await self.list_live(changes)
+        except Exception as exc:  # a lapse changes no game; the lists' readers drop ended ones
+            log.warning("could not update the lists of %d ended games: %s", len(changes), exc)
 
     async def _seed(self, change: Change) -> bytes:
         """The seed, which the final event reveals; not read for any other change."""
@@ -262,9 +274,10 @@ class Committer:
         """Keep the watch list (keys.live_games) and the players' lists of their games
         (mygames.py) in step: games that start join them, games that end leave them. Only
         lists to browse: a lapse here changes no game."""
-        now = time.time() * 1000
-        started = {c.new.id: now for c in changes if c.event.get("kind") == "start"}
+        started = {c.new.id: time.time() * 1000 for c in changes if c.event.get("kind") == "start"}
         ended = [c.new.id for c in changes if c.new.status == "ended"]
+        if not started and not ended:
+            return  # a move that neither starts nor ends its game: the usual case
         if started:
             await self.redis.zadd(keys.live_games(), started)
         if ended:

@@ -43,13 +43,14 @@ async def run(loop: Loop) -> None:
         # library): a loop that was told to stop stops, or the hub never exits.
         if me is not None and me.cancelling():
             raise asyncio.CancelledError
+        pause = max(0.0, loop.every_s - took) if loop.cadence else loop.every_s
         if loop.wake is None:
-            await asyncio.sleep(max(0.0, loop.every_s - took) if loop.cadence else loop.every_s)
+            await asyncio.sleep(pause)
         else:
             # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a
             # cancellation that meets the timeout, and the hub would never stop.
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(loop.every_s):
+                async with asyncio.timeout(pause):
                     await loop.wake.wait()
             loop.wake.clear()
             if me is not None and me.cancelling():

@@ -11,6 +11,11 @@ A deadline is fired only once no live hub can still hold a move received before 
 (clock.Marks.safe): a move a hub received in time is never beaten by the timeout because
 Redis, that hub or this scheduler stalled (docs/fair-play.md).
 
+Besides polling, each sweep learns when the earliest deadline left falls due (claim.lua's
+"next") and wakes the loop just after it, once the other hubs' watermarks can have
+passed it (``wake_delay``): a deadline is fired tens of ms after it passed, not whenever
+the next poll happens to come.
+
 About once a second each scheduler also beats (lua/heartbeat.lua). A gap between beats
 longer than the outage threshold means no hub ran at all: that interval is recorded as an
 outage, and a deadline that fell inside it is extended by it (docs/fair-play.md).
@@ -38,6 +43,20 @@ CLAIM_LEASE_MS = 1000
 # After a sweep that fired deadlines, the follow-up of endings (archive, ratings) waits
 # this long before taking more CPU: in a wave of timeouts the clock comes first.
 BUSY_AFTER_FIRING_S = 0.25
+# A planned wake-up comes this long after the deadline: by then every live hub has
+# written a watermark past it (app.MARK_S is 25 ms), so the claim can take it.
+WAKE_AFTER_DUE_MS = 30
+WAKE_MIN_S = 0.005  # never sooner: a deadline held back longer waits for the poll
+
+
+def wake_delay(next_due_ms: int | None, now_ms: int, poll_s: float) -> float | None:
+    """How long after now to wake for the earliest deadline left (due, or due already but
+    not yet past every hub's watermark), or None when the poll comes first, or when it
+    is held back longer than a watermark takes (a stalled hub: the poll rechecks)."""
+    if next_due_ms is None:
+        return None
+    delay = (next_due_ms + WAKE_AFTER_DUE_MS - now_ms) / 1000
+    return delay if WAKE_MIN_S <= delay < poll_s else None
 
 
 class Scheduler:
@@ -65,6 +84,8 @@ class Scheduler:
         self.fired = 0
         self._busy_until = 0.0
         self._next_beat = 0.0
+        self.wake = asyncio.Event()  # the loop's wake-up: set when a deadline falls due
+        self._timer: asyncio.TimerHandle | None = None
 
     async def beat(self) -> None:
         """Beat, and measure this process's clock against Redis's on the way."""
@@ -97,7 +118,7 @@ class Scheduler:
         lease runs out, and commit.lua would refuse a second firing anyway.
         """
         safe = await self.marks.safe(self.redis) if self.marks is not None else None
-        args = [CLAIM_LEASE_MS, FIRING_BATCH, *([] if safe is None else [safe])]
+        args = [CLAIM_LEASE_MS, FIRING_BATCH, "" if safe is None else safe, "next"]
         lane = self.games.committer.lane
         if lane is not None:  # every bucket's claim written at once: one round trip
             claims = (
@@ -110,7 +131,9 @@ class Scheduler:
                 (self.scripts.claim, [keys.deadlines(b)], args) for b in range(keys.BUCKETS)
             ]
             due = [c or [] for c in await redis_client.run_scripts(self.redis, calls)]
-        ids = [raw.decode() for batch in due for raw in batch]
+        nexts = [int(float(batch[0])) for batch in due if batch and batch[0]]
+        self._plan(min(nexts, default=None))
+        ids = [raw.decode() for batch in due for raw in batch[1:]]
         done = 0
         for start in range(0, len(ids), FIRING_BATCH):
             batch = ids[start : start + FIRING_BATCH]
@@ -119,6 +142,15 @@ class Scheduler:
         if done:
             self._busy_until = time.monotonic() + BUSY_AFTER_FIRING_S
         return done
+
+    def _plan(self, next_due_ms: int | None) -> None:
+        """Wake the loop for the earliest deadline left, if it comes before the poll."""
+        delay = wake_delay(next_due_ms, self.clock.now_ms(), self.poll_s)
+        if delay is None:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_later(delay, self.wake.set)
 
     def busy(self) -> bool:
         """Whether deadlines fell due just now (more may follow): work that can wait should."""

@@ -5,7 +5,8 @@
 -- KEYS[1] bot job zset   ARGV[1] lease (ms)   ARGV[2] at most this many
 -- ARGV[3] (optional, "" for none) claim only entries due at or before this time (ms), even if now is later
 -- ARGV[4] (optional) "scores": return id, due (ms) pairs, so a caller can serve its claims
--- of many buckets oldest first
+-- of many buckets oldest first; "next": return first when the earliest entry left (claimed
+-- or not) falls due ('' for none), then the ids, so a caller can wake up for it
 -- Returns the claimed game ids.
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
@@ -21,4 +22,8 @@ for i = 1, #due, 2 do
   pairs[#pairs + 1] = due[i + 1]
 end
 if ARGV[4] == 'scores' then return pairs end
+if ARGV[4] == 'next' then
+  local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  table.insert(ids, 1, first[2] or '')
+end
 return ids
