@@ -135,7 +135,14 @@ def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
     won, lost = rate_game(Rating(), Rating(), 1.0)
     expected = {winner: f"{round(won.rating)}?", loser: f"{round(lost.rating)}?"}
     for p in (winner, loser):
-        p.goto(f"{base}/u/{ids[p]}")
+        # Ratings follow the end by a moment (endings.py, after the archive): on a busy
+        # machine the first load may come before them, as a player's reload would.
+        for _ in range(40):
+            p.goto(f"{base}/u/{ids[p]}")
+            p.wait_for_selector("#ratings")
+            if p.locator(f"#rating-nielsen:has-text('{expected[p]}')").count():
+                break
+            p.wait_for_timeout(500)
         p.wait_for_selector(f"#rating-nielsen:has-text('{expected[p]}')")
         assert p.get_attribute("#rating-nielsen", "data-provisional") == "true"
         p.wait_for_selector(f'#games [data-game="{game_id}"]')
