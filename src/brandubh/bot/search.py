@@ -312,9 +312,9 @@ class Searcher:
         if ply >= self.plies_left:
             return self._at_limit(pos, ply)
         block = 0  # with a lane open and the attackers to move: the squares that block it
+        lanes = 0
         if self.slides:
             occ = att | dfn
-            lanes = 0
             for mask in LANES[king]:
                 if not occ & mask:
                     lanes += 1
@@ -328,9 +328,25 @@ class Searcher:
                     # An escape check: look one ply further rather than let the horizon
                     # hide it (at the horizon the quiescence search answers it exactly).
                     depth += 1
-        if depth <= 0 or ply >= MAX_PLY - 8:
-            return self._quiesce(alpha, beta, ply, 0, pos)
         key = h if self.slides else h ^ WOODS_KEYS[woods]
+        if depth <= 0 or ply >= MAX_PLY - 8:
+            # The quiescence search from here. It counts this position again as a node of
+            # its own (as the frozen search did), but its entry checks are the ones just
+            # made, so they are not repeated, nor is a call made when the stand pat cuts off.
+            self.nodes += 1
+            if self.nodes > self.limit:
+                raise SearchAborted
+            if lanes:
+                if lanes >= 2:
+                    self._forced(pos, ply)  # False, as above: it counts its nodes again
+                return self._evade(alpha, beta, ply, 0, block, pos)
+            ecache = self.ecache
+            stand = ecache.get(key)
+            if stand is None:
+                stand = ecache[key] = self.evaluate(att, dfn, king, side, woods)
+            if stand >= beta or ply >= MAX_PLY - 2:
+                return stand
+            return self._quiesce(alpha, beta, ply, 0, pos, stand)
         tt_move = 0
         entry = self.tt.get(key)
         if entry is not None:
@@ -546,48 +562,53 @@ class Searcher:
         keys.sort(reverse=True)
         return [k & 4095 for k in keys]
 
-    def _quiesce(self, alpha: int, beta: int, ply: int, qd: int, pos: Position) -> int:
-        self.nodes += 1
-        if self.nodes > self.limit:
-            raise SearchAborted
+    def _quiesce(
+        self, alpha: int, beta: int, ply: int, qd: int, pos: Position, stand: int | None = None
+    ) -> int:
+        """Captures and king threats; ``stand``: the main search has made this node's entry
+        checks and its stand pat did not cut off (the node is counted already)."""
         att, dfn, king, side, h, woods = pos
         kernel = self.kernel
-        if self.slides:
-            if not att:
-                return WIN - ply if side else ply - WIN
-            if king < 0:
-                return ply - WIN if side else WIN - ply
-            if CORNERS_BB >> king & 1:
-                return WIN - ply if side else ply - WIN
-        else:
-            won = kernel.won(att, dfn, king, side)
-            if won:
-                return WIN - ply if won > 0 else ply - WIN
         counts = self.counts
-        if counts[h] >= 3:
-            return _outcome_score(self.repetition, side, ply)
-        if ply >= self.plies_left:
-            return self._at_limit(pos, ply)
-        if self.slides:
-            occ = att | dfn
-            block = 0
-            lanes = 0
-            for mask in LANES[king]:
-                if not occ & mask:
-                    lanes += 1
-                    block |= mask
-            if lanes:
-                if side:
-                    return WIN - ply - 1
-                if lanes >= 2 and self._forced(pos, ply):
-                    return ply + 2 - WIN
-                return self._evade(alpha, beta, ply, qd, block, pos)
-        key = h if self.slides else h ^ WOODS_KEYS[woods]
-        stand = self.ecache.get(key)
         if stand is None:
-            stand = self.ecache[key] = self.evaluate(att, dfn, king, side, woods)
-        if stand >= beta or ply >= MAX_PLY - 2:
-            return stand
+            self.nodes += 1
+            if self.nodes > self.limit:
+                raise SearchAborted
+            if self.slides:
+                if not att:
+                    return WIN - ply if side else ply - WIN
+                if king < 0:
+                    return ply - WIN if side else WIN - ply
+                if CORNERS_BB >> king & 1:
+                    return WIN - ply if side else ply - WIN
+            else:
+                won = kernel.won(att, dfn, king, side)
+                if won:
+                    return WIN - ply if won > 0 else ply - WIN
+            if counts[h] >= 3:
+                return _outcome_score(self.repetition, side, ply)
+            if ply >= self.plies_left:
+                return self._at_limit(pos, ply)
+            if self.slides:
+                occ = att | dfn
+                block = 0
+                lanes = 0
+                for mask in LANES[king]:
+                    if not occ & mask:
+                        lanes += 1
+                        block |= mask
+                if lanes:
+                    if side:
+                        return WIN - ply - 1
+                    if lanes >= 2 and self._forced(pos, ply):
+                        return ply + 2 - WIN
+                    return self._evade(alpha, beta, ply, qd, block, pos)
+            key = h if self.slides else h ^ WOODS_KEYS[woods]
+            stand = self.ecache.get(key)
+            if stand is None:
+                stand = self.ecache[key] = self.evaluate(att, dfn, king, side, woods)
+            if stand >= beta or ply >= MAX_PLY - 2:
+                return stand
         if stand > alpha:
             alpha = stand
         best = stand
