@@ -39,6 +39,10 @@ def test_make_matches_the_engine_and_unmake_restores(ruleset: str, choices: list
         dests = targets | (1 << 40) - 1  # any set of destinations
         want = sorted(m for m in engine_moves if dests >> (m >> 6) & 1)
         assert sorted(kernel.moves_to(att, dfn, king, side, dests)) == want
+        # Every move int (a killer may come from anywhere): legal exactly when listed.
+        legal = set(engine_moves)
+        for m in range(4096):
+            assert kernel.is_legal(att, dfn, king, side, m) == (m in legal), m
         move = engine_moves[choice % len(engine_moves)]
         before = pos
         after = kernel.make(pos, move, kernel.captures(att, dfn, king, side, move))

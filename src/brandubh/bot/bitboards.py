@@ -56,6 +56,20 @@ Z_KING_MOVE: Final = tuple(
 )
 
 
+def _paths() -> tuple[int, ...]:
+    """Per move int: the squares strictly between its origin and destination when they share
+    a line, else -1 (no slide goes there)."""
+    out = [-1] * 4096
+    for sq in range(NUM_SQUARES):
+        for ray in RAYS[sq]:
+            for i, dest in enumerate(ray):
+                out[sq | dest << 6] = sum(1 << s for s in ray[:i])
+    return tuple(out)
+
+
+SLIDE_PATHS: Final = _paths()
+
+
 def bits(bb: int) -> list[int]:
     """The squares of a bitboard, ascending."""
     out = []
@@ -196,6 +210,23 @@ class SlideKernel:
                     movers ^= m
                     out.append((m.bit_length() - 1) | sq << 6)
         return out
+
+    def is_legal(self, att: int, dfn: int, king: int, side: int, move: int) -> bool:
+        """Whether ``move`` (from any position, say a killer) is legal here: exactly when
+        ``moves_to`` to its destination would list it, without listing the others."""
+        path = SLIDE_PATHS[move]
+        if path < 0:
+            return False
+        occ = att | dfn
+        if king >= 0:
+            occ |= 1 << king
+        dest = move >> 6
+        if path & occ or occ >> dest & 1:
+            return False
+        origin = move & 63
+        if side and origin == king:
+            return bool(self.king_may_stop >> dest & 1)
+        return bool((dfn if side else att) >> origin & 1) and not NO_SOLDIER >> dest & 1
 
     def has_move(self, att: int, dfn: int, king: int, side: int) -> bool:
         occ = att | dfn
@@ -389,6 +420,10 @@ class StepKernel:
 
     def has_move(self, att: int, dfn: int, king: int, side: int) -> bool:
         return bool(self.gen(att, dfn, king, side))
+
+    def is_legal(self, att: int, dfn: int, king: int, side: int, move: int) -> bool:
+        """Whether ``move`` (from any position, say a killer) is legal here."""
+        return move in self.gen(att, dfn, king, side)
 
     def moves_to(self, att: int, dfn: int, king: int, side: int, dests: int) -> list[int]:
         """The legal moves of the side to move that end on a square of ``dests``."""

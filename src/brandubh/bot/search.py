@@ -519,12 +519,14 @@ class Searcher:
                     )
         k1, k2 = self.killers[ply]
         for k, score in ((k1, 1 << 30), (k2, (1 << 30) - 1)):
-            if k and k not in special and k != tt_move:
-                dest = k >> 6
-                if (not block or block >> dest & 1) and k in (
-                    kernel.moves_to(att, dfn, king, side, 1 << dest) if every is None else every
-                ):
-                    special[k] = score
+            if (
+                k
+                and k not in special
+                and k != tt_move
+                and (not block or block >> (k >> 6) & 1)
+                and (k in every if every is not None else kernel.is_legal(att, dfn, king, side, k))
+            ):
+                special[k] = score
         special.pop(tt_move, None)
         keys = [score << 12 | m for m, score in special.items()]
         keys.sort(reverse=True)
