@@ -113,12 +113,36 @@ def ray_tables(value: Callable[[tuple[int, ...], int], int]) -> RayTables:
     return tuple(out)
 
 
+LineTables = tuple[tuple[int, dict[int, int], int, dict[int, int]], ...]
+
+
+def line_tables(value: Callable[[tuple[int, ...], int], int]) -> LineTables:
+    """Per square: (file mask, {occupancy: value}, rank mask, {occupancy: value}), each
+    value the union of ``value(ray, occupancy)`` over the line's two rays: two look-ups
+    per square instead of one per ray."""
+
+    def line(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, dict[int, int]]:
+        squares = a + b
+        table: dict[int, int] = {}
+        for occ in range(1 << len(squares)):
+            bits = sum(1 << squares[i] for i in range(len(squares)) if occ >> i & 1)
+            table[bits] = (value(a, bits) if a else 0) | (value(b, bits) if b else 0)
+        return sum(1 << s for s in squares), table
+
+    out = []
+    for sq in range(NUM_SQUARES):
+        north, east, south, west = RAYS[sq]
+        out.append(line(north, south) + line(east, west))
+    return tuple(out)
+
+
 def _first_hit(ray: tuple[int, ...], bits: int) -> int:
     """The bit of the first occupied square along the ray, or 0."""
     return next((1 << s for s in ray if bits >> s & 1), 0)
 
 
-FIRST_HITS: Final = ray_tables(_first_hit)
+# The first piece each way along a square's file and rank (who could move onto it).
+FIRST_HIT_LINES: Final = line_tables(_first_hit)
 NO_SOLDIER: Final = CORNERS_BB | THRONE_BB  # squares no soldier stops on
 
 
@@ -192,15 +216,14 @@ class SlideKernel:
         dests &= ~occ
         own = dfn if side else att
         king_may_stop = self.king_may_stop
-        hits = FIRST_HITS
+        hits = FIRST_HIT_LINES
         out: list[int] = []
         while dests:
             low = dests & -dests
             dests ^= low
             sq = low.bit_length() - 1
-            seen = 0
-            for mask, table in hits[sq]:
-                seen |= table[occ & mask]
+            fm, ft, rm, rt = hits[sq]
+            seen = ft[occ & fm] | rt[occ & rm]
             if side and seen & king_bit and king_may_stop >> sq & 1:
                 out.append(king | sq << 6)
             if not NO_SOLDIER >> sq & 1:
@@ -288,6 +311,83 @@ class SlideKernel:
                 if missing & (missing - 1) == 0:
                     out |= missing  # the last square of the ring
         return out & empty
+
+    def capture_moves(
+        self, att: int, dfn: int, king: int, side: int, within: int
+    ) -> dict[int, int]:
+        """Every legal move of the side to move onto a square of ``within`` that captures,
+        with what it captures: ``targets``, ``moves_to`` and ``captures`` in one pass.
+
+        What a move captures depends on its destination alone (the anvil is never the
+        mover's origin, and no slide goes from one square beside the king to another), so
+        it is found once per destination.
+        """
+        king_bit = 1 << king if king >= 0 else 0
+        occ = att | dfn | king_bit
+        hostile = CORNERS_BB
+        if self.throne_hostile and king != THRONE:
+            hostile |= THRONE_BB
+        if side:
+            enemy, own, anvil = att, dfn, dfn | hostile | king_bit
+        else:
+            enemy, own, anvil = dfn, att, att | hostile
+        # Enemies with an anvil on one side: the square on the other side takes them.
+        dests = ((enemy & (anvil << 1) & NOT_A) << 1) & NOT_A
+        dests |= ((enemy & (anvil >> 1) & NOT_G) >> 1) & NOT_G
+        dests |= (enemy & (anvil << 7)) << 7
+        dests |= (enemy & (anvil >> 7)) >> 7
+        kind = K_NEVER
+        mask = 0
+        if not side and king >= 0:
+            kind, mask = self.king_rules[king]
+            if kind == K_PAIR:
+                k_anvil = att | self.king_anvil
+                dests |= ((king_bit & (k_anvil << 1) & NOT_A) << 1) & NOT_A
+                dests |= ((king_bit & (k_anvil >> 1) & NOT_G) >> 1) & NOT_G
+                dests |= (king_bit & (k_anvil << 7)) << 7
+                dests |= (king_bit & (k_anvil >> 7)) >> 7
+            elif kind == K_SURROUND:
+                missing = mask & ~att
+                if missing & (missing - 1) == 0:
+                    dests |= missing  # the last square of the ring
+        dests &= within & ALL_BB & ~occ
+        out: dict[int, int] = {}
+        if not dests:
+            return out
+        hits = FIRST_HIT_LINES
+        king_may_stop = self.king_may_stop
+        k_anvil = att | self.king_anvil
+        while dests:
+            low = dests & -dests
+            dests ^= low
+            sq = low.bit_length() - 1
+            fm, ft, rm, rt = hits[sq]
+            seen = ft[occ & fm] | rt[occ & rm]
+            movers = 0 if NO_SOLDIER & low else seen & own
+            king_moves = side and seen & king_bit and king_may_stop & low
+            if not (movers or king_moves):
+                continue
+            caps = 0
+            for n, f in CAPTURE_LINES[sq]:
+                if enemy >> n & 1:
+                    if anvil >> f & 1:
+                        caps |= 1 << n
+                elif n == king and not side:
+                    if kind == K_PAIR:
+                        if k_anvil >> f & 1:
+                            caps |= king_bit
+                    elif kind == K_SURROUND and (att | low) & mask == mask:
+                        caps |= king_bit
+            if not caps:
+                continue
+            to = sq << 6
+            if king_moves:
+                out[king | to] = caps
+            while movers:
+                m = movers & -movers
+                movers ^= m
+                out[(m.bit_length() - 1) | to] = caps
+        return out
 
     def captures(self, att: int, dfn: int, king: int, side: int, move: int) -> int:
         """The bitboard of what ``move`` captures (the king's bit included).

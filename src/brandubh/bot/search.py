@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Final
 
-from brandubh.bot.bitboards import Kernel, Position, kernel_for
+from brandubh.bot.bitboards import ALL_BB, Kernel, Position, SlideKernel, kernel_for
 from brandubh.bot.evaluation import (
     KING_REACH_NO_RETURN,
     KING_REACH_RETURN,
@@ -489,10 +489,6 @@ class Searcher:
         att, dfn, king, side = pos[0], pos[1], pos[2], pos[3]
         kernel = self.kernel
         king_bit = 1 << king if king >= 0 else 0
-        targets = kernel.targets(att, dfn, king, side)
-        if block:
-            targets &= block | NEIGHBOURS_BB[king]
-        captures = kernel.captures
         special: dict[int, int] = {}
         capmap: dict[int, int] = {}
         if self.slides and side and king >= 0:
@@ -504,19 +500,21 @@ class Searcher:
                 onto ^= low
                 special[king | (low.bit_length() - 1) << 6] = 1 << 31
         # Newsome's steps are few: there, generate them all once and pick from the list.
-        every = None if self.slides else kernel.gen(att, dfn, king, side)
-        if targets:
-            for m in (
-                kernel.moves_to(att, dfn, king, side, targets)
-                if every is None
-                else [m for m in every if targets >> (m >> 6) & 1]
-            ):
-                caps = captures(att, dfn, king, side, m)
-                if caps and (not block or block >> (m >> 6) & 1 or caps & king_bit):
-                    capmap[m] = caps
-                    special[m] = (
-                        (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
-                    )
+        every = None
+        within = block | NEIGHBOURS_BB[king] if block else ALL_BB
+        if isinstance(kernel, SlideKernel):
+            found = kernel.capture_moves(att, dfn, king, side, within)
+        else:
+            every = kernel.gen(att, dfn, king, side)
+            targets = kernel.targets(att, dfn, king, side) & within
+            captures = kernel.captures
+            found = {m: captures(att, dfn, king, side, m) for m in every if targets >> (m >> 6) & 1}
+        for m, caps in found.items():
+            if caps and (not block or block >> (m >> 6) & 1 or caps & king_bit):
+                capmap[m] = caps
+                special[m] = (
+                    (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
+                )
         k1, k2 = self.killers[ply]
         for k, score in ((k1, 1 << 30), (k2, (1 << 30) - 1)):
             if (
@@ -614,25 +612,26 @@ class Searcher:
         if stand > alpha:
             alpha = stand
         best = stand
-        captures = kernel.captures
         cands: list[int] = []
         capmap: dict[int, int] = {}
         king_bit = 1 << king if king >= 0 else 0
-        if self.slides:
-            zone = kernel.targets(att, dfn, king, side)
-            lane_sq = reach = 0
+        if isinstance(kernel, SlideKernel):
+            capmap = kernel.capture_moves(att, dfn, king, side, ALL_BB)
+            for m, caps in capmap.items():
+                cands.append((caps.bit_count() + (8 if caps & king_bit else 0)) << 12 | m)
             if side == 1 and qd < self.q_checks:
+                # The king onto a lane square (the captures among these are listed already).
                 lane_sq, reach = self._threat_squares(att, dfn, king)
-            if zone or reach & lane_sq:
-                for m in kernel.moves_to(att, dfn, king, side, zone | (reach & lane_sq)):
-                    caps = captures(att, dfn, king, side, m) if zone >> (m >> 6) & 1 else 0
-                    if caps:
-                        capmap[m] = caps
-                        cands.append((caps.bit_count() + (8 if caps & king_bit else 0)) << 12 | m)
-                    elif m & 63 == king and lane_sq >> (m >> 6) & 1:
+                onto = reach & lane_sq
+                while onto:
+                    low = onto & -onto
+                    onto ^= low
+                    m = king | (low.bit_length() - 1) << 6
+                    if m not in capmap:
                         cands.append(m)
         else:
             zone = kernel.targets(att, dfn, king, side)
+            captures = kernel.captures
             for m in kernel.gen(att, dfn, king, side):
                 if zone >> (m >> 6) & 1:
                     caps = captures(att, dfn, king, side, m)
