@@ -22,7 +22,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Final
 
-from brandubh.bot.bitboards import ALL_BB, Kernel, Position, SlideKernel, kernel_for
+from brandubh.bot.bitboards import ALL_BB, Z_ATT_MOVE, Kernel, Position, SlideKernel, kernel_for
 from brandubh.bot.evaluation import (
     KING_REACH_NO_RETURN,
     KING_REACH_RETURN,
@@ -250,28 +250,27 @@ class Searcher:
         Exact as the engine judges: taking the king, a block, or an ending by repetition or
         the move limit all defend. The attackers' moves are counted as nodes.
         """
-        att, dfn, king, side = pos[0], pos[1], pos[2], pos[3]
+        att, dfn, king, side, h = pos[0], pos[1], pos[2], pos[3], pos[4]
         kernel = self.kernel
         moves = kernel.gen(att, dfn, king, side)
         self.nodes += len(moves)
         if ply + 1 >= self.plies_left:
             return False
-        captures = kernel.captures
-        near = NEIGHBOURS_BB[king]
-        for m in moves:
-            if near >> (m >> 6) & 1 and captures(att, dfn, king, side, m) >> king & 1:
+        assert isinstance(kernel, SlideKernel)
+        found = kernel.capture_moves(att, dfn, king, side, ALL_BB)
+        king_bit = 1 << king
+        for caps in found.values():
+            if caps & king_bit:
                 return False
-        targets = kernel.targets(att, dfn, king, side)
-        lanes = LANES[king]
+        # No move blocks both lanes: a move fills one square, the lanes of a square share
+        # none, and a capture only takes defenders away. So only a third occurrence of the
+        # position after the move can defend; that needs only each child's hash.
         counts, make = self.counts, kernel.make
+        quiet = h ^ Z_SIDE
         for m in moves:
-            caps = captures(att, dfn, king, side, m) if targets >> (m >> 6) & 1 else 0
-            child = make(pos, m, caps)
-            if counts.get(child[4], 0) >= 2:
+            taken = found.get(m, 0)
+            if counts.get(make(pos, m, taken)[4] if taken else quiet ^ Z_ATT_MOVE[m], 0) >= 2:
                 return False  # the third occurrence ends the game
-            occ = child[0] | child[1]
-            if not any(not occ & mask for mask in lanes):
-                return False
         return True
 
     def _at_limit(self, pos: Position, ply: int) -> int:
