@@ -479,6 +479,25 @@ _JUMPS: Final = tuple(
 )
 
 
+# Per square, the precomputed (squares, move) pairs of the step moves in the engine's order:
+# a step needs its square open (empty, or an enemy to take), a king's diagonal step an
+# empty square, a jump both squares empty.
+_STEPS: Final = tuple(
+    tuple((1 << n, sq | n << 6) for n in _STEP_ORTH[sq] + _STEP_DIAG[sq])
+    for sq in range(NUM_SQUARES)
+)
+_JUMP_MOVES: Final = tuple(
+    tuple((1 << mid | 1 << end, sq | end << 6) for mid, end in _JUMPS[sq])
+    for sq in range(NUM_SQUARES)
+)
+_KING_STEPS: Final = tuple(
+    tuple((1 << n, sq | n << 6) for n in NEIGHBOURS[sq]) for sq in range(NUM_SQUARES)
+)
+_KING_DIAG_STEPS: Final = tuple(
+    tuple((1 << n, sq | n << 6) for n in _KING_DIAG[sq]) for sq in range(NUM_SQUARES)
+)
+
+
 class StepKernel:
     """Moves, captures and make for newsome (one step, capture by replacement, the woods)."""
 
@@ -497,25 +516,23 @@ class StepKernel:
         occ = att | dfn | (1 << king if king >= 0 else 0)
         open_ = ~occ | enemy
         if side and king >= 0:
-            for n in NEIGHBOURS[king]:
-                if open_ >> n & 1:
-                    out.append(king | n << 6)
-            for n in _KING_DIAG[king]:
-                if not occ >> n & 1:
-                    out.append(king | n << 6)
+            for bit, m in _KING_STEPS[king]:
+                if open_ & bit:
+                    out.append(m)
+            for bit, m in _KING_DIAG_STEPS[king]:
+                if not occ & bit:
+                    out.append(m)
+        steps, jumps = _STEPS, _JUMP_MOVES
         while own:
             low = own & -own
             own ^= low
             sq = low.bit_length() - 1
-            for n in _STEP_ORTH[sq]:
-                if open_ >> n & 1:
-                    out.append(sq | n << 6)
-            for n in _STEP_DIAG[sq]:
-                if open_ >> n & 1:
-                    out.append(sq | n << 6)
-            for mid, end in _JUMPS[sq]:
-                if not (occ >> mid & 1 or occ >> end & 1):
-                    out.append(sq | end << 6)
+            for bit, m in steps[sq]:
+                if open_ & bit:
+                    out.append(m)
+            for both, m in jumps[sq]:
+                if not occ & both:
+                    out.append(m)
         return out
 
     def has_move(self, att: int, dfn: int, king: int, side: int) -> bool:

@@ -504,10 +504,10 @@ class Searcher:
         if isinstance(kernel, SlideKernel):
             found = kernel.capture_moves(att, dfn, king, side, within)
         else:
+            # Newsome captures by replacement: a step onto an enemy takes him (StepKernel).
             every = kernel.gen(att, dfn, king, side)
-            targets = kernel.targets(att, dfn, king, side) & within
-            captures = kernel.captures
-            found = {m: captures(att, dfn, king, side, m) for m in every if targets >> (m >> 6) & 1}
+            enemy = (att if side else dfn) & within
+            found = {m: 1 << (m >> 6) for m in every if enemy >> (m >> 6) & 1}
         for m, caps in found.items():
             if caps and (not block or block >> (m >> 6) & 1 or caps & king_bit):
                 capmap[m] = caps
@@ -629,12 +629,11 @@ class Searcher:
                     if m not in capmap:
                         cands.append(m)
         else:
-            zone = kernel.targets(att, dfn, king, side)
-            captures = kernel.captures
+            # Newsome captures by replacement: a step onto an enemy takes him (StepKernel).
+            enemy = att if side else dfn
             for m in kernel.gen(att, dfn, king, side):
-                if zone >> (m >> 6) & 1:
-                    caps = captures(att, dfn, king, side, m)
-                    capmap[m] = caps
+                if enemy >> (m >> 6) & 1:
+                    capmap[m] = 1 << (m >> 6)
                     cands.append(1 << 12 | m)
         if not cands:
             return best
