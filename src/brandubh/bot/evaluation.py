@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from brandubh.bot.bitboards import ray_tables
+from brandubh.bot.bitboards import line_tables, ray_tables
 from brandubh.engine import Game
 from brandubh.engine.board import Board
 from brandubh.engine.rulesets import RuleSet
@@ -91,6 +91,9 @@ def _reach(throne_stop: bool) -> Callable[[tuple[int, ...], int], int]:
 
 KING_REACH_RETURN: Final = ray_tables(_reach(throne_stop=True))
 KING_REACH_NO_RETURN: Final = ray_tables(_reach(throne_stop=False))
+# The same by line: two look-ups for the king's reach instead of one per ray.
+KING_REACH_LINES_RETURN: Final = line_tables(_reach(throne_stop=True))
+KING_REACH_LINES_NO_RETURN: Final = line_tables(_reach(throne_stop=False))
 
 
 def open_lanes(board: Board) -> int:
@@ -322,7 +325,9 @@ Evaluator = Callable[[int, int, int, int, tuple[int, ...]], int]
 def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluator:
     """The evaluator for a rook-slide rule set, weights bound as locals."""
     w = weights or WEIGHTS[ruleset.name]
-    reach_tables = KING_REACH_RETURN if ruleset.king_may_return_to_throne else KING_REACH_NO_RETURN
+    reach_lines = (
+        KING_REACH_LINES_RETURN if ruleset.king_may_return_to_throne else KING_REACH_LINES_NO_RETURN
+    )
     hostile_throne = ruleset.throne_hostile_to_king
     w_att, w_dfn = w.attacker, w.defender
     w_mob, w_dist = w.king_mobility, w.king_corner_distance
@@ -336,8 +341,6 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
     runs_cache, edge_inner = _RUNS, EDGE_INNER
     all_guards = g0 | g1 | g2 | g3
     guard_cache: dict[int, int] = {}  # at most 2**12 entries: the guard squares' occupancy
-    reach_cache: dict[int, int] = {}
-    lines = tuple(sum(mask for mask, _ in reach_tables[sq]) for sq in range(NUM_SQUARES))
     dist, nbb = CORNER_DIST, NEIGHBOURS_BB
     hostile_near = tuple(
         sum(1 for n in NEIGHBOURS[sq] if n in CORNERS or (hostile_throne and n == THRONE))
@@ -348,16 +351,8 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
         score = w_dfn * dfn.bit_count() - w_att * att.bit_count()
         if king >= 0:
             occ = att | dfn
-            # The king's reach depends on his rank and file alone: cache it by those.
-            rkey = occ & lines[king] | king << 49
-            reach = reach_cache.get(rkey)
-            if reach is None:
-                if len(reach_cache) > 50_000:
-                    reach_cache.clear()
-                reach = 0
-                for mask, table in reach_tables[king]:
-                    reach |= table[occ & mask]
-                reach_cache[rkey] = reach
+            fm, ft, rm, rt = reach_lines[king]
+            reach = ft[occ & fm] | rt[occ & rm]
             score += w_mob * reach.bit_count() - w_dist * dist[king]
             # Per corner, the squares that see it down an open lane.
             runs = runs_cache.get(occ & edge_inner)

@@ -24,8 +24,10 @@ from typing import Final
 
 from brandubh.bot.bitboards import ALL_BB, Z_ATT_MOVE, Kernel, Position, SlideKernel, kernel_for
 from brandubh.bot.evaluation import (
-    KING_REACH_NO_RETURN,
-    KING_REACH_RETURN,
+    _RUNS,
+    EDGE_INNER,
+    KING_REACH_LINES_NO_RETURN,
+    KING_REACH_LINES_RETURN,
     LANES,
     MATE_BOUND,
     WIN,
@@ -121,12 +123,12 @@ class Searcher:
         "limit",
         "max_depth",
         "max_nodes",
-        "may_return",
         "no_moves",
         "nodes",
         "null_move",
         "plies_left",
         "q_checks",
+        "reach_lines",
         "repetition",
         "root",
         "ruleset",
@@ -149,7 +151,9 @@ class Searcher:
         self.ruleset = rs
         self.kernel: Kernel = kernel_for(rs)
         self.slides = rs.slides
-        self.may_return = rs.king_may_return_to_throne
+        self.reach_lines = (
+            KING_REACH_LINES_RETURN if rs.king_may_return_to_throne else KING_REACH_LINES_NO_RETURN
+        )
         self.evaluate = evaluator_for(rs, weights)
         board = game.board
         self.root: Position = (
@@ -468,11 +472,9 @@ class Searcher:
     def _threat_squares(self, att: int, dfn: int, king: int) -> tuple[int, int]:
         """(squares that see a corner down an open lane, the king's one-move reach)."""
         occ = att | dfn
-        runs = runs_of(occ)[4]
-        reach = 0
-        for mask, table in (KING_REACH_RETURN if self.may_return else KING_REACH_NO_RETURN)[king]:
-            reach |= table[occ & mask]
-        return runs, reach
+        runs = _RUNS.get(occ & EDGE_INNER) or runs_of(occ)
+        fm, ft, rm, rt = self.reach_lines[king]
+        return runs[4], ft[occ & fm] | rt[occ & rm]
 
     def _first_moves(
         self, pos: Position, tt_move: int, ply: int, block: int
