@@ -40,6 +40,7 @@ FILE_A: Final = sum(1 << (r * SIZE) for r in range(SIZE))
 FILE_G: Final = FILE_A << (SIZE - 1)
 NOT_A: Final = ALL_BB & ~FILE_A
 NOT_G: Final = ALL_BB & ~FILE_G
+NOT_AG: Final = NOT_A & NOT_G  # squares with a neighbour on each side along the rank
 
 # Per move int (origin | dest << 6): both squares' bits, and each piece kind's hash change.
 MOVE_BITS: Final = tuple(1 << (m & 63) | 1 << (m >> 6) for m in range(4096))
@@ -331,21 +332,28 @@ class SlideKernel:
             enemy, own, anvil = att, dfn, dfn | hostile | king_bit
         else:
             enemy, own, anvil = dfn, att, att | hostile
-        # Enemies with an anvil on one side: the square on the other side takes them.
-        dests = ((enemy & (anvil << 1) & NOT_A) << 1) & NOT_A
-        dests |= ((enemy & (anvil >> 1) & NOT_G) >> 1) & NOT_G
-        dests |= (enemy & (anvil << 7)) << 7
-        dests |= (enemy & (anvil >> 7)) >> 7
+        # Enemies with an anvil on one side: the square on the other side takes them (along
+        # a rank only an enemy on files b to f, with squares on both sides).
+        inner = enemy & NOT_AG
+        dests = (
+            (inner & (anvil << 1)) << 1
+            | (inner & (anvil >> 1)) >> 1
+            | (enemy & (anvil << 7)) << 7
+            | (enemy & (anvil >> 7)) >> 7
+        )
         kind = K_NEVER
         mask = 0
         if not side and king >= 0:
             kind, mask = self.king_rules[king]
             if kind == K_PAIR:
                 k_anvil = att | self.king_anvil
-                dests |= ((king_bit & (k_anvil << 1) & NOT_A) << 1) & NOT_A
-                dests |= ((king_bit & (k_anvil >> 1) & NOT_G) >> 1) & NOT_G
-                dests |= (king_bit & (k_anvil << 7)) << 7
-                dests |= (king_bit & (k_anvil >> 7)) >> 7
+                inner = king_bit & NOT_AG
+                dests |= (
+                    (inner & (k_anvil << 1)) << 1
+                    | (inner & (k_anvil >> 1)) >> 1
+                    | (king_bit & (k_anvil << 7)) << 7
+                    | (king_bit & (k_anvil >> 7)) >> 7
+                )
             elif kind == K_SURROUND:
                 missing = mask & ~att
                 if missing & (missing - 1) == 0:
@@ -434,8 +442,10 @@ class SlideKernel:
                 h ^= Z_DFN_MOVE[move]
             if caps:
                 att ^= caps
-                for sq in bits(caps):
-                    h ^= Z_ATTACKER[sq]
+                while caps:  # one square most often: no list, no call
+                    low = caps & -caps
+                    h ^= Z_ATTACKER[low.bit_length() - 1]
+                    caps ^= low
             return att, dfn, king, 0, h, woods
         att ^= MOVE_BITS[move]
         h ^= Z_ATT_MOVE[move]
@@ -445,8 +455,10 @@ class SlideKernel:
                 caps ^= 1 << king
                 king = -1
             dfn ^= caps
-            for sq in bits(caps):
-                h ^= Z_DEFENDER[sq]
+            while caps:
+                low = caps & -caps
+                h ^= Z_DEFENDER[low.bit_length() - 1]
+                caps ^= low
         return att, dfn, king, 1, h, woods
 
     def won(self, att: int, dfn: int, king: int, side: int) -> int:

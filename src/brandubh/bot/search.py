@@ -491,7 +491,6 @@ class Searcher:
         kernel = self.kernel
         king_bit = 1 << king if king >= 0 else 0
         special: dict[int, int] = {}
-        capmap: dict[int, int] = {}
         if self.slides and side and king >= 0:
             # The king stepping onto a lane square threatens to escape.
             runs, reach = self._threat_squares(att, dfn, king)
@@ -510,12 +509,15 @@ class Searcher:
             every = kernel.gen(att, dfn, king, side)
             enemy = (att if side else dfn) & within
             found = {m: 1 << (m >> 6) for m in every if enemy >> (m >> 6) & 1}
-        for m, caps in found.items():
-            if caps and (not block or block >> (m >> 6) & 1 or caps & king_bit):
-                capmap[m] = caps
-                special[m] = (
-                    (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
-                )
+        if block:
+            # An escape check: only the captures that block the lane or take the king.
+            capmap = {
+                m: caps for m, caps in found.items() if block >> (m >> 6) & 1 or caps & king_bit
+            }
+        else:
+            capmap = found  # every move listed captures
+        for m, caps in capmap.items():
+            special[m] = (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
         k1, k2 = self.killers[ply]
         for k, score in ((k1, 1 << 30), (k2, (1 << 30) - 1)):
             if (
