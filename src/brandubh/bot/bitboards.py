@@ -57,6 +57,12 @@ Z_KING_MOVE: Final = tuple(
 )
 
 
+# The same with the side to move's key folded in: make changes the hash once per piece.
+Z_ATT_MOVE_SIDE: Final = tuple(z ^ Z_SIDE for z in Z_ATT_MOVE)
+Z_DFN_MOVE_SIDE: Final = tuple(z ^ Z_SIDE for z in Z_DFN_MOVE)
+Z_KING_MOVE_SIDE: Final = tuple(z ^ Z_SIDE for z in Z_KING_MOVE)
+
+
 def _paths() -> tuple[int, ...]:
     """Per move int: the squares strictly between its origin and destination when they share
     a line, else -1 (no slide goes there)."""
@@ -432,14 +438,13 @@ class SlideKernel:
     def make(self, pos: Position, move: int, caps: int) -> Position:
         """The position after ``move`` with its captures ``caps``; ``pos`` is not changed."""
         att, dfn, king, side, h, woods = pos
-        h ^= Z_SIDE
         if side:
             if move & 63 == king:
                 king = move >> 6
-                h ^= Z_KING_MOVE[move]
+                h ^= Z_KING_MOVE_SIDE[move]
             else:
                 dfn ^= MOVE_BITS[move]
-                h ^= Z_DFN_MOVE[move]
+                h ^= Z_DFN_MOVE_SIDE[move]
             if caps:
                 att ^= caps
                 while caps:  # one square most often: no list, no call
@@ -448,7 +453,7 @@ class SlideKernel:
                     caps ^= low
             return att, dfn, king, 0, h, woods
         att ^= MOVE_BITS[move]
-        h ^= Z_ATT_MOVE[move]
+        h ^= Z_ATT_MOVE_SIDE[move]
         if caps:
             if king >= 0 and caps >> king & 1:
                 h ^= Z_KING[king]

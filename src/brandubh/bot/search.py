@@ -22,7 +22,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Final
 
-from brandubh.bot.bitboards import ALL_BB, Z_ATT_MOVE, Kernel, Position, SlideKernel, kernel_for
+from brandubh.bot.bitboards import (
+    ALL_BB,
+    Z_ATT_MOVE_SIDE,
+    Kernel,
+    Position,
+    SlideKernel,
+    kernel_for,
+)
 from brandubh.bot.evaluation import (
     _RUNS,
     EDGE_INNER,
@@ -38,7 +45,7 @@ from brandubh.bot.evaluation import (
 from brandubh.engine import Game
 from brandubh.engine.board import Z_SIDE
 from brandubh.engine.rulesets import Outcome, RuleSet
-from brandubh.engine.squares import CORNERS_BB, NEIGHBOURS_BB
+from brandubh.engine.squares import CORNERS_BB, NEIGHBOURS_BB, NUM_SQUARES
 
 INF: Final = WIN + 1_000
 MAX_PLY: Final = 128
@@ -74,6 +81,9 @@ def _eval_cache(ruleset: RuleSet, weights: Weights | None) -> dict[int, int]:
     if len(cache) > 100_000:
         cache.clear()
     return cache
+
+
+ON_CORNER: Final = tuple(CORNERS_BB >> sq & 1 == 1 for sq in range(NUM_SQUARES))
 
 
 class SearchAborted(Exception):
@@ -270,10 +280,9 @@ class Searcher:
         # none, and a capture only takes defenders away. So only a third occurrence of the
         # position after the move can defend; that needs only each child's hash.
         counts, make = self.counts, kernel.make
-        quiet = h ^ Z_SIDE
         for m in moves:
             taken = found.get(m, 0)
-            if counts.get(make(pos, m, taken)[4] if taken else quiet ^ Z_ATT_MOVE[m], 0) >= 2:
+            if counts.get(make(pos, m, taken)[4] if taken else h ^ Z_ATT_MOVE_SIDE[m], 0) >= 2:
                 return False  # the third occurrence ends the game
         return True
 
@@ -303,7 +312,7 @@ class Searcher:
                 return WIN - ply if side else ply - WIN
             if king < 0:
                 return ply - WIN if side else WIN - ply
-            if CORNERS_BB >> king & 1:
+            if ON_CORNER[king]:
                 return WIN - ply if side else ply - WIN
         else:
             won = self.kernel.won(att, dfn, king, side)
@@ -316,7 +325,7 @@ class Searcher:
             return self._at_limit(pos, ply)
         block = 0  # with a lane open and the attackers to move: the squares that block it
         lanes = 0
-        if self.slides:
+        if self.slides and LANES[king]:  # only a king on an edge has lanes
             occ = att | dfn
             for mask in LANES[king]:
                 if not occ & mask:
@@ -582,7 +591,7 @@ class Searcher:
                     return WIN - ply if side else ply - WIN
                 if king < 0:
                     return ply - WIN if side else WIN - ply
-                if CORNERS_BB >> king & 1:
+                if ON_CORNER[king]:
                     return WIN - ply if side else ply - WIN
             else:
                 won = kernel.won(att, dfn, king, side)
@@ -592,7 +601,7 @@ class Searcher:
                 return _outcome_score(self.repetition, side, ply)
             if ply >= self.plies_left:
                 return self._at_limit(pos, ply)
-            if self.slides:
+            if self.slides and LANES[king]:  # only a king on an edge has lanes
                 occ = att | dfn
                 block = 0
                 lanes = 0
