@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from brandubh.bot.bitboards import Position, full_hash, kernel_for
+from brandubh.bot.bitboards import ALL_BB, Position, SlideKernel, full_hash, kernel_for
 from brandubh.engine import RULESETS, Game
 
 ALL = list(RULESETS)
@@ -39,6 +39,19 @@ def test_make_matches_the_engine_and_unmake_restores(ruleset: str, choices: list
         dests = targets | (1 << 40) - 1  # any set of destinations
         want = sorted(m for m in engine_moves if dests >> (m >> 6) & 1)
         assert sorted(kernel.moves_to(att, dfn, king, side, dests)) == want
+        if isinstance(kernel, SlideKernel):
+            every_capture = {
+                m: caps for m in engine_moves if (caps := kernel.captures(att, dfn, king, side, m))
+            }
+            assert kernel.capture_moves(att, dfn, king, side, ALL_BB) == every_capture
+            within = 0x1555555555555 >> (choice & 1)  # every other square
+            assert kernel.capture_moves(att, dfn, king, side, within) == {
+                m: caps for m, caps in every_capture.items() if within >> (m >> 6) & 1
+            }
+        # Every move int (a killer may come from anywhere): legal exactly when listed.
+        legal = set(engine_moves)
+        for m in range(4096):
+            assert kernel.is_legal(att, dfn, king, side, m) == (m in legal), m
         move = engine_moves[choice % len(engine_moves)]
         before = pos
         after = kernel.make(pos, move, kernel.captures(att, dfn, king, side, move))

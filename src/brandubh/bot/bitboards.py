@@ -40,6 +40,7 @@ FILE_A: Final = sum(1 << (r * SIZE) for r in range(SIZE))
 FILE_G: Final = FILE_A << (SIZE - 1)
 NOT_A: Final = ALL_BB & ~FILE_A
 NOT_G: Final = ALL_BB & ~FILE_G
+NOT_AG: Final = NOT_A & NOT_G  # squares with a neighbour on each side along the rank
 
 # Per move int (origin | dest << 6): both squares' bits, and each piece kind's hash change.
 MOVE_BITS: Final = tuple(1 << (m & 63) | 1 << (m >> 6) for m in range(4096))
@@ -54,6 +55,26 @@ Z_DFN_MOVE: Final = tuple(
 Z_KING_MOVE: Final = tuple(
     Z_KING[m & 63] ^ Z_KING[m >> 6] if max(m & 63, m >> 6) < NUM_SQUARES else 0 for m in range(4096)
 )
+
+
+# The same with the side to move's key folded in: make changes the hash once per piece.
+Z_ATT_MOVE_SIDE: Final = tuple(z ^ Z_SIDE for z in Z_ATT_MOVE)
+Z_DFN_MOVE_SIDE: Final = tuple(z ^ Z_SIDE for z in Z_DFN_MOVE)
+Z_KING_MOVE_SIDE: Final = tuple(z ^ Z_SIDE for z in Z_KING_MOVE)
+
+
+def _paths() -> tuple[int, ...]:
+    """Per move int: the squares strictly between its origin and destination when they share
+    a line, else -1 (no slide goes there)."""
+    out = [-1] * 4096
+    for sq in range(NUM_SQUARES):
+        for ray in RAYS[sq]:
+            for i, dest in enumerate(ray):
+                out[sq | dest << 6] = sum(1 << s for s in ray[:i])
+    return tuple(out)
+
+
+SLIDE_PATHS: Final = _paths()
 
 
 def bits(bb: int) -> list[int]:
@@ -99,12 +120,36 @@ def ray_tables(value: Callable[[tuple[int, ...], int], int]) -> RayTables:
     return tuple(out)
 
 
+LineTables = tuple[tuple[int, dict[int, int], int, dict[int, int]], ...]
+
+
+def line_tables(value: Callable[[tuple[int, ...], int], int]) -> LineTables:
+    """Per square: (file mask, {occupancy: value}, rank mask, {occupancy: value}), each
+    value the union of ``value(ray, occupancy)`` over the line's two rays: two look-ups
+    per square instead of one per ray."""
+
+    def line(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, dict[int, int]]:
+        squares = a + b
+        table: dict[int, int] = {}
+        for occ in range(1 << len(squares)):
+            bits = sum(1 << squares[i] for i in range(len(squares)) if occ >> i & 1)
+            table[bits] = (value(a, bits) if a else 0) | (value(b, bits) if b else 0)
+        return sum(1 << s for s in squares), table
+
+    out = []
+    for sq in range(NUM_SQUARES):
+        north, east, south, west = RAYS[sq]
+        out.append(line(north, south) + line(east, west))
+    return tuple(out)
+
+
 def _first_hit(ray: tuple[int, ...], bits: int) -> int:
     """The bit of the first occupied square along the ray, or 0."""
     return next((1 << s for s in ray if bits >> s & 1), 0)
 
 
-FIRST_HITS: Final = ray_tables(_first_hit)
+# The first piece each way along a square's file and rank (who could move onto it).
+FIRST_HIT_LINES: Final = line_tables(_first_hit)
 NO_SOLDIER: Final = CORNERS_BB | THRONE_BB  # squares no soldier stops on
 
 
@@ -178,15 +223,14 @@ class SlideKernel:
         dests &= ~occ
         own = dfn if side else att
         king_may_stop = self.king_may_stop
-        hits = FIRST_HITS
+        hits = FIRST_HIT_LINES
         out: list[int] = []
         while dests:
             low = dests & -dests
             dests ^= low
             sq = low.bit_length() - 1
-            seen = 0
-            for mask, table in hits[sq]:
-                seen |= table[occ & mask]
+            fm, ft, rm, rt = hits[sq]
+            seen = ft[occ & fm] | rt[occ & rm]
             if side and seen & king_bit and king_may_stop >> sq & 1:
                 out.append(king | sq << 6)
             if not NO_SOLDIER >> sq & 1:
@@ -196,6 +240,23 @@ class SlideKernel:
                     movers ^= m
                     out.append((m.bit_length() - 1) | sq << 6)
         return out
+
+    def is_legal(self, att: int, dfn: int, king: int, side: int, move: int) -> bool:
+        """Whether ``move`` (from any position, say a killer) is legal here: exactly when
+        ``moves_to`` to its destination would list it, without listing the others."""
+        path = SLIDE_PATHS[move]
+        if path < 0:
+            return False
+        occ = att | dfn
+        if king >= 0:
+            occ |= 1 << king
+        dest = move >> 6
+        if path & occ or occ >> dest & 1:
+            return False
+        origin = move & 63
+        if side and origin == king:
+            return bool(self.king_may_stop >> dest & 1)
+        return bool((dfn if side else att) >> origin & 1) and not NO_SOLDIER >> dest & 1
 
     def has_move(self, att: int, dfn: int, king: int, side: int) -> bool:
         occ = att | dfn
@@ -258,6 +319,90 @@ class SlideKernel:
                     out |= missing  # the last square of the ring
         return out & empty
 
+    def capture_moves(
+        self, att: int, dfn: int, king: int, side: int, within: int
+    ) -> dict[int, int]:
+        """Every legal move of the side to move onto a square of ``within`` that captures,
+        with what it captures: ``targets``, ``moves_to`` and ``captures`` in one pass.
+
+        What a move captures depends on its destination alone (the anvil is never the
+        mover's origin, and no slide goes from one square beside the king to another), so
+        it is found once per destination.
+        """
+        king_bit = 1 << king if king >= 0 else 0
+        occ = att | dfn | king_bit
+        hostile = CORNERS_BB
+        if self.throne_hostile and king != THRONE:
+            hostile |= THRONE_BB
+        if side:
+            enemy, own, anvil = att, dfn, dfn | hostile | king_bit
+        else:
+            enemy, own, anvil = dfn, att, att | hostile
+        # Enemies with an anvil on one side: the square on the other side takes them (along
+        # a rank only an enemy on files b to f, with squares on both sides).
+        inner = enemy & NOT_AG
+        dests = (
+            (inner & (anvil << 1)) << 1
+            | (inner & (anvil >> 1)) >> 1
+            | (enemy & (anvil << 7)) << 7
+            | (enemy & (anvil >> 7)) >> 7
+        )
+        kind = K_NEVER
+        mask = 0
+        if not side and king >= 0:
+            kind, mask = self.king_rules[king]
+            if kind == K_PAIR:
+                k_anvil = att | self.king_anvil
+                inner = king_bit & NOT_AG
+                dests |= (
+                    (inner & (k_anvil << 1)) << 1
+                    | (inner & (k_anvil >> 1)) >> 1
+                    | (king_bit & (k_anvil << 7)) << 7
+                    | (king_bit & (k_anvil >> 7)) >> 7
+                )
+            elif kind == K_SURROUND:
+                missing = mask & ~att
+                if missing & (missing - 1) == 0:
+                    dests |= missing  # the last square of the ring
+        dests &= within & ALL_BB & ~occ
+        out: dict[int, int] = {}
+        if not dests:
+            return out
+        hits = FIRST_HIT_LINES
+        king_may_stop = self.king_may_stop
+        k_anvil = att | self.king_anvil
+        while dests:
+            low = dests & -dests
+            dests ^= low
+            sq = low.bit_length() - 1
+            fm, ft, rm, rt = hits[sq]
+            seen = ft[occ & fm] | rt[occ & rm]
+            movers = 0 if NO_SOLDIER & low else seen & own
+            king_moves = side and seen & king_bit and king_may_stop & low
+            if not (movers or king_moves):
+                continue
+            caps = 0
+            for n, f in CAPTURE_LINES[sq]:
+                if enemy >> n & 1:
+                    if anvil >> f & 1:
+                        caps |= 1 << n
+                elif n == king and not side:
+                    if kind == K_PAIR:
+                        if k_anvil >> f & 1:
+                            caps |= king_bit
+                    elif kind == K_SURROUND and (att | low) & mask == mask:
+                        caps |= king_bit
+            if not caps:
+                continue
+            to = sq << 6
+            if king_moves:
+                out[king | to] = caps
+            while movers:
+                m = movers & -movers
+                movers ^= m
+                out[(m.bit_length() - 1) | to] = caps
+        return out
+
     def captures(self, att: int, dfn: int, king: int, side: int, move: int) -> int:
         """The bitboard of what ``move`` captures (the king's bit included).
 
@@ -293,29 +438,32 @@ class SlideKernel:
     def make(self, pos: Position, move: int, caps: int) -> Position:
         """The position after ``move`` with its captures ``caps``; ``pos`` is not changed."""
         att, dfn, king, side, h, woods = pos
-        h ^= Z_SIDE
         if side:
             if move & 63 == king:
                 king = move >> 6
-                h ^= Z_KING_MOVE[move]
+                h ^= Z_KING_MOVE_SIDE[move]
             else:
                 dfn ^= MOVE_BITS[move]
-                h ^= Z_DFN_MOVE[move]
+                h ^= Z_DFN_MOVE_SIDE[move]
             if caps:
                 att ^= caps
-                for sq in bits(caps):
-                    h ^= Z_ATTACKER[sq]
+                while caps:  # one square most often: no list, no call
+                    low = caps & -caps
+                    h ^= Z_ATTACKER[low.bit_length() - 1]
+                    caps ^= low
             return att, dfn, king, 0, h, woods
         att ^= MOVE_BITS[move]
-        h ^= Z_ATT_MOVE[move]
+        h ^= Z_ATT_MOVE_SIDE[move]
         if caps:
             if king >= 0 and caps >> king & 1:
                 h ^= Z_KING[king]
                 caps ^= 1 << king
                 king = -1
             dfn ^= caps
-            for sq in bits(caps):
-                h ^= Z_DEFENDER[sq]
+            while caps:
+                low = caps & -caps
+                h ^= Z_DEFENDER[low.bit_length() - 1]
+                caps ^= low
         return att, dfn, king, 1, h, woods
 
     def won(self, att: int, dfn: int, king: int, side: int) -> int:
@@ -348,6 +496,25 @@ _JUMPS: Final = tuple(
 )
 
 
+# Per square, the precomputed (squares, move) pairs of the step moves in the engine's order:
+# a step needs its square open (empty, or an enemy to take), a king's diagonal step an
+# empty square, a jump both squares empty.
+_STEPS: Final = tuple(
+    tuple((1 << n, sq | n << 6) for n in _STEP_ORTH[sq] + _STEP_DIAG[sq])
+    for sq in range(NUM_SQUARES)
+)
+_JUMP_MOVES: Final = tuple(
+    tuple((1 << mid | 1 << end, sq | end << 6) for mid, end in _JUMPS[sq])
+    for sq in range(NUM_SQUARES)
+)
+_KING_STEPS: Final = tuple(
+    tuple((1 << n, sq | n << 6) for n in NEIGHBOURS[sq]) for sq in range(NUM_SQUARES)
+)
+_KING_DIAG_STEPS: Final = tuple(
+    tuple((1 << n, sq | n << 6) for n in _KING_DIAG[sq]) for sq in range(NUM_SQUARES)
+)
+
+
 class StepKernel:
     """Moves, captures and make for newsome (one step, capture by replacement, the woods)."""
 
@@ -366,29 +533,31 @@ class StepKernel:
         occ = att | dfn | (1 << king if king >= 0 else 0)
         open_ = ~occ | enemy
         if side and king >= 0:
-            for n in NEIGHBOURS[king]:
-                if open_ >> n & 1:
-                    out.append(king | n << 6)
-            for n in _KING_DIAG[king]:
-                if not occ >> n & 1:
-                    out.append(king | n << 6)
+            for bit, m in _KING_STEPS[king]:
+                if open_ & bit:
+                    out.append(m)
+            for bit, m in _KING_DIAG_STEPS[king]:
+                if not occ & bit:
+                    out.append(m)
+        steps, jumps = _STEPS, _JUMP_MOVES
         while own:
             low = own & -own
             own ^= low
             sq = low.bit_length() - 1
-            for n in _STEP_ORTH[sq]:
-                if open_ >> n & 1:
-                    out.append(sq | n << 6)
-            for n in _STEP_DIAG[sq]:
-                if open_ >> n & 1:
-                    out.append(sq | n << 6)
-            for mid, end in _JUMPS[sq]:
-                if not (occ >> mid & 1 or occ >> end & 1):
-                    out.append(sq | end << 6)
+            for bit, m in steps[sq]:
+                if open_ & bit:
+                    out.append(m)
+            for both, m in jumps[sq]:
+                if not occ & both:
+                    out.append(m)
         return out
 
     def has_move(self, att: int, dfn: int, king: int, side: int) -> bool:
         return bool(self.gen(att, dfn, king, side))
+
+    def is_legal(self, att: int, dfn: int, king: int, side: int, move: int) -> bool:
+        """Whether ``move`` (from any position, say a killer) is legal here."""
+        return move in self.gen(att, dfn, king, side)
 
     def moves_to(self, att: int, dfn: int, king: int, side: int, dests: int) -> list[int]:
         """The legal moves of the side to move that end on a square of ``dests``."""

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from brandubh.bot.bitboards import ray_tables
+from brandubh.bot.bitboards import line_tables, ray_tables
 from brandubh.engine import Game
 from brandubh.engine.board import Board
 from brandubh.engine.rulesets import RuleSet
@@ -91,6 +91,9 @@ def _reach(throne_stop: bool) -> Callable[[tuple[int, ...], int], int]:
 
 KING_REACH_RETURN: Final = ray_tables(_reach(throne_stop=True))
 KING_REACH_NO_RETURN: Final = ray_tables(_reach(throne_stop=False))
+# The same by line: two look-ups for the king's reach instead of one per ray.
+KING_REACH_LINES_RETURN: Final = line_tables(_reach(throne_stop=True))
+KING_REACH_LINES_NO_RETURN: Final = line_tables(_reach(throne_stop=False))
 
 
 def open_lanes(board: Board) -> int:
@@ -322,7 +325,9 @@ Evaluator = Callable[[int, int, int, int, tuple[int, ...]], int]
 def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluator:
     """The evaluator for a rook-slide rule set, weights bound as locals."""
     w = weights or WEIGHTS[ruleset.name]
-    reach_tables = KING_REACH_RETURN if ruleset.king_may_return_to_throne else KING_REACH_NO_RETURN
+    reach_lines = (
+        KING_REACH_LINES_RETURN if ruleset.king_may_return_to_throne else KING_REACH_LINES_NO_RETURN
+    )
     hostile_throne = ruleset.throne_hostile_to_king
     w_att, w_dfn = w.attacker, w.defender
     w_mob, w_dist = w.king_mobility, w.king_corner_distance
@@ -336,29 +341,23 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
     runs_cache, edge_inner = _RUNS, EDGE_INNER
     all_guards = g0 | g1 | g2 | g3
     guard_cache: dict[int, int] = {}  # at most 2**12 entries: the guard squares' occupancy
-    reach_cache: dict[int, int] = {}
-    lines = tuple(sum(mask for mask, _ in reach_tables[sq]) for sq in range(NUM_SQUARES))
     dist, nbb = CORNER_DIST, NEIGHBOURS_BB
     hostile_near = tuple(
         sum(1 for n in NEIGHBOURS[sq] if n in CORNERS or (hostile_throne and n == THRONE))
         for sq in range(NUM_SQUARES)
+    )
+    # What the king's square alone is worth: his distance from the corners, hostile squares.
+    king_square = tuple(
+        -w_dist * dist[sq] - w_hostile * hostile_near[sq] for sq in range(NUM_SQUARES)
     )
 
     def evaluate(att: int, dfn: int, king: int, side: int, woods: tuple[int, ...]) -> int:
         score = w_dfn * dfn.bit_count() - w_att * att.bit_count()
         if king >= 0:
             occ = att | dfn
-            # The king's reach depends on his rank and file alone: cache it by those.
-            rkey = occ & lines[king] | king << 49
-            reach = reach_cache.get(rkey)
-            if reach is None:
-                if len(reach_cache) > 50_000:
-                    reach_cache.clear()
-                reach = 0
-                for mask, table in reach_tables[king]:
-                    reach |= table[occ & mask]
-                reach_cache[rkey] = reach
-            score += w_mob * reach.bit_count() - w_dist * dist[king]
+            fm, ft, rm, rt = reach_lines[king]
+            reach = ft[occ & fm] | rt[occ & rm]
+            score += w_mob * reach.bit_count() + king_square[king]
             # Per corner, the squares that see it down an open lane.
             runs = runs_cache.get(occ & edge_inner)
             if runs is None:
@@ -378,45 +377,40 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
                 # slide south or west reaches a1's lanes (rank 1, file a), and so on: flood
                 # the attackers along the directions a threatened corner needs (an occluded
                 # fill, three steps per direction).
+                # (The fills keep the attackers' own squares: no run square holds one.)
                 empty = ALL & ~(occ | 1 << king)
-                open_ = 0
-                south = west = north = east = -1
-                if reach & r0 or reach & r1:
+                t0, t1, t2, t3 = reach & r0, reach & r1, reach & r2, reach & r3
+                south = west = north = east = 0
+                if t0 or t1:
                     pro = empty
                     g = att | pro & (att >> 7)
                     pro &= pro >> 7
                     g |= pro & (g >> 14)
-                    pro &= pro >> 14
-                    south = (g | pro & (g >> 28)) & empty
-                if reach & r2 or reach & r3:
+                    south = g | pro & pro >> 14 & (g >> 28)
+                if t2 or t3:
                     pro = empty
                     g = att | pro & (att << 7)
                     pro &= pro << 7
                     g |= pro & (g << 14)
-                    pro &= pro << 14
-                    north = (g | pro & (g << 28)) & empty
-                if reach & r0 or reach & r2:
+                    north = g | pro & pro << 14 & (g << 28)
+                if t0 or t2:
                     pro = empty & NOT_G
                     g = att | pro & (att >> 1)
                     pro &= pro >> 1
                     g |= pro & (g >> 2)
-                    pro &= pro >> 2
-                    west = (g | pro & (g >> 4)) & empty
-                if reach & r1 or reach & r3:
+                    west = g | pro & pro >> 2 & (g >> 4)
+                if t1 or t3:
                     pro = empty & NOT_A
                     g = att | pro & (att << 1)
                     pro &= pro << 1
                     g |= pro & (g << 2)
-                    pro &= pro << 2
-                    east = (g | pro & (g << 4)) & empty
-                if reach & r0 and not (south | west) & r0:
-                    open_ += 1
-                if reach & r1 and not (south | east) & r1:
-                    open_ += 1
-                if reach & r2 and not (north | west) & r2:
-                    open_ += 1
-                if reach & r3 and not (north | east) & r3:
-                    open_ += 1
+                    east = g | pro & pro << 2 & (g << 4)
+                open_ = (
+                    (t0 and not (south | west) & r0)
+                    + (t1 and not (south | east) & r1)
+                    + (t2 and not (north | west) & r2)
+                    + (t3 and not (north | east) & r3)
+                )
                 if open_:
                     if side:
                         score += w_unstop_move
@@ -427,12 +421,14 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
                 empty = ALL & ~occ
                 reach2 = 0
                 y = reach
+                east = empty & NOT_A
                 while y:
-                    y = (y << 1) & NOT_A & empty
+                    y = (y << 1) & east
                     reach2 |= y
                 y = reach
+                west = empty & NOT_G
                 while y:
-                    y = (y >> 1) & NOT_G & empty
+                    y = (y >> 1) & west
                     reach2 |= y
                 y = reach
                 while y:
@@ -450,7 +446,7 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
                         + (reach2 & r3 != 0)
                     )
             near = nbb[king]
-            score -= w_adj * (att & near).bit_count() + w_hostile * hostile_near[king]
+            score -= w_adj * (att & near).bit_count()
             score += w_near * (dfn & near).bit_count()
         guard = guard_cache.get(att & all_guards)
         if guard is None:

@@ -22,10 +22,19 @@ import random
 from dataclasses import dataclass, field
 from typing import Final
 
-from brandubh.bot.bitboards import Kernel, Position, kernel_for
+from brandubh.bot.bitboards import (
+    ALL_BB,
+    Z_ATT_MOVE_SIDE,
+    Kernel,
+    Position,
+    SlideKernel,
+    kernel_for,
+)
 from brandubh.bot.evaluation import (
-    KING_REACH_NO_RETURN,
-    KING_REACH_RETURN,
+    _RUNS,
+    EDGE_INNER,
+    KING_REACH_LINES_NO_RETURN,
+    KING_REACH_LINES_RETURN,
     LANES,
     MATE_BOUND,
     WIN,
@@ -36,7 +45,7 @@ from brandubh.bot.evaluation import (
 from brandubh.engine import Game
 from brandubh.engine.board import Z_SIDE
 from brandubh.engine.rulesets import Outcome, RuleSet
-from brandubh.engine.squares import CORNERS_BB, NEIGHBOURS_BB
+from brandubh.engine.squares import CORNERS_BB, NEIGHBOURS_BB, NUM_SQUARES
 
 INF: Final = WIN + 1_000
 MAX_PLY: Final = 128
@@ -72,6 +81,9 @@ def _eval_cache(ruleset: RuleSet, weights: Weights | None) -> dict[int, int]:
     if len(cache) > 100_000:
         cache.clear()
     return cache
+
+
+ON_CORNER: Final = tuple(CORNERS_BB >> sq & 1 == 1 for sq in range(NUM_SQUARES))
 
 
 class SearchAborted(Exception):
@@ -121,12 +133,12 @@ class Searcher:
         "limit",
         "max_depth",
         "max_nodes",
-        "may_return",
         "no_moves",
         "nodes",
         "null_move",
         "plies_left",
         "q_checks",
+        "reach_lines",
         "repetition",
         "root",
         "ruleset",
@@ -149,7 +161,9 @@ class Searcher:
         self.ruleset = rs
         self.kernel: Kernel = kernel_for(rs)
         self.slides = rs.slides
-        self.may_return = rs.king_may_return_to_throne
+        self.reach_lines = (
+            KING_REACH_LINES_RETURN if rs.king_may_return_to_throne else KING_REACH_LINES_NO_RETURN
+        )
         self.evaluate = evaluator_for(rs, weights)
         board = game.board
         self.root: Position = (
@@ -250,28 +264,26 @@ class Searcher:
         Exact as the engine judges: taking the king, a block, or an ending by repetition or
         the move limit all defend. The attackers' moves are counted as nodes.
         """
-        att, dfn, king, side = pos[0], pos[1], pos[2], pos[3]
+        att, dfn, king, side, h = pos[0], pos[1], pos[2], pos[3], pos[4]
         kernel = self.kernel
         moves = kernel.gen(att, dfn, king, side)
         self.nodes += len(moves)
         if ply + 1 >= self.plies_left:
             return False
-        captures = kernel.captures
-        near = NEIGHBOURS_BB[king]
-        for m in moves:
-            if near >> (m >> 6) & 1 and captures(att, dfn, king, side, m) >> king & 1:
+        assert isinstance(kernel, SlideKernel)
+        found = kernel.capture_moves(att, dfn, king, side, ALL_BB)
+        king_bit = 1 << king
+        for caps in found.values():
+            if caps & king_bit:
                 return False
-        targets = kernel.targets(att, dfn, king, side)
-        lanes = LANES[king]
+        # No move blocks both lanes: a move fills one square, the lanes of a square share
+        # none, and a capture only takes defenders away. So only a third occurrence of the
+        # position after the move can defend; that needs only each child's hash.
         counts, make = self.counts, kernel.make
         for m in moves:
-            caps = captures(att, dfn, king, side, m) if targets >> (m >> 6) & 1 else 0
-            child = make(pos, m, caps)
-            if counts.get(child[4], 0) >= 2:
+            taken = found.get(m, 0)
+            if counts.get(make(pos, m, taken)[4] if taken else h ^ Z_ATT_MOVE_SIDE[m], 0) >= 2:
                 return False  # the third occurrence ends the game
-            occ = child[0] | child[1]
-            if not any(not occ & mask for mask in lanes):
-                return False
         return True
 
     def _at_limit(self, pos: Position, ply: int) -> int:
@@ -300,7 +312,7 @@ class Searcher:
                 return WIN - ply if side else ply - WIN
             if king < 0:
                 return ply - WIN if side else WIN - ply
-            if CORNERS_BB >> king & 1:
+            if ON_CORNER[king]:
                 return WIN - ply if side else ply - WIN
         else:
             won = self.kernel.won(att, dfn, king, side)
@@ -312,9 +324,9 @@ class Searcher:
         if ply >= self.plies_left:
             return self._at_limit(pos, ply)
         block = 0  # with a lane open and the attackers to move: the squares that block it
-        if self.slides:
+        lanes = 0
+        if self.slides and LANES[king]:  # only a king on an edge has lanes
             occ = att | dfn
-            lanes = 0
             for mask in LANES[king]:
                 if not occ & mask:
                     lanes += 1
@@ -328,9 +340,25 @@ class Searcher:
                     # An escape check: look one ply further rather than let the horizon
                     # hide it (at the horizon the quiescence search answers it exactly).
                     depth += 1
-        if depth <= 0 or ply >= MAX_PLY - 8:
-            return self._quiesce(alpha, beta, ply, 0, pos)
         key = h if self.slides else h ^ WOODS_KEYS[woods]
+        if depth <= 0 or ply >= MAX_PLY - 8:
+            # The quiescence search from here. It counts this position again as a node of
+            # its own (as the frozen search did), but its entry checks are the ones just
+            # made, so they are not repeated, nor is a call made when the stand pat cuts off.
+            self.nodes += 1
+            if self.nodes > self.limit:
+                raise SearchAborted
+            if lanes:
+                if lanes >= 2:
+                    self._forced(pos, ply)  # False, as above: it counts its nodes again
+                return self._evade(alpha, beta, ply, 0, block, pos)
+            ecache = self.ecache
+            stand = ecache.get(key)
+            if stand is None:
+                stand = ecache[key] = self.evaluate(att, dfn, king, side, woods)
+            if stand >= beta or ply >= MAX_PLY - 2:
+                return stand
+            return self._quiesce(alpha, beta, ply, 0, pos, stand)
         tt_move = 0
         entry = self.tt.get(key)
         if entry is not None:
@@ -453,11 +481,9 @@ class Searcher:
     def _threat_squares(self, att: int, dfn: int, king: int) -> tuple[int, int]:
         """(squares that see a corner down an open lane, the king's one-move reach)."""
         occ = att | dfn
-        runs = runs_of(occ)[4]
-        reach = 0
-        for mask, table in (KING_REACH_RETURN if self.may_return else KING_REACH_NO_RETURN)[king]:
-            reach |= table[occ & mask]
-        return runs, reach
+        runs = _RUNS.get(occ & EDGE_INNER) or runs_of(occ)
+        fm, ft, rm, rt = self.reach_lines[king]
+        return runs[4], ft[occ & fm] | rt[occ & rm]
 
     def _first_moves(
         self, pos: Position, tt_move: int, ply: int, block: int
@@ -473,12 +499,7 @@ class Searcher:
         att, dfn, king, side = pos[0], pos[1], pos[2], pos[3]
         kernel = self.kernel
         king_bit = 1 << king if king >= 0 else 0
-        targets = kernel.targets(att, dfn, king, side)
-        if block:
-            targets &= block | NEIGHBOURS_BB[king]
-        captures = kernel.captures
         special: dict[int, int] = {}
-        capmap: dict[int, int] = {}
         if self.slides and side and king >= 0:
             # The king stepping onto a lane square threatens to escape.
             runs, reach = self._threat_squares(att, dfn, king)
@@ -488,27 +509,34 @@ class Searcher:
                 onto ^= low
                 special[king | (low.bit_length() - 1) << 6] = 1 << 31
         # Newsome's steps are few: there, generate them all once and pick from the list.
-        every = None if self.slides else kernel.gen(att, dfn, king, side)
-        if targets:
-            for m in (
-                kernel.moves_to(att, dfn, king, side, targets)
-                if every is None
-                else [m for m in every if targets >> (m >> 6) & 1]
-            ):
-                caps = captures(att, dfn, king, side, m)
-                if caps and (not block or block >> (m >> 6) & 1 or caps & king_bit):
-                    capmap[m] = caps
-                    special[m] = (
-                        (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
-                    )
+        every = None
+        within = block | NEIGHBOURS_BB[king] if block else ALL_BB
+        if isinstance(kernel, SlideKernel):
+            found = kernel.capture_moves(att, dfn, king, side, within)
+        else:
+            # Newsome captures by replacement: a step onto an enemy takes him (StepKernel).
+            every = kernel.gen(att, dfn, king, side)
+            enemy = (att if side else dfn) & within
+            found = {m: 1 << (m >> 6) for m in every if enemy >> (m >> 6) & 1}
+        if block:
+            # An escape check: only the captures that block the lane or take the king.
+            capmap = {
+                m: caps for m, caps in found.items() if block >> (m >> 6) & 1 or caps & king_bit
+            }
+        else:
+            capmap = found  # every move listed captures
+        for m, caps in capmap.items():
+            special[m] = (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
         k1, k2 = self.killers[ply]
         for k, score in ((k1, 1 << 30), (k2, (1 << 30) - 1)):
-            if k and k not in special and k != tt_move:
-                dest = k >> 6
-                if (not block or block >> dest & 1) and k in (
-                    kernel.moves_to(att, dfn, king, side, 1 << dest) if every is None else every
-                ):
-                    special[k] = score
+            if (
+                k
+                and k not in special
+                and k != tt_move
+                and (not block or block >> (k >> 6) & 1)
+                and (k in every if every is not None else kernel.is_legal(att, dfn, king, side, k))
+            ):
+                special[k] = score
         special.pop(tt_move, None)
         keys = [score << 12 | m for m, score in special.items()]
         keys.sort(reverse=True)
@@ -546,74 +574,79 @@ class Searcher:
         keys.sort(reverse=True)
         return [k & 4095 for k in keys]
 
-    def _quiesce(self, alpha: int, beta: int, ply: int, qd: int, pos: Position) -> int:
-        self.nodes += 1
-        if self.nodes > self.limit:
-            raise SearchAborted
+    def _quiesce(
+        self, alpha: int, beta: int, ply: int, qd: int, pos: Position, stand: int | None = None
+    ) -> int:
+        """Captures and king threats; ``stand``: the main search has made this node's entry
+        checks and its stand pat did not cut off (the node is counted already)."""
         att, dfn, king, side, h, woods = pos
         kernel = self.kernel
-        if self.slides:
-            if not att:
-                return WIN - ply if side else ply - WIN
-            if king < 0:
-                return ply - WIN if side else WIN - ply
-            if CORNERS_BB >> king & 1:
-                return WIN - ply if side else ply - WIN
-        else:
-            won = kernel.won(att, dfn, king, side)
-            if won:
-                return WIN - ply if won > 0 else ply - WIN
         counts = self.counts
-        if counts[h] >= 3:
-            return _outcome_score(self.repetition, side, ply)
-        if ply >= self.plies_left:
-            return self._at_limit(pos, ply)
-        if self.slides:
-            occ = att | dfn
-            block = 0
-            lanes = 0
-            for mask in LANES[king]:
-                if not occ & mask:
-                    lanes += 1
-                    block |= mask
-            if lanes:
-                if side:
-                    return WIN - ply - 1
-                if lanes >= 2 and self._forced(pos, ply):
-                    return ply + 2 - WIN
-                return self._evade(alpha, beta, ply, qd, block, pos)
-        key = h if self.slides else h ^ WOODS_KEYS[woods]
-        stand = self.ecache.get(key)
         if stand is None:
-            stand = self.ecache[key] = self.evaluate(att, dfn, king, side, woods)
-        if stand >= beta or ply >= MAX_PLY - 2:
-            return stand
+            self.nodes += 1
+            if self.nodes > self.limit:
+                raise SearchAborted
+            if self.slides:
+                if not att:
+                    return WIN - ply if side else ply - WIN
+                if king < 0:
+                    return ply - WIN if side else WIN - ply
+                if ON_CORNER[king]:
+                    return WIN - ply if side else ply - WIN
+            else:
+                won = kernel.won(att, dfn, king, side)
+                if won:
+                    return WIN - ply if won > 0 else ply - WIN
+            if counts[h] >= 3:
+                return _outcome_score(self.repetition, side, ply)
+            if ply >= self.plies_left:
+                return self._at_limit(pos, ply)
+            if self.slides and LANES[king]:  # only a king on an edge has lanes
+                occ = att | dfn
+                block = 0
+                lanes = 0
+                for mask in LANES[king]:
+                    if not occ & mask:
+                        lanes += 1
+                        block |= mask
+                if lanes:
+                    if side:
+                        return WIN - ply - 1
+                    if lanes >= 2 and self._forced(pos, ply):
+                        return ply + 2 - WIN
+                    return self._evade(alpha, beta, ply, qd, block, pos)
+            key = h if self.slides else h ^ WOODS_KEYS[woods]
+            stand = self.ecache.get(key)
+            if stand is None:
+                stand = self.ecache[key] = self.evaluate(att, dfn, king, side, woods)
+            if stand >= beta or ply >= MAX_PLY - 2:
+                return stand
         if stand > alpha:
             alpha = stand
         best = stand
-        captures = kernel.captures
         cands: list[int] = []
         capmap: dict[int, int] = {}
         king_bit = 1 << king if king >= 0 else 0
-        if self.slides:
-            zone = kernel.targets(att, dfn, king, side)
-            lane_sq = reach = 0
+        if isinstance(kernel, SlideKernel):
+            capmap = kernel.capture_moves(att, dfn, king, side, ALL_BB)
+            for m, caps in capmap.items():
+                cands.append((caps.bit_count() + (8 if caps & king_bit else 0)) << 12 | m)
             if side == 1 and qd < self.q_checks:
+                # The king onto a lane square (the captures among these are listed already).
                 lane_sq, reach = self._threat_squares(att, dfn, king)
-            if zone or reach & lane_sq:
-                for m in kernel.moves_to(att, dfn, king, side, zone | (reach & lane_sq)):
-                    caps = captures(att, dfn, king, side, m) if zone >> (m >> 6) & 1 else 0
-                    if caps:
-                        capmap[m] = caps
-                        cands.append((caps.bit_count() + (8 if caps & king_bit else 0)) << 12 | m)
-                    elif m & 63 == king and lane_sq >> (m >> 6) & 1:
+                onto = reach & lane_sq
+                while onto:
+                    low = onto & -onto
+                    onto ^= low
+                    m = king | (low.bit_length() - 1) << 6
+                    if m not in capmap:
                         cands.append(m)
         else:
-            zone = kernel.targets(att, dfn, king, side)
+            # Newsome captures by replacement: a step onto an enemy takes him (StepKernel).
+            enemy = att if side else dfn
             for m in kernel.gen(att, dfn, king, side):
-                if zone >> (m >> 6) & 1:
-                    caps = captures(att, dfn, king, side, m)
-                    capmap[m] = caps
+                if enemy >> (m >> 6) & 1:
+                    capmap[m] = 1 << (m >> 6)
                     cands.append(1 << 12 | m)
         if not cands:
             return best
