@@ -39,7 +39,7 @@ log = logging.getLogger("brandubh.scheduler")
 
 OUTAGES_KEPT = 100
 FIRING_BATCH = 200  # due games read and committed in one pipeline each
-CLAIM_LEASE_MS = 1000
+CLAIM_LEASE_MS = 300  # a sweep takes tens of ms; a dead hub's claims wait this long
 # After a sweep that fired deadlines, the follow-up of endings (archive, ratings) waits
 # this long before taking more CPU: in a wave of timeouts the clock comes first.
 BUSY_AFTER_FIRING_S = 0.25
