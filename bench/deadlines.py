@@ -115,7 +115,7 @@ def main() -> None:
         )
         time.sleep(2 + args.window / 2)
         sec, usec = redis_sync.Redis.from_url(server.url).time()
-        killed_at = int(sec) * 1000 + int(usec) // 1000  # (or, with --no-kill, the middle)
+        split_at = int(sec) * 1000 + int(usec) // 1000  # the kill, or (--no-kill) the middle
         if not args.no_kill:
             hubs[0].kill()
             print(f"killed hub 0 (SIGKILL) {args.window / 2:.1f} s into the window")
@@ -141,7 +141,7 @@ def main() -> None:
             fired += 1
             duplicates += len(ends) - 1
             late.append(int(updated) - dues[game_id])
-            halves[dues[game_id] >= killed_at].append(late[-1])
+            halves[dues[game_id] >= split_at].append(late[-1])
         for hub in hubs:
             hub.stop()
         killed = "none killed" if args.no_kill else "one killed midway"
