@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from brandubh.hub import keys
 from services import HubProcess
 from wsclient import Msg, Socket, friend_game, seated
 
@@ -101,4 +102,55 @@ async def test_a_socket_that_starts_following_mid_game_sees_every_event_once_in_
         assert all(m["t"] == "event" for m in seen[1:])
     assert done.is_set()
     for sock in sockets.values():
+        await sock.close()
+
+
+async def test_a_game_followed_on_one_hub_only_costs_no_publication(
+    start_hub: Any, redis_async: Any
+) -> None:
+    """The committing hub hands its own sockets each event; commit.lua publishes only once
+    another hub follows the game, and stops once that hub's last socket leaves."""
+    here, there = start_hub(), start_hub()
+    game, alice, bob = await friend_game(here.url)
+    sockets = await seated(game, alice, bob)
+    local = await Socket.open(here.url)
+    snap = await local.watch(game)
+    hubs = keys.game_hubs(game)
+    assert await redis_async.scard(hubs) == 1  # this hub, once for its three sockets
+
+    pubsub = redis_async.pubsub()  # a listener outside the set hears what is published
+    await pubsub.ssubscribe(keys.game_channel(game))
+
+    async def heard() -> list[bytes]:
+        got = []
+        while (msg := await pubsub.get_message(timeout=0.3)) is not None:
+            if msg["type"] == "smessage" and not msg["data"].startswith(b"0 "):
+                got.append(msg["data"])  # events, not notices (watcher counts, presence)
+        return got
+
+    await heard()
+    n = await play(game, sockets, snap["state"], snap["n"], 4)
+    await local.event(n)  # the spectator on the same hub had every move
+    assert await heard() == []
+
+    remote = await Socket.open(there.url)
+    await remote.watch(game)
+    assert await redis_async.scard(hubs) == 2
+    state = (await sockets["attackers"].seen_or_next(lambda m: m.get("n") == n))["state"]
+    n2 = await play(game, sockets, state, n, 3)
+    await remote.event(n2)
+    assert [int(m.split(b" ", 1)[0]) for m in await heard()] == list(range(n + 1, n2 + 1))
+
+    await remote.close()
+    for _ in range(50):  # the remote hub leaves the set once its socket's close is handled
+        if await redis_async.scard(hubs) == 1:
+            break
+        await asyncio.sleep(0.1)
+    assert await redis_async.scard(hubs) == 1
+    state = (await sockets["attackers"].seen_or_next(lambda m: m.get("n") == n2))["state"]
+    n3 = await play(game, sockets, state, n2, 2)
+    await local.event(n3)
+    assert await heard() == []
+    await pubsub.aclose()
+    for sock in (*sockets.values(), local):
         await sock.close()

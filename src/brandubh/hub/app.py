@@ -105,6 +105,9 @@ class Hub:
             settings.database_url, pool_size=settings.database_pool_size
         )
         self.clock = clock = RedisClock()
+        # This process among the hubs: its watermark (clock.Marks), its entry in the sets of
+        # hubs that follow a game (fanout.py), what commit.lua need not publish back to it.
+        self.hub_id = hub_id = secrets.token_hex(6)
         # The commit path's pipelined connection (lane.py), on one Redis: on a cluster the
         # cluster client routes each commit to its game's master instead.
         self.lane = Lane(redis.connection_pool) if cluster is None else None
@@ -122,8 +125,9 @@ class Hub:
             clock=clock,
             lane=self.lane,
             replicas=replicas,
+            hub_id=hub_id,
         )
-        self.marks = Marks(settings.redis_url, scripts, clock, secrets.token_hex(6), cluster)
+        self.marks = Marks(settings.redis_url, scripts, clock, hub_id, cluster)
         self.scheduler = Scheduler(
             redis,
             scripts,
@@ -153,7 +157,7 @@ class Hub:
         self.watchers = Watchers(scripts)
         self.presence = Presence(scripts.presence)
         self.mail_services(settings, redis, scripts)
-        self.fanout = fanout = Fanout(redis)
+        self.fanout = fanout = Fanout(redis, hub_id)
         # Wired before the fan-out starts listening, so no event can be missed. What this
         # process commits reaches its own sockets, endings, bot worker, turn notices and
         # move reminders at once; pub/sub brings other hubs' events only for games
@@ -166,6 +170,7 @@ class Hub:
             self.turns.on_commit,
             self.reminders.on_commit,
         ]
+        games.committer.lost_hooks.append(fanout.resync)
         fanout.hooks.append(games.committer.observe)
         fanout.hub_hooks.append(self.turns.on_notice)
         fanout.hub_hooks.append(self.session_guard.on_notice)

@@ -25,7 +25,7 @@ from brandubh.hub import frames, keys, mygames, redis_client
 from brandubh.hub.changes import Build, Change
 from brandubh.hub.clock import RedisClock
 from brandubh.hub.errors import Refusal
-from brandubh.hub.lane import Lane
+from brandubh.hub.lane import Lane, Orphan
 from brandubh.hub.scripts import Scripts
 from brandubh.hub.state import GameState, Hash
 
@@ -71,6 +71,9 @@ def _ack(raw: bytes, fingerprint: str, msg_id: str) -> Committed:
 # number and the event frame as stored. Fan-out delivers it to local sockets, endings and
 # the bot worker follow up. Must not block.
 CommitHook = Callable[[Change, int, bytes], None]
+# Called with a game's id when a commit's reply was lost with the lane's connection: the
+# change may be in Redis, unseen here (fan-out then has the game's sockets catch up).
+LostHook = Callable[[str], None]
 
 
 class Committer:
@@ -84,14 +87,20 @@ class Committer:
         clock: RedisClock | None = None,
         lane: Lane | None = None,
         replicas: redis_client.ReplicaWait | None = None,
+        hub_id: str = "",
     ) -> None:
         self.redis = redis
         self.scripts = scripts
         self.lane = lane
         # When set, every commit of an action waits for replicas before its ack (WAIT).
         self.replicas = replicas
+        # On the lane this process hands every change it commits to its own sockets, even
+        # under a cancelled caller (lane.py's orphans): commit.lua need not publish it back
+        # here. Elsewhere ('') pub/sub's copy also covers a reply this process never read.
+        self.hub_id = hub_id if lane is not None and replicas is None else ""
         self.clock = clock or RedisClock()
         self.hooks: list[CommitHook] = []
+        self.lost_hooks: list[LostHook] = []
         # Last known state of recently used games; only ever a first guess (see act).
         self._cache: OrderedDict[str, GameState] = OrderedDict()
         # The engine's game at the cached state's ply, to play the next move on instead of
@@ -204,7 +213,7 @@ class Committer:
             seed = await self._seed(change) if change.new.status == "ended" else b""
             keys_, args = self.call(state, actor, msg_id, fingerprint, change, seed, received, safe)
             try:
-                reply = await self._evalsha(keys_, args)
+                reply = await self._evalsha(keys_, args, self._orphan(change, args[1]))
                 committed = self.settle(reply, change, args[1])
             except Refusal as exc:
                 exc.msg_id = exc.msg_id or msg_id or None
@@ -216,15 +225,38 @@ class Committer:
             state = None  # the game changed meanwhile: read it again
         raise Refusal("busy", "the game is changing too fast; try again", msg_id or None)
 
-    async def _evalsha(self, keys_: list[str], args: list[bytes]) -> list[Any]:
+    async def _evalsha(
+        self, keys_: list[str], args: list[bytes], orphan: Orphan | None = None
+    ) -> list[Any]:
         """commit.lua by its sha on the lane (lane.py: this is every move's round trip),
         then WAIT for replicas if asked (on its own connection: a WAIT holds up every
         command behind it), or by the script object (commit.lua is safe to repeat)."""
         if self.replicas is not None:
             return cast(list[Any], await self.replicas.call(self.scripts.commit, keys_, args))
         if self.lane is not None:
-            return cast(list[Any], await self.lane.script(self.scripts.commit, keys_, args))
+            commit = self.scripts.commit
+            return cast(list[Any], await self.lane.script(commit, keys_, args, orphan))
         return cast(list[Any], await redis_client.script(self.scripts.commit, keys_, args))
+
+    def _orphan(self, change: Change, frame: bytes) -> Orphan | None:
+        """What to do with the reply of a commit whose caller is gone (lane.py): settle
+        it as the caller would have, so its event still reaches this process's sockets."""
+        if not self.hub_id:
+            return None  # pub/sub brings every event back here
+
+        def settle_late(reply: Any) -> None:
+            if reply is None:  # lost with the connection: maybe committed, maybe not
+                for hook in self.lost_hooks:
+                    hook(change.new.id)
+                return
+            try:
+                committed = self.settle(reply, change, frame)
+            except Refusal:
+                return
+            if committed is not None and not committed.duplicate:
+                self._list_in_background([change])
+
+        return settle_late
 
     async def commit_pipelined(
         self, items: Sequence[tuple[GameState, Change, bytes]], safe: int | None = None
@@ -236,7 +268,12 @@ class Committer:
         frames_ = [args[1] for _, args in calls]
         replies: list[Any]
         if self.lane is not None:  # all written at once: one round trip
-            replies = await asyncio.gather(*(self._evalsha(k, a) for k, a in calls))
+            replies = await asyncio.gather(
+                *(
+                    self._evalsha(k, a, self._orphan(c, a[1]))
+                    for (k, a), (_, c, _) in zip(calls, items, strict=True)
+                )
+            )
         else:  # one pipeline (on a cluster, one per node; None where a node cannot answer)
             commit = self.scripts.commit
             replies = await redis_client.run_scripts(self.redis, [(commit, k, a) for k, a in calls])
@@ -253,10 +290,13 @@ class Committer:
         if done:
             # Only browsing lists: a wave of timeouts need not wait for them (they took a
             # third of a sweep's time), the next due deadlines do.
-            task = asyncio.create_task(self._list_quietly(done))
-            self._listing.add(task)
-            task.add_done_callback(self._listing.discard)
+            self._list_in_background(done)
         return out
+
+    def _list_in_background(self, changes: list[Change]) -> None:
+        task = asyncio.create_task(self._list_quietly(changes))
+        self._listing.add(task)
+        task.add_done_callback(self._listing.discard)
 
     async def _list_quietly(self, changes: list[Change]) -> None:
         try:
@@ -322,6 +362,7 @@ class Committer:
             "bot": change.bot_job,
             "game": old.id,
             "channel": keys.game_channel(old.id),
+            "hub": self.hub_id,
             # (Redis's Lua msgpack reads no bin type: bytes go as raw strings.)
             "fields": [x for name in change.write for x in (name, fields[name])],
         }
@@ -344,6 +385,7 @@ class Committer:
             keys.bot_jobs(bucket),
             keys.deadlines(bucket),
             keys.finished(bucket),
+            keys.game_hubs(old.id),
         ], [cast(bytes, msgpack.packb(params, use_bin_type=False)), frame]
 
     def settle(self, reply: list[Any], change: Change, frame: bytes) -> Committed | None:

@@ -473,7 +473,11 @@ class Connection:
             sub.syncing = True  # events arriving while it subscribes wait for the catch-up
             self.subs[game_id] = sub
             # Subscribed before the catch-up is read, or an event could fall between the two.
-            await self.services.fanout.add(game_id, sub)
+            try:
+                await self.services.fanout.add(game_id, sub)
+            except BaseException:
+                del self.subs[game_id]  # followed nothing: the client may ask again
+                raise
             if spectator:
                 await self.services.watchers.update(game_id, self.id, "add")
             elif self.player is not None:

@@ -1,14 +1,17 @@
 """Fan-out between hub processes: the pub/sub connections of a process, and the local
 registry of which sockets follow which game.
 
-Every commit publishes its event on the game's own sharded channel (keys.game_channel,
-SPUBLISH) as "<n> <frame>"; notices about the game go there as "0 <frame>". A process
-subscribes (SSUBSCRIBE) to a game's channel when its first socket follows the game and
-unsubscribes after its last one leaves, so a hub receives only the events of games it
-holds sockets for. ``add`` returns once the subscription is in effect: what the caller
-then reads from the event list (its catch-up) and what pub/sub brings overlap, and leave
-no gap between them. Pub/sub is at-most-once, so each subscription also numbers what it
-delivered and fills any gap from the game's event list (``connection.Subscription``).
+A process subscribes (SSUBSCRIBE) to a game's sharded channel (keys.game_channel) when its
+first socket follows the game, and enters its id in the game's set of hubs
+(keys.game_hubs); after its last socket leaves it unsubscribes and leaves the set. A commit
+publishes its event there as "<n> <frame>" only when a hub other than the committing one is
+in the set (commit.lua), so a hub receives only the events of games it holds sockets for,
+and a game followed on one hub only costs no publication at all; notices about the game go
+there as "0 <frame>". ``add`` returns once the subscription is in effect and the hub is in
+the set: what the caller then reads from the event list (its catch-up) and what pub/sub
+brings overlap, and leave no gap between them. Pub/sub is at-most-once, so each
+subscription also numbers what it delivered and fills any gap from the game's event list
+(``connection.Subscription``).
 
 On one Redis a process holds one pub/sub connection for everything. On a Redis Cluster a
 sharded channel is served only by the master holding its slot, so a process holds one
@@ -19,7 +22,13 @@ and the hubs' own channels stay ordinary channels (PUBLISH reaches every node of
 cluster): one more connection, to any node, listens to them.
 
 A change this process commits is delivered to its own sockets at once (``deliver``, a
-commit hook); the copy pub/sub brings back is then a duplicate the subscription skips.
+commit hook), even when its caller was cancelled meanwhile (lane.py's orphan replies);
+when the commit's reply is lost with its connection, the game's subscribers here catch up
+from the event list instead (``resync``). Leaving the set is ordered after any earlier
+join of the same game, per game, so a hub that follows a game is always in its set; a hub
+that dies stays in it, which costs publications nobody reads. The set is entered again
+whenever a pub/sub connection is opened (a Redis restarted without its data, a failover
+that lost the last writes).
 """
 
 from __future__ import annotations
@@ -27,7 +36,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterable
+import secrets
+from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, Final, Protocol
 
 import msgpack
@@ -84,11 +94,36 @@ class _Shard:
         self.task: asyncio.Task[None] | None = None
 
 
+class _PerGame:
+    """Runs what is held for one game one at a time, in the order asked (FIFO locks, kept
+    only while in use)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+
+    @contextlib.asynccontextmanager
+    async def hold(self, game_id: str) -> AsyncIterator[None]:
+        entry = self._locks.get(game_id)
+        if entry is None:
+            entry = self._locks[game_id] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._locks[game_id]
+
+
 class Fanout:
     """The process's pub/sub connections and its registry of local subscriptions."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: Redis, hub_id: str | None = None) -> None:
         self.redis = redis
+        # This process in the games' sets of hubs (keys.game_hubs); commit.py names the same.
+        self.hub_id = hub_id or secrets.token_hex(6)
         self.cluster: RedisCluster | None = redis_client.cluster_of(redis)
         self.games: dict[str, set[Listener]] = {}
         self.hooks: list[EventHook] = []
@@ -103,12 +138,18 @@ class Fanout:
         # SSUBSCRIBEs sent and not yet confirmed, per game, and who waits for them.
         self._unconfirmed: dict[str, int] = {}
         self._joined: dict[str, asyncio.Future[None]] = {}
+        # Per followed game: this hub entering its set of hubs (done once it is in).
+        self._member: dict[str, asyncio.Future[None]] = {}
+        self._membership = _PerGame()  # a game's SADD and SREM, in order
+        self._undoing: set[asyncio.Task[None]] = set()
         self._listening = False
 
     # -- the local registry ------------------------------------------------------------
 
     async def add(self, game_id: str, listener: Listener) -> None:
-        """Follow a game; returns once its channel's subscription is in effect."""
+        """Follow a game; returns once this hub is in its set of hubs and its channel's
+        subscription is in effect. Raises (following nothing) if Redis cannot take the
+        hub into the set."""
         listeners = self.games.get(game_id)
         if listeners is None:
             shard = self._route(game_id)  # first: a cluster that cannot route it changes nothing
@@ -116,10 +157,21 @@ class Fanout:
             joined = self._joined[game_id] = asyncio.get_running_loop().create_future()
             shard.games.add(game_id)
             self._shard_of[game_id] = shard
+            member: asyncio.Future[None] = asyncio.ensure_future(self._join(game_id))
+            self._member[game_id] = member
             await self._subscribe(shard, [game_id])
         else:
             listeners.add(listener)
             joined = self._joined.get(game_id) or _done()
+            member = self._member.get(game_id) or _done()
+        try:
+            await asyncio.shield(member)
+        except BaseException:
+            # Not in the set, other hubs' events would not come: follow nothing.
+            task = asyncio.create_task(self.remove(game_id, listener))
+            self._undoing.add(task)
+            task.add_done_callback(self._undoing.discard)
+            raise
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(joined), SUBSCRIBE_WAIT_S)
 
@@ -131,6 +183,7 @@ class Fanout:
         if not listeners:
             del self.games[game_id]
             self._joined.pop(game_id, None)
+            self._member.pop(game_id, None)
             shard = self._shard_of.pop(game_id, None)
             if shard is None:
                 return
@@ -139,6 +192,37 @@ class Fanout:
                 shard.leaving[game_id] = shard.leaving.get(game_id, 0) + 1
                 with contextlib.suppress(*_SEND_LOST):
                     await shard.pubsub.sunsubscribe(keys.game_channel(game_id))
+            await self._leave(game_id)
+
+    async def _join(self, game_id: str) -> None:
+        async with self._membership.hold(game_id):
+            await self.redis.sadd(keys.game_hubs(game_id), self.hub_id)
+
+    async def _leave(self, game_id: str) -> None:
+        """Leave the game's set of hubs, unless a socket here followed it again meanwhile
+        (its join is ordered after this, or done before and seen here)."""
+        try:
+            async with self._membership.hold(game_id):
+                if game_id not in self.games:
+                    await self.redis.srem(keys.game_hubs(game_id), self.hub_id)
+        except outage.UNREACHABLE as exc:  # left in the set: only publications nobody reads
+            outage.report("fan-out", exc)
+
+    async def _rejoin(self, games: Iterable[str]) -> None:
+        """Enter the sets of hubs of games followed here again (a pipeline; only adds, so
+        unordered with the games' leaves: an extra entry is harmless)."""
+        games = list(games)
+        if not games:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in games:
+            pipe.sadd(keys.game_hubs(game_id), self.hub_id)
+        await pipe.execute()
+
+    def resync(self, game_id: str) -> None:
+        """This process's subscribers of a game catch up from its event list (a commit's
+        reply was lost: its event may not have been delivered here)."""
+        self._resync([game_id])
 
     def deliver(self, game_id: str, n: int, frame: bytes) -> None:
         """Hand an event to this process's sockets that follow its game."""
@@ -294,6 +378,7 @@ class Fanout:
         for game_id in games:
             self._unconfirmed.pop(game_id, None)
         shard.leaving.clear()
+        await self._rejoin(games)
         shard.pubsub = pubsub
         await self._subscribe(shard, games)
         for game_id in games:
@@ -318,8 +403,10 @@ class Fanout:
                 moved[game_id] = target
         for game_id, target in moved.items():
             if target.pubsub is None:
-                target.moved.add(game_id)
+                target.moved.add(game_id)  # the target's connection rejoins and resyncs it
             else:
+                with contextlib.suppress(*_NODE_LOST):  # (retried on the next failure)
+                    await self._rejoin([game_id])
                 await self._subscribe(target, [game_id])
                 self._resync([game_id])
 

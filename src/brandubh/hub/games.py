@@ -53,10 +53,11 @@ class GameService:
         clock: RedisClock | None = None,
         lane: Lane | None = None,
         replicas: ReplicaWait | None = None,
+        hub_id: str = "",
     ) -> None:
         self.redis = redis
         self.scripts = scripts
-        self.committer = Committer(redis, scripts, clock, lane, replicas)
+        self.committer = Committer(redis, scripts, clock, lane, replicas, hub_id)
         # Where ended games are read from once their Redis keys have expired (rater.py).
         self.archive = archive
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production

@@ -116,6 +116,14 @@ def game_channel(game_id: str) -> str:
     return f"{PREFIX}:{tag(bucket(game_id))}:gch:{game_id}"
 
 
+def game_hubs(game_id: str) -> str:
+    """Set: the ids of the hubs that follow the game (fanout.py): commit.lua publishes an
+    event only when a hub other than the committing one is in it. Lives: while the game is
+    played, then the grace once archived; a hub that dies stays in it (its entry only
+    costs a publication nobody reads)."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:hubs:{game_id}"
+
+
 def game_of_channel(channel: bytes) -> str:
     """The game id a game channel is named for."""
     return channel.rpartition(b":")[2].decode()

@@ -8,6 +8,11 @@ more than the commit itself. Replies come back raw (bytes and lists, as commit.l
 A connection error fails the calls in flight with ``ConnectionError``; the next call opens
 a new connection. Callers fall back to the ordinary client, whose retries then apply: only
 commands that are safe to repeat go through a lane (commit.lua is, by its checks).
+
+A call may name an ``orphan`` callback: it receives the reply its caller, cancelled while
+waiting, never will, or None when the reply is lost with the connection (the command may
+or may not have run). The commit path uses it to hand its own sockets an event that was
+committed under a cancelled caller (commit.py).
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import asyncio
 import collections
 import contextlib
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
@@ -26,6 +31,9 @@ from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger("brandubh.hub")
+
+# Given the reply a cancelled caller did not take, or None when it was lost (see above).
+Orphan = Callable[[Any], None]
 
 
 def pack(args: Sequence[bytes | str | int]) -> list[bytes]:
@@ -49,12 +57,14 @@ class Lane:
     def __init__(self, pool: ConnectionPool) -> None:
         self.pool = pool
         self._conn: AbstractConnection | None = None
-        self._waiting: collections.deque[asyncio.Future[Any]] = collections.deque()
+        self._waiting: collections.deque[tuple[asyncio.Future[Any], Orphan | None]] = (
+            collections.deque()
+        )
         self._reader: asyncio.Task[None] | None = None
         self._opening: asyncio.Lock = asyncio.Lock()
         self._outgoing: list[bytes] = []  # packed commands of this turn of the loop
 
-    async def call(self, *args: bytes | str | int) -> Any:
+    async def call(self, *args: bytes | str | int, orphan: Orphan | None = None) -> Any:
         """Send one command and return its raw reply (a ResponseError is raised)."""
         conn = self._conn if self._conn is not None else await self._open()
         loop = asyncio.get_running_loop()
@@ -69,7 +79,7 @@ class Lane:
         if writer is None or writer.is_closing():
             self._broken(RedisConnectionError("the lane's connection is closed"))
             raise RedisConnectionError("the lane's connection is closed")
-        self._waiting.append(future)
+        self._waiting.append((future, orphan))
         if not self._outgoing:
             loop.call_soon(self._flush)
         self._outgoing.extend(pack(args))
@@ -83,16 +93,32 @@ class Lane:
         if out and writer is not None:
             writer.write(b"".join(out))
 
-    async def script(self, script: AsyncScript, keys: Sequence[str], args: Sequence[Any]) -> Any:
+    async def script(
+        self,
+        script: AsyncScript,
+        keys: Sequence[str],
+        args: Sequence[Any],
+        orphan: Orphan | None = None,
+    ) -> Any:
         """A registered script by its sha on the lane; by the script object (which loads it,
-        with the ordinary client's retries) when Redis lacks it or the lane fails."""
+        with the ordinary client's retries) when Redis lacks it or the lane fails. After a
+        lane failure, or a cancel while on the fallback, ``orphan`` gets None."""
+        lost = False
         try:
-            return await self.call("EVALSHA", script.sha, len(keys), *keys, *args)
+            return await self.call("EVALSHA", script.sha, len(keys), *keys, *args, orphan=orphan)
         except NoScriptError:
             pass
         except RedisConnectionError:
             log.warning("the Redis lane's connection failed; using the pool")
-        return await script(keys=keys, args=args)
+            lost = True
+        try:
+            return await script(keys=keys, args=args)
+        except asyncio.CancelledError:
+            lost = True
+            raise
+        finally:
+            if lost and orphan is not None:
+                _tell(orphan, None)
 
     async def hgetall(self, key: str) -> dict[bytes, bytes]:
         """HGETALL, raw: field -> value (the lane applies no response callbacks)."""
@@ -118,9 +144,11 @@ class Lane:
                     reply = await conn.read_response(disconnect_on_error=True)
                 except ResponseError as exc:  # a script's error reply: that caller's
                     reply = exc
-                future = waiting.popleft()
-                if future.done():
-                    continue  # its caller was cancelled
+                future, orphan = waiting.popleft()
+                if future.done():  # its caller was cancelled
+                    if orphan is not None and not isinstance(reply, ResponseError):
+                        _tell(orphan, reply)
+                    continue
                 if isinstance(reply, ResponseError):
                     future.set_exception(reply)
                 else:
@@ -135,9 +163,11 @@ class Lane:
         self._outgoing = []
         error = exc if isinstance(exc, RedisConnectionError) else RedisConnectionError(str(exc))
         while self._waiting:
-            future = self._waiting.popleft()
+            future, orphan = self._waiting.popleft()
             if not future.done():
-                future.set_exception(error)
+                future.set_exception(error)  # its caller falls back, then tells the orphan
+            elif orphan is not None:
+                _tell(orphan, None)
         if reader is not None and reader is not asyncio.current_task():
             reader.cancel()
         if conn is not None:
@@ -153,3 +183,11 @@ class Lane:
         conn, self._conn = self._conn, None
         if conn is not None:
             await conn.disconnect()
+
+
+def _tell(orphan: Orphan, reply: Any) -> None:
+    """Hand an orphan its reply; its failure is logged, never the reader's."""
+    try:
+        orphan(reply)
+    except Exception:
+        log.exception("a lane call's orphan callback failed")

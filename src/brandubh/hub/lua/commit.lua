@@ -3,11 +3,13 @@
 -- Python has already validated the change with the engine against the state at
 -- expected_seq; this re-checks, in order, that nothing moved since, then writes the
 -- new fields, appends the numbered event, publishes it (SPUBLISH on the game's own
--- channel, as "<n> <frame>") and updates the deadline and bot indexes -- all or nothing. Check order (docs/architecture.md): resend, status,
+-- channel, as "<n> <frame>", when a hub other than the committing one follows the game)
+-- and updates the deadline and bot indexes -- all or nothing. Check order (docs/architecture.md): resend, status,
 -- ply, turn, deadline, version: otherwise a harmless resend reads as "not your turn". Redis's TIME is the one clock.
 --
 -- KEYS[1] game hash   KEYS[2] event list   KEYS[3] ack hash   KEYS[4] bot job zset
 -- KEYS[5] deadline zset   KEYS[6] finished-games zset (to archive and rate: endings.py)
+-- KEYS[7] the set of hubs that follow the game (fanout.py)
 -- ARGV[1] a msgpack map (commit.py builds it):
 --   actor, id      the actor's id; the client message id ('' for none)
 --   fp             what the message asked for; an id reused for another action is refused
@@ -20,6 +22,8 @@
 --   ms             milliseconds for change
 --   bot            bot job: '' leave, 'add' queue the game, 'del' drop it
 --   game, channel  the game's id and sharded pub/sub channel
+--   hub            the committing hub's id when it hands the event to its own sockets
+--                  itself; '' when it relies on pub/sub for them too
 --   stamp          a move: when it reached the hub (ms, Redis clock as the hub estimates
 --                  it); absent for none. A move stamped by its deadline is in time even if
 --                  this runs after it, unless the stamp is older than max_age ms
@@ -109,5 +113,10 @@ elseif p.bot == 'del' then
   redis.call('ZREM', KEYS[4], p.game)
 end
 if p.archive_after then redis.call('ZADD', KEYS[6], now + p.archive_after, p.game) end
-redis.call('SPUBLISH', p.channel, n .. ' ' .. frame)
+-- Only hubs that follow the game listen; the committing one delivers to its own sockets.
+local others = redis.call('SCARD', KEYS[7])
+if others > 0 and p.hub ~= '' and redis.call('SISMEMBER', KEYS[7], p.hub) == 1 then
+  others = others - 1
+end
+if others > 0 then redis.call('SPUBLISH', p.channel, n .. ' ' .. frame) end
 return {'ok', n, tostring(deadline)}

@@ -1,0 +1,133 @@
+"""The commit path: commit.lua publishes an event only for other hubs that follow the game,
+and a change committed under a cancelled caller still reaches this process's hooks."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from brandubh.hub import keys
+from brandubh.hub.changes import Change
+from brandubh.hub.games import GameService
+from brandubh.hub.lane import Lane
+from brandubh.hub.matches import MatchService
+from brandubh.hub.scripts import Scripts
+from brandubh.hub.state import GameState, Player
+
+A, B = Player("u_ann", "Ann"), Player("u_bob", "Bob")
+HUB = "hub-here"
+
+# Holds Redis busy for a moment, as a stall would: what is sent meanwhile waits.
+BUSY = """
+local t = redis.call('TIME')
+local stop = t[1] * 1000000 + t[2] + tonumber(ARGV[1])
+repeat t = redis.call('TIME') until t[1] * 1000000 + t[2] >= stop
+return 1
+"""
+
+
+@pytest.fixture
+async def services(fresh_redis_url: str) -> AsyncIterator[dict[str, Any]]:
+    """A lane-committing game service of this process, on a Redis of the test's own."""
+    r = aioredis.Redis.from_url(fresh_redis_url)
+    lane = Lane(r.connection_pool)
+    games = GameService(r, Scripts.register(r), lane=lane, hub_id=HUB)
+    commits: list[tuple[str, int]] = []
+
+    def seen(change: Change, n: int, frame: bytes) -> None:
+        commits.append((change.new.id, n))
+
+    games.committer.hooks.append(seen)
+    lost: list[str] = []
+    games.committer.lost_hooks.append(lost.append)
+    yield {"redis": r, "games": games, "commits": commits, "lost": lost}
+    await lane.aclose()
+    await r.aclose()
+
+
+async def started(games: GameService) -> GameState:
+    _, game_id = await MatchService(games.redis, games).start(A, B, "nielsen", 600, None)
+    return await games.load(game_id)
+
+
+async def move(games: GameService, state: GameState, msg_id: str) -> Any:
+    text = state.game().legal_texts()[0]
+    return await games.move(state.turn, state.id, state.ply, text, msg_id)
+
+
+async def published(r: aioredis.Redis, game_id: str, play: Any) -> list[bytes]:
+    """What a listener on the game's channel heard while ``play`` ran."""
+    pubsub = r.pubsub()
+    await pubsub.ssubscribe(keys.game_channel(game_id))
+    await pubsub.get_message(timeout=1)  # the subscription's confirmation
+    await play()
+    heard = []
+    while (msg := await pubsub.get_message(timeout=0.3)) is not None:
+        if msg["type"] == "smessage":
+            heard.append(msg["data"])
+    await pubsub.aclose()  # type: ignore[no-untyped-call]
+    return heard
+
+
+async def test_an_event_is_published_only_when_another_hub_follows_the_game(
+    services: dict[str, Any],
+) -> None:
+    r, games = services["redis"], services["games"]
+    state = await started(games)
+    hubs = keys.game_hubs(state.id)
+
+    async def one_move() -> None:
+        nonlocal state
+        await move(games, state, f"m{state.ply}")
+        state = await games.load(state.id)
+
+    # Followed nowhere, or only here (where the hooks deliver it): not published.
+    assert await published(r, state.id, one_move) == []
+    await r.sadd(hubs, HUB)
+    assert await published(r, state.id, one_move) == []
+    # Another hub follows it: published, numbered, once.
+    await r.sadd(hubs, "hub-elsewhere")
+    heard = await published(r, state.id, one_move)
+    assert len(heard) == 1 and heard[0].startswith(b"%d " % state.seq)
+    await r.srem(hubs, HUB)
+    assert len(await published(r, state.id, one_move)) == 1
+    # Every commit reached this process's hooks, whether published or not.
+    assert [n for g, n in services["commits"] if g == state.id][-4:] == list(
+        range(state.seq - 3, state.seq + 1)
+    )
+
+
+async def test_a_move_committed_under_a_cancelled_caller_still_reaches_the_hooks(
+    services: dict[str, Any],
+) -> None:
+    r, games = services["redis"], services["games"]
+    state = await started(games)
+    await r.sadd(keys.game_hubs(state.id), HUB)  # followed only here: nothing is published
+    await games.committer.lane.call("PING")  # the lane is open
+    busy = asyncio.create_task(r.eval(BUSY, 0, 1_000_000))
+    await asyncio.sleep(0.1)
+    # The state is cached, so the move needs no round trip before its commit: that is
+    # written at once and waits behind the busy script.
+    mover = asyncio.create_task(move(games, state, "cancelled"))
+    await asyncio.sleep(0.4)
+    mover.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await mover
+    await busy
+    for _ in range(100):  # (Redis may answer other connections first)
+        if (state.id, state.seq + 1) in services["commits"]:
+            break
+        await asyncio.sleep(0.02)
+    assert (state.id, state.seq + 1) in services["commits"]
+    assert services["lost"] == []
+    after = await games.load(state.id)
+    assert after.seq == state.seq + 1  # the commit ran, once
+    # The resend is acknowledged as the same move.
+    again = await games.move(
+        state.turn, state.id, state.ply, state.game().legal_texts()[0], "cancelled"
+    )
+    assert again.duplicate and again.n == after.seq

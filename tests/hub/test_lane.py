@@ -1,0 +1,72 @@
+"""The commit lane: a reply whose caller was cancelled, or lost with the connection, still
+reaches the call's orphan callback (what the commit path hands its own sockets by)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from brandubh.hub.lane import Lane
+
+
+@pytest.fixture
+async def redis_and_lane(fresh_redis_url: str) -> AsyncIterator[tuple[aioredis.Redis, Lane]]:
+    r = aioredis.Redis.from_url(fresh_redis_url)
+    lane = Lane(r.connection_pool)
+    yield r, lane
+    await lane.aclose()
+    await r.aclose()
+
+
+async def test_a_cancelled_callers_reply_goes_to_its_orphan(
+    redis_and_lane: tuple[aioredis.Redis, Lane],
+) -> None:
+    r, lane = redis_and_lane
+    got: list[Any] = []
+    call = asyncio.create_task(lane.call("BLPOP", "q", 5, orphan=got.append))
+    await asyncio.sleep(0.1)  # the BLPOP waits in Redis
+    call.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await call
+    await r.rpush("q", b"late")
+    for _ in range(100):
+        if got:
+            break
+        await asyncio.sleep(0.02)
+    assert got == [[b"q", b"late"]]
+    # The lane goes on: the next caller gets its own reply, not the orphan's.
+    assert await lane.call("PING") == b"PONG"
+
+
+async def test_a_reply_lost_with_the_connection_tells_the_orphan_none(
+    redis_and_lane: tuple[aioredis.Redis, Lane],
+) -> None:
+    r, lane = redis_and_lane
+    lane_id = await lane.call("CLIENT", "ID")
+    got: list[Any] = []
+    call = asyncio.create_task(lane.call("BLPOP", "q", 5, orphan=got.append))
+    await asyncio.sleep(0.1)
+    call.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await call
+    await r.client_kill_filter(_id=lane_id)
+    for _ in range(100):
+        if got:
+            break
+        await asyncio.sleep(0.02)
+    assert got == [None]
+    assert await lane.call("PING") == b"PONG"  # a new connection
+
+
+async def test_an_answered_caller_leaves_its_orphan_untold(
+    redis_and_lane: tuple[aioredis.Redis, Lane],
+) -> None:
+    _, lane = redis_and_lane
+    got: list[Any] = []
+    assert await lane.call("ECHO", "x", orphan=got.append) == b"x"
+    await lane.call("PING")
+    assert got == []
