@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from brandubh.hub.lane import Lane
 
@@ -70,3 +71,26 @@ async def test_an_answered_caller_leaves_its_orphan_untold(
     assert await lane.call("ECHO", "x", orphan=got.append) == b"x"
     await lane.call("PING")
     assert got == []
+
+
+async def test_calls_on_a_stalled_redis_fail_within_two_watchdog_periods(
+    fresh_redis_url: str,
+) -> None:
+    r = aioredis.Redis.from_url(fresh_redis_url)
+    lane = Lane(r.connection_pool, timeout_s=0.3)
+    try:
+        await lane.call("PING")
+        await asyncio.sleep(0.5)  # an idle lane is not broken: it waits with no timer
+        assert await lane.call("ECHO", "idle") == b"idle"
+        got: list[Any] = []
+        stalled = asyncio.create_task(lane.call("BLPOP", "never", 0))
+        queued = asyncio.create_task(lane.call("PING", orphan=got.append))
+        with pytest.raises(RedisConnectionError):
+            await asyncio.wait_for(stalled, 2)
+        with pytest.raises(RedisConnectionError):
+            await queued
+        assert got == []  # its caller heard of the failure itself
+        assert await lane.call("PING") == b"PONG"  # a new connection
+    finally:
+        await lane.aclose()
+        await r.aclose()

@@ -6,8 +6,11 @@ call (pool checkout and release, retry wrapper, timeouts, response callbacks), w
 more than the commit itself. Replies come back raw (bytes and lists, as commit.lua gives).
 
 A connection error fails the calls in flight with ``ConnectionError``; the next call opens
-a new connection. Callers fall back to the ordinary client, whose retries then apply: only
-commands that are safe to repeat go through a lane (commit.lua is, by its checks).
+a new connection. Replies are read with no timeout per read (that cost a timer per move);
+instead a watchdog breaks the connection when calls have waited ``timeout_s`` with no reply
+at all (a stalled Redis), so they fail within one to two times ``timeout_s``. Callers
+fall back to the ordinary client, whose retries then apply: only commands that are safe to
+repeat go through a lane (commit.lua is, by its checks).
 
 A call may name an ``orphan`` callback: it receives the reply its caller, cancelled while
 waiting, never will, or None when the reply is lost with the connection (the command may
@@ -54,8 +57,12 @@ def pack(args: Sequence[bytes | str | int]) -> list[bytes]:
 
 
 class Lane:
-    def __init__(self, pool: ConnectionPool) -> None:
+    def __init__(self, pool: ConnectionPool, timeout_s: float = 10.0) -> None:
         self.pool = pool
+        self.timeout_s = timeout_s
+        self._replies = 0  # replies read so far (the watchdog's measure of progress)
+        self._seen = 0
+        self._watchdog: asyncio.TimerHandle | None = None
         self._conn: AbstractConnection | None = None
         self._waiting: collections.deque[tuple[asyncio.Future[Any], Orphan | None]] = (
             collections.deque()
@@ -80,10 +87,26 @@ class Lane:
             self._broken(RedisConnectionError("the lane's connection is closed"))
             raise RedisConnectionError("the lane's connection is closed")
         self._waiting.append((future, orphan))
+        if self._watchdog is None:
+            self._arm(loop)
         if not self._outgoing:
             loop.call_soon(self._flush)
         self._outgoing.extend(pack(args))
         return await future
+
+    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._seen = self._replies
+        self._watchdog = loop.call_later(self.timeout_s, self._watch)
+
+    def _watch(self) -> None:
+        """Calls waited a whole period: break the connection if no reply came in it."""
+        self._watchdog = None
+        if not self._waiting:
+            return
+        if self._replies == self._seen:
+            self._broken(RedisTimeoutError(f"Redis did not answer for {self.timeout_s:g} s"))
+            return
+        self._arm(asyncio.get_running_loop())
 
     def _flush(self) -> None:
         """Write what this turn of the loop queued, to the connection open now (a broken
@@ -132,6 +155,7 @@ class Lane:
             if self._conn is None:
                 conn = self.pool.make_connection()  # type: ignore[no-untyped-call]
                 await conn.connect()
+                conn.socket_timeout = None  # replies wait without a timer: see the watchdog
                 self._conn = conn
                 self._reader = asyncio.create_task(self._read(conn), name="redis lane")
             return self._conn
@@ -144,6 +168,7 @@ class Lane:
                     reply = await conn.read_response(disconnect_on_error=True)
                 except ResponseError as exc:  # a script's error reply: that caller's
                     reply = exc
+                self._replies += 1
                 future, orphan = waiting.popleft()
                 if future.done():  # its caller was cancelled
                     if orphan is not None and not isinstance(reply, ResponseError):
@@ -161,6 +186,9 @@ class Lane:
         conn, self._conn = self._conn, None
         reader, self._reader = self._reader, None
         self._outgoing = []
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
         error = exc if isinstance(exc, RedisConnectionError) else RedisConnectionError(str(exc))
         while self._waiting:
             future, orphan = self._waiting.popleft()
@@ -175,6 +203,9 @@ class Lane:
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     async def aclose(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
         reader, self._reader = self._reader, None
         if reader is not None:
             reader.cancel()
