@@ -32,6 +32,7 @@ from redis.asyncio import Redis
 
 from brandubh.bot import think
 from brandubh.hub import keys, redis_client
+from brandubh.hub.background import Tasks
 from brandubh.hub.changes import Change
 from brandubh.hub.clock import RedisClock
 from brandubh.hub.config import Settings
@@ -92,11 +93,10 @@ class BotWorker:
         self._pool: ProcessPoolExecutor | None = None
         self._busy: set[str] = set()  # games this process is thinking about now
         self._players: set[str] = set()  # the players whose games are being thought about
-        self._running: set[asyncio.Task[None]] = set()
+        self._running = Tasks()
 
     async def stop(self) -> None:
-        for task in list(self._running):
-            task.cancel()
+        await self._running.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
 
@@ -138,9 +138,7 @@ class BotWorker:
             if game_id in self._busy:
                 continue
             self._busy.add(game_id)
-            task = asyncio.create_task(self._play(game_id))
-            self._running.add(task)
-            task.add_done_callback(self._running.discard)
+            self._running.start(self._play(game_id))
 
     async def _play(self, game_id: str) -> None:
         renew = asyncio.create_task(self._renew(game_id))

@@ -22,6 +22,7 @@ from redis.asyncio import Redis
 
 from brandubh.engine import Game
 from brandubh.hub import frames, keys, mygames, redis_client
+from brandubh.hub.background import Tasks
 from brandubh.hub.changes import Build, Change
 from brandubh.hub.clock import RedisClock
 from brandubh.hub.errors import Refusal
@@ -106,7 +107,7 @@ class Committer:
         # The engine's game at the cached state's ply, to play the next move on instead of
         # rebuilding it from the snapshot; taken out while a change is built on it.
         self._live: dict[str, Game] = {}
-        self._listing: set[asyncio.Task[None]] = set()  # list_live off the firing path
+        self._listing = Tasks()  # list_live off the firing path
 
     # -- the cache ------------------------------------------------------------------------
 
@@ -294,9 +295,7 @@ class Committer:
         return out
 
     def _list_in_background(self, changes: list[Change]) -> None:
-        task = asyncio.create_task(self._list_quietly(changes))
-        self._listing.add(task)
-        task.add_done_callback(self._listing.discard)
+        self._listing.start(self._list_quietly(changes))
 
     async def _list_quietly(self, changes: list[Change]) -> None:
         try:

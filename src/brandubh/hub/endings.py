@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -30,6 +29,7 @@ from typing import Final
 from redis.asyncio import Redis
 
 from brandubh.hub import keys, redis_client
+from brandubh.hub.background import Tasks
 from brandubh.hub.changes import Change
 from brandubh.hub.scripts import Scripts
 from brandubh.store import StoreUnavailable
@@ -68,7 +68,7 @@ class Endings:
         self.scripts = scripts
         self.steps = tuple(steps)
         self.defer = defer  # True while the clock's work comes first (Scheduler.busy)
-        self._live: set[asyncio.Task[bool]] = set()
+        self._live = Tasks()
         self._backlog: collections.deque[str] = collections.deque()
         # Games this hub is following up now: its sweep leaves them alone.
         self._held: set[str] = set()
@@ -85,9 +85,7 @@ class Endings:
             return  # the sweep (which claims, one hub each) takes it
         if len(self._live) < MAX_LIVE:
             self._held.add(game_id)
-            task = asyncio.create_task(self._drain(game_id))
-            self._live.add(task)
-            task.add_done_callback(self._live.discard)
+            self._live.start(self._drain(game_id))
         elif len(self._backlog) < BACKLOG:
             self._held.add(game_id)
             self._backlog.append(game_id)
@@ -177,9 +175,4 @@ class Endings:
             log.warning("PostgreSQL unreachable: archiving %d games later", len(waiting))
 
     async def stop(self) -> None:
-        tasks = list(self._live)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        await self._live.cancel()

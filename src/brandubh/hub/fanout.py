@@ -48,6 +48,7 @@ from redis.crc import key_slot
 from redis.exceptions import ResponseError
 
 from brandubh.hub import keys, outage, redis_client
+from brandubh.hub.background import Tasks
 
 log = logging.getLogger("brandubh.hub")
 
@@ -141,7 +142,7 @@ class Fanout:
         # Per followed game: this hub entering its set of hubs (done once it is in).
         self._member: dict[str, asyncio.Future[None]] = {}
         self._membership = _PerGame()  # a game's SADD and SREM, in order
-        self._undoing: set[asyncio.Task[None]] = set()
+        self._undoing = Tasks()
         self._listening = False
 
     # -- the local registry ------------------------------------------------------------
@@ -168,9 +169,7 @@ class Fanout:
             await asyncio.shield(member)
         except BaseException:
             # Not in the set, other hubs' events would not come: follow nothing.
-            task = asyncio.create_task(self.remove(game_id, listener))
-            self._undoing.add(task)
-            task.add_done_callback(self._undoing.discard)
+            self._undoing.start(self.remove(game_id, listener))
             raise
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(joined), SUBSCRIBE_WAIT_S)

@@ -9,7 +9,6 @@ does not leave its players shown as connected.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import secrets
 import time
@@ -20,6 +19,7 @@ from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 
 from brandubh.hub import frames, keys
+from brandubh.hub.background import Tasks
 from brandubh.hub.changes import Change
 from brandubh.hub.sockets import Sockets
 from brandubh.hub.state import BOT_ID, GameState
@@ -84,7 +84,7 @@ class TurnNotices:
         # built from it, not by decoding the event frame on every move.
         self.committed = committed
         self.hub = secrets.token_hex(6)  # so that this hub skips its own notices
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks = Tasks()
 
     def on_commit(self, change: Change, n: int, frame: bytes) -> None:
         """Commit hook (commit.py)."""
@@ -104,9 +104,7 @@ class TurnNotices:
         )
         self.sockets.tell([state.turn], notice, unless_following=state.id)
         if new.move_time >= CORRESPONDENCE_S:
-            task = asyncio.create_task(self._publish(state.id, state.turn, notice))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._tasks.start(self._publish(state.id, state.turn, notice))
 
     async def _publish(self, game_id: str, player_id: str, notice: bytes) -> None:
         with contextlib.suppress(Exception):  # only a notice: the games list is the truth

@@ -22,7 +22,6 @@ one EXISTS.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from typing import Any, Final, Literal
@@ -32,6 +31,7 @@ from redis.asyncio import Redis
 
 from brandubh.hub import keys, mails, redis_client
 from brandubh.hub.accounts import Accounts
+from brandubh.hub.background import Tasks
 from brandubh.hub.changes import Change
 from brandubh.hub.errors import Refusal
 from brandubh.hub.games import GameService
@@ -95,7 +95,7 @@ class Reminders:
         self.sockets = sockets
         self.public_url = public_url
         self.clock = clock  # this process's estimate of Redis's clock, ms
-        self._writes: set[asyncio.Task[None]] = set()
+        self._writes = Tasks()
         self._marked: dict[str, float] = {}  # player -> when this hub last marked them
         self.sent = 0
 
@@ -133,9 +133,7 @@ class Reminders:
             return
         if int(state.get("move_time") or 0) < MIN_MOVE_TIME_S:
             return
-        task = asyncio.create_task(self._index(state))
-        self._writes.add(task)
-        task.add_done_callback(self._writes.discard)
+        self._writes.start(self._index(state))
 
     async def _index(self, state: dict[str, Any]) -> None:
         game, ply = str(state.get("id")), int(state.get("ply") or 0)
@@ -229,5 +227,4 @@ class Reminders:
         return holder
 
     async def stop(self) -> None:
-        for task in list(self._writes):
-            task.cancel()
+        await self._writes.cancel()
