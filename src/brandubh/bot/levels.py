@@ -36,9 +36,10 @@ class Level:
 
 
 LEVELS: Final[dict[int, Level]] = {
-    # Each level about four to five times the nodes of the one below (levels 2 to 5 search
-    # to full depth without deliberate errors); level 1 errs instead. Tuned so that each
-    # scores 65-80 % against the one below per rule set (docs/bot.md, "The ladder").
+    # Levels 2 to 5 search to full depth without deliberate errors, each with four to seven
+    # times the nodes of the one below; level 1 has level 2's budget but is held to depth 2
+    # and errs. Tuned so that each scores 65-80 % against the one below per rule set
+    # (docs/bot.md, "The ladder").
     1: Level(1, "beginner", nodes=1_200, depth=2, noise=60, blunder=0.05, q_checks=1),
     2: Level(2, "casual player", nodes=1_200, depth=64),
     3: Level(3, "improver", nodes=8_000, depth=64),
