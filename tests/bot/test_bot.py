@@ -86,7 +86,7 @@ def test_never_an_illegal_move_at_low_levels(ruleset: str) -> None:
 @pytest.mark.parametrize("ruleset", ALL)
 def test_never_an_illegal_move_with_tiny_budgets(ruleset: str) -> None:
     tiny = replace(level_for(5), nodes=300, depth=4)
-    noisy = replace(level_for(2), nodes=300)
+    noisy = replace(level_for(1), nodes=300)  # the level with root noise and blunders
     for i, game in enumerate(random_games(ruleset, 30, seed=100 + len(ruleset))):
         level = tiny if i % 2 else noisy
         code = choose_code(game, rng_for(SEED, f"tiny-{i}", game.ply), level)

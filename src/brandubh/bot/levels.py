@@ -36,10 +36,14 @@ class Level:
 
 
 LEVELS: Final[dict[int, Level]] = {
-    1: Level(1, "beginner", nodes=300, depth=1, noise=200, blunder=0.3, q_checks=0),
-    2: Level(2, "casual player", nodes=1_500, depth=2, noise=70, blunder=0.06, q_checks=1),
-    3: Level(3, "improver", nodes=5_000, depth=3, noise=20),
-    4: Level(4, "club player", nodes=25_000, depth=64),
+    # Levels 2 to 5 search to full depth without deliberate errors, each with four to seven
+    # times the nodes of the one below; level 1 has level 2's budget but is held to depth 2
+    # and errs. Tuned so that each scores 65-80 % against the one below per rule set
+    # (docs/bot.md, "The ladder").
+    1: Level(1, "beginner", nodes=1_200, depth=2, noise=60, blunder=0.05, q_checks=1),
+    2: Level(2, "casual player", nodes=1_200, depth=64),
+    3: Level(3, "improver", nodes=8_000, depth=64),
+    4: Level(4, "club player", nodes=40_000, depth=64),
     5: Level(5, "strong club player", nodes=160_000, depth=64),
 }
 
