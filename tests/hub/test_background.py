@@ -11,7 +11,7 @@ async def test_tasks_are_kept_until_they_end_and_cancelled_together() -> None:
     tasks = Tasks()
     done = tasks.start(asyncio.sleep(0, result="ok"))
     stuck = tasks.start(asyncio.sleep(60))
-    assert len(tasks) == 2
+    assert len(tasks) == 2 and set(tasks) == {done, stuck}
     assert await done == "ok"
     await asyncio.sleep(0)  # (its done callback runs on the next turn)
     assert len(tasks) == 1

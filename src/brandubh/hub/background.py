@@ -4,7 +4,7 @@ event loop holds only a weak reference to a task), and cancelled together on sto
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -24,6 +24,10 @@ class Tasks:
 
     def __len__(self) -> int:
         return len(self._running)
+
+    def __iter__(self) -> Iterator[asyncio.Task[Any]]:
+        """The tasks running now (a copy: they end while it is read)."""
+        return iter(list(self._running))
 
     async def cancel(self) -> None:
         """Cancel the tasks still running and wait until each has ended."""
