@@ -28,7 +28,7 @@ HUB = "hub-here"
 async def services(fresh_redis_url: str) -> AsyncIterator[dict[str, Any]]:
     """A lane-committing game service of this process, on a Redis of the test's own."""
     r = aioredis.Redis.from_url(fresh_redis_url)
-    lane = Lane(r.connection_pool)
+    lane = Lane(r.connection_pool, timeout_s=10)
     games = GameService(r, Scripts.register(r), lane=lane, hub_id=HUB)
     commits: list[tuple[str, int]] = []
 

@@ -17,7 +17,7 @@ from brandubh.hub.lane import Lane
 @pytest.fixture
 async def redis_and_lane(fresh_redis_url: str) -> AsyncIterator[tuple[aioredis.Redis, Lane]]:
     r = aioredis.Redis.from_url(fresh_redis_url)
-    lane = Lane(r.connection_pool)
+    lane = Lane(r.connection_pool, timeout_s=10)
     yield r, lane
     await lane.aclose()
     await r.aclose()

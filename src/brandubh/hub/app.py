@@ -110,7 +110,9 @@ class Hub:
         self.hub_id = hub_id = secrets.token_hex(6)
         # The commit path's pipelined connection (lane.py), on one Redis: on a cluster the
         # cluster client routes each commit to its game's master instead.
-        self.lane = Lane(redis.connection_pool) if cluster is None else None
+        self.lane = (
+            Lane(redis.connection_pool, redis_client.COMMAND_TIMEOUT_S) if cluster is None else None
+        )
         replicas = None
         if settings.redis_wait_replicas > 0:
             replicas = redis_client.ReplicaWait(

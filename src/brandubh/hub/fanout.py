@@ -36,7 +36,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections.abc import AsyncIterator, Callable, Iterable
 from typing import Any, Final, Protocol
 
@@ -121,10 +120,10 @@ class _PerGame:
 class Fanout:
     """The process's pub/sub connections and its registry of local subscriptions."""
 
-    def __init__(self, redis: Redis, hub_id: str | None = None) -> None:
+    def __init__(self, redis: Redis, hub_id: str) -> None:
         self.redis = redis
         # This process in the games' sets of hubs (keys.game_hubs); commit.py names the same.
-        self.hub_id = hub_id or secrets.token_hex(6)
+        self.hub_id = hub_id
         self.cluster: RedisCluster | None = redis_client.cluster_of(redis)
         self.games: dict[str, set[Listener]] = {}
         self.hooks: list[EventHook] = []

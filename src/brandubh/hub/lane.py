@@ -57,7 +57,7 @@ def pack(args: Sequence[bytes | str | int]) -> list[bytes]:
 
 
 class Lane:
-    def __init__(self, pool: ConnectionPool, timeout_s: float = 10.0) -> None:
+    def __init__(self, pool: ConnectionPool, timeout_s: float) -> None:
         self.pool = pool
         self.timeout_s = timeout_s
         self._replies = 0  # replies read so far (the watchdog's measure of progress)
@@ -97,6 +97,11 @@ class Lane:
     def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
         self._seen = self._replies
         self._watchdog = loop.call_later(self.timeout_s, self._watch)
+
+    def _disarm(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            self._watchdog = None
 
     def _watch(self) -> None:
         """Calls waited a whole period: break the connection if no reply came in it."""
@@ -186,9 +191,7 @@ class Lane:
         conn, self._conn = self._conn, None
         reader, self._reader = self._reader, None
         self._outgoing = []
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-            self._watchdog = None
+        self._disarm()
         error = exc if isinstance(exc, RedisConnectionError) else RedisConnectionError(str(exc))
         while self._waiting:
             future, orphan = self._waiting.popleft()
@@ -203,9 +206,7 @@ class Lane:
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     async def aclose(self) -> None:
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-            self._watchdog = None
+        self._disarm()
         reader, self._reader = self._reader, None
         if reader is not None:
             reader.cancel()
