@@ -22,6 +22,7 @@ from brandubh.hub.state import GameState, Player
 
 A, B = Player("u_ann", "Ann"), Player("u_bob", "Bob")
 HUB = "hub-here"
+ELSEWHERE = "hub-elsewhere"
 
 
 @pytest.fixture
@@ -53,21 +54,23 @@ async def move(games: GameService, state: GameState, msg_id: str) -> Any:
     return await games.move(state.turn, state.id, state.ply, text, msg_id)
 
 
-async def published(r: aioredis.Redis, game_id: str, play: Any) -> list[bytes]:
-    """What a listener on the game's channel heard while ``play`` ran."""
+async def published(r: aioredis.Redis, game_id: str, play: Any) -> dict[str, list[bytes]]:
+    """What the channels of this hub and of another hub heard while ``play`` ran."""
     pubsub = r.pubsub()
-    await pubsub.ssubscribe(keys.game_channel(game_id))
-    await pubsub.get_message(timeout=1)  # the subscription's confirmation
+    channels = {keys.game_channel(game_id, hub): hub for hub in (HUB, ELSEWHERE)}
+    await pubsub.ssubscribe(*channels)
+    for _ in channels:
+        await pubsub.get_message(timeout=1)  # the subscriptions' confirmations
     await play()
-    heard = []
+    heard: dict[str, list[bytes]] = {HUB: [], ELSEWHERE: []}
     while (msg := await pubsub.get_message(timeout=0.3)) is not None:
         if msg["type"] == "smessage":
-            heard.append(msg["data"])
+            heard[channels[msg["channel"].decode()]].append(msg["data"])
     await pubsub.aclose()  # type: ignore[no-untyped-call]
     return heard
 
 
-async def test_an_event_is_published_only_when_another_hub_follows_the_game(
+async def test_an_event_is_published_only_to_the_other_hubs_that_follow_the_game(
     services: dict[str, Any],
 ) -> None:
     r, games = services["redis"], services["games"]
@@ -80,15 +83,17 @@ async def test_an_event_is_published_only_when_another_hub_follows_the_game(
         state = await games.load(state.id)
 
     # Followed nowhere, or only here (where the hooks deliver it): not published.
-    assert await published(r, state.id, one_move) == []
+    assert await published(r, state.id, one_move) == {HUB: [], ELSEWHERE: []}
     await r.sadd(hubs, HUB)
-    assert await published(r, state.id, one_move) == []
-    # Another hub follows it: published, numbered, once.
-    await r.sadd(hubs, "hub-elsewhere")
+    assert await published(r, state.id, one_move) == {HUB: [], ELSEWHERE: []}
+    # Another hub follows it: published to that hub's channel alone, numbered, once.
+    await r.sadd(hubs, ELSEWHERE)
     heard = await published(r, state.id, one_move)
-    assert len(heard) == 1 and heard[0].startswith(b"%d " % state.seq)
+    assert heard[HUB] == [] and len(heard[ELSEWHERE]) == 1
+    assert heard[ELSEWHERE][0].startswith(b"%d " % state.seq)
     await r.srem(hubs, HUB)
-    assert len(await published(r, state.id, one_move)) == 1
+    heard = await published(r, state.id, one_move)
+    assert heard[HUB] == [] and len(heard[ELSEWHERE]) == 1
     # Every commit reached this process's hooks, whether published or not.
     assert [n for g, n in services["commits"] if g == state.id][-4:] == list(
         range(state.seq - 3, state.seq + 1)

@@ -81,10 +81,21 @@ def test_a_games_keys_share_one_slot_tag() -> None:
         keys.seed(game_id),
         keys.watchers(game_id),
         keys.bot_jobs(keys.bucket(game_id)),
-        keys.game_channel(game_id),
+        keys.game_channel(game_id, "a1b2c3"),
+        keys.game_hubs(game_id),
+        keys.presence(game_id),
     ]
     tags = {re.search(r"\{[^}]*\}", name).group(0) for name in names}  # type: ignore[union-attr]
     assert len(tags) == 1
+
+
+def test_a_game_channel_names_its_game_and_its_hub() -> None:
+    for game_id in ("Zq3xK9_abc12", "a-b_c", "x"):
+        channel = keys.game_channel(game_id, "0f1e2d3c4b5a")
+        assert channel.startswith(keys.game_channel_stem(game_id))
+        assert channel.endswith(":0f1e2d3c4b5a")
+        assert keys.game_of_channel(channel.encode()) == game_id
+    assert keys.game_channel("g", "h1") != keys.game_channel("g", "h2")
 
 
 def test_snapshot_packing_round_trips() -> None:

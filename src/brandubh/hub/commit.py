@@ -360,7 +360,7 @@ class Committer:
             "ms": change.deadline_ms,
             "bot": change.bot_job,
             "game": old.id,
-            "channel": keys.game_channel(old.id),
+            "channel": keys.game_channel_stem(old.id),
             "hub": self.hub_id,
             # (Redis's Lua msgpack reads no bin type: bytes go as raw strings.)
             "fields": [x for name in change.write for x in (name, fields[name])],

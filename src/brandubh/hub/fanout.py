@@ -1,17 +1,17 @@
 """Fan-out between hub processes: the pub/sub connections of a process, and the local
 registry of which sockets follow which game.
 
-A process subscribes (SSUBSCRIBE) to a game's sharded channel (keys.game_channel) when its
-first socket follows the game, and enters its id in the game's set of hubs
-(keys.game_hubs); after its last socket leaves it unsubscribes and leaves the set. A commit
-publishes its event there as "<n> <frame>" only when a hub other than the committing one is
-in the set (commit.lua), so a hub receives only the events of games it holds sockets for,
-and a game followed on one hub only costs no publication at all; notices about the game go
-there as "0 <frame>". ``add`` returns once the subscription is in effect and the hub is in
-the set: what the caller then reads from the event list (its catch-up) and what pub/sub
-brings overlap, and leave no gap between them. Pub/sub is at-most-once, so each
-subscription also numbers what it delivered and fills any gap from the game's event list
-(``connection.Subscription``).
+A process subscribes (SSUBSCRIBE) to its own sharded channel of a game
+(keys.game_channel: the game's and this hub's) when its first socket follows the game, and
+enters its id in the game's set of hubs (keys.game_hubs); after its last socket leaves it
+unsubscribes and leaves the set. Whatever concerns the game is published on the channel of
+each hub in the set (lua/publish.lua): each event as "<n> <frame>", except to the committing
+hub (commit.lua), each notice as "0 <frame>". So a hub receives only the events of games it
+holds sockets for, each once, and a game followed on one hub only costs no publication.
+``add`` returns once the subscription is in effect and the hub is in the set: what the
+caller then reads from the event list (its catch-up) and what pub/sub brings overlap, and
+leave no gap between them. Pub/sub is at-most-once, so each subscription also numbers what
+it delivered and fills any gap from the game's event list (``connection.Subscription``).
 
 On one Redis a process holds one pub/sub connection for everything. On a Redis Cluster a
 sharded channel is served only by the master holding its slot, so a process holds one
@@ -189,7 +189,7 @@ class Fanout:
             if shard.pubsub is not None:
                 shard.leaving[game_id] = shard.leaving.get(game_id, 0) + 1
                 with contextlib.suppress(*_SEND_LOST):
-                    await shard.pubsub.sunsubscribe(keys.game_channel(game_id))
+                    await shard.pubsub.sunsubscribe(keys.game_channel(game_id, self.hub_id))
             await self._leave(game_id)
 
     async def _join(self, game_id: str) -> None:
@@ -231,7 +231,7 @@ class Fanout:
         """The shard a game's channel belongs on now (made, and on a cluster started)."""
         name = ""
         if self.cluster is not None:
-            name = redis_client.node_of(self.cluster, keys.game_channel(game_id))
+            name = redis_client.node_of(self.cluster, keys.game_channel_stem(game_id))
         shard = self._shards.get(name)
         if shard is None:
             shard = self._shards[name] = _Shard(name)
@@ -247,7 +247,7 @@ class Fanout:
         by_slot: dict[int, list[str]] = {}
         for game_id in games:
             self._unconfirmed[game_id] = self._unconfirmed.get(game_id, 0) + 1
-            channel = keys.game_channel(game_id)
+            channel = keys.game_channel(game_id, self.hub_id)
             by_slot.setdefault(key_slot(channel.encode()), []).append(channel)
         # On failure the shard reconnects, subscribes again and resyncs everyone.
         with contextlib.suppress(*_SEND_LOST):

@@ -278,11 +278,11 @@ class GameService:
                 )
                 new_id = new.id
             reply = await self.scripts.rematch(
-                keys=[keys.game(game_id)],
+                keys=[keys.game(game_id), keys.game_hubs(game_id)],
                 args=[
                     side,
                     new_id,
-                    keys.game_channel(game_id),
+                    keys.game_channel_stem(game_id),
                     game_id,
                     "1" if state.opponent == "bot" else "0",
                 ],
@@ -308,7 +308,8 @@ class GameService:
         if side is None:
             raise Refusal("not_a_player", "only the game's players can answer a rematch offer")
         reply = await self.scripts.rematch_decline(
-            keys=[keys.game(game_id)], args=[side, keys.game_channel(game_id), game_id]
+            keys=[keys.game(game_id), keys.game_hubs(game_id)],
+            args=[side, keys.game_channel_stem(game_id), game_id],
         )
         tag = reply[0].decode()
         if tag == "exists":

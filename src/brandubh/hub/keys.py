@@ -109,24 +109,32 @@ def outages() -> str:
     return f"{PREFIX}:{{sched}}:outages"
 
 
-def game_channel(game_id: str) -> str:
-    """Sharded pub/sub channel (SPUBLISH) of one game, under the game's own hash tag: each
-    event as "<n> <frame>", each notice as "0 <frame>". Only hubs holding a socket that
-    follows the game subscribe to it (fanout.py)."""
-    return f"{PREFIX}:{tag(bucket(game_id))}:gch:{game_id}"
+def game_channel_stem(game_id: str) -> str:
+    """The stem of a game's sharded pub/sub channels (SPUBLISH), one per hub that follows
+    the game: the stem and the hub's id (``game_channel``). Lua scripts publish to the
+    channel of each hub in ``game_hubs`` by appending its id to this stem."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:gch:{game_id}:"
+
+
+def game_channel(game_id: str, hub_id: str) -> str:
+    """Sharded pub/sub channel of one game for one hub, under the game's own hash tag:
+    each event as "<n> <frame>", each notice as "0 <frame>". Only that hub subscribes to
+    it, while it holds a socket that follows the game (fanout.py)."""
+    return game_channel_stem(game_id) + hub_id
 
 
 def game_hubs(game_id: str) -> str:
-    """Set: the ids of the hubs that follow the game (fanout.py): commit.lua publishes an
-    event only when a hub other than the committing one is in it. Lives: while the game is
-    played, then the grace once archived; a hub that dies stays in it (its entry only
-    costs a publication nobody reads)."""
+    """Set: the ids of the hubs that follow the game (fanout.py). What concerns the game is
+    published on each member's own channel (``game_channel``); a commit skips the
+    committing hub, which delivers to its own sockets. Lives: while the game is played,
+    then the grace once archived; a hub that dies stays in it (its entry only costs a
+    publication nobody reads)."""
     return f"{PREFIX}:{tag(bucket(game_id))}:hubs:{game_id}"
 
 
 def game_of_channel(channel: bytes) -> str:
     """The game id a game channel is named for."""
-    return channel.rpartition(b":")[2].decode()
+    return channel.rsplit(b":", 2)[1].decode()
 
 
 def hub_marks() -> str:

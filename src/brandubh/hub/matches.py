@@ -203,7 +203,9 @@ class MatchService:
         await self.redis.hset(key, mapping=update)  # type: ignore[arg-type]
         summary = await self.summary(state.match)
         notice = frames.match(game_id, summary)
-        await self.redis.spublish(keys.game_channel(game_id), b"0 " + notice)
+        await self.games.scripts.notice(
+            keys=[keys.game_hubs(game_id)], args=[keys.game_channel_stem(game_id), notice]
+        )
         if summary["status"] == "finished":
             await self.keep(summary, int(time.time() * 1000))
 

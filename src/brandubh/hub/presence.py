@@ -41,12 +41,12 @@ class Presence:
     ) -> list[str]:
         """Add, refresh or drop one socket of a player; the ids connected afterwards."""
         reply = await self.script(
-            keys=[keys.presence(game_id)],
+            keys=[keys.presence(game_id), keys.game_hubs(game_id)],
             args=[
                 f"{conn_id}|{player_id}",
                 op,
                 PRESENCE_TTL_MS,
-                keys.game_channel(game_id),
+                keys.game_channel_stem(game_id),
                 game_id,
                 "1" if publish else "0",
             ],

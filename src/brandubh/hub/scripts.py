@@ -4,13 +4,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import resources
+from typing import Final
 
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 
+# The scripts that publish about a game: lua/publish.lua's ``publish`` goes before each.
+PUBLISHING: Final = frozenset(
+    {"commit", "watchers", "presence", "rematch", "rematch_decline", "notice"}
+)
+
+
+def _read(name: str) -> str:
+    return resources.files("brandubh.hub").joinpath(f"lua/{name}.lua").read_text()
+
 
 def _source(name: str) -> str:
-    return resources.files("brandubh.hub").joinpath(f"lua/{name}.lua").read_text()
+    return (_read("publish") + _read(name)) if name in PUBLISHING else _read(name)
 
 
 @dataclass(frozen=True)
@@ -34,6 +44,7 @@ class Scripts:
     mark: AsyncScript
     mail: AsyncScript
     token: AsyncScript
+    notice: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -55,4 +66,5 @@ class Scripts:
             mark=redis.register_script(_source("mark")),
             mail=redis.register_script(_source("mail")),
             token=redis.register_script(_source("token")),
+            notice=redis.register_script(_source("notice")),
         )

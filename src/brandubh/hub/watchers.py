@@ -35,12 +35,16 @@ class Watchers:
     ) -> int:
         """Add, refresh or remove one socket; the new count (published unless told not)."""
         count, published = await self.scripts.watchers(
-            keys=[keys.watchers(game_id), keys.watchers_published(game_id)],
+            keys=[
+                keys.watchers(game_id),
+                keys.watchers_published(game_id),
+                keys.game_hubs(game_id),
+            ],
             args=[
                 conn_id,
                 op,
                 WATCHER_TTL_MS,
-                keys.game_channel(game_id),
+                keys.game_channel_stem(game_id),
                 game_id,
                 "1" if publish else "0",
                 PUBLISH_EVERY_MS,

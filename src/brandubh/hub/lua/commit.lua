@@ -2,8 +2,8 @@
 -- draw offers and answers, resignations, aborts, timeouts, bot moves, deadline changes.
 -- Python has already validated the change with the engine against the state at
 -- expected_seq; this re-checks, in order, that nothing moved since, then writes the
--- new fields, appends the numbered event, publishes it (SPUBLISH on the game's own
--- channel, as "<n> <frame>", when a hub other than the committing one follows the game)
+-- new fields, appends the numbered event, publishes it (SPUBLISH, as "<n> <frame>", on
+-- the channel of each hub that follows the game but the committing one: publish.lua)
 -- and updates the deadline and bot indexes -- all or nothing. Check order (docs/architecture.md): resend, status,
 -- ply, turn, deadline, version: otherwise a harmless resend reads as "not your turn". Redis's TIME is the one clock.
 --
@@ -21,7 +21,7 @@
 --   change         deadline change: '' leave, 'set' (now + ms), 'at' (ms), 'del' (none)
 --   ms             milliseconds for change
 --   bot            bot job: '' leave, 'add' queue the game, 'del' drop it
---   game, channel  the game's id and sharded pub/sub channel
+--   game, channel  the game's id and the stem of its hubs' channels (keys.game_channel_stem)
 --   hub            the committing hub's id when it hands the event to its own sockets
 --                  itself; '' when it relies on pub/sub for them too
 --   stamp          a move: when it reached the hub (ms, Redis clock as the hub estimates
@@ -113,10 +113,6 @@ elseif p.bot == 'del' then
   redis.call('ZREM', KEYS[4], p.game)
 end
 if p.archive_after then redis.call('ZADD', KEYS[6], now + p.archive_after, p.game) end
--- Only hubs that follow the game listen; the committing one delivers to its own sockets.
-local others = redis.call('SCARD', KEYS[7])
-if others > 0 and p.hub ~= '' and redis.call('SISMEMBER', KEYS[7], p.hub) == 1 then
-  others = others - 1
-end
-if others > 0 then redis.call('SPUBLISH', p.channel, n .. ' ' .. frame) end
+-- Only hubs that follow the game hear it; the committing one delivers to its own sockets.
+publish(KEYS[7], p.channel, n .. ' ' .. frame, p.hub)
 return {'ok', n, tostring(deadline)}

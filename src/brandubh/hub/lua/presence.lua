@@ -2,8 +2,9 @@
 -- connected when that changes. Entries expire so that a hub that dies does not leave its
 -- players shown as connected for longer than the ttl.
 -- KEYS[1] presence zset: "<connection id>|<player id>" -> expiry (ms, Redis clock)
+-- KEYS[2] the game's set of hubs (publish.lua)
 -- ARGV[1] member   ARGV[2] 'add', 'del' or 'get'   ARGV[3] ttl (ms)
--- ARGV[4] channel  ARGV[5] game id                 ARGV[6] '1' to publish a change
+-- ARGV[4] channel stem  ARGV[5] game id                 ARGV[6] '1' to publish a change
 -- Returns the ids of the players connected now.
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
@@ -31,6 +32,6 @@ elseif ARGV[2] == 'del' then
 end
 local after = online()
 if ARGV[6] == '1' and table.concat(after, ' ') ~= before then
-  redis.call('SPUBLISH', ARGV[4], '0 ' .. cmsgpack.pack({t = 'presence', game = ARGV[5], online = after}))
+  publish(KEYS[2], ARGV[4], '0 ' .. cmsgpack.pack({t = 'presence', game = ARGV[5], online = after}), '')
 end
 return after

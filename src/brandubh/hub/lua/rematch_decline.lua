@@ -2,8 +2,8 @@
 -- declined is recorded (its offerer may not offer again: rematch.lua), and everyone
 -- following the ended game hears it at once, as a notice on its sharded channel
 -- ("0 <frame>"), like the offer itself. Not an event (nothing is applied to an ended game).
--- KEYS[1] game hash
--- ARGV[1] the side declining   ARGV[2] channel   ARGV[3] game id
+-- KEYS[1] game hash   KEYS[2] the game's set of hubs (publish.lua)
+-- ARGV[1] the side declining   ARGV[2] channel stem   ARGV[3] game id
 -- Returns {'declined'} | {'exists', id} (a rematch was agreed first) | {'err', code}
 local st = redis.call('HMGET', KEYS[1], 'status', 'rematch', 'rematch_offer', 'rematch_declined')
 if not st[1] then return {'err', 'not_found'} end
@@ -13,5 +13,5 @@ if st[4] == ARGV[1] then return {'declined'} end -- a resend: already declined
 local offer = st[3] or ''
 if offer == '' or offer == ARGV[1] then return {'err', 'no_rematch_offer'} end
 redis.call('HSET', KEYS[1], 'rematch_offer', '', 'rematch_declined', ARGV[1])
-redis.call('SPUBLISH', ARGV[2], '0 ' .. cmsgpack.pack({t = 'rematch', game = ARGV[3], declined = ARGV[1]}))
+publish(KEYS[2], ARGV[2], '0 ' .. cmsgpack.pack({t = 'rematch', game = ARGV[3], declined = ARGV[1]}), '')
 return {'declined'}

@@ -4,8 +4,9 @@
 -- not published is published by its hub a little later.
 -- Entries expire so that a hub that dies does not leave its spectators counted.
 -- KEYS[1] watcher zset   KEYS[2] the game's last-publish marker
+-- KEYS[3] the game's set of hubs (publish.lua)
 -- ARGV[1] connection id   ARGV[2] 'add', 'del' or 'get'   ARGV[3] ttl (ms)
--- ARGV[4] channel         ARGV[5] game id          ARGV[6] '1' to publish the count
+-- ARGV[4] channel stem    ARGV[5] game id          ARGV[6] '1' to publish the count
 -- ARGV[7] least interval between two published counts (ms)
 -- Returns {count, 1 if published (or not asked to), 0 if held back}.
 local t = redis.call('TIME')
@@ -22,6 +23,6 @@ if ARGV[6] == '1' then
   if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', tonumber(ARGV[7])) then
     return {count, 0}
   end
-  redis.call('SPUBLISH', ARGV[4], '0 ' .. cmsgpack.pack({t = 'watchers', game = ARGV[5], count = count}))
+  publish(KEYS[3], ARGV[4], '0 ' .. cmsgpack.pack({t = 'watchers', game = ARGV[5], count = count}), '')
 end
 return {count, 1}
