@@ -161,3 +161,23 @@ async def test_a_hub_hears_only_what_other_hubs_commit_in_games_it_follows(
     await pubsub.aclose()
     for sock in (*sockets.values(), local):
         await sock.close()
+
+
+async def test_a_hub_that_stops_leaves_the_sets_of_hubs_of_its_games(
+    start_hub: Any, redis_async: Any
+) -> None:
+    """A hub stopped (SIGTERM) takes itself out of the sets of the games it followed: no
+    publication goes to a channel nobody will read again."""
+    here, there = start_hub(), start_hub()
+    game, alice, bob = await friend_game(here.url)
+    sockets = await seated(game, alice, bob)
+    hubs = keys.game_hubs(game)
+    (here_id,) = await redis_async.smembers(hubs)
+    remote = await Socket.open(there.url)
+    await remote.watch(game)
+    assert await redis_async.scard(hubs) == 2
+
+    there.stop()
+    assert await redis_async.smembers(hubs) == {here_id}
+    for sock in sockets.values():
+        await sock.close()
