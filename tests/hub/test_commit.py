@@ -23,6 +23,7 @@ from brandubh.hub.state import GameState, Player
 A, B = Player("u_ann", "Ann"), Player("u_bob", "Bob")
 HUB = "hub-here"
 ELSEWHERE = "hub-elsewhere"
+FAR = 2**50  # an entry in a set of hubs that holds for ever (ms)
 
 
 @pytest.fixture
@@ -84,14 +85,14 @@ async def test_an_event_is_published_only_to_the_other_hubs_that_follow_the_game
 
     # Followed nowhere, or only here (where the hooks deliver it): not published.
     assert await published(r, state.id, one_move) == {HUB: [], ELSEWHERE: []}
-    await r.sadd(hubs, HUB)
+    await r.zadd(hubs, {HUB: FAR})
     assert await published(r, state.id, one_move) == {HUB: [], ELSEWHERE: []}
     # Another hub follows it: published to that hub's channel alone, numbered, once.
-    await r.sadd(hubs, ELSEWHERE)
+    await r.zadd(hubs, {ELSEWHERE: FAR})
     heard = await published(r, state.id, one_move)
     assert heard[HUB] == [] and len(heard[ELSEWHERE]) == 1
     assert heard[ELSEWHERE][0].startswith(b"%d " % state.seq)
-    await r.srem(hubs, HUB)
+    await r.zrem(hubs, HUB)
     heard = await published(r, state.id, one_move)
     assert heard[HUB] == [] and len(heard[ELSEWHERE]) == 1
     # Every commit reached this process's hooks, whether published or not.
@@ -100,12 +101,26 @@ async def test_an_event_is_published_only_to_the_other_hubs_that_follow_the_game
     )
 
 
+async def test_an_entry_of_a_hub_that_ran_out_is_published_nothing(
+    services: dict[str, Any],
+) -> None:
+    r, games = services["redis"], services["games"]
+    state = await started(games)
+    hubs = keys.game_hubs(state.id)
+    await r.zadd(hubs, {ELSEWHERE: 1})  # its time ran out long ago: that hub is gone
+
+    async def one_move() -> None:
+        await move(games, state, "m0")
+
+    assert await published(r, state.id, one_move) == {HUB: [], ELSEWHERE: []}
+
+
 async def test_a_move_committed_under_a_cancelled_caller_still_reaches_the_hooks(
     services: dict[str, Any],
 ) -> None:
     r, games = services["redis"], services["games"]
     state = await started(games)
-    await r.sadd(keys.game_hubs(state.id), HUB)  # followed only here: nothing is published
+    await r.zadd(keys.game_hubs(state.id), {HUB: FAR})  # followed only here: nothing is published
     await games.committer.lane.call("PING")  # the lane is open
     redis_pid = int((await r.info("server"))["process_id"])
     os.kill(redis_pid, signal.SIGSTOP)  # a stalled Redis: what is sent now waits

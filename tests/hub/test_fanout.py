@@ -8,8 +8,11 @@ import random
 from typing import Any
 
 import httpx
+import redis.asyncio as aioredis
 
 from brandubh.hub import keys
+from brandubh.hub.fanout import Fanout
+from brandubh.hub.scripts import Scripts
 from services import HubProcess
 from wsclient import Msg, Socket, friend_game, seated
 
@@ -116,7 +119,7 @@ async def test_a_hub_hears_only_what_other_hubs_commit_in_games_it_follows(
     local = await Socket.open(here.url)
     snap = await local.watch(game)
     hubs = keys.game_hubs(game)
-    (here_id,) = [h.decode() for h in await redis_async.smembers(hubs)]  # once for 3 sockets
+    (here_id,) = [h.decode() for h in await redis_async.zrange(hubs, 0, -1)]  # once for 3
 
     pubsub = redis_async.pubsub()  # listens on the hubs' channels of the game
     await pubsub.ssubscribe(keys.game_channel(game, here_id))
@@ -137,7 +140,7 @@ async def test_a_hub_hears_only_what_other_hubs_commit_in_games_it_follows(
 
     remote = await Socket.open(there.url)
     await remote.watch(game)
-    members = {h.decode() for h in await redis_async.smembers(hubs)}
+    members = {h.decode() for h in await redis_async.zrange(hubs, 0, -1)}
     assert len(members) == 2 and here_id in members
     (there_id,) = members - {here_id}
     await pubsub.ssubscribe(keys.game_channel(game, there_id))
@@ -150,10 +153,10 @@ async def test_a_hub_hears_only_what_other_hubs_commit_in_games_it_follows(
 
     await remote.close()
     for _ in range(50):  # the remote hub leaves the set once its socket's close is handled
-        if await redis_async.scard(hubs) == 1:
+        if await redis_async.zcard(hubs) == 1:
             break
         await asyncio.sleep(0.1)
-    assert await redis_async.scard(hubs) == 1
+    assert await redis_async.zcard(hubs) == 1
     state = (await sockets["attackers"].seen_or_next(lambda m: m.get("n") == n2))["state"]
     n3 = await play(game, sockets, state, n2, 2)
     await local.event(n3)
@@ -172,12 +175,97 @@ async def test_a_hub_that_stops_leaves_the_sets_of_hubs_of_its_games(
     game, alice, bob = await friend_game(here.url)
     sockets = await seated(game, alice, bob)
     hubs = keys.game_hubs(game)
-    (here_id,) = await redis_async.smembers(hubs)
+    (here_id,) = await redis_async.zrange(hubs, 0, -1)
     remote = await Socket.open(there.url)
     await remote.watch(game)
-    assert await redis_async.scard(hubs) == 2
+    assert await redis_async.zcard(hubs) == 2
 
     there.stop()
-    assert await redis_async.smembers(hubs) == {here_id}
+    assert await redis_async.zrange(hubs, 0, -1) == [here_id]
     for sock in sockets.values():
         await sock.close()
+
+
+class Recorder:
+    """A listener that keeps what the fan-out gave it."""
+
+    def __init__(self) -> None:
+        self.frames: list[tuple[int, bytes]] = []
+        self.resyncs = 0
+
+    def on_frame(self, n: int, frame: bytes) -> None:
+        self.frames.append((n, frame))
+
+    def resync(self) -> None:
+        self.resyncs += 1
+
+
+async def test_the_entry_of_a_hub_that_died_runs_out_and_is_published_nothing(
+    fresh_redis_url: str,
+) -> None:
+    r = aioredis.Redis.from_url(fresh_redis_url)
+    scripts = Scripts.register(r)
+    live, dead = (Fanout(r, hub, scripts.member, member_ttl_ms=400) for hub in ("live", "dead"))
+    tasks = [asyncio.create_task(f.listen()) for f in (live, dead)]
+    heard_live, heard_dead = Recorder(), Recorder()
+    try:
+        await live.ready.wait()
+        await dead.ready.wait()
+        await live.add("g1", heard_live)
+        await dead.add("g1", heard_dead)
+        hubs = keys.game_hubs("g1")
+        assert sorted(await r.zrange(hubs, 0, -1)) == [b"dead", b"live"]
+
+        async def notice(frame: bytes) -> None:
+            await scripts.notice(keys=[hubs], args=[keys.game_channel_stem("g1"), frame])
+
+        await notice(b"one")
+        for _ in range(50):
+            if heard_live.frames and heard_dead.frames:
+                break
+            await asyncio.sleep(0.05)
+        tasks[1].cancel()  # the dead hub: no goodbye, no renewal
+        for _ in range(6):  # the live hub renews, past the dead one's time
+            await asyncio.sleep(0.1)
+            await live.renew()
+        await notice(b"two")
+        await asyncio.sleep(0.3)
+        assert heard_live.frames == [(0, b"one"), (0, b"two")]
+        assert heard_dead.frames == [(0, b"one")]
+        assert await r.zrange(hubs, 0, -1) == [b"live"]  # dropped by the renewal
+        assert 0 < await r.pttl(hubs) <= 400  # the set goes with its latest entry
+        tasks[0].cancel()  # the live hub dies too: nobody renews the set any more
+        await asyncio.sleep(0.5)
+        assert await r.exists(hubs) == 0
+        assert heard_live.resyncs == 0  # its own entry never ran out
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await r.aclose()
+
+
+async def test_a_hub_whose_entry_ran_out_catches_up_at_its_next_renewal(
+    fresh_redis_url: str,
+) -> None:
+    r = aioredis.Redis.from_url(fresh_redis_url)
+    scripts = Scripts.register(r)
+    fanout = Fanout(r, "stalled", scripts.member)
+    task = asyncio.create_task(fanout.listen())
+    followed, other = Recorder(), Recorder()
+    try:
+        await fanout.ready.wait()
+        await fanout.add("g1", followed)
+        await fanout.add("g2", other)
+        await fanout.renew()
+        assert (followed.resyncs, other.resyncs) == (0, 0)
+        await r.zrem(keys.game_hubs("g1"), "stalled")  # as if it stalled past its time
+        await fanout.renew()
+        assert (followed.resyncs, other.resyncs) == (1, 0)
+        assert await r.zrange(keys.game_hubs("g1"), 0, -1) == [b"stalled"]  # back in
+        await fanout.remove("g1", followed)
+        assert await r.exists(keys.game_hubs("g1")) == 0
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        await r.aclose()

@@ -42,7 +42,7 @@ from brandubh.hub.clock import Marks, RedisClock
 from brandubh.hub.config import Settings
 from brandubh.hub.endings import Endings
 from brandubh.hub.errors import Refusal
-from brandubh.hub.fanout import Fanout
+from brandubh.hub.fanout import RENEW_S, Fanout
 from brandubh.hub.games import GameService
 from brandubh.hub.headers import SecurityHeaders
 from brandubh.hub.lane import Lane
@@ -159,7 +159,7 @@ class Hub:
         self.watchers = Watchers(scripts)
         self.presence = Presence(scripts.presence)
         self.mail_services(settings, redis, scripts)
-        self.fanout = fanout = Fanout(redis, hub_id)
+        self.fanout = fanout = Fanout(redis, hub_id, scripts.member)
         # Wired before the fan-out starts listening, so no event can be missed. What this
         # process commits reaches its own sockets, endings, bot worker, turn notices and
         # move reminders at once; pub/sub brings other hubs' events only for games
@@ -234,6 +234,7 @@ class Hub:
             loops.Loop("bot worker", self.bot.sweep, s.bot_poll_s, wake=self.bot.wake),
             loops.Loop("session re-check", self.session_guard.recheck, SessionGuard.RECHECK_S),
             loops.Loop("lobby", self.lobby_tick, LOBBY_TICK_S),
+            loops.Loop("fan-out renewal", self.fanout.renew, RENEW_S, reads_redis=False),
             loops.Loop("mail", self.outbox.deliver, MAIL_POLL_S, wake=self.outbox.wake),
             loops.Loop("reminders", self.reminders.tick, MAIL_POLL_S),
             loops.Loop("presence", self.reminders.beat, PRESENCE_EVERY_S),

@@ -25,10 +25,12 @@ A change this process commits is delivered to its own sockets at once (``deliver
 commit hook), even when its caller was cancelled meanwhile (lane.py's orphan replies);
 when the commit's reply is lost with its connection, the game's subscribers here catch up
 from the event list instead (``resync``). Leaving the set is ordered after any earlier
-join of the same game, per game, so a hub that follows a game is always in its set; a hub
-that dies stays in it, which costs publications nobody reads. The set is entered again
-whenever a pub/sub connection is opened (a Redis restarted without its data, a failover
-that lost the last writes).
+join of the same game, per game, so a hub that follows a game is always in its set. An
+entry holds for MEMBER_TTL_MS and is renewed every RENEW_S (``renew``), so the entry of a
+hub that dies runs out and costs no publication after that; a hub whose own entry ran out
+(it stalled that long) finds it so at the next renewal, and those games' subscribers catch
+up. The set is entered again whenever a pub/sub connection is opened (a Redis restarted
+without its data, a failover that lost the last writes).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ import msgpack
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
 from redis.crc import key_slot
 from redis.exceptions import ResponseError
 
@@ -55,6 +58,11 @@ log = logging.getLogger("brandubh.hub")
 # (then a gap, if any, is filled when the next event shows it).
 SUBSCRIBE_WAIT_S: Final = 5.0
 RECONNECT_S: Final = 0.2  # the pause before a lost pub/sub connection is opened again
+# A hub's entry in a game's set of hubs holds this long unless renewed, and it is renewed
+# every RENEW_S while the hub follows the game: the entry of a hub that died runs out, and
+# costs no publication after that.
+MEMBER_TTL_MS: Final = 60_000
+RENEW_S: Final = 15.0
 
 # What ends a pub/sub connection: Redis out of reach, or (on a cluster) a node that no
 # longer holds a channel's slot (MOVED, or a sunsubscribe we did not ask for).
@@ -120,10 +128,14 @@ class _PerGame:
 class Fanout:
     """The process's pub/sub connections and its registry of local subscriptions."""
 
-    def __init__(self, redis: Redis, hub_id: str) -> None:
+    def __init__(
+        self, redis: Redis, hub_id: str, member: AsyncScript, member_ttl_ms: int = MEMBER_TTL_MS
+    ) -> None:
         self.redis = redis
         # This process in the games' sets of hubs (keys.game_hubs); commit.py names the same.
         self.hub_id = hub_id
+        self.member = member  # lua/member.lua: enter or stay in a game's set of hubs
+        self.member_ttl_ms = member_ttl_ms
         self.cluster: RedisCluster | None = redis_client.cluster_of(redis)
         self.games: dict[str, set[Listener]] = {}
         self.hooks: list[EventHook] = []
@@ -194,7 +206,10 @@ class Fanout:
 
     async def _join(self, game_id: str) -> None:
         async with self._membership.hold(game_id):
-            await self.redis.sadd(keys.game_hubs(game_id), self.hub_id)
+            await self.member(keys=[keys.game_hubs(game_id)], args=self._entry())
+
+    def _entry(self) -> list[str | int]:
+        return [self.hub_id, self.member_ttl_ms]
 
     async def _leave(self, game_id: str) -> None:
         """Leave the game's set of hubs, unless a socket here followed it again meanwhile
@@ -202,20 +217,30 @@ class Fanout:
         try:
             async with self._membership.hold(game_id):
                 if game_id not in self.games:
-                    await self.redis.srem(keys.game_hubs(game_id), self.hub_id)
+                    await self.redis.zrem(keys.game_hubs(game_id), self.hub_id)
         except outage.UNREACHABLE as exc:  # left in the set: only publications nobody reads
             outage.report("fan-out", exc)
 
-    async def _rejoin(self, games: Iterable[str]) -> None:
-        """Enter the sets of hubs of games followed here again (a pipeline; only adds, so
-        unordered with the games' leaves: an extra entry is harmless)."""
+    async def _rejoin(self, games: Iterable[str]) -> list[str]:
+        """Enter (or stay in) the sets of hubs of games followed here, one round trip per
+        node; the games this hub was not in. Unordered with the games' leaves: an extra
+        entry only costs publications until it runs out. Raises if a node cannot answer."""
         games = list(games)
-        if not games:
-            return
-        pipe = self.redis.pipeline(transaction=False)
-        for game_id in games:
-            pipe.sadd(keys.game_hubs(game_id), self.hub_id)
-        await pipe.execute()
+        calls: list[redis_client.Call] = [
+            (self.member, [keys.game_hubs(game_id)], self._entry()) for game_id in games
+        ]
+        replies = await redis_client.run_scripts(self.redis, calls)
+        if any(reply is None for reply in replies):
+            raise ConnectionError("a node of the cluster could not take this hub's entries")
+        return [game_id for game_id, added in zip(games, replies, strict=True) if added]
+
+    async def renew(self) -> None:
+        """Renew this hub's entries in the sets of hubs of the games it follows (a loop's
+        step, every RENEW_S). An entry that had run out (this hub stalled past
+        MEMBER_TTL_MS) missed what was published meanwhile: those subscribers catch up."""
+        joined = [g for g, member in self._member.items() if member.done()]
+        if joined:
+            self._resync([g for g in await self._rejoin(joined) if g in self.games])
 
     def resync(self, game_id: str) -> None:
         """This process's subscribers of a game catch up from its event list (a commit's

@@ -124,11 +124,12 @@ def game_channel(game_id: str, hub_id: str) -> str:
 
 
 def game_hubs(game_id: str) -> str:
-    """Set: the ids of the hubs that follow the game (fanout.py). What concerns the game is
-    published on each member's own channel (``game_channel``); a commit skips the
-    committing hub, which delivers to its own sockets. Lives: while the game is played,
-    then the grace once archived; a hub that dies stays in it (its entry only costs a
-    publication nobody reads)."""
+    """Sorted set: the id of each hub that follows the game (fanout.py) -> until when its
+    entry holds (ms, Redis clock; renewed while it follows the game: lua/member.lua). What
+    concerns the game is published on the channel of each member whose entry holds
+    (``game_channel``); a commit skips the committing hub, which delivers to its own
+    sockets. Lives: fanout.MEMBER_TTL_MS past its latest entry's renewal, so the entry of
+    a hub that died runs out, and a set no hub renews goes."""
     return f"{PREFIX}:{tag(bucket(game_id))}:hubs:{game_id}"
 
 

@@ -117,7 +117,6 @@ class Rater:
             keys.acks(game_id),
             keys.seed(game_id),
             keys.watchers(game_id),
-            keys.game_hubs(game_id),
         ):
             # LT: a later run (a second hub, a retry) never pushes the expiry back.
             pipe.pexpire(key, self.grace_ms, lt=True)

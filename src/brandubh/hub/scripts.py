@@ -45,6 +45,7 @@ class Scripts:
     mail: AsyncScript
     token: AsyncScript
     notice: AsyncScript
+    member: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -67,4 +68,5 @@ class Scripts:
             mail=redis.register_script(_source("mail")),
             token=redis.register_script(_source("token")),
             notice=redis.register_script(_source("notice")),
+            member=redis.register_script(_source("member")),
         )
