@@ -218,7 +218,7 @@ class Fanout:
             async with self._membership.hold(game_id):
                 if game_id not in self.games:
                     await self.redis.zrem(keys.game_hubs(game_id), self.hub_id)
-        except outage.UNREACHABLE as exc:  # left in the set: only publications nobody reads
+        except outage.UNREACHABLE as exc:  # left in the set: unread publications until it runs out
             outage.report("fan-out", exc)
 
     async def _rejoin(self, games: Iterable[str]) -> list[str]:
