@@ -152,7 +152,7 @@ class Fanout:
         self._joined: dict[str, asyncio.Future[None]] = {}
         # Per followed game: this hub entering its set of hubs (done once it is in).
         self._member: dict[str, asyncio.Future[None]] = {}
-        self._membership = _PerGame()  # a game's SADD and SREM, in order
+        self._membership = _PerGame()  # a game's join and leave of its set of hubs, in order
         self._undoing = Tasks()
         self._listening = False
 

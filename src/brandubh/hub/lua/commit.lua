@@ -114,5 +114,5 @@ elseif p.bot == 'del' then
 end
 if p.archive_after then redis.call('ZADD', KEYS[6], now + p.archive_after, p.game) end
 -- Only hubs that follow the game hear it; the committing one delivers to its own sockets.
-publish(KEYS[7], p.channel, n .. ' ' .. frame, p.hub)
+publish(KEYS[7], p.channel, n .. ' ' .. frame, p.hub, now)
 return {'ok', n, tostring(deadline)}

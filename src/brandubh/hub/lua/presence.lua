@@ -32,6 +32,6 @@ elseif ARGV[2] == 'del' then
 end
 local after = online()
 if ARGV[6] == '1' and table.concat(after, ' ') ~= before then
-  publish(KEYS[2], ARGV[4], '0 ' .. cmsgpack.pack({t = 'presence', game = ARGV[5], online = after}), '')
+  publish(KEYS[2], ARGV[4], '0 ' .. cmsgpack.pack({t = 'presence', game = ARGV[5], online = after}), '', now)
 end
 return after

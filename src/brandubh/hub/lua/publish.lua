@@ -4,9 +4,12 @@
 -- hubs: the game's set of hubs (keys.game_hubs; an entry whose time ran out is a hub
 -- gone: lua/member.lua)   stem: keys.game_channel_stem
 -- skip: a hub not to tell ('' for none): the committing hub delivers to its own sockets
-local function publish(hubs, stem, message, skip)
-  local t = redis.call('TIME')
-  local now = t[1] * 1000 + math.floor(t[2] / 1000)
+-- now: the script's Redis time (ms) if it has read it already; nil reads it here
+local function publish(hubs, stem, message, skip, now)
+  if not now then
+    local t = redis.call('TIME')
+    now = t[1] * 1000 + math.floor(t[2] / 1000)
+  end
   for _, hub in ipairs(redis.call('ZRANGEBYSCORE', hubs, now, '+inf')) do
     if hub ~= skip then redis.call('SPUBLISH', stem .. hub, message) end
   end

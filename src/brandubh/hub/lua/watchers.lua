@@ -23,6 +23,6 @@ if ARGV[6] == '1' then
   if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', tonumber(ARGV[7])) then
     return {count, 0}
   end
-  publish(KEYS[3], ARGV[4], '0 ' .. cmsgpack.pack({t = 'watchers', game = ARGV[5], count = count}), '')
+  publish(KEYS[3], ARGV[4], '0 ' .. cmsgpack.pack({t = 'watchers', game = ARGV[5], count = count}), '', now)
 end
 return {count, 1}
