@@ -28,7 +28,7 @@ from brandubh.hub.passwords import Passwords, check_name
 from brandubh.hub.sessions import session_id
 from brandubh.redis_server import EmbeddedRedis
 from services import HubProcess
-from wsclient import PASSWORD, Player, Socket, close_code, friend_game, seated
+from wsclient import PASSWORD, Msg, Player, Socket, close_code, friend_game, seated
 
 # -- cross-site requests -------------------------------------------------------------------
 
@@ -616,21 +616,28 @@ async def test_bot_turns_are_shared_fairly_between_players(
     assert events() == before, "a hub with BRANDUBH_BOT_PROCESSES=0 played a bot turn"
     seen = len(socks["greedy"].frames), len(socks["other"].frames)
     start_hub({"BRANDUBH_BOT_PROCESSES": "1"}, redis=own_redis.url)
-    replies: list[str] = []  # whose game the bot answered, in order
+    # Whose game the bot answered, by when it committed: each answer sets its game's
+    # deadline to the commit's time plus the same move time. (Not by arrival: answers that
+    # came before the listening began would be counted one socket after the other.)
+    answers: list[tuple[int, str]] = []
 
     async def listen(who: str, wanted: int, already: int) -> None:
         s = socks[who]
         answered: set[str] = set()
+
+        def take(m: Msg) -> None:
+            answered.add(m["game"])
+            assert m["state"]["deadline"], m  # every answer restarts its game's clock
+            answers.append((m["state"]["deadline"], who))
+
         for m in s.frames[already:]:
             if m["t"] == "event" and m["game"] not in answered:
-                answered.add(m["game"])
-                replies.append(who)
+                take(m)
         while len(answered) < wanted:
-            m = await s.recv_until(lambda m: m["t"] == "event" and m["game"] not in answered, 90)
-            answered.add(m["game"])
-            replies.append(who)
+            take(await s.recv_until(lambda m: m["t"] == "event" and m["game"] not in answered, 90))
 
     await asyncio.gather(listen("greedy", 3, seen[0]), listen("other", 1, seen[1]))
+    replies = [who for _, who in sorted(answers)]
     # The other player's one turn waited for at most one of the greedy player's, not all.
     assert replies.index("other") <= 1, replies
     for s in socks.values():
