@@ -182,6 +182,9 @@ def run(
             forwarded_allow_ips=forwarded_allow_ips,
             timeout_keep_alive=max(1, round(settings.keep_alive_s)),
             ws_max_size=settings.hard_frame_bytes,
+            # The hub pings every socket itself (a frame the client answers, protocol.md);
+            # uvicorn's own pings would add a timer a socket and tell us nothing more.
+            ws_ping_interval=None,
             ws_per_message_deflate=False,
             lifespan="on",
             log_level=os.environ.get("BRANDUBH_LOG_LEVEL", "warning"),

@@ -15,10 +15,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any, ClassVar
 
+from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
 
 from brandubh.hub.config import Settings
+from brandubh.hub.inbox import Gate, Inbox
 from brandubh.hub.protocol import CLOSE_SERVER_SHUTDOWN
 
 SETTINGS = Settings.from_env()  # read in each worker process, as create_app does
@@ -102,7 +105,14 @@ class GuardedHttp(HttpToolsProtocol):
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
-    """The websocket protocol, closing with 1001 at shutdown and releasing its peer slot."""
+    """The websocket protocol, closing with 1001 at shutdown and releasing its peer slot,
+    and holding as little as it can while a socket sits idle (inbox.py)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Gate()  # type: ignore[assignment]
+        self.writable.set()
 
     def shutdown(self) -> None:
         if self.handshake_complete and not self.close_sent:
@@ -118,6 +128,18 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         _Peers.release(self.transport)
         super().connection_lost(exc)
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        # The app reads its own copy (scope["headers"]); this one would otherwise live as
+        # long as the socket, held by websockets' parser.
+        event.headers.clear()
+
+    async def send(self, message: ASGISendEvent) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.accept":
+            # Sent: the handshake's answer is not needed again (memory per idle socket).
+            self.response = None  # type: ignore[assignment]
 
     def send_receive_event_to_app(self) -> None:
         # A text frame that is not UTF-8 would be logged by uvicorn with a traceback; the
