@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import uvicorn
+import websockets
 from websockets.asyncio.client import connect
 from websockets.client import ClientProtocol
 from websockets.frames import Frame
@@ -18,6 +19,7 @@ from websockets.uri import parse_uri
 
 from brandubh.hub.inbox import Gate, Inbox
 from brandubh.hub.transport import GuardedWebSocket
+from services import HubProcess
 
 BURST = 128  # frames of FRAME bytes (8 MiB): more than the kernel buffers hold here
 FRAME = 64 * 1024
@@ -108,3 +110,10 @@ async def test_writes_wait_for_a_slow_reader_and_lose_nothing(
     assert got == [numbered(i) for i in range(BURST)]
     assert proto.writable.is_set()
     writer.close()
+
+
+async def test_only_ws_is_a_socket_of_the_hub(hub: HubProcess) -> None:
+    with pytest.raises(websockets.InvalidStatus) as refused:
+        async with connect(hub.ws_url + "x", origin=websockets.Origin(hub.url)):
+            pass
+    assert refused.value.response.status_code == 403

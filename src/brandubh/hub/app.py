@@ -12,7 +12,7 @@ import contextlib
 import gc
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,8 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from brandubh.hub import (
@@ -308,7 +309,25 @@ def client_dir(settings: Settings) -> Path:
     return Path(__file__).resolve().parents[3] / "client" / "dist"
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
+class Entry:
+    """The ASGI entry: a socket on /ws goes straight to its endpoint, all else to the web.
+
+    A socket lives for hours. Routed through Starlette, it would keep a coroutine frame of
+    each middleware and of the router for all that time (about 4 KiB a socket), for
+    middleware that acts on HTTP answers only."""
+
+    def __init__(self, web: ASGIApp, socket: Callable[[WebSocket], Awaitable[None]]) -> None:
+        self.web = web
+        self.socket = socket
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == "/ws":
+            await self.socket(WebSocket(scope, receive, send))
+        else:
+            await self.web(scope, receive, send)
+
+
+def create_app(settings: Settings | None = None) -> Entry:
     """The ASGI application (uvicorn calls this as a factory in every worker)."""
     settings = settings or Settings.from_env()
     hub = Hub(settings)
@@ -336,12 +355,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         resets=hub.resets,
         reminders=hub.reminders,
     )
-    routes = [
+    routes: list[BaseRoute] = [
         *http_mail.routes(mail_web, static),
         *http_accounts.routes(web_services),
         *http.routes(web_services, static),
         *web.routes(web_services),
-        WebSocketRoute("/ws", hub.websocket),
         Route("/healthz/stats", hub.stats),
     ]
     if (static / "assets").is_dir():
@@ -351,7 +369,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         404: web.not_found_handler(static),
     }
     handlers.update(dict.fromkeys(outage.UNREACHABLE, unavailable))
-    return Starlette(
+    web_app = Starlette(
         routes=routes,
         lifespan=lifespan,
         exception_handlers=handlers,
@@ -360,6 +378,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Middleware(GZipMiddleware, minimum_size=web.GZIP_MIN_BYTES),
         ],
     )
+    return Entry(web_app, hub.websocket)
 
 
 async def unavailable(request: Request, exc: Exception) -> Response:

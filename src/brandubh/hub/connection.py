@@ -310,6 +310,10 @@ class Connection:
             self.close(CLOSE_TOO_SLOW, "too slow: outbound queue full")
             return
         self.out.append(frame)
+        self._wake()
+
+    def _wake(self, _: object = None) -> None:
+        """Wake the writer (run): a frame is queued, or the reader ended."""
         more = self._more
         if more is not None and not more.done():
             more.set_result(None)
@@ -324,13 +328,15 @@ class Connection:
             if self._reading is not None:
                 self._reading.cancel()  # run() then flushes what is queued and closes
 
-    async def _writer(self) -> None:
+    async def _write(self, reading: asyncio.Task[None]) -> None:
+        """Send what is queued, as it comes, until the reader ends."""
         loop = asyncio.get_running_loop()
-        while True:
-            while self.out:
+        while not reading.done():
+            if self.out:
                 await self.ws.send_bytes(self.out.pop(0))
-            self._more = loop.create_future()
-            await self._more
+            else:
+                self._more = loop.create_future()
+                await self._more
 
     def beat(self, refresh_every: int) -> bool:
         """One heartbeat (Heartbeat.turn): close a silent socket, else ping it; whether
@@ -369,26 +375,27 @@ class Connection:
                 },
             )
         )
-        self._reading = asyncio.create_task(self._reader())
-        tasks = [asyncio.create_task(self._writer()), self._reading]
+        # The reader is a task; this one writes. (A task of its own for the writer too
+        # would cost about 1 KiB more a socket, idle or not.)
+        reading = self._reading = asyncio.create_task(self._reader())
+        reading.add_done_callback(self._wake)
         if self.closing is not None:  # closed before it ran (its session ended, say)
-            self._reading.cancel()
+            reading.cancel()
         self.services.heartbeat.add(self)
         try:
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-            for task in done:
-                exc = task.exception() if not task.cancelled() else None
-                if exc is None or disconnected(exc):
-                    continue  # a client leaving is not an error
+            try:
+                await self._write(reading)
+                exc = reading.exception() if not reading.cancelled() else None
+            except Exception as failed:  # the writer's
+                exc = failed
+            if exc is not None and not disconnected(exc):  # a client leaving is no error
                 log.error("socket %s failed", self.id, exc_info=exc)
                 self.close(CLOSE_INTERNAL_ERROR, "internal error")
         finally:
             self.services.heartbeat.discard(self)
-            for task in tasks:
-                task.cancel()
-            for task in tasks:
-                with contextlib.suppress(BaseException):
-                    await task
+            reading.cancel()
+            with contextlib.suppress(BaseException):
+                await reading
             await self._cleanup()
             if self.closing is not None:
                 # Flush what is queued (an error explaining the close) before closing.
