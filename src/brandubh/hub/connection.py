@@ -299,6 +299,7 @@ class Connection:
         self.received = 0  # when the acting message being handled arrived (Redis clock, ms)
         self.pings = 0
         self._reading: asyncio.Task[None] | None = None
+        self._ended: asyncio.Future[None] | None = None  # set when the reader or writer ends
 
     # -- sending --------------------------------------------------------------------------
 
@@ -310,10 +311,6 @@ class Connection:
             self.close(CLOSE_TOO_SLOW, "too slow: outbound queue full")
             return
         self.out.append(frame)
-        self._wake()
-
-    def _wake(self, _: object = None) -> None:
-        """Wake the writer (run): a frame is queued, or the reader ended."""
         more = self._more
         if more is not None and not more.done():
             more.set_result(None)
@@ -328,15 +325,17 @@ class Connection:
             if self._reading is not None:
                 self._reading.cancel()  # run() then flushes what is queued and closes
 
-    async def _write(self, reading: asyncio.Task[None]) -> None:
-        """Send what is queued, as it comes, until the reader ends."""
+    def _end(self, _: object) -> None:
+        if self._ended is not None and not self._ended.done():
+            self._ended.set_result(None)
+
+    async def _writer(self) -> None:
         loop = asyncio.get_running_loop()
-        while not reading.done():
-            if self.out:
+        while True:
+            while self.out:
                 await self.ws.send_bytes(self.out.pop(0))
-            else:
-                self._more = loop.create_future()
-                await self._more
+            self._more = loop.create_future()
+            await self._more
 
     def beat(self, refresh_every: int) -> bool:
         """One heartbeat (Heartbeat.turn): close a silent socket, else ping it; whether
@@ -375,27 +374,31 @@ class Connection:
                 },
             )
         )
-        # The reader is a task; this one writes. (A task of its own for the writer too
-        # would cost about 1 KiB more a socket, idle or not.)
-        reading = self._reading = asyncio.create_task(self._reader())
-        reading.add_done_callback(self._wake)
+        self._reading = asyncio.create_task(self._reader())
+        tasks = [asyncio.create_task(self._writer()), self._reading]
         if self.closing is not None:  # closed before it ran (its session ended, say)
-            reading.cancel()
+            self._reading.cancel()
         self.services.heartbeat.add(self)
+        # Until either ends: a future both tasks end, lighter than asyncio.wait's frames
+        # and callbacks for as long as the socket lives.
+        ended = self._ended = asyncio.get_running_loop().create_future()
+        for task in tasks:
+            task.add_done_callback(self._end)
         try:
-            try:
-                await self._write(reading)
-                exc = reading.exception() if not reading.cancelled() else None
-            except Exception as failed:  # the writer's
-                exc = failed
-            if exc is not None and not disconnected(exc):  # a client leaving is no error
+            await ended
+            for task in (t for t in tasks if t.done()):
+                exc = task.exception() if not task.cancelled() else None
+                if exc is None or disconnected(exc):
+                    continue  # a client leaving is not an error
                 log.error("socket %s failed", self.id, exc_info=exc)
                 self.close(CLOSE_INTERNAL_ERROR, "internal error")
         finally:
             self.services.heartbeat.discard(self)
-            reading.cancel()
-            with contextlib.suppress(BaseException):
-                await reading
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task
             await self._cleanup()
             if self.closing is not None:
                 # Flush what is queued (an error explaining the close) before closing.
