@@ -35,7 +35,7 @@ class Inbox(Generic[T]):
 
     async def get(self) -> T:
         if self._waiter is not None:
-            raise RuntimeError("a Inbox has one reader; another is waiting on it")
+            raise RuntimeError("an Inbox has one reader; another is waiting on it")
         while not self._items:
             self._waiter = asyncio.get_running_loop().create_future()
             try:

@@ -6,16 +6,16 @@ from one address. ``GuardedHttp`` closes a connection whose request headers do n
 arrive within ``header_timeout_s`` (counted from the connection, or from a later
 request's first byte) and refuses a peer that holds ``connections_per_address`` already.
 ``GuardedWebSocket`` says "going away" (1001) when the server stops, as docs/protocol.md
-promises, where uvicorn says 1012. A reverse proxy in front still has its own part to
+promises, where uvicorn says 1012, and keeps little while a socket sits idle: nothing of
+its handshake once accepted, and inbox.py's queue and gate. A reverse proxy in front still has its own part to
 play (docs/accounts.md, "Behind a reverse proxy").
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from uvicorn._types import ASGISendEvent
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
@@ -23,6 +23,9 @@ from websockets.http11 import Request
 from brandubh.hub.config import Settings
 from brandubh.hub.inbox import Gate, Inbox
 from brandubh.hub.protocol import CLOSE_SERVER_SHUTDOWN
+
+if TYPE_CHECKING:
+    from uvicorn._types import ASGISendEvent
 
 SETTINGS = Settings.from_env()  # read in each worker process, as create_app does
 
@@ -105,8 +108,7 @@ class GuardedHttp(HttpToolsProtocol):
 
 
 class GuardedWebSocket(WebSocketsSansIOProtocol):
-    """The websocket protocol, closing with 1001 at shutdown and releasing its peer slot,
-    and holding as little as it can while a socket sits idle (inbox.py)."""
+    """The websocket protocol: 1001 at shutdown, its peer slot released, lean when idle."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
