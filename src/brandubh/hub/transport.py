@@ -7,8 +7,8 @@ arrive within ``header_timeout_s`` (counted from the connection, or from a later
 request's first byte) and refuses a peer that holds ``connections_per_address`` already.
 ``GuardedWebSocket`` says "going away" (1001) when the server stops, as docs/protocol.md
 promises, where uvicorn says 1012, and keeps little while a socket sits idle: nothing of
-its handshake once accepted, and inbox.py's queue and gate. A reverse proxy in front still has its own part to
-play (docs/accounts.md, "Behind a reverse proxy").
+its handshake once accepted, and inbox.py's queue and gate. A reverse proxy in front
+still has its own part to play (docs/accounts.md, "Behind a reverse proxy").
 """
 
 from __future__ import annotations
