@@ -6,6 +6,10 @@ the bare echo app (bench/echo_app.py) as the same-run baseline of the stack itse
 Prints the server's resident memory per connection (RSS after minus before, divided by N),
 for idle sockets and for sockets that also follow a game as spectators. The client side
 is bench/rawws.py in this process and answers the hub's pings. Nothing is asserted.
+
+The hub's sockets can cost less than the echo's: they skip Starlette's routing and
+middleware, keep nothing of the handshake, and queue on lean primitives (README.md,
+"Benchmarks"), where the echo is the stack as it comes.
 """
 
 from __future__ import annotations
