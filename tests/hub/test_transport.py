@@ -21,7 +21,7 @@ from brandubh.hub.inbox import Gate, Inbox
 from brandubh.hub.transport import GuardedWebSocket
 from services import HubProcess
 
-BURST = 128  # frames of FRAME bytes (8 MiB): more than the kernel buffers hold here
+BURST = 64  # frames of FRAME bytes (4 MiB): far more than the fixed kernel buffers hold
 FRAME = 64 * 1024
 
 
@@ -48,6 +48,9 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 @pytest.fixture
 async def server() -> AsyncIterator[tuple[uvicorn.Server, str]]:
     sock = socket.socket()
+    # A small send buffer, fixed, which accepted sockets inherit: the kernel would grow it
+    # to some MiB on loopback, and hide the pauses the slow-reader test is after.
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 64 * 1024)
     sock.bind(("127.0.0.1", 0))  # a free port, chosen by the kernel
     config = uvicorn.Config(
         app, ws=GuardedWebSocket, lifespan="off", log_level="warning", ws_ping_interval=None
@@ -87,8 +90,7 @@ async def test_writes_wait_for_a_slow_reader_and_lose_nothing(
 ) -> None:
     srv, url = server
     # A client on websockets' sans-I/O protocol over a plain socket, so that nothing
-    # reads while the test does not: a small receive buffer, fixed (the kernel would grow
-    # it to many MiB on loopback).
+    # reads while the test does not, with a small receive buffer, fixed as well.
     client = socket.socket()
     client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
     client.connect(("127.0.0.1", int(url.rsplit(":", 1)[1].strip("/"))))
