@@ -299,7 +299,6 @@ class Connection:
         self.received = 0  # when the acting message being handled arrived (Redis clock, ms)
         self.pings = 0
         self._reading: asyncio.Task[None] | None = None
-        self._ended: asyncio.Future[None] | None = None  # set when the reader or writer ends
 
     # -- sending --------------------------------------------------------------------------
 
@@ -324,10 +323,6 @@ class Connection:
             self.closing = (code, reason)
             if self._reading is not None:
                 self._reading.cancel()  # run() then flushes what is queued and closes
-
-    def _end(self, _: object) -> None:
-        if self._ended is not None and not self._ended.done():
-            self._ended.set_result(None)
 
     async def _writer(self) -> None:
         loop = asyncio.get_running_loop()
@@ -381,9 +376,14 @@ class Connection:
         self.services.heartbeat.add(self)
         # Until either ends: a future both tasks end, lighter than asyncio.wait's frames
         # and callbacks for as long as the socket lives.
-        ended = self._ended = asyncio.get_running_loop().create_future()
+        ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def end(_: object) -> None:
+            if not ended.done():
+                ended.set_result(None)
+
         for task in tasks:
-            task.add_done_callback(self._end)
+            task.add_done_callback(end)
         try:
             await ended
             for task in (t for t in tasks if t.done()):
