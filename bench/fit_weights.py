@@ -12,7 +12,9 @@ Three steps, run by hand from the repository root with ``PYTHONPATH=$PWD/src``:
   four rule sets (the attacker's value stays 100: it sets the unit; each weight stays
   within 0 and three times today's) to lower the mean squared error; prints the error
   before and after, on the positions fitted and on held-out games (every fifth);
-  ``--each`` fits each rule set on its own instead.
+  ``--each`` fits each rule set on its own instead; ``--target search`` fits the search's
+  score at each position (the 8,000-node search that chose the move there) instead of the
+  game's result.
 - ``python bench/fit_weights.py match fitted.json --nodes 40000 --games 8``: the fitted
   weights against today's at the same search and nodes, pairs of games from one random
   opening, each side attacking once: the fitted side's score and its wins by side.
@@ -56,7 +58,10 @@ FITTED = [
 ]
 assert set(FITTED) < {f.name for f in fields(Weights)}
 
-Row = tuple[int, int, int, int, float]  # attackers, defenders, king, side, result
+# A proved win or loss counts as this much in a search label: certain, not infinite.
+SCORE_CAP = 2_000
+Row = tuple[int, int, int, int, float]  # attackers, defenders, king, side, label
+Sample = tuple[int, int, int, int, float, int]  # ... the result, the search's score
 
 
 def quiet(game: Game) -> bool:
@@ -67,23 +72,25 @@ def quiet(game: Game) -> bool:
     return not any(m.captures for m in game.legal_moves())
 
 
-def self_play(task: tuple[str, int, int]) -> tuple[str, int, list[Row]]:
+def self_play(task: tuple[str, int, int]) -> tuple[str, int, list[Sample]]:
     """One self-play game of ``nodes`` a move; its quiet positions with the result."""
     ruleset, number, nodes = task
     game = Game(ruleset)
     opening(game, ruleset, number, 2 + number % 3)
-    seen: list[tuple[int, int, int, int]] = []
+    seen: list[tuple[int, int, int, int, int]] = []
     seed = f"fit:{ruleset}:{number}".encode()
     while game.result is None:
         board = game.board
-        if game.ply >= 4 and quiet(game):
-            seen.append((board.att, board.dfn, board.king, board.side))
+        position = (board.att, board.dfn, board.king, board.side)
         work = Game.from_snapshot(game.snapshot())
         found = Searcher(work, nodes, 64, 2).run(rng_for(seed, "g", game.ply))
+        if game.ply >= 4 and quiet(game):
+            # The search's score too, in the defenders' view, for --target search.
+            seen.append((*position, found.score if board.side else -found.score))
         game.push(found.move)
     winner = game.result.winner
     result = 1.0 if winner == "defenders" else 0.0 if winner == "attackers" else 0.5
-    return ruleset, number, [(*s, result) for s in seen]
+    return ruleset, number, [(*s[:4], result, s[4]) for s in seen]
 
 
 def generate(args: argparse.Namespace) -> None:
@@ -98,12 +105,26 @@ def generate(args: argparse.Namespace) -> None:
                 print(f"{done}/{len(tasks)} games", flush=True)
 
 
-def load(path: str) -> dict[str, list[tuple[int, Row]]]:
+def load(path: str, target: str) -> dict[str, list[tuple[int, Row]]]:
+    """Each rule set's (game number, row); the label is the game's result, or with
+    ``target`` "search" the search's score there, made a probability by the scale that best
+    fits today's weights to the results (``fit_scale``)."""
     by_rs: dict[str, list[tuple[int, Row]]] = {}
+    scores: dict[str, list[int]] = {}
     with open(path) as f:
         for line in f:
             d = json.loads(line)
-            by_rs.setdefault(d["rs"], []).append((d["g"], tuple(d["p"])))
+            att, dfn, king, side, result = d["p"][:5]
+            by_rs.setdefault(d["rs"], []).append((d["g"], (att, dfn, king, side, result)))
+            if target == "search":
+                scores.setdefault(d["rs"], []).append(d["p"][5])
+    if target == "search":
+        for rs, rows in by_rs.items():
+            k, _ = fit_scale(rs, WEIGHTS[rs], [r for _, r in rows])
+            by_rs[rs] = [
+                (g, (*r[:4], 1 / (1 + math.exp(-k * max(-SCORE_CAP, min(SCORE_CAP, score))))))
+                for (g, r), score in zip(rows, scores[rs], strict=True)
+            ]
     return by_rs
 
 
@@ -151,7 +172,7 @@ def fit(args: argparse.Namespace) -> None:
     """One change of the weights for every slide rule set at once (each keeps its own
     differences from the others, and its own scale and bias): pooled, the positions of all
     four hold the fit steadier than each rule set's alone."""
-    data = load(args.positions)
+    data = load(args.positions, args.target)
     names = [rs for rs in args.rulesets.split(",") if data.get(rs)]
     fitted: dict[str, dict[str, int]] = {}
     for group in [[rs] for rs in names] if args.each else [names]:
@@ -287,6 +308,7 @@ def main() -> None:
     f.add_argument("positions")
     f.add_argument("--out", required=True)
     f.add_argument("--each", action="store_true", help="fit each rule set on its own")
+    f.add_argument("--target", choices=("results", "search"), default="results")
     m = sub.add_parser("match")
     m.add_argument("weights")
     m.add_argument("--nodes", type=int, default=40_000)
