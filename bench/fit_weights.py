@@ -117,6 +117,8 @@ def load(path: str, target: str) -> dict[str, list[tuple[int, Row]]]:
             att, dfn, king, side, result = d["p"][:5]
             by_rs.setdefault(d["rs"], []).append((d["g"], (att, dfn, king, side, result)))
             if target == "search":
+                if len(d["p"]) < 6:
+                    raise SystemExit(f"{path} holds no search scores: generate it again")
                 scores.setdefault(d["rs"], []).append(d["p"][5])
     if target == "search":
         for rs, rows in by_rs.items():
