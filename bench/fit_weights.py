@@ -73,7 +73,8 @@ def quiet(game: Game) -> bool:
 
 
 def self_play(task: tuple[str, int, int]) -> tuple[str, int, list[Sample]]:
-    """One self-play game of ``nodes`` a move; its quiet positions with the result."""
+    """One self-play game of ``nodes`` a move; its quiet positions, each with the result and
+    the score of the search that chose the move there."""
     ruleset, number, nodes = task
     game = Game(ruleset)
     opening(game, ruleset, number, 2 + number % 3)
