@@ -177,11 +177,12 @@ async def test_an_outage_extends_the_deadlines_that_fell_inside_it(
     start_hub(env, redis=fresh_redis_url)
     await wait_for(lambda: stored_events(r, game)[-1]["kind"] == "deadline_extended", 5)
     extended = stored_events(r, game)[-1]
-    outage = r.lrange(keys.outages(), -1, -1)[0].decode()
-    start, end = map(int, outage.split(":"))
-    assert end - start > 1000  # the gap was recorded as an outage
+    # Every outage recorded: on a loaded machine a stall of the first hub's heartbeat around
+    # the move can be one too, and it rightly adds the part of it after the deadline was set.
+    outages = [tuple(map(int, o.decode().split(":"))) for o in r.lrange(keys.outages(), 0, -1)]
+    assert max(end - start for start, end in outages) > 1000  # the gap was recorded
     assert extended["deadline"] > deadline + 1000
-    assert extended["deadline"] <= deadline + (end - start)
+    assert extended["deadline"] <= deadline + sum(end - start for start, end in outages)
     assert extended["state"]["status"] == "active"
     # The side to move gets back the time it had when the service went down, then loses.
     await wait_for(lambda: endings(stored_events(r, game)), timeout=5)
