@@ -174,7 +174,7 @@ def fit_scale(ruleset: str, weights: Weights, rows: list[Row]) -> tuple[float, f
 def fit(args: argparse.Namespace) -> None:
     """One change of the weights for every slide rule set at once (each keeps its own
     differences from the others, and its own scale and bias): pooled, the positions of all
-    four hold the fit steadier than each rule set's alone."""
+    four hold the fit steadier than each rule set's alone. ``--each`` fits them apart."""
     data = load(args.positions, args.target)
     names = [rs for rs in args.rulesets.split(",") if data.get(rs)]
     fitted: dict[str, dict[str, int]] = {}
@@ -245,7 +245,7 @@ def _fit(data: dict[str, list[tuple[int, Row]]], names: list[str]) -> dict[str, 
 
 
 def _unit(name: str) -> int:
-    """Large terms move in larger steps: the step is in per cent of about their size."""
+    """How far one step moves a weight: five times as far for the large terms."""
     return 5 if name in ("defender", "king_fork_to_move", "unstoppable_pair",
                          "unstoppable", "unstoppable_to_move", "king_fork") else 1  # fmt: skip
 
