@@ -12,6 +12,7 @@ EXPORTED = [
     "Level",
     "SearchResult",
     "Searcher",
+    "StaleBuildError",
     "choose_code",
     "choose_move",
     "decide",
@@ -21,6 +22,7 @@ EXPORTED = [
     "level_for",
     "open_lanes",
     "rng_for",
+    "search_is_compiled",
     "search_position",
     "think",
 ]

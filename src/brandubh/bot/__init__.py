@@ -15,7 +15,8 @@ counted in nodes (``levels.LEVELS``), so a finished bot game replays move for mo
 
 Modules: ``bitboards`` (the search's int positions: moves, captures, make per rule set),
 ``evaluation`` (tafl features and escape threats, newsome material, forced escapes),
-``search`` (PVS with a transposition table and quiescence), ``levels`` (the five levels and
+``search`` (PVS with a transposition table and quiescence), ``native`` (whether the
+first three run compiled), ``levels`` (the five levels and
 their names), ``player`` (seeded choice, ``choose_move``, ``think``). docs/bot.md explains
 how it plays and what it measures.
 """
@@ -29,6 +30,7 @@ from brandubh.bot.evaluation import (
     open_lanes,
 )
 from brandubh.bot.levels import LEVEL_NAMES, LEVELS, Level, level_for
+from brandubh.bot.native import StaleBuildError, check_build, search_is_compiled
 from brandubh.bot.player import (
     choose_code,
     choose_move,
@@ -39,6 +41,8 @@ from brandubh.bot.player import (
 )
 from brandubh.bot.search import Searcher, SearchResult
 
+check_build()  # a compiled module older than its source would run code that is not there
+
 __all__ = [
     "LEVELS",
     "LEVEL_NAMES",
@@ -47,6 +51,7 @@ __all__ = [
     "Level",
     "SearchResult",
     "Searcher",
+    "StaleBuildError",
     "choose_code",
     "choose_move",
     "decide",
@@ -56,6 +61,7 @@ __all__ = [
     "level_for",
     "open_lanes",
     "rng_for",
+    "search_is_compiled",
     "search_position",
     "think",
 ]

@@ -221,6 +221,7 @@ class Searcher:
             alpha = -INF
             it_best = 0
             it_scores: dict[int, int] = {}
+            aborted = False
             try:
                 for i, (m, _) in enumerate(root):
                     child = children[m]
@@ -245,9 +246,10 @@ class Searcher:
                 # by a deeper look; with exact root scores only a finished pass compares.
                 if it_best and not self.exact_root:
                     best_move, best_score = it_best, alpha
+                aborted = True
+            self.limit = self.max_nodes
+            if aborted:
                 break
-            finally:
-                self.limit = self.max_nodes
             best_move, best_score, depth_done, scores = it_best, alpha, depth, it_scores
             root.sort(key=lambda mc: it_scores[mc[0]], reverse=True)
             if abs(best_score) >= MATE_BOUND or self.nodes >= self.max_nodes:

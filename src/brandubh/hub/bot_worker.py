@@ -30,7 +30,7 @@ from typing import Final
 
 from redis.asyncio import Redis
 
-from brandubh.bot import think
+from brandubh.bot import search_is_compiled, think
 from brandubh.hub import keys, redis_client
 from brandubh.hub.background import Tasks
 from brandubh.hub.changes import Change
@@ -102,6 +102,13 @@ class BotWorker:
 
     def pool(self) -> ProcessPoolExecutor:
         if self._pool is None:
+            log.info(
+                "bot: %d processes, search %s",
+                self.settings.bot_processes,
+                "compiled (mypyc)"
+                if search_is_compiled()
+                else "uncompiled: the same moves, 2-3 times slower (docs/bot.md, Compiled)",
+            )
             self._pool = ProcessPoolExecutor(
                 max_workers=self.settings.bot_processes,
                 mp_context=multiprocessing.get_context("spawn"),
