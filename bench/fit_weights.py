@@ -34,7 +34,7 @@ from dataclasses import fields, replace
 
 from bot import elo, opening
 from brandubh.bot import Searcher, rng_for
-from brandubh.bot.evaluation import WEIGHTS, Weights, open_lanes, slide_evaluator
+from brandubh.bot.evaluation import WEIGHTS, SlideEvaluator, Weights, open_lanes
 from brandubh.engine import RULESETS, Game
 
 SLIDE_RULESETS = [name for name, rs in RULESETS.items() if rs.slides]
@@ -136,7 +136,7 @@ def error(ruleset: str, weights: Weights, rows: list[Row], k: float, bias: float
     the results. The bias stands for how often the defenders win whatever the position (a
     constant the search never sees): without it the fit would inflate every term that
     favours them."""
-    evaluate = slide_evaluator(RULESETS[ruleset], weights)
+    evaluate = SlideEvaluator(RULESETS[ruleset], weights)
     total = 0.0
     for att, dfn, king, side, result in rows:
         score = evaluate(att, dfn, king, side, (0, 0, 0, 0))

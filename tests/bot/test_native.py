@@ -25,17 +25,17 @@ from brandubh.engine import RULESETS
 BOT_DIR = Path(search.__file__).parent
 COMPILED = search_is_compiled()
 
-# Positions reached by random legal moves from the start, and each one's search at a level's
-# limits; printed as JSON so an uncompiled process can run the very same lines.
+# Positions reached by random legal moves from the start, and each one's search within a
+# node budget; printed as JSON so an uncompiled process can run the very same lines.
 PROBE = """
 import json, random, sys
-from brandubh.bot import LEVELS, Searcher, evaluation, search
+from brandubh.bot import Searcher, evaluation, search
 from brandubh.engine import RULESETS, Game
 
 def probe():
     out = []
     for ruleset in sorted(RULESETS):
-        for number, level in enumerate((3, 3, 4)):
+        for number, nodes in enumerate((6_000, 6_000, 30_000)):
             rng = random.Random(f"{ruleset}:{number}")
             game = Game(ruleset)
             for _ in range(6 + 5 * number):
@@ -47,10 +47,7 @@ def probe():
             search._EVAL_CACHES.clear()
             evaluation._RUNS.clear()
             evaluation.evaluator_for.cache_clear()
-            lv = LEVELS[level]
-            found = Searcher(game, lv.nodes, lv.depth, lv.q_checks, exact_root=lv.exact_root).run(
-                random.Random(number)
-            )
+            found = Searcher(game, nodes).run(random.Random(number))
             out.append([ruleset, number, found.move, found.score, found.depth, found.nodes,
                         sorted(found.scores.items()), found.order])
     return out

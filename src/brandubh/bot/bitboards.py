@@ -43,6 +43,23 @@ NOT_G: Final = ALL_BB & ~FILE_G
 NOT_AG: Final = NOT_A & NOT_G  # squares with a neighbour on each side along the rank
 
 # Per move int (origin | dest << 6): both squares' bits, and each piece kind's hash change.
+
+
+def popcount(bb: int) -> int:
+    """The number of squares of a bitboard (49 bits or fewer, never negative).
+
+    ``int.bit_count`` is a method call to compiled code (mypyc has no native form of it);
+    these few shifts and masks compile to machine arithmetic.
+    """
+    bb -= (bb >> 1) & 0x55555555555555
+    bb = (bb & 0x33333333333333) + ((bb >> 2) & 0x33333333333333)
+    bb = (bb + (bb >> 4)) & 0x0F0F0F0F0F0F0F
+    bb += bb >> 8
+    bb += bb >> 16
+    bb += bb >> 32
+    return bb & 0x7F
+
+
 MOVE_BITS: Final = tuple(1 << (m & 63) | 1 << (m >> 6) for m in range(4096))
 Z_ATT_MOVE: Final = tuple(
     Z_ATTACKER[m & 63] ^ Z_ATTACKER[m >> 6] if max(m & 63, m >> 6) < NUM_SQUARES else 0
@@ -159,7 +176,46 @@ K_SURROUND: Final = 1  # every square of a mask held by attackers
 K_NEVER: Final = 2
 
 
-class SlideKernel:
+class Kernel:
+    """What the search asks of a rule set's moves, on plain ints; one subclass per family of
+    rule sets (a base class, not a union, so compiled calls dispatch through its table)."""
+
+    slides = True
+
+    def gen(self, att: int, dfn: int, king: int, side: int) -> list[int]:
+        """Every legal move of the side to move, as the engine lists them."""
+        raise NotImplementedError
+
+    def moves_to(self, att: int, dfn: int, king: int, side: int, dests: int) -> list[int]:
+        """The legal moves of the side to move that end on a square of ``dests``."""
+        raise NotImplementedError
+
+    def is_legal(self, att: int, dfn: int, king: int, side: int, move: int) -> bool:
+        """Whether ``move`` is legal here."""
+        raise NotImplementedError
+
+    def has_move(self, att: int, dfn: int, king: int, side: int) -> bool:
+        """Whether the side to move has any legal move."""
+        raise NotImplementedError
+
+    def targets(self, att: int, dfn: int, king: int, side: int) -> int:
+        """Squares a move must land on to capture (a superset; ``captures`` decides)."""
+        raise NotImplementedError
+
+    def captures(self, att: int, dfn: int, king: int, side: int, move: int) -> int:
+        """What ``move`` takes, as a bitboard."""
+        raise NotImplementedError
+
+    def make(self, pos: Position, move: int, caps: int) -> Position:
+        """The position after ``move``, which takes ``caps``."""
+        raise NotImplementedError
+
+    def won(self, att: int, dfn: int, king: int, side: int) -> int:
+        """+1 if the side to move has won, -1 if it has lost, 0 if neither (by the pieces)."""
+        raise NotImplementedError
+
+
+class SlideKernel(Kernel):
     """Moves, captures and make for one rook-slide rule set, on plain ints."""
 
     slides = True
@@ -515,7 +571,7 @@ _KING_DIAG_STEPS: Final = tuple(
 )
 
 
-class StepKernel:
+class StepKernel(Kernel):
     """Moves, captures and make for newsome (one step, capture by replacement, the woods)."""
 
     slides = False
@@ -615,9 +671,6 @@ class StepKernel:
         if not theirs:
             return 1
         return 0
-
-
-Kernel = SlideKernel | StepKernel
 
 
 def kernel_for(ruleset: RuleSet) -> Kernel:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from brandubh.bot.bitboards import line_tables, ray_tables
+from brandubh.bot.bitboards import line_tables, popcount, ray_tables
 from brandubh.engine import Game
 from brandubh.engine.board import Board
 from brandubh.engine.rulesets import RuleSet
@@ -72,6 +72,8 @@ CORNER_GUARDS: Final[tuple[int, ...]] = tuple(
     )
     for c in CORNERS
 )
+CG0, CG1, CG2, CG3 = CORNER_GUARDS
+CORNER_GUARDS_ALL: Final = CG0 | CG1 | CG2 | CG3
 
 
 def _reach(throne_stop: bool) -> Callable[[tuple[int, ...], int], int]:
@@ -318,48 +320,60 @@ WEIGHTS: Final[dict[str, Weights]] = {
     "newsome": Weights(),
 }
 
-# Evaluators see the search's plain ints: attackers, defenders, king, side, woods ages.
-Evaluator = Callable[[int, int, int, int, tuple[int, ...]], int]
+
+class Evaluator:
+    """Scores a position of the search's plain ints (attackers, defenders, king, side, woods
+    ages) for the side to move; one subclass per family of rule sets, weights bound at
+    creation. A class, not a closure, so that the compiled search calls it natively."""
+
+    def score(self, att: int, dfn: int, king: int, side: int, woods: tuple[int, ...]) -> int:
+        """The position's score for the side to move."""
+        raise NotImplementedError
+
+    def __call__(self, att: int, dfn: int, king: int, side: int, woods: tuple[int, ...]) -> int:
+        return self.score(att, dfn, king, side, woods)
 
 
-def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluator:
-    """The evaluator for a rook-slide rule set, weights bound as locals."""
-    w = weights or WEIGHTS[ruleset.name]
-    reach_lines = (
-        KING_REACH_LINES_RETURN if ruleset.king_may_return_to_throne else KING_REACH_LINES_NO_RETURN
-    )
-    hostile_throne = ruleset.throne_hostile_to_king
-    w_att, w_dfn = w.attacker, w.defender
-    w_mob, w_dist = w.king_mobility, w.king_corner_distance
-    w_route, w_fork, w_fork_move = w.king_route, w.king_fork, w.king_fork_to_move
-    w_unstop, w_pair, w_unstop_move = w.unstoppable, w.unstoppable_pair, w.unstoppable_to_move
-    w_two = w.corner_two_moves
-    w_adj, w_hostile = w.king_adjacent_attacker, w.king_hostile_neighbour
-    w_near = w.defender_near_king
-    w_guard, w_guard2 = w.corner_guard, w.corner_guard_second
-    g0, g1, g2, g3 = CORNER_GUARDS
-    runs_cache, edge_inner = _RUNS, EDGE_INNER
-    all_guards = g0 | g1 | g2 | g3
-    guard_cache: dict[int, int] = {}  # at most 2**12 entries: the guard squares' occupancy
-    dist, nbb = CORNER_DIST, NEIGHBOURS_BB
-    hostile_near = tuple(
-        sum(1 for n in NEIGHBOURS[sq] if n in CORNERS or (hostile_throne and n == THRONE))
-        for sq in range(NUM_SQUARES)
-    )
-    # What the king's square alone is worth: his distance from the corners, hostile squares.
-    king_square = tuple(
-        -w_dist * dist[sq] - w_hostile * hostile_near[sq] for sq in range(NUM_SQUARES)
-    )
+class SlideEvaluator(Evaluator):
+    """The evaluator for a rook-slide rule set."""
 
-    def evaluate(att: int, dfn: int, king: int, side: int, woods: tuple[int, ...]) -> int:
-        score = w_dfn * dfn.bit_count() - w_att * att.bit_count()
+    def __init__(self, ruleset: RuleSet, weights: Weights | None = None) -> None:
+        w = weights or WEIGHTS[ruleset.name]
+        self.reach_lines = (
+            KING_REACH_LINES_RETURN
+            if ruleset.king_may_return_to_throne
+            else KING_REACH_LINES_NO_RETURN
+        )
+        self.w_att, self.w_dfn = w.attacker, w.defender
+        self.w_mob = w.king_mobility
+        self.w_route, self.w_fork, self.w_fork_move = w.king_route, w.king_fork, w.king_fork_to_move
+        self.w_unstop, self.w_pair = w.unstoppable, w.unstoppable_pair
+        self.w_unstop_move = w.unstoppable_to_move
+        self.w_two = w.corner_two_moves
+        self.w_adj, self.w_near = w.king_adjacent_attacker, w.defender_near_king
+        self.w_guard, self.w_guard2 = w.corner_guard, w.corner_guard_second
+        self.guard_cache: dict[int, int] = {}  # at most 2**12 entries: the guard squares
+        hostile_throne = ruleset.throne_hostile_to_king
+        hostile_near = tuple(
+            sum(1 for n in NEIGHBOURS[sq] if n in CORNERS or (hostile_throne and n == THRONE))
+            for sq in range(NUM_SQUARES)
+        )
+        # What the king's square alone is worth: his distance from the corners, hostile squares.
+        self.king_square = tuple(
+            -w.king_corner_distance * CORNER_DIST[sq] - w.king_hostile_neighbour * hostile_near[sq]
+            for sq in range(NUM_SQUARES)
+        )
+
+    def score(self, att: int, dfn: int, king: int, side: int, woods: tuple[int, ...]) -> int:
+        """The position's score for the side to move."""
+        score = self.w_dfn * popcount(dfn) - self.w_att * popcount(att)
         if king >= 0:
             occ = att | dfn
-            fm, ft, rm, rt = reach_lines[king]
+            fm, ft, rm, rt = self.reach_lines[king]
             reach = ft[occ & fm] | rt[occ & rm]
-            score += w_mob * reach.bit_count() + king_square[king]
+            score += self.w_mob * popcount(reach) + self.king_square[king]
             # Per corner, the squares that see it down an open lane.
-            runs = runs_cache.get(occ & edge_inner)
+            runs = _RUNS.get(occ & EDGE_INNER)
             if runs is None:
                 runs = runs_of(occ)
             r0, r1, r2, r3, r_all, r_two = runs
@@ -368,11 +382,11 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
                 # Routes: squares in reach that see one corner (a tempo each) or two (a fork:
                 # won if he gets there unharmed).
                 double = threats & r_two
-                single = (threats ^ double).bit_count()
+                single = popcount(threats ^ double)
                 if side:
-                    score += w_route * single + w_fork_move * double.bit_count()
+                    score += self.w_route * single + self.w_fork_move * popcount(double)
                 else:
-                    score += w_route * single + w_fork * double.bit_count()
+                    score += self.w_route * single + self.w_fork * popcount(double)
                 # Can an attacker shut each threatened corner's lane in one move? Only a
                 # slide south or west reaches a1's lanes (rank 1, file a), and so on: flood
                 # the attackers along the directions a threatened corner needs (an occluded
@@ -413,9 +427,9 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
                 )
                 if open_:
                     if side:
-                        score += w_unstop_move
+                        score += self.w_unstop_move
                     else:
-                        score += w_unstop * open_ + (w_pair if open_ > 1 else 0)
+                        score += self.w_unstop * open_ + (self.w_pair if open_ > 1 else 0)
             else:
                 # No lane one move away: count the corners two king moves away.
                 empty = ALL & ~occ
@@ -439,50 +453,56 @@ def slide_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluat
                     y = (y >> 7) & empty
                     reach2 |= y
                 if reach2:
-                    score += w_two * (
+                    score += self.w_two * (
                         (reach2 & r0 != 0)
                         + (reach2 & r1 != 0)
                         + (reach2 & r2 != 0)
                         + (reach2 & r3 != 0)
                     )
-            near = nbb[king]
-            score -= w_adj * (att & near).bit_count()
-            score += w_near * (dfn & near).bit_count()
-        guard = guard_cache.get(att & all_guards)
+            near = NEIGHBOURS_BB[king]
+            score -= self.w_adj * popcount(att & near)
+            score += self.w_near * popcount(dfn & near)
+        guard = self.guard_cache.get(att & CORNER_GUARDS_ALL)
         if guard is None:
             guard = 0
-            for g in (att & g0, att & g1, att & g2, att & g3):
+            for g in (att & CG0, att & CG1, att & CG2, att & CG3):
                 if g:
-                    guard += w_guard if g & (g - 1) == 0 else w_guard + w_guard2
-            guard_cache[att & all_guards] = guard
+                    guard += self.w_guard if g & (g - 1) == 0 else self.w_guard + self.w_guard2
+            self.guard_cache[att & CORNER_GUARDS_ALL] = guard
         score -= guard
         return score if side else -score
 
-    return evaluate
 
-
-def newsome_evaluator(ruleset: RuleSet, weights: Weights | None = None) -> Evaluator:
+class NewsomeEvaluator(Evaluator):
     """The evaluator for newsome: material that grows dear as a side runs out, and the woods."""
-    w = weights or WEIGHTS["newsome"]
-    w_prince, w_baron = w.prince, w.baron
-    last, second = w.last_piece, w.second_last_piece
-    w_woods, w_contact, w_centre = w.woods_age, w.king_baron_contact, w.king_centre
-    nbb = NEIGHBOURS_BB
-    centre = tuple(6 - abs(file_of(sq) - 3) - abs(rank_of(sq) - 3) for sq in range(NUM_SQUARES))
-    scarcity = (0, last, second) + (0,) * 20
 
-    def evaluate(att: int, dfn: int, king: int, side: int, woods: tuple[int, ...]) -> int:
-        nd, na = dfn.bit_count(), att.bit_count()
-        score = w_prince * nd - w_baron * na - scarcity[nd] + scarcity[na]
+    def __init__(self, ruleset: RuleSet, weights: Weights | None = None) -> None:
+        w = weights or WEIGHTS["newsome"]
+        self.w_prince, self.w_baron = w.prince, w.baron
+        self.w_woods, self.w_contact, self.w_centre = (
+            w.woods_age,
+            w.king_baron_contact,
+            w.king_centre,
+        )
+        self.centre = tuple(
+            6 - abs(file_of(sq) - 3) - abs(rank_of(sq) - 3) for sq in range(NUM_SQUARES)
+        )
+        self.scarcity = (0, w.last_piece, w.second_last_piece) + (0,) * 20
+
+    def score(self, att: int, dfn: int, king: int, side: int, woods: tuple[int, ...]) -> int:
+        """The position's score for the side to move."""
+        nd, na = popcount(dfn), popcount(att)
+        score = self.w_prince * nd - self.w_baron * na - self.scarcity[nd] + self.scarcity[na]
         # A prince on a corner has an age of 1 or more (the engine counts from his arrival).
         for age in woods:
             if age:
-                score -= w_woods * age
+                score -= self.w_woods * age
         if king >= 0:
-            score += w_contact * (att & nbb[king]).bit_count() + w_centre * centre[king]
+            score += (
+                self.w_contact * popcount(att & NEIGHBOURS_BB[king])
+                + self.w_centre * self.centre[king]
+            )
         return score if side else -score
-
-    return evaluate
 
 
 @functools.lru_cache(maxsize=16)
@@ -490,8 +510,8 @@ def evaluator_for(ruleset: RuleSet, weights: Weights | None = None) -> Evaluator
     """The evaluator suited to a rule set (its own weights unless given); one per process,
     so its caches (pure functions of the position) serve every search."""
     if ruleset.slides:
-        return slide_evaluator(ruleset, weights)
-    return newsome_evaluator(ruleset, weights)
+        return SlideEvaluator(ruleset, weights)
+    return NewsomeEvaluator(ruleset, weights)
 
 
 def evaluate(game: Game) -> int:

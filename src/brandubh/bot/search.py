@@ -29,6 +29,7 @@ from brandubh.bot.bitboards import (
     Position,
     SlideKernel,
     kernel_for,
+    popcount,
 )
 from brandubh.bot.evaluation import (
     _RUNS,
@@ -210,7 +211,7 @@ class Searcher:
         # Equal moves are tried, and so chosen, in an order drawn from the game's seed.
         rng.shuffle(moves)
         root = [(m, kernel.captures(att, dfn, king, side, m)) for m in moves]
-        root.sort(key=lambda mc: mc[1].bit_count(), reverse=True)
+        root.sort(key=lambda mc: popcount(mc[1]), reverse=True)
         children = {m: kernel.make(pos, m, caps) for m, caps in root}
         counts = self.counts
         best_move, best_score, depth_done = root[0][0], -INF, 0
@@ -281,10 +282,13 @@ class Searcher:
         # No move blocks both lanes: a move fills one square, the lanes of a square share
         # none, and a capture only takes defenders away. So only a third occurrence of the
         # position after the move can defend; that needs only each child's hash.
-        counts, make = self.counts, kernel.make
+        counts = self.counts
         for m in moves:
             taken = found.get(m, 0)
-            if counts.get(make(pos, m, taken)[4] if taken else h ^ Z_ATT_MOVE_SIDE[m], 0) >= 2:
+            if (
+                counts.get(kernel.make(pos, m, taken)[4] if taken else h ^ Z_ATT_MOVE_SIDE[m], 0)
+                >= 2
+            ):
                 return False  # the third occurrence ends the game
         return True
 
@@ -299,7 +303,7 @@ class Searcher:
         key = pos[4] if self.slides else pos[4] ^ WOODS_KEYS[pos[5]]
         found = self.ecache.get(key)
         if found is None:
-            found = self.ecache[key] = self.evaluate(*pos[:4], pos[5])
+            found = self.ecache[key] = self.evaluate.score(pos[0], pos[1], pos[2], pos[3], pos[5])
         return found
 
     # -- the tree ----------------------------------------------------------------------
@@ -357,7 +361,7 @@ class Searcher:
             ecache = self.ecache
             stand = ecache.get(key)
             if stand is None:
-                stand = ecache[key] = self.evaluate(att, dfn, king, side, woods)
+                stand = ecache[key] = self.evaluate.score(att, dfn, king, side, woods)
             if stand >= beta or ply >= MAX_PLY - 2:
                 return stand
             return self._quiesce(alpha, beta, ply, 0, pos, stand)
@@ -398,17 +402,16 @@ class Searcher:
         alpha0 = alpha
         best, best_move = -INF, 0
         kernel = self.kernel
-        make, search = kernel.make, self._search
         first = 0
         if tt_move:
             # The table's move first, before generating the rest: it often cuts off alone.
             # (The key is the whole position, so the move is legal here.)
             first = tt_move
             caps = kernel.captures(att, dfn, king, side, first)
-            child = make(pos, first, caps)
+            child = kernel.make(pos, first, caps)
             ch = child[4]
             counts[ch] = counts.get(ch, 0) + 1
-            best = -search(depth - 1, -beta, -alpha, ply + 1, child)
+            best = -self._search(depth - 1, -beta, -alpha, ply + 1, child)
             counts[ch] -= 1
             best_move = first
             if best > alpha:
@@ -429,19 +432,19 @@ class Searcher:
                 ordered = self._other_moves(pos, block, special, every)
             for move in ordered:
                 caps = capmap.get(move, 0)
-                child = make(pos, move, caps)
+                child = kernel.make(pos, move, caps)
                 ch = child[4]
                 counts[ch] = counts.get(ch, 0) + 1
                 if i == 0:
-                    score = -search(depth - 1, -beta, -alpha, ply + 1, child)
+                    score = -self._search(depth - 1, -beta, -alpha, ply + 1, child)
                 else:
                     # Late quiet moves are searched one ply shallower unless they surprise.
                     r = 1 if depth >= 3 and i >= 4 and not caps and move not in killers else 0
-                    score = -search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, child)
+                    score = -self._search(depth - 1 - r, -alpha - 1, -alpha, ply + 1, child)
                     if r and score > alpha:
-                        score = -search(depth - 1, -alpha - 1, -alpha, ply + 1, child)
+                        score = -self._search(depth - 1, -alpha - 1, -alpha, ply + 1, child)
                     if alpha < score < beta:
-                        score = -search(depth - 1, -beta, -alpha, ply + 1, child)
+                        score = -self._search(depth - 1, -beta, -alpha, ply + 1, child)
                 counts[ch] -= 1
                 i += 1
                 if score > best:
@@ -528,7 +531,7 @@ class Searcher:
         else:
             capmap = found  # every move listed captures
         for m, caps in capmap.items():
-            special[m] = (1 << 32) + 1000 * caps.bit_count() + (1 << 34 if caps & king_bit else 0)
+            special[m] = (1 << 32) + 1000 * popcount(caps) + (1 << 34 if caps & king_bit else 0)
         k1, k2 = self.killers[ply]
         for k, score in ((k1, 1 << 30), (k2, (1 << 30) - 1)):
             if (
@@ -620,7 +623,7 @@ class Searcher:
             key = h if self.slides else h ^ WOODS_KEYS[woods]
             stand = self.ecache.get(key)
             if stand is None:
-                stand = self.ecache[key] = self.evaluate(att, dfn, king, side, woods)
+                stand = self.ecache[key] = self.evaluate.score(att, dfn, king, side, woods)
             if stand >= beta or ply >= MAX_PLY - 2:
                 return stand
         if stand > alpha:
@@ -632,7 +635,7 @@ class Searcher:
         if isinstance(kernel, SlideKernel):
             capmap = kernel.capture_moves(att, dfn, king, side, ALL_BB)
             for m, caps in capmap.items():
-                cands.append((caps.bit_count() + (8 if caps & king_bit else 0)) << 12 | m)
+                cands.append((popcount(caps) + (8 if caps & king_bit else 0)) << 12 | m)
             if side == 1 and qd < self.q_checks:
                 # The king onto a lane square (the captures among these are listed already).
                 lane_sq, reach = self._threat_squares(att, dfn, king)
@@ -653,10 +656,9 @@ class Searcher:
         if not cands:
             return best
         cands.sort(reverse=True)
-        make = kernel.make
         for c in cands:
             m = c & 4095
-            child = make(pos, m, capmap.get(m, 0))
+            child = kernel.make(pos, m, capmap.get(m, 0))
             ch = child[4]
             counts[ch] = counts.get(ch, 0) + 1
             score = -self._quiesce(-beta, -alpha, ply + 1, qd + 1, child)
@@ -675,16 +677,15 @@ class Searcher:
         kernel = self.kernel
         near = NEIGHBOURS_BB[king]
         zone = kernel.targets(att, dfn, king, side)
-        captures, make = kernel.captures, kernel.make
         counts = self.counts
         best = ply + 2 - WIN  # no saving move: the king walks out next ply
         king_bit = 1 << king
         for m in kernel.moves_to(att, dfn, king, side, block | near):
             dest = m >> 6
-            caps = captures(att, dfn, king, side, m) if zone >> dest & 1 else 0
+            caps = kernel.captures(att, dfn, king, side, m) if zone >> dest & 1 else 0
             if not block >> dest & 1 and not caps & king_bit:
                 continue
-            child = make(pos, m, caps)
+            child = kernel.make(pos, m, caps)
             ch = child[4]
             counts[ch] = counts.get(ch, 0) + 1
             score = -self._quiesce(-beta, -alpha, ply + 1, qd + 1, child)
