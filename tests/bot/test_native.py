@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+import brandubh.uncompiled_bot
 from brandubh.bot import bitboards, evaluation, search
 from brandubh.bot.native import (
-    COMPILED_MODULES,
     StaleBuildError,
     check_fresh,
     is_compiled,
@@ -22,7 +22,6 @@ from brandubh.bot.native import (
 )
 from brandubh.engine import RULESETS
 
-BOT_DIR = Path(search.__file__).parent
 COMPILED = search_is_compiled()
 
 # Positions reached by random legal moves from the start, and each one's search within a
@@ -53,24 +52,6 @@ def probe():
     return out
 """
 
-# Loads the compiled modules from their .py files instead, so the same code runs uncompiled.
-PURE_LOADER = """
-import importlib.abc, importlib.util, sys
-from pathlib import Path
-BOT_DIR = Path(sys.argv[1])
-NAMES = {"brandubh.bot." + name for name in sys.argv[2].split(",")}
-
-class Pure(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path, target=None):
-        if name in NAMES:
-            return importlib.util.spec_from_file_location(
-                name, BOT_DIR / (name.rpartition(".")[2] + ".py")
-            )
-        return None
-
-sys.meta_path.insert(0, Pure())
-"""
-
 
 def _probe_here() -> list[object]:
     namespace: dict[str, object] = {}
@@ -82,7 +63,7 @@ def _probe_here() -> list[object]:
 
 def _probe_pure() -> list[object]:
     script = (
-        PURE_LOADER
+        "import brandubh.uncompiled_bot\nbrandubh.uncompiled_bot.install()\n"
         + PROBE
         + """
 from brandubh.bot import bitboards
@@ -91,7 +72,7 @@ print(json.dumps(probe()))
 """
     )
     done = subprocess.run(
-        [sys.executable, "-c", script, str(BOT_DIR), ",".join(COMPILED_MODULES)],
+        [sys.executable, "-c", script],
         capture_output=True,
         text=True,
         timeout=600,
@@ -146,3 +127,9 @@ def test_an_uncompiled_module_is_never_stale(tmp_path: Path) -> None:
     module = _fake_module(tmp_path, ".py")
     assert not is_compiled(module)
     check_fresh(module)
+
+
+def test_the_sources_cannot_replace_modules_already_imported() -> None:
+    with pytest.raises(RuntimeError, match="already imported"):
+        brandubh.uncompiled_bot.install()
+    assert sys.meta_path[0].__class__.__name__ != "_SourceFinder"

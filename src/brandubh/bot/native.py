@@ -11,6 +11,8 @@ from importlib import import_module
 from pathlib import Path
 from types import ModuleType
 
+from brandubh.uncompiled_bot import COMPILED_MODULES
+
 __all__ = [
     "COMPILED_MODULES",
     "StaleBuildError",
@@ -19,8 +21,6 @@ __all__ = [
     "is_compiled",
     "search_is_compiled",
 ]
-
-COMPILED_MODULES: tuple[str, ...] = ("bitboards", "evaluation", "search")
 
 # Files written by one install lie within a few seconds of each other; a source edited after
 # its build is newer by more than that.
