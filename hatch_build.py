@@ -18,7 +18,7 @@ class BotBuildHook(MypycBuildHook):
             lines = str(exc).strip().splitlines()
             self.app.display_warning(
                 "brandubh: the bot's search was not compiled, so it runs as plain Python "
-                f"(the same moves, about 2-3 times slower): {lines[-1] if lines else exc!r}"
+                f"(the same moves, three to four times slower): {lines[-1] if lines else exc!r}"
             )
 
 

@@ -3,7 +3,8 @@
 Run by hand: ``python bench/bot.py [--games N] [--rulesets a,b] [--levels 1,2,...]
 [--baselines random,greedy] [--pairs L5-F5@120000,...] [--workers 2] [--log FILE]``.
 Players: ``random``, ``greedy``, ``L<n>`` (the bot's level n), ``F<n>`` (the frozen bot of
-bench/frozen_bot, as it was before issue 18), either with ``@N`` for a budget of N nodes.
+bench/frozen_bot, as it was before issue 18), either with ``@N`` for a budget of N nodes and
+``:field=value+...`` for other fields of its level (``L1:depth=3+blunder=0.02``).
 Every pairing plays ``--games`` games per rule set in pairs from one random opening
 (``--opening-plies``), each side attacking once; each game has its own seed (replayable).
 Prints per rule set, overall and over the slide rule sets alone (newsome is a forced win for
@@ -83,14 +84,20 @@ def greedy_move(game: Game, rng_seed: bytes, game_id: str) -> int:
 
 
 def player_level(name: str) -> tuple[bool, Level | frozen_bot.Level]:
-    """``L5`` is the bot's level 5, ``F5`` the frozen one; ``@N`` sets its node budget."""
+    """``L5`` is the bot's level 5, ``F5`` the frozen one; ``@N`` sets its node budget and
+    ``:field=value+...`` other fields of its level (``L1@5400:depth=3+noise=40``)."""
     frozen = name.startswith("F")
-    number, _, nodes = name[1:].partition("@")
+    head, _, fields = name[1:].partition(":")
+    number, _, nodes = head.partition("@")
     level: Level | frozen_bot.Level = (
         frozen_bot.level_for(int(number)) if frozen else level_for(int(number))
     )
     if nodes:
         level = replace(level, nodes=int(nodes))
+    for field_value in filter(None, fields.split("+")):
+        key, _, value = field_value.partition("=")
+        kind = type(getattr(level, key))
+        level = replace(level, **{key: kind(value)})
     return frozen, level
 
 
@@ -482,7 +489,7 @@ def summarize(
 
 
 def _weight(name: str) -> int:
-    return int(name[1:].partition("@")[0]) if name[:1] in ("L", "F") else 0
+    return int(name[1:].partition(":")[0].partition("@")[0]) if name[:1] in ("L", "F") else 0
 
 
 if __name__ == "__main__":

@@ -40,11 +40,11 @@ LEVELS: Final[dict[int, Level]] = {
     # times the nodes of the one below; level 1 has level 2's budget but is held to depth 2
     # and errs. Tuned so that each scores 65-80 % against the one below per rule set
     # (docs/bot.md, "The ladder").
-    1: Level(1, "beginner", nodes=1_200, depth=2, noise=60, blunder=0.05, q_checks=1),
-    2: Level(2, "casual player", nodes=1_200, depth=64),
-    3: Level(3, "improver", nodes=8_000, depth=64),
-    4: Level(4, "club player", nodes=40_000, depth=64),
-    5: Level(5, "strong club player", nodes=160_000, depth=64),
+    1: Level(1, "beginner", nodes=5_400, depth=2, noise=30, blunder=0.03, q_checks=1),
+    2: Level(2, "casual player", nodes=5_400, depth=64),
+    3: Level(3, "improver", nodes=36_000, depth=64),
+    4: Level(4, "club player", nodes=180_000, depth=64),
+    5: Level(5, "strong club player", nodes=720_000, depth=64),
 }
 
 # Level number -> name, for the client and the docs.

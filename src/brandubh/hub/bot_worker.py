@@ -107,7 +107,7 @@ class BotWorker:
                 self.settings.bot_processes,
                 "compiled (mypyc)"
                 if search_is_compiled()
-                else "uncompiled: the same moves, 2-3 times slower (docs/bot.md, Compiled)",
+                else "uncompiled: the same moves, 3-4 times slower (docs/bot.md, Compiled)",
             )
             self._pool = ProcessPoolExecutor(
                 max_workers=self.settings.bot_processes,
