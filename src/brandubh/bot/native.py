@@ -1,7 +1,7 @@
 """Whether the search runs compiled (mypyc), and a guard against a build older than its source.
 
-``pip install`` compiles ``bitboards``, ``evaluation`` and ``search`` to C extensions (the
-mypyc build hook in pyproject.toml); an editable install writes them beside their ``.py``
+``pip install`` compiles ``bitboards``, ``evaluation`` and ``search`` to C extensions (with
+mypyc, by hatch_build.py); an editable install writes them beside their ``.py``
 files, where Python prefers them. Compiled or not, the code and so the moves are the same.
 """
 
