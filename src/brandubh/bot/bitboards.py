@@ -180,8 +180,6 @@ class Kernel:
     """What the search asks of a rule set's moves, on plain ints; one subclass per family of
     rule sets (a base class, not a union, so compiled calls dispatch through its table)."""
 
-    slides = True
-
     def gen(self, att: int, dfn: int, king: int, side: int) -> list[int]:
         """Every legal move of the side to move, as the engine lists them."""
         raise NotImplementedError

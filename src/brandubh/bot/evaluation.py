@@ -72,8 +72,7 @@ CORNER_GUARDS: Final[tuple[int, ...]] = tuple(
     )
     for c in CORNERS
 )
-CG0, CG1, CG2, CG3 = CORNER_GUARDS
-CORNER_GUARDS_ALL: Final = CG0 | CG1 | CG2 | CG3
+CORNER_GUARDS_ALL: Final = sum(CORNER_GUARDS)  # the guards of different corners never meet
 
 
 def _reach(throne_stop: bool) -> Callable[[tuple[int, ...], int], int]:
@@ -465,7 +464,8 @@ class SlideEvaluator(Evaluator):
         guard = self.guard_cache.get(att & CORNER_GUARDS_ALL)
         if guard is None:
             guard = 0
-            for g in (att & CG0, att & CG1, att & CG2, att & CG3):
+            for guards in CORNER_GUARDS:
+                g = att & guards
                 if g:
                     guard += self.w_guard if g & (g - 1) == 0 else self.w_guard + self.w_guard2
             self.guard_cache[att & CORNER_GUARDS_ALL] = guard
