@@ -26,9 +26,9 @@ from pathlib import Path
 import redis.asyncio as aioredis
 from sqlalchemy import text
 
-from brandubh.hub.games import GameService
-from brandubh.hub.scripts import Scripts
-from brandubh.hub.state import Player
+from brandubh.hub.live.games import GameService
+from brandubh.hub.live.state import Player
+from brandubh.hub.redis.scripts import Scripts
 from brandubh.postgres_server import EmbeddedPostgres
 from brandubh.redis_server import EmbeddedRedis
 from brandubh.store import FinishedGame, Seat, Store, upgrade_url

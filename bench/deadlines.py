@@ -23,10 +23,10 @@ import msgpack
 import redis as redis_sync
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from brandubh.hub import keys
-from brandubh.hub.games import GameService
-from brandubh.hub.scripts import Scripts
-from brandubh.hub.state import Player
+from brandubh.hub.live.games import GameService
+from brandubh.hub.live.state import Player
+from brandubh.hub.redis import keys
+from brandubh.hub.redis.scripts import Scripts
 from brandubh.redis_server import EmbeddedRedis
 
 # One hub launcher for the tests and the benchmarks: tests/services.py.

@@ -147,11 +147,11 @@ def stage(
     """``games`` started friend games between two guests, made with the service's own code;
     ``servers[i % len]`` gives the servers of game i's creator, joiner and spectator.
     With ``cluster``, ``url`` names a node of a Redis Cluster (bench/cluster.py)."""
-    from brandubh.hub import redis_client
+    from brandubh.hub.accounts.sessions import Sessions
     from brandubh.hub.config import Settings
-    from brandubh.hub.games import GameService
-    from brandubh.hub.scripts import Scripts
-    from brandubh.hub.sessions import Sessions
+    from brandubh.hub.live.games import GameService
+    from brandubh.hub.redis import client as redis_client
+    from brandubh.hub.redis.scripts import Scripts
 
     async def run() -> list[Staged]:
         r = redis_client.connect(Settings(redis_url=url, redis_cluster=cluster))

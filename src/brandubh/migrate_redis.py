@@ -19,10 +19,8 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from brandubh.engine import format_record
-from brandubh.hub import keys
-from brandubh.hub.games import GameService
-from brandubh.hub.scripts import Scripts
-from brandubh.hub.state import GameState, Hash
+from brandubh.hub.live import GameService, GameState, Hash
+from brandubh.hub.redis import Scripts, keys
 from brandubh.store import Store
 from brandubh.store.tables import accounts, game_players, games, matches, rating_history, ratings
 

@@ -19,7 +19,7 @@ from uvicorn.supervisors import Multiprocess
 
 from brandubh.client_build import ClientBuildError, ensure_client_built
 from brandubh.hub.config import Settings
-from brandubh.hub.transport import GuardedHttp, GuardedWebSocket
+from brandubh.hub.wire import GuardedHttp, GuardedWebSocket
 from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
 from brandubh.redis_server import EmbeddedRedis, RedisNotFound
 

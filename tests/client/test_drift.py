@@ -7,7 +7,7 @@ import ast
 import re
 from pathlib import Path
 
-from brandubh.hub.protocol import MESSAGES
+from brandubh.hub.messages.protocol import MESSAGES
 
 # Notices between hubs on their own channel (keys.hub_channel); no client ever sees them.
 HUB_TO_HUB = {"sessions_ended", "turn_for"}

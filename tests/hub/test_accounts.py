@@ -13,10 +13,10 @@ import pytest
 import redis
 
 import wsclient
-from brandubh.hub import keys
+from brandubh.hub.accounts.passwords import check_password
+from brandubh.hub.accounts.sessions import session_id
 from brandubh.hub.errors import Refusal
-from brandubh.hub.passwords import check_password
-from brandubh.hub.sessions import session_id
+from brandubh.hub.redis import keys
 from brandubh.store import Store
 from services import HubProcess
 from wsclient import PASSWORD, Msg, Player, Socket

@@ -1,65 +1,121 @@
-"""docs/architecture.md's table of the hub's rooms is true: every module has a row, and
-each imports only what its row allows; nothing imports the composition root."""
+"""The hub's rooms hold to docs/architecture.md: each package (and each module at the top
+of the hub) imports only the rooms its row names, other packages only through their public
+face (``__init__``'s ``__all__``), and nothing imports the composition root."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-HUB = ROOT / "src" / "brandubh" / "hub"
+SRC = ROOT / "src" / "brandubh"
+HUB = SRC / "hub"
 DOC = ROOT / "docs" / "architecture.md"
+PACKAGES = sorted(p.name for p in HUB.iterdir() if (p / "__init__.py").is_file())
+TOP = sorted(p.stem for p in HUB.glob("*.py") if p.stem != "__init__")
 
 
-def ours(path: Path) -> set[str]:
-    """The rooms of ours a module imports: hub modules by name, other rooms by name."""
-    found: set[str] = set()
+def room_of(path: Path) -> str:
+    """The room a source file is in: a hub package, a hub top module, or a brandubh room."""
+    rel = path.relative_to(SRC)
+    if rel.parts[0] == "hub":
+        return rel.parts[1] if len(rel.parts) > 2 else rel.stem
+    return rel.parts[0].removesuffix(".py")
+
+
+def imports(path: Path) -> Iterator[tuple[str, tuple[str, ...], int]]:
+    """(module imported, the names taken from it, line) for each import of ours."""
     for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("brandubh"):
-            parts = node.module.split(".")
-            if parts == ["brandubh"] or parts == ["brandubh", "hub"]:
-                found |= {alias.name for alias in node.names}
-            elif parts[1] == "hub":
-                found.add(parts[2])
-            else:
-                found.add(parts[1])
+            yield node.module, tuple(a.name for a in node.names), node.lineno
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name.startswith("brandubh."):
-                    found.add(alias.name.split(".")[-1])
-    return found - {"hub"}
+                if alias.name.startswith("brandubh"):
+                    yield alias.name, (), node.lineno
 
 
-def rows() -> dict[str, set[str] | None]:
-    """module -> what it may import (None: anything)."""
-    table: dict[str, set[str] | None] = {}
+def rooms_imported(module: str, names: tuple[str, ...]) -> set[str]:
+    parts = module.split(".")
+    if parts == ["brandubh", "hub"]:
+        return set(names)  # from brandubh.hub import config: the module is the room
+    if parts[:2] == ["brandubh", "hub"]:
+        return {parts[2]}
+    return {parts[1]} if len(parts) > 1 else set(names)
+
+
+def doc_rows() -> dict[str, set[str]]:
+    """room -> the rooms it may import, from the doc's table of the hub's rooms."""
+    table: dict[str, set[str]] = {}
     for line in DOC.read_text().splitlines():
-        m = re.match(r"\| `(\w+)\.py` \| .* \| (.*) \|$", line)
+        m = re.match(r"\| `(\w+)(?:/|\.py)` \| .* \| (.*) \|$", line)
         if m:
             allowed = m.group(2)
-            table[m.group(1)] = (
-                None if allowed == "every hub module" else set(re.findall(r"`(\w+)`", allowed))
+            table[m.group(1)] = {"*"} if allowed == "anything" else set(
+                re.findall(r"`(\w+)`", allowed)
             )
     return table
 
 
-def test_every_hub_module_has_a_row_and_keeps_to_it() -> None:
-    table = rows()
-    modules = {p.stem for p in HUB.glob("*.py") if p.stem != "__init__"}
-    assert modules == set(table), "docs/architecture.md must list exactly the hub's modules"
-    for name in sorted(modules):
-        allowed = table[name]
-        if allowed is not None:
-            extra = ours(HUB / f"{name}.py") - allowed
-            assert not extra, f"hub/{name}.py imports {sorted(extra)}, not in its row"
+def test_every_room_has_a_row() -> None:
+    assert set(doc_rows()) == set(PACKAGES) | set(TOP), (
+        "docs/architecture.md must list exactly the hub's packages and top modules"
+    )
+
+
+def test_each_room_imports_only_what_its_row_allows() -> None:
+    table = doc_rows()
+    wrong = []
+    for path in sorted(HUB.rglob("*.py")):
+        if path.parent == HUB and path.stem == "__init__":
+            continue
+        room = room_of(path)
+        allowed = table[room]
+        if "*" in allowed:
+            continue
+        for module, names, line in imports(path):
+            for other in rooms_imported(module, names) - {room}:
+                if other not in allowed:
+                    wrong.append(f"{path.relative_to(SRC)}:{line} imports {other}")
+    assert wrong == []
+
+
+def test_packages_are_reached_only_through_their_public_face() -> None:
+    """Outside a package, ``from brandubh.hub.live import GameService`` (a name in its
+    ``__all__``); its modules are its own."""
+    wrong = []
+    for path in sorted(SRC.rglob("*.py")):
+        room = room_of(path) if path.parent != HUB else "hub"
+        for module, names, line in imports(path):
+            parts = module.split(".")
+            if parts[:2] != ["brandubh", "hub"] or len(parts) < 3 or parts[2] not in PACKAGES:
+                continue
+            if parts[2] == room:
+                continue
+            where = f"{path.relative_to(SRC)}:{line}"
+            if len(parts) > 3:
+                wrong.append(f"{where} reaches into {module}")
+                continue
+            public = importlib.import_module(module).__all__
+            wrong += [f"{where} takes {n}, not in {module}.__all__" for n in names if n not in public]
+    assert wrong == []
+
+
+def test_outside_rooms_stay_outside_the_hub() -> None:
+    """The engine, the bot, ratings, fair play and the store know nothing of the service."""
+    for room in ("engine", "bot", "ratings", "fairplay", "store"):
+        base = SRC / room
+        files = list(base.rglob("*.py")) if base.is_dir() else [SRC / f"{room}.py"]
+        for path in files:
+            for module, _, line in imports(path):
+                assert not module.startswith("brandubh.hub"), f"{path}:{line} imports {module}"
 
 
 def test_nothing_imports_the_composition_root() -> None:
     """(uvicorn is told its name, "brandubh.hub.app:create_app", by serve.py: no import.)"""
-    for path in (ROOT / "src").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom):
-                assert node.module != "brandubh.hub.app", path
-                if node.module == "brandubh.hub":
-                    assert "app" not in {a.name for a in node.names}, path
+    for path in SRC.rglob("*.py"):
+        for module, names, line in imports(path):
+            assert module != "brandubh.hub.app", f"{path}:{line}"
+            assert not (module == "brandubh.hub" and "app" in names), f"{path}:{line}"

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import redis
 
-from brandubh.hub import keys
+from brandubh.hub.redis import keys
 from services import HubProcess
 from wsclient import Player, friend_game, seated
 

@@ -9,7 +9,7 @@ import pytest
 import redis
 import websockets
 
-from brandubh.hub import keys
+from brandubh.hub.redis import keys
 from services import HubProcess
 from wsclient import Msg, Player, Socket, close_code, friend_game, seated
 

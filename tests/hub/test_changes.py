@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from brandubh.engine import Game, Result
-from brandubh.hub import changes
 from brandubh.hub.errors import Refusal
-from brandubh.hub.state import BOT_ID, GameState, Player, pack_snapshot
+from brandubh.hub.live import changes
+from brandubh.hub.live.state import BOT_ID, GameState, Player, pack_snapshot
 
 A, D = Player("pa", "Ann"), Player("pd", "Dan")
 ALLOWANCE = 60_000

@@ -60,7 +60,7 @@ from test_spectate_reconnect import (  # noqa: F401
     test_two_different_moves_for_one_ply_exactly_one_applies,
 )
 
-from brandubh.hub import keys
+from brandubh.hub.redis import keys
 from brandubh.redis_server import EmbeddedCluster, RedisNotFound
 from services import CLUSTER_URLS, HubProcess, mail_env, missing
 from wsclient import Player, Socket, friend_game, side_of

@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from brandubh.hub import keys
-from brandubh.hub.changes import Change
-from brandubh.hub.games import GameService
-from brandubh.hub.lane import Lane
-from brandubh.hub.matches import MatchService
-from brandubh.hub.scripts import Scripts
-from brandubh.hub.state import GameState, Player
+from brandubh.hub.live.changes import Change
+from brandubh.hub.live.games import GameService
+from brandubh.hub.live.matches import MatchService
+from brandubh.hub.live.state import GameState, Player
+from brandubh.hub.redis import keys
+from brandubh.hub.redis.lane import Lane
+from brandubh.hub.redis.scripts import Scripts
 
 A, B = Player("u_ann", "Ann"), Player("u_bob", "Bob")
 HUB = "hub-here"

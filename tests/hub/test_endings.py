@@ -12,13 +12,14 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from brandubh.hub import bot_worker, keys
-from brandubh.hub import endings as endings_module
-from brandubh.hub.endings import MAX_LIVE, Endings
-from brandubh.hub.games import GameService
-from brandubh.hub.matches import MatchService
-from brandubh.hub.scripts import Scripts
-from brandubh.hub.state import BOT_ID, Player
+from brandubh.hub.live import bot_turns as bot_worker
+from brandubh.hub.live import endings as endings_module
+from brandubh.hub.live.endings import MAX_LIVE, Endings
+from brandubh.hub.live.games import GameService
+from brandubh.hub.live.matches import MatchService
+from brandubh.hub.live.state import BOT_ID, Player
+from brandubh.hub.redis import keys
+from brandubh.hub.redis.scripts import Scripts
 from brandubh.store import Store
 from services import HubProcess
 from wsclient import Socket

@@ -10,9 +10,9 @@ from typing import Any
 import httpx
 import redis.asyncio as aioredis
 
-from brandubh.hub import keys
-from brandubh.hub.fanout import Fanout
-from brandubh.hub.scripts import Scripts
+from brandubh.hub.redis import keys
+from brandubh.hub.redis.scripts import Scripts
+from brandubh.hub.wire.fanout import Fanout
 from services import HubProcess
 from wsclient import Msg, Socket, friend_game, seated
 

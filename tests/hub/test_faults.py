@@ -17,7 +17,7 @@ import msgpack
 import redis
 import websockets
 
-from brandubh.hub import keys
+from brandubh.hub.redis import keys
 from services import DurableRedis
 from wsclient import Msg, Player, Socket, friend_game, side_of
 

@@ -23,9 +23,9 @@ import pytest
 import redis
 import websockets
 
-from brandubh.hub import keys
-from brandubh.hub.passwords import Passwords, check_name
-from brandubh.hub.sessions import session_id
+from brandubh.hub.accounts.passwords import Passwords, check_name
+from brandubh.hub.accounts.sessions import session_id
+from brandubh.hub.redis import keys
 from brandubh.redis_server import EmbeddedRedis
 from services import HubProcess
 from wsclient import PASSWORD, Msg, Player, Socket, close_code, friend_game, seated

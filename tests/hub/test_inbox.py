@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from brandubh.hub.inbox import Gate, Inbox
+from brandubh.hub.wire.inbox import Gate, Inbox
 
 
 async def test_the_inbox_gives_what_was_put_in_order_and_waits_when_empty() -> None:

@@ -8,7 +8,7 @@ import asyncio
 import httpx
 import redis
 
-from brandubh.hub import keys
+from brandubh.hub.redis import keys
 from services import HubProcess
 from wsclient import Msg, Player, Socket, friend_game, lobby_socket, seated
 

@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from brandubh.hub.lane import Lane
+from brandubh.hub.redis.lane import Lane
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import msgpack
 import redis
 
 from brandubh.engine import Game
-from brandubh.hub import keys
+from brandubh.hub.redis import keys
 from services import sync_client
 from wsclient import Msg, Player, Socket, friend_game, seated
 

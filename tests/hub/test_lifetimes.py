@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import redis
 
-from brandubh.hub import keys
+from brandubh.hub.accounts.sessions import TTL_S, session_id
 from brandubh.hub.config import Settings
-from brandubh.hub.games import WAITING_TTL_S
-from brandubh.hub.lobby import NAMES_TTL_S
-from brandubh.hub.sessions import TTL_S, session_id
+from brandubh.hub.live.games import WAITING_TTL_S
+from brandubh.hub.lobby.lobby import NAMES_TTL_S
+from brandubh.hub.redis import keys
 from services import HubProcess
 from wsclient import Player
 

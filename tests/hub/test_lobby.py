@@ -7,7 +7,7 @@ from typing import Any
 
 import redis
 
-from brandubh.hub import keys
+from brandubh.hub.redis import keys
 from services import HubProcess
 from wsclient import Msg, Player, Socket, lobby_socket
 

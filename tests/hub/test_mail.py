@@ -17,7 +17,8 @@ import pytest
 import redis
 from test_lifecycle import play, quiet_line
 
-from brandubh.hub import keys, outbox, reminders
+from brandubh.hub.mail import outbox, reminders
+from brandubh.hub.redis import keys
 from brandubh.store import Store, tables
 from mailbox_smtp import Mailbox
 from services import HubProcess

@@ -13,10 +13,17 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from brandubh.hub import keys, mails
-from brandubh.hub.outbox import FileTransport, MailSettingsError, Outbox, SmtpTarget, SmtpTransport
-from brandubh.hub.reminders import entries
-from brandubh.hub.scripts import Scripts
+from brandubh.hub.mail import mails
+from brandubh.hub.mail.outbox import (
+    FileTransport,
+    MailSettingsError,
+    Outbox,
+    SmtpTarget,
+    SmtpTransport,
+)
+from brandubh.hub.mail.reminders import entries
+from brandubh.hub.redis import keys
+from brandubh.hub.redis.scripts import Scripts
 from mailbox_smtp import Mailbox
 
 HOUR_MS = 3600 * 1000
@@ -173,14 +180,14 @@ async def test_a_permanent_refusal_is_not_retried_a_temporary_one_is(
 async def test_a_reminder_fires_only_while_due_and_moves_with_its_deadline(
     fresh: aioredis.Redis, tmp_path: Path, store: Any
 ) -> None:
-    from brandubh.hub.accounts import Accounts
+    from brandubh.hub.accounts.accounts import Accounts
+    from brandubh.hub.accounts.sessions import Sessions
     from brandubh.hub.config import Settings
-    from brandubh.hub.games import GameService
-    from brandubh.hub.reminders import Reminders
-    from brandubh.hub.sessions import Sessions
-    from brandubh.hub.sockets import Sockets
-    from brandubh.hub.state import Player
-    from brandubh.hub.tokens import Tokens
+    from brandubh.hub.live.games import GameService
+    from brandubh.hub.live.state import Player
+    from brandubh.hub.mail.reminders import Reminders
+    from brandubh.hub.mail.tokens import Tokens
+    from brandubh.hub.wire.sockets import Sockets
 
     scripts = Scripts.register(fresh)
     games = GameService(fresh, scripts, archive=store)

@@ -17,16 +17,16 @@ import pytest
 import redis.asyncio as aioredis
 
 from brandubh.engine import Game
-from brandubh.hub import keys
-from brandubh.hub.accounts import Accounts
-from brandubh.hub.changes import Change
+from brandubh.hub.accounts.accounts import Accounts
+from brandubh.hub.accounts.sessions import Sessions
 from brandubh.hub.config import Settings
-from brandubh.hub.endings import Endings
-from brandubh.hub.games import GameService
-from brandubh.hub.rater import Rater
-from brandubh.hub.scripts import Scripts
-from brandubh.hub.sessions import Sessions
-from brandubh.hub.state import Player as Seat
+from brandubh.hub.live.changes import Change
+from brandubh.hub.live.endings import Endings
+from brandubh.hub.live.games import GameService
+from brandubh.hub.live.rater import Rater
+from brandubh.hub.live.state import Player as Seat
+from brandubh.hub.redis import keys
+from brandubh.hub.redis.scripts import Scripts
 from brandubh.ratings import Rating, rate_game
 from brandubh.store import Store
 from services import HubProcess

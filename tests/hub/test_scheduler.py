@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from brandubh.hub import scheduler
+from brandubh.hub.live import scheduler
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,10 @@ import httpx
 import pytest
 import redis.asyncio as aioredis
 
-from brandubh.hub import keys
-from brandubh.hub.games import GameService
-from brandubh.hub.scripts import Scripts
-from brandubh.hub.state import Player as Seat
+from brandubh.hub.live.games import GameService
+from brandubh.hub.live.state import Player as Seat
+from brandubh.hub.redis import keys
+from brandubh.hub.redis.scripts import Scripts
 from brandubh.postgres_server import EmbeddedPostgres
 from brandubh.store import Store
 from services import HubProcess

@@ -17,8 +17,8 @@ from websockets.frames import Frame
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
-from brandubh.hub.inbox import Gate, Inbox
-from brandubh.hub.transport import GuardedWebSocket
+from brandubh.hub.wire.inbox import Gate, Inbox
+from brandubh.hub.wire.transport import GuardedWebSocket
 from services import HubProcess
 
 BURST = 64  # frames of FRAME bytes (4 MiB): far more than the fixed kernel buffers hold

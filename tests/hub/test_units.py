@@ -10,13 +10,13 @@ from redis.asyncio.connection import Connection
 
 from brandubh import fairplay
 from brandubh.engine import Game
-from brandubh.hub import keys
-from brandubh.hub.connection import HANDLERS
 from brandubh.hub.errors import ProtocolError, http_status
-from brandubh.hub.lane import pack
-from brandubh.hub.origin import origin_allowed, unsafe_request_allowed
-from brandubh.hub.protocol import MESSAGES, decode_frame, validate
-from brandubh.hub.state import GameState, Player, pack_snapshot, unpack_snapshot
+from brandubh.hub.live.state import GameState, Player, pack_snapshot, unpack_snapshot
+from brandubh.hub.messages.protocol import MESSAGES, decode_frame, validate
+from brandubh.hub.redis import keys
+from brandubh.hub.redis.lane import pack
+from brandubh.hub.wire.connection import HANDLERS
+from brandubh.hub.wire.origin import origin_allowed, unsafe_request_allowed
 
 
 def test_decode_refuses_oversized_before_decoding() -> None:

@@ -10,10 +10,10 @@ import sys
 
 import redis.asyncio as aioredis
 
-from brandubh.hub import keys
-from brandubh.hub.games import GameService
-from brandubh.hub.scripts import Scripts
-from brandubh.hub.state import Player
+from brandubh.hub.live.games import GameService
+from brandubh.hub.live.state import Player
+from brandubh.hub.redis import keys
+from brandubh.hub.redis.scripts import Scripts
 from brandubh.store import Store
 
 

@@ -22,46 +22,53 @@ from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from brandubh.hub import (
-    connection,
-    frames,
-    http,
-    http_accounts,
-    http_mail,
-    loops,
-    outage,
-    redis_client,
-    web,
-)
-from brandubh.hub.accounts import Accounts, SessionGuard
-from brandubh.hub.bot_worker import BotWorker
-from brandubh.hub.clock import Marks, RedisClock
+from brandubh.hub import loops
+from brandubh.hub.accounts import Accounts, Resets, Sessions, Verification
 from brandubh.hub.config import Settings
-from brandubh.hub.endings import Endings
-from brandubh.hub.errors import Refusal
-from brandubh.hub.fanout import RENEW_S, Fanout
-from brandubh.hub.games import GameService
-from brandubh.hub.headers import SecurityHeaders
-from brandubh.hub.lane import Lane
+from brandubh.hub.http import (
+    GZIP_MIN_BYTES,
+    MailServices,
+    SecurityHeaders,
+    WebServices,
+    exception_handlers,
+)
+from brandubh.hub.http import routes as http_routes
+from brandubh.hub.live import (
+    BotWorker,
+    Endings,
+    GameService,
+    Marks,
+    MatchService,
+    Rater,
+    RedisClock,
+    Scheduler,
+)
 from brandubh.hub.lobby import Lobby
-from brandubh.hub.matches import MatchService
-from brandubh.hub.outbox import MailSettingsError, Outbox, transport_for
-from brandubh.hub.presence import Presence, TurnNotices
-from brandubh.hub.protocol import CLOSE_SERVER_SHUTDOWN
-from brandubh.hub.rater import Rater
-from brandubh.hub.reminders import PRESENCE_EVERY_S, Reminders
-from brandubh.hub.resets import Resets
-from brandubh.hub.scheduler import Scheduler
-from brandubh.hub.scripts import Scripts
-from brandubh.hub.sessions import Sessions
-from brandubh.hub.sockets import Sockets
-from brandubh.hub.tokens import Tokens
-from brandubh.hub.verification import Verification
-from brandubh.hub.watchers import Watchers
+from brandubh.hub.mail import (
+    PRESENCE_EVERY_S,
+    MailSettingsError,
+    Outbox,
+    Reminders,
+    Tokens,
+    transport_for,
+)
+from brandubh.hub.messages import CLOSE_SERVER_SHUTDOWN, frames
+from brandubh.hub.redis import Lane, Scripts, outage
+from brandubh.hub.redis import client as redis_client
+from brandubh.hub.wire import (
+    RENEW_S,
+    Fanout,
+    Presence,
+    SessionGuard,
+    Sockets,
+    TurnNotices,
+    Watchers,
+    connection,
+)
 from brandubh.store import Store
 
 MAIL_POLL_S = 1.0
@@ -215,7 +222,15 @@ class Hub:
         self.accounts.on_signup.append(self.verification.signed_up)
         self.accounts.on_taken.append(self.verification.signed_up_again)
         self.reminders = Reminders(
-            redis, scripts, self.games, self.accounts, tokens, outbox, self.sockets, url, clock
+            redis,
+            scripts,
+            self.games,
+            self.accounts,
+            tokens,
+            outbox,
+            self.sockets.player_ids,
+            url,
+            clock,
         )
 
     def loops(self) -> list[loops.Loop]:
@@ -338,7 +353,7 @@ def create_app(settings: Settings | None = None) -> Entry:
             yield
 
     static = client_dir(settings)
-    web_services = http.Services(
+    web_services = WebServices(
         settings=settings,
         redis=hub.redis,
         sessions=hub.sessions,
@@ -347,7 +362,7 @@ def create_app(settings: Settings | None = None) -> Entry:
         matches=hub.matches,
         rater=hub.rater,
     )
-    mail_web = http_mail.Services(
+    mail_web = MailServices(
         settings=settings,
         sessions=hub.sessions,
         accounts=hub.accounts,
@@ -355,19 +370,8 @@ def create_app(settings: Settings | None = None) -> Entry:
         resets=hub.resets,
         reminders=hub.reminders,
     )
-    routes: list[BaseRoute] = [
-        *http_mail.routes(mail_web, static),
-        *http_accounts.routes(web_services),
-        *http.routes(web_services, static),
-        *web.routes(web_services),
-        Route("/healthz/stats", hub.stats),
-    ]
-    if (static / "assets").is_dir():
-        routes.append(Mount("/assets", web.Assets(directory=static / "assets"), name="assets"))
-    handlers: dict[Any, Any] = {
-        Refusal: http.refusal_response,
-        404: web.not_found_handler(static),
-    }
+    routes = [*http_routes(web_services, mail_web, static), Route("/healthz/stats", hub.stats)]
+    handlers = exception_handlers(static)
     handlers.update(dict.fromkeys(outage.UNREACHABLE, unavailable))
     web_app = Starlette(
         routes=routes,
@@ -375,7 +379,7 @@ def create_app(settings: Settings | None = None) -> Entry:
         exception_handlers=handlers,
         middleware=[
             Middleware(SecurityHeaders),
-            Middleware(GZipMiddleware, minimum_size=web.GZIP_MIN_BYTES),
+            Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES),
         ],
     )
     return Entry(web_app, hub.websocket)

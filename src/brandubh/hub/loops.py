@@ -16,7 +16,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from brandubh.hub import outage
+from brandubh.hub.redis import outage
 
 log = logging.getLogger("brandubh.hub")
 

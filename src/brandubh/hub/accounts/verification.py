@@ -1,0 +1,149 @@
+"""Confirmed addresses: the link sent at sign-up, the mail for a taken address, and what
+needs a confirmed address.
+
+A new account's address is unconfirmed until its link (48 h, single use) is followed;
+following it logs the account in. Until then the account cannot log in (accounts.login),
+so that signing up says nothing about whether the address had an account. A sign-up for
+a taken address mails its owner instead (``signed_up_again``). Playing people (friend
+games, seeks, quick pairing) and the leaderboards need a confirmed address
+(``verification_required``), and so only confirmed accounts are ever rated. A sign-up
+never confirmed is deleted after 7 days, releasing its address (``sweep``, claimed like
+every background job, so one hub does each).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Final, cast
+
+from redis.asyncio import Redis
+
+from brandubh.hub.accounts import limits
+from brandubh.hub.accounts.accounts import Accounts
+from brandubh.hub.errors import RateLimited, Refusal, verification_required
+from brandubh.hub.mail import Holder, Outbox, Tokens, mails
+from brandubh.hub.redis import Scripts, keys
+
+log = logging.getLogger("brandubh.mail")
+
+SWEEP_LEASE_MS: Final = 60_000
+SWEEP_BATCH: Final = 100
+
+
+class Verification:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        accounts: Accounts,
+        tokens: Tokens,
+        outbox: Outbox,
+        public_url: str,
+    ) -> None:
+        self.redis = redis
+        self.scripts = scripts
+        self.accounts = accounts
+        self.tokens = tokens
+        self.outbox = outbox
+        self.public_url = public_url
+
+    async def signed_up(self, account_id: str) -> None:
+        """A new account: mail its link, and release the address in 7 days unless followed."""
+        now_ms = int(await self._redis_ms())
+        await self.redis.zadd(
+            keys.unverified(), {account_id: now_ms + keys.RELEASE_AFTER_S * 1000}, nx=True
+        )
+        await self._mail(account_id)
+
+    async def signed_up_again(self, account_id: str, address: str) -> None:
+        """A sign-up for a taken address: mail its owner a reset link (limited like resends;
+        past the limit no mail, and the same answer). A confirmed owner is told someone
+        tried, and may log in; an unconfirmed sign-up is finished by choosing the password,
+        so that whoever signed up first, perhaps with someone else's address, does not keep
+        a password of the account the owner confirms. Nothing changes until the link is used.
+        """
+        account = await self.accounts.get(account_id)
+        if account is None:
+            return
+        try:
+            await limits.count(self.scripts, limits.RESEND, address, account.email)
+        except RateLimited:
+            return  # answered the same as any sign-up: the limit must not show either
+        token = await self.tokens.issue(
+            "reset", keys.RESET_TOKEN_S, Holder(account.id, account.email)
+        )
+        reset = f"{self.public_url}/reset-password/{token}"
+        if await self.accounts.is_verified(account.id):
+            mail = mails.signup_taken(
+                account.email, account.name, f"{self.public_url}/login", reset, keys.RESET_TOKEN_S
+            )
+        else:
+            mail = mails.signup_pending(account.email, account.name, reset, keys.RESET_TOKEN_S)
+        await self.outbox.send(mail)
+
+    async def resend(self, account_id: str, address: str) -> None:
+        """Mail a new link (rate-limited per client address and per account)."""
+        account = await self.accounts.get(account_id)
+        if account is None:
+            raise Refusal("not_logged_in", "log in first: this needs an account")
+        if await self.accounts.is_verified(account_id):
+            raise Refusal("already_verified", f"{account.email} is confirmed already")
+        await limits.count(self.scripts, limits.RESEND, address, account.email)
+        await self._mail(account_id)
+
+    async def check(self, token: object) -> Holder:
+        """Whom a verification link is for, without using it (Refusal if it is not good)."""
+        return await self.tokens.check("verify", token)
+
+    async def confirm(self, token: object) -> Holder:
+        """Follow a verification link: the address is confirmed, the link used up."""
+        holder = await self.tokens.use("verify", token)
+        if not await self.accounts.mark_verified(holder.account, holder.email):
+            raise Refusal(
+                "token_unknown",
+                "this link is for an account that no longer exists (an address not confirmed "
+                "within 7 days is released): sign up again",
+            )
+        await self.redis.zrem(keys.unverified(), holder.account)
+        return holder
+
+    async def require(self, player_id: str) -> None:
+        """Refuse (``verification_required``) unless the account's address is confirmed."""
+        if not await self.accounts.is_verified(player_id):
+            raise verification_required()
+
+    async def is_verified(self, player_id: str) -> bool:
+        return await self.accounts.is_verified(player_id)
+
+    async def sweep(self) -> int:
+        """Release the addresses of sign-ups never confirmed within 7 days; how many."""
+        due = cast(
+            list[bytes],
+            await self.scripts.claim(keys=[keys.unverified()], args=[SWEEP_LEASE_MS, SWEEP_BATCH]),
+        )
+        released = 0
+        for raw in due:
+            account_id = raw.decode()
+            if await self.accounts.release_unverified(account_id):
+                released += 1
+            # Released, confirmed meanwhile, or gone: either way it leaves the index.
+            await self.redis.zrem(keys.unverified(), account_id)
+        if released:
+            log.info("released %d unconfirmed sign-ups' addresses", released)
+        return released
+
+    async def _mail(self, account_id: str) -> None:
+        account = await self.accounts.get(account_id)
+        if account is None:
+            return
+        token = await self.tokens.issue(
+            "verify", keys.VERIFY_TOKEN_S, Holder(account.id, account.email)
+        )
+        link = f"{self.public_url}/verify-email/{token}"
+        await self.outbox.send(
+            mails.verification(account.email, account.name, link, keys.VERIFY_TOKEN_S)
+        )
+
+    async def _redis_ms(self) -> int:
+        sec, usec = await self.redis.time()
+        return int(sec) * 1000 + int(usec) // 1000

@@ -1,0 +1,208 @@
+"""HTTP routes of accounts, profiles, the leaderboards and the archive (docs/protocol.md §2).
+
+Every request other than GET passes the same cross-site check as the game routes
+(http_base.read_json). A refusal is answered by the app's handler (http_base).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from brandubh.engine import RULESETS, EngineError, Game
+from brandubh.hub.accounts import COOKIE, Session, not_logged_in, reachable
+from brandubh.hub.errors import Refusal
+from brandubh.hub.http.base import (
+    Services,
+    address,
+    clear_session_cookie,
+    read_json,
+    set_session_cookie,
+)
+from brandubh.hub.live import unpack_snapshot
+from brandubh.hub.messages import GAME_ID_RE, PLAYER_ID_RE
+from brandubh.store import Account
+
+GAMES_PAGE: Final = 20
+MAX_GAMES_PAGE: Final = 100
+
+
+def routes(web: Services) -> list[Route]:
+    accounts, settings = web.accounts, web.settings
+
+    async def session_of(request: Request) -> Session | None:
+        return await web.sessions.get_session(request.cookies.get(COOKIE))
+
+    async def account_session(request: Request) -> Session:
+        session = await session_of(request)
+        if session is None or not session.account:
+            raise not_logged_in()
+        return session
+
+    async def public_account(pid: str) -> Account | None:
+        """The account of a player id, if it shows: an unconfirmed sign-up does not, or a
+        guest's id adopted by a sign-up would tell that the sign-up made an account."""
+        account = await accounts.get(pid) if PLAYER_ID_RE.match(pid) else None
+        if account is None or not await accounts.is_verified(account.id):
+            return None
+        return account
+
+    async def signed_in(session: Session, token: str, request: Request, status: int) -> Response:
+        try:
+            account = await accounts.get(session.player.id)
+        except Refusal:  # signed in, and PostgreSQL gone since: the email can wait
+            account = None
+        body = {
+            "id": session.player.id,
+            "name": session.player.name,
+            "account": True,
+            "email": account.email if account else None,
+        }
+        return set_session_cookie(JSONResponse(body, status_code=status), token, request)
+
+    async def signup(request: Request) -> Response:
+        # One answer whether or not the address has an account, and no session either way
+        # (docs/accounts.md, "Signing up says nothing").
+        body = await read_json(request, settings, {"email", "password", "name"})
+        email = await accounts.signup(
+            body.get("email"),
+            body.get("password"),
+            body.get("name"),
+            await session_of(request),
+            address(request),
+        )
+        return JSONResponse(
+            {"sent": True, "email": email, "message": signup_answer(email)},
+            status_code=202,
+            headers={"Cache-Control": "no-store"},
+        )
+
+    async def login(request: Request) -> Response:
+        body = await read_json(request, settings, {"email", "password"})
+        token, session = await accounts.login(
+            body.get("email"), body.get("password"), address(request), await session_of(request)
+        )
+        return await signed_in(session, token, request, 200)
+
+    async def logout(request: Request) -> Response:
+        body = await read_json(request, settings, {"everywhere"})
+        everywhere = body.get("everywhere", False)
+        if not isinstance(everywhere, bool):
+            raise Refusal("bad_field", "everywhere must be true or false")
+        session = await session_of(request)
+        ended = await accounts.logout(session, everywhere) if session else 0
+        return clear_session_cookie(JSONResponse({"ended": ended}), request)
+
+    async def change_password(request: Request) -> Response:
+        body = await read_json(request, settings, {"current", "new"})
+        session = await account_session(request)
+        ended = await accounts.change_password(
+            session, body.get("current"), body.get("new"), address(request)
+        )
+        return JSONResponse({"ended": ended})
+
+    async def change_settings(request: Request) -> Response:
+        body = await read_json(request, settings, {"leaderboard"})
+        session = await account_session(request)
+        board = body.get("leaderboard")
+        if not isinstance(board, bool):
+            raise Refusal("bad_field", "leaderboard must be true or false")
+        await accounts.set_leaderboard(session.player.id, board)
+        return JSONResponse({"leaderboard": board})
+
+    async def profile(request: Request) -> Response:
+        pid = request.path_params["player_id"]
+        account = await public_account(pid)
+        if account is None:
+            raise Refusal("not_found", f"there is no player {pid}")
+        async with reachable():
+            ratings = await web.rater.ratings(account.id)
+        session = await session_of(request)
+        return JSONResponse(
+            {
+                "id": account.id,
+                "name": account.name,
+                "since": account.created,
+                "leaderboard": account.leaderboard,
+                "me": session is not None and session.player.id == account.id,
+                "ratings": ratings,
+            }
+        )
+
+    async def player_games(request: Request) -> Response:
+        pid = request.path_params["player_id"]
+        if await public_account(pid) is None:
+            raise Refusal("not_found", f"there is no player {pid}")
+        offset = _int_param(request, "offset", 0, 0, 1_000_000)
+        limit = _int_param(request, "limit", GAMES_PAGE, 1, MAX_GAMES_PAGE)
+        async with reachable():
+            games, more = await web.rater.player_games(pid, offset, limit)
+        return JSONResponse({"games": games, "next": more})
+
+    async def leaderboard(request: Request) -> Response:
+        ruleset = request.path_params["ruleset"]
+        if ruleset not in RULESETS:
+            raise Refusal("not_found", f"there is no rule set {ruleset}")
+        async with reachable():
+            players = await web.rater.leaderboard(ruleset)
+        return JSONResponse(
+            {"ruleset": ruleset, "players": players}, headers={"Cache-Control": "no-store"}
+        )
+
+    async def positions(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        try:
+            if not GAME_ID_RE.match(game_id):
+                raise Refusal("not_found", f"there is no game {game_id}")
+            state = await web.games.load(game_id)
+            game = Game(state.ruleset, unpack_snapshot(state.snap).start_position)
+            shown = [game.position]
+            played = []
+            for text in state.moves:
+                played.append(str(game.play(text)))
+                shown.append(game.position)
+        except EngineError as exc:  # pragma: no cover - every stored move was legal
+            raise Refusal("busy", f"the game does not replay: {exc}") from None
+        return JSONResponse(
+            {
+                "id": state.id,
+                "ruleset": state.ruleset,
+                "status": state.status,
+                "moves": played,
+                "positions": shown,
+                "result": (
+                    {"winner": state.result.winner, "reason": state.result.reason}
+                    if state.result
+                    else None
+                ),
+            }
+        )
+
+    return [
+        Route("/api/signup", signup, methods=["POST"]),
+        Route("/api/login", login, methods=["POST"]),
+        Route("/api/logout", logout, methods=["POST"]),
+        Route("/api/password", change_password, methods=["POST"]),
+        Route("/api/settings", change_settings, methods=["POST"]),
+        Route("/api/players/{player_id}", profile),
+        Route("/api/players/{player_id}/games", player_games),
+        Route("/api/leaderboard/{ruleset}", leaderboard),
+        Route("/api/games/{game_id}/positions", positions),
+    ]
+
+
+def signup_answer(email: str) -> str:
+    """What every sign-up is told, whether or not the address has an account."""
+    return f"We sent a link to {email}. Open it to finish signing up."
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not (raw.isascii() and raw.isdigit()) or not low <= int(raw) <= high:
+        raise Refusal("bad_field", f"{name} must be a whole number from {low} to {high}")
+    return int(raw)

@@ -1,0 +1,309 @@
+"""HTTP routes: the session, creating and joining games, the client's pages, health."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from brandubh import fairplay
+from brandubh.engine import RULESETS, EngineError, Record, format_record, parse_record
+from brandubh.hub.accounts import COOKIE
+from brandubh.hub.errors import RateLimited, Refusal, verification_required
+from brandubh.hub.http.base import (
+    Services,
+    address,
+    check_cross_site,
+    read_body,
+    read_json,
+    refusal_response,
+    set_session_cookie,
+)
+from brandubh.hub.live import Player
+from brandubh.hub.messages import GAME_ID_RE, PLAYER_ID_RE
+
+__all__ = ["Services", "refusal_response", "routes"]
+
+MAX_RECORD = 64 * 1024
+CREATE_FIELDS = {"ruleset", "move_time", "opponent", "bot_level", "rated", "match", "invitee"}
+
+
+def routes(web: Services, static: Path) -> list[Route]:
+    """The HTTP routes of games, pages and health (http_accounts has the rest)."""
+    settings = web.settings
+
+    async def new_guest(request: Request) -> tuple[Player, str] | None:
+        """A new guest session with a short life, or None when the visitor's address made
+        enough of them lately (docs/accounts.md)."""
+        if not await web.accounts.limits.guest(address(request)):
+            return None
+        token, player = await web.sessions.create_guest(settings.guest_unused_ttl_s)
+        return player, token
+
+    async def player_for(request: Request) -> tuple[Player, str | None, str | None]:
+        """The request's player, creating a short-lived guest session when it has none
+        (only requests that act call this): the player, the new session's token if one
+        was made, and the token of a guest session to ``keep`` once the act succeeds."""
+        cookie = request.cookies.get(COOKIE)
+        session = await web.sessions.get_session(cookie)
+        if session is not None:
+            return session.player, None, None if session.account else cookie
+        made = await new_guest(request)
+        if made is None:
+            raise RateLimited("too many new sessions from your address: try again later", 60)
+        player, token = made
+        return player, token, token
+
+    def with_cookie(response: Response, token: str | None, request: Request) -> Response:
+        if token is None:
+            return response
+        return set_session_cookie(response, token, request)
+
+    async def me(request: Request) -> Response:
+        session = await web.sessions.get_session(request.cookies.get(COOKIE))
+        if session is not None and session.account:
+            try:
+                account = await web.accounts.get(session.player.id)
+            except Refusal:  # PostgreSQL unreachable: the session still says who
+                account = None
+            return JSONResponse(
+                {
+                    "id": session.player.id,
+                    "name": session.player.name,
+                    "account": True,
+                    "email": account.email if account else None,
+                }
+            )
+        if session is not None:
+            player = session.player
+            return JSONResponse(
+                {"id": player.id, "name": player.name, "account": False, "email": None}
+            )
+        # No session: a guest view, and nothing written (a session is made by the first
+        # request that needs one, such as starting a game against the bot).
+        return JSONResponse({"id": None, "name": None, "account": False, "email": None})
+
+    async def require_account(request: Request) -> None:
+        """Games against people need an account session (the bot needs none)."""
+        session = await web.sessions.get_session(request.cookies.get(COOKIE))
+        if session is None or not session.account:
+            raise Refusal(
+                "account_required",
+                "playing a person needs an account: sign up or log in first (the bot needs none)",
+            )
+        if not await web.accounts.is_verified(session.player.id):
+            raise verification_required()
+
+    async def create_game(request: Request) -> Response:
+        body = await read_json(request, settings, CREATE_FIELDS)
+        ruleset = body.get("ruleset", "nielsen")
+        move_time = body.get("move_time", 3600)
+        opponent = body.get("opponent", "bot")
+        bot_level = body.get("bot_level", 1)
+        if not isinstance(ruleset, str) or not isinstance(opponent, str):
+            raise Refusal("bad_field", "ruleset and opponent must be strings")
+        if type(move_time) is not int or type(bot_level) is not int:
+            raise Refusal("bad_field", "move_time and bot_level must be whole numbers")
+        rated, match, invitee = (
+            body.get("rated"),
+            body.get("match", False),
+            body.get("invitee", ""),
+        )
+        if rated is not None and not isinstance(rated, bool):
+            raise Refusal("bad_field", "rated must be true or false")
+        if not isinstance(match, bool):
+            raise Refusal("bad_field", "match must be true or false")
+        if not isinstance(invitee, str) or (invitee and not PLAYER_ID_RE.match(invitee)):
+            raise Refusal(
+                "bad_field", "invitee must be a player id (from their profile), or absent"
+            )
+        if (match or invitee) and opponent != "friend":
+            raise Refusal("bad_field", "match and invitee are for games against a person")
+        if opponent == "friend":
+            await require_account(request)
+        player, token, guest = await player_for(request)
+        match_id = "m" + secrets.token_urlsafe(8) if match else ""
+        state, invite = await web.games.create(
+            player,
+            ruleset,
+            move_time,
+            opponent,
+            bot_level,
+            rated=rated,
+            invitee=invitee,
+            match=match_id,
+            match_no=1 if match else 0,
+        )
+        if guest:  # it played: its guest session gets an account's life
+            await web.sessions.keep(guest)
+        if match:
+            await web.matches.open_challenge(state)
+        body_out: dict[str, Any] = {"id": state.id, "url": f"/g/{state.id}"}
+        if match_id:
+            body_out["match"] = match_id
+        if invite:
+            body_out["invite"] = f"/join/{state.id}/{invite}"
+        return with_cookie(JSONResponse(body_out, status_code=201), token, request)
+
+    async def join_game(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        body = await read_json(request, settings, {"invite"})
+        invite = body.get("invite")
+        if not isinstance(invite, str):
+            raise Refusal("bad_field", "invite must be the token from the invite link")
+        await require_account(request)
+        player, token, _ = await player_for(request)  # an account's (require_account)
+        state = await web.games.join(player, game_id, invite)
+        await web.matches.joined(state)
+        return with_cookie(JSONResponse({"id": state.id, "url": f"/g/{state.id}"}), token, request)
+
+    async def withdraw_game(request: Request) -> Response:
+        """The creator withdraws an invitation nobody has accepted yet."""
+        game_id = request.path_params["game_id"]
+        await read_json(request, settings, set())
+        if not GAME_ID_RE.match(game_id):
+            raise Refusal("not_found", f"there is no game {game_id}")
+        session = await web.sessions.get_session(request.cookies.get(COOKIE))
+        if session is None:
+            raise Refusal("not_yours", "only the player who sent this invitation can withdraw it")
+        state = await web.games.withdraw(session.player.id, game_id)
+        return JSONResponse({"id": state.id, "withdrawn": True})
+
+    async def game_state(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        if not GAME_ID_RE.match(game_id):
+            raise Refusal("not_found", f"there is no game {game_id}")
+        state = await web.games.load(game_id)
+        seed = await web.games.revealed_seed(state)
+        return JSONResponse(
+            {"n": state.seq, "state": state.public(seed=seed), "moves": list(state.moves)}
+        )
+
+    async def game_record(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        if not GAME_ID_RE.match(game_id):
+            raise Refusal("not_found", f"there is no game {game_id}")
+        state = await web.games.load(game_id)
+        text = format_record(await web.games.record(state))
+        return PlainTextResponse(
+            text, headers={"Content-Disposition": f'attachment; filename="brandubh-{game_id}.txt"'}
+        )
+
+    async def verify_record(request: Request) -> Response:
+        check_cross_site(request, settings)
+        body = await read_body(request, MAX_RECORD)
+        try:
+            record = parse_record(body.decode("utf-8"))
+            game = fairplay.verify(record, await earlier_games(record))
+        except UnicodeDecodeError:
+            return JSONResponse({"ok": False, "error": "the record is not UTF-8 text"})
+        except (EngineError, fairplay.VerificationFailed) as exc:
+            return JSONResponse({"ok": False, "error": str(exc)})
+        assert game.result is not None
+        return JSONResponse(
+            {
+                "ok": True,
+                "game": record.game_id,
+                "ruleset": record.ruleset,
+                "moves": len(record.moves),
+                "result": str(game.result),
+                "winner": game.result.winner,
+                "reason": game.result.reason,
+                "stored": await stored_comparison(record),
+            }
+        )
+
+    async def earlier_games(record: Record) -> list[Record]:
+        """A match's later game is checked against the match's earlier games, as stored."""
+        match = fairplay.match_of(record)
+        if match is None or match.number < 2:
+            return []
+        try:
+            ids = (await web.matches.summary(match.match_id))["games"][: match.number - 1]
+            return [await web.games.record(await web.games.load(i)) for i in ids]
+        except Refusal:
+            return []  # not stored here: verify says what it needed
+
+    async def stored_comparison(record: Record) -> dict[str, Any]:
+        """Whether a consistent record is also the game this service played under its id."""
+        if not record.game_id or not GAME_ID_RE.match(record.game_id):
+            return {"found": False, "same": None, "differences": []}
+        try:
+            state = await web.games.load(record.game_id)
+        except Refusal:
+            return {"found": False, "same": None, "differences": []}
+        ours = state.record(await web.games.revealed_seed(state))
+        differences = compare_records(record, ours)
+        return {"found": True, "same": not differences, "differences": differences}
+
+    async def match_summary(request: Request) -> Response:
+        summary = await web.matches.summary(request.path_params["match_id"][:40])
+        return JSONResponse(summary)
+
+    async def rulesets(request: Request) -> Response:
+        return JSONResponse(
+            [{"id": rs.name, "title": rs.title, "summary": rs.summary} for rs in RULESETS.values()]
+        )
+
+    async def health(request: Request) -> Response:
+        await web.redis.ping()
+        return PlainTextResponse("ok")
+
+    async def page(request: Request) -> Response:
+        index = static / "index.html"
+        if not index.is_file():
+            return PlainTextResponse(
+                "The client is not built: run `brandubh serve`, which builds it, "
+                "or `npm ci && npm run build` in client/.",
+                status_code=503,
+            )
+        return FileResponse(index)  # a read: no session is made (see ``me``)
+
+    return [
+        Route("/api/me", me),
+        Route("/api/rulesets", rulesets),
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games/{game_id}", game_state),
+        Route("/api/games/{game_id}/join", join_game, methods=["POST"]),
+        Route("/api/games/{game_id}/withdraw", withdraw_game, methods=["POST"]),
+        Route("/api/games/{game_id}/record", game_record),
+        Route("/api/verify", verify_record, methods=["POST"]),
+        Route("/api/matches/{match_id}", match_summary),
+        Route("/verify", page),
+        Route("/healthz", health),
+        Route("/", page),
+        Route("/g/{game_id}", page),
+        Route("/join/{game_id}/{invite}", page),
+        Route("/rules/{ruleset}", page),
+        Route("/lobby", page),
+        Route("/watch", page),
+        Route("/signup", page),
+        Route("/login", page),
+        Route("/account", page),
+        Route("/u/{player_id}", page),
+        Route("/leaderboard", page),
+        Route("/leaderboard/{ruleset}", page),
+        Route("/replay/{game_id}", page),
+        Route("/games", page),
+    ]
+
+
+def compare_records(theirs: Record, ours: Record) -> list[str]:
+    """What differs between a record someone holds and the one the service keeps."""
+    out = []
+    for what, a, b in (
+        ("rule set", theirs.ruleset, ours.ruleset),
+        ("moves", theirs.moves, ours.moves),
+        ("result", theirs.result, ours.result),
+        ("commitment", theirs.commitment, ours.commitment),
+        ("seed", theirs.seed, ours.seed),
+        ("attackers", theirs.attackers, ours.attackers),
+        ("defenders", theirs.defenders, ours.defenders),
+    ):
+        if a != b:
+            out.append(f"the {what} differ from the game this service played")
+    return out

@@ -1,0 +1,149 @@
+"""HTTP routes of the mail flows: confirming addresses, resetting passwords, reminders
+(docs/protocol.md §2.2), and the client pages their links open.
+
+Every non-GET route passes the cross-site check but one: ``POST /api/unsubscribe/<token>``,
+which mail programs send on their own (RFC 8058 one-click); its token is its authority.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from brandubh.hub.accounts import (
+    COOKIE,
+    Accounts,
+    Resets,
+    Session,
+    Sessions,
+    Verification,
+    not_logged_in,
+)
+from brandubh.hub.config import Settings
+from brandubh.hub.errors import Refusal
+from brandubh.hub.http.base import address, read_json, set_session_cookie
+from brandubh.hub.mail import Reminders
+
+MAX_ONE_CLICK_BODY: Final = 1024
+FORGOT_ANSWER: Final = (
+    "if an account has this address, a link to set a new password is on its way: check "
+    "your inbox (and spam folder); it works once, for 30 minutes"
+)
+
+
+@dataclass(frozen=True)
+class Services:
+    """Exactly what the mail routes use, given by the composition root (app.py)."""
+
+    settings: Settings
+    sessions: Sessions
+    accounts: Accounts
+    verification: Verification
+    resets: Resets
+    reminders: Reminders
+
+
+def routes(web: Services, static: Path) -> list[Route]:
+    settings, accounts = web.settings, web.accounts
+
+    async def account_session(request: Request) -> Session:
+        session = await web.sessions.get_session(request.cookies.get(COOKIE))
+        if session is None or not session.account:
+            raise not_logged_in()
+        return session
+
+    async def mail_settings(request: Request) -> Response:
+        session = await account_session(request)
+        account = await accounts.get(session.player.id)
+        if account is None:
+            raise not_logged_in()
+        return JSONResponse(
+            {
+                "email": account.email,
+                "verified": await accounts.is_verified(account.id),
+                "reminders": await accounts.reminders_on(account.id),
+            },
+            headers={"Cache-Control": "no-store"},
+        )
+
+    async def resend(request: Request) -> Response:
+        await read_json(request, settings, set())
+        session = await account_session(request)
+        await web.verification.resend(session.player.id, address(request))
+        return JSONResponse({"sent": True}, status_code=202)
+
+    async def verify_check(request: Request) -> Response:
+        holder = await web.verification.check(request.path_params["token"])
+        return JSONResponse({"email": holder.email}, headers={"Cache-Control": "no-store"})
+
+    async def verify_confirm(request: Request) -> Response:
+        # Following the link proves the address: it logs the account in, as a login would.
+        await read_json(request, settings, set())
+        holder = await web.verification.confirm(request.path_params["token"])
+        current = await web.sessions.get_session(request.cookies.get(COOKIE))
+        token, session = await accounts.log_in_confirmed(holder.account, current)
+        body = {
+            "verified": True,
+            "email": holder.email,
+            "id": session.player.id,
+            "name": session.player.name,
+            "account": True,
+        }
+        return set_session_cookie(JSONResponse(body), token, request)
+
+    async def forgot(request: Request) -> Response:
+        body = await read_json(request, settings, {"email"})
+        await web.resets.forgot(body.get("email"), address(request))
+        return JSONResponse({"sent": True, "message": FORGOT_ANSWER}, status_code=202)
+
+    async def reset_check(request: Request) -> Response:
+        holder = await web.resets.check(request.path_params["token"])
+        return JSONResponse({"email": holder.email}, headers={"Cache-Control": "no-store"})
+
+    async def reset(request: Request) -> Response:
+        body = await read_json(request, settings, {"token", "password"})
+        ended = await web.resets.reset(body.get("token"), body.get("password"))
+        return JSONResponse({"ended": ended})
+
+    async def set_reminders(request: Request) -> Response:
+        body = await read_json(request, settings, {"on"})
+        session = await account_session(request)
+        on = body.get("on")
+        if not isinstance(on, bool):
+            raise Refusal("bad_field", "on must be true or false")
+        await accounts.set_reminders(session.player.id, on)
+        return JSONResponse({"reminders": on})
+
+    async def unsubscribe(request: Request) -> Response:
+        # One-click (RFC 8058): no cookie, no Origin; the body, if any, is not needed.
+        if len(await request.body()) > MAX_ONE_CLICK_BODY:
+            raise Refusal("bad_request", f"request body over {MAX_ONE_CLICK_BODY} bytes")
+        holder = await web.reminders.unsubscribe(request.path_params["token"])
+        return JSONResponse({"reminders": False, "email": holder.email})
+
+    async def page(request: Request) -> Response:
+        index = static / "index.html"
+        if not index.is_file():
+            return PlainTextResponse("the client is not built: run npm run build", 503)
+        return FileResponse(index, headers={"Referrer-Policy": "no-referrer"})
+
+    return [
+        Route("/api/mail", mail_settings),
+        Route("/api/verify-email/resend", resend, methods=["POST"]),
+        Route("/api/verify-email/{token}", verify_check, methods=["GET"]),
+        Route("/api/verify-email/{token}", verify_confirm, methods=["POST"]),
+        Route("/api/password/forgot", forgot, methods=["POST"]),
+        Route("/api/password/reset/{token}", reset_check, methods=["GET"]),
+        Route("/api/password/reset", reset, methods=["POST"]),
+        Route("/api/reminders", set_reminders, methods=["POST"]),
+        Route("/api/unsubscribe/{token}", unsubscribe, methods=["POST"]),
+        Route("/verify-email/{token}", page),
+        Route("/forgot-password", page),
+        Route("/reset-password/{token}", page),
+        Route("/unsubscribe/{token}", page),
+    ]

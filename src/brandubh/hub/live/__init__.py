@@ -1,0 +1,36 @@
+"""Games in play. What a change does to a game (``changes``, pure), committing it
+through ``commit.lua`` (the commit path), the games' service that chooses each change,
+Redis's clock and the fair-clock watermarks, the deadline scheduler, the bot's turns,
+endings, the archive and ratings, two-game matches, and each player's index of games.
+It never imports the sockets (``wire``), the pages (``http``), mail, accounts or the
+lobby: they are built on it."""
+
+from brandubh.hub.live import mygames
+from brandubh.hub.live.bot_turns import BotWorker
+from brandubh.hub.live.changes import Change
+from brandubh.hub.live.clock import Marks, RedisClock
+from brandubh.hub.live.endings import Endings
+from brandubh.hub.live.games import GameService, check_terms
+from brandubh.hub.live.matches import MatchService
+from brandubh.hub.live.rater import Rater
+from brandubh.hub.live.scheduler import Scheduler
+from brandubh.hub.live.state import BOT_ID, GameState, Hash, Player, unpack_snapshot
+
+__all__ = [
+    "BOT_ID",
+    "BotWorker",
+    "Change",
+    "Endings",
+    "GameService",
+    "GameState",
+    "Hash",
+    "Marks",
+    "MatchService",
+    "Player",
+    "Rater",
+    "RedisClock",
+    "Scheduler",
+    "check_terms",
+    "mygames",
+    "unpack_snapshot",
+]

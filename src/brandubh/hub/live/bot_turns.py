@@ -1,0 +1,206 @@
+"""Plays the bot's turns: claims them from Redis for a lease, commits like any player.
+
+The search runs in a process pool (``BRANDUBH_BOT_PROCESSES`` processes per hub), never
+on the event loop, so a thinking bot delays no other game's push. Any hub process may
+take any bot turn, so bot work scales by adding hub processes.
+
+A commit that makes it the bot's turn queues the game in its bucket's job set; the
+worker of the hub that committed it wakes at once (a commit hook), every other on a slow
+poll, and claims due turns of all buckets in one pipelined call. A claim is a short
+lease (``LEASE_MS``) that the worker renews while it thinks; a worker that dies stops
+renewing, so its turns are due again within a lease and another hub plays them. The move
+is committed with the message id ``bot-<ply>``, so two workers racing on one turn apply
+it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import logging
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Final
+
+from redis.asyncio import Redis
+
+from brandubh.bot import search_is_compiled, think
+from brandubh.hub.background import Tasks
+from brandubh.hub.config import Settings
+from brandubh.hub.errors import Refusal
+from brandubh.hub.live.changes import Change
+from brandubh.hub.live.clock import RedisClock
+from brandubh.hub.live.games import GameService
+from brandubh.hub.live.state import BOT_ID, unpack_snapshot
+from brandubh.hub.redis import Scripts, keys
+from brandubh.hub.redis import client as redis_client
+
+log = logging.getLogger("brandubh.bot")
+
+
+LEASE_MS: Final = 3_000  # a claimed turn is due again this long after its last renewal
+RENEW_S: Final = 1.0
+CLAIM_BATCH: Final = 4
+FAIR_DELAY_MS: Final = 250  # a player's further turn waits this long while one is thinking
+PR_SET_PDEATHSIG: Final = 1  # linux/prctl.h
+
+
+def die_with_parent(parent: int) -> None:
+    """Pool initializer: end this worker when the hub that started it dies, even by SIGKILL.
+
+    Linux sends PR_SET_PDEATHSIG's signal when the parent goes; elsewhere, and in case the
+    parent died before the call, a watchdog thread checks the parent's pid. With the
+    workers gone, multiprocessing's resource_tracker sees its pipe close and ends too.
+    """
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    if os.getppid() != parent:
+        os._exit(0)
+    threading.Thread(target=watch, name="parent watchdog", daemon=True).start()
+
+
+class BotWorker:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        games: GameService,
+        settings: Settings,
+        clock: RedisClock,
+    ) -> None:
+        self.redis = redis
+        self.clock = clock
+        self.scripts = scripts
+        self.games = games
+        self.settings = settings
+        self.wake = asyncio.Event()  # set when an event makes it the bot's turn somewhere
+        # Spawned, not forked: a fork of a process running an event loop and threads is
+        # not safe. Started on first use, so hubs that never see a bot game pay nothing.
+        self._pool: ProcessPoolExecutor | None = None
+        self._busy: set[str] = set()  # games this process is thinking about now
+        self._players: set[str] = set()  # the players whose games are being thought about
+        self._running = Tasks()
+
+    async def stop(self) -> None:
+        await self._running.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def pool(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            log.info(
+                "bot: %d processes, search %s",
+                self.settings.bot_processes,
+                "compiled (mypyc)"
+                if search_is_compiled()
+                else "uncompiled: the same moves, 3-4 times slower (docs/bot.md, Compiled)",
+            )
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.settings.bot_processes,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=die_with_parent,
+                initargs=(os.getpid(),),
+            )
+        return self._pool
+
+    def on_commit(self, change: Change, n: int, frame: bytes) -> None:
+        """Commit hook: wake when a change this process committed made it the bot's turn."""
+        if change.bot_job == "add":
+            self.wake.set()
+
+    async def sweep(self) -> None:
+        """Claim due bot turns of every bucket in one round trip and start thinking."""
+        room = self.settings.bot_processes * 2 - len(self._busy)
+        if room <= 0:
+            return  # enough thinking queued here; other hubs take the rest
+        claims: list[redis_client.Call] = [
+            (
+                self.scripts.claim,
+                [keys.bot_jobs(b)],
+                [LEASE_MS, min(room, CLAIM_BATCH), "", "scores"],
+            )
+            for b in range(keys.BUCKETS)
+        ]
+        claimed: list[tuple[float, str]] = []
+        for batch in await redis_client.run_scripts(self.redis, claims):
+            pairs = batch or []  # None: its node cannot answer now; next turn
+            claimed += [
+                (float(due), raw.decode()) for raw, due in zip(pairs[::2], pairs[1::2], strict=True)
+            ]
+        for _, game_id in sorted(claimed):  # the longest waiting first, whatever its bucket
+            if game_id in self._busy:
+                continue
+            self._busy.add(game_id)
+            self._running.start(self._play(game_id))
+
+    async def _play(self, game_id: str) -> None:
+        renew = asyncio.create_task(self._renew(game_id))
+        try:
+            await self._think_and_move(game_id)
+        finally:
+            renew.cancel()
+            self._busy.discard(game_id)
+            self.wake.set()  # room for another turn here
+
+    async def _renew(self, game_id: str) -> None:
+        """Keep the claim on a turn while thinking about it (only while it is queued)."""
+        key = keys.bot_jobs(keys.bucket(game_id))
+        while True:
+            await asyncio.sleep(RENEW_S)
+            with contextlib.suppress(Exception):
+                lease = {game_id: self.clock.now_ms() + LEASE_MS}
+                await self.redis.zadd(key, lease, xx=True, gt=True)
+
+    async def _think_and_move(self, game_id: str) -> None:
+        games = self.games
+        try:
+            state = await games.load(game_id)
+        except Refusal:
+            await self.redis.zrem(keys.bot_jobs(keys.bucket(game_id)), game_id)
+            return
+        if state.status != "active" or state.turn != BOT_ID:
+            await self.redis.zrem(keys.bot_jobs(keys.bucket(game_id)), game_id)
+            return
+        human = state.attacker if state.defender == BOT_ID else state.defender
+        if human in self._players:
+            # Fair turns: one game of a player at a time here, so one player's many games
+            # cannot hold up everyone else's; this one is due again shortly.
+            await self.redis.zadd(
+                keys.bot_jobs(keys.bucket(game_id)),
+                {game_id: self.clock.now_ms() + FAIR_DELAY_MS},
+                xx=True,
+            )
+            return
+        seed = await games.seed(game_id)
+        snapshot = unpack_snapshot(state.snap)
+        loop = asyncio.get_running_loop()
+        self._players.add(human)
+        try:
+            text = await loop.run_in_executor(
+                self.pool(), think, snapshot, seed, game_id, max(1, state.bot_level)
+            )
+        except Exception:
+            log.exception("the bot failed to think in %s; its turn goes back to the queue", game_id)
+            return
+        finally:
+            self._players.discard(human)
+        try:
+            received = self.clock.stamp()
+            await games.move(BOT_ID, game_id, state.ply, text, f"bot-{state.ply}", received)
+        except Refusal as exc:
+            # Someone else played this turn, or the game ended meanwhile: nothing to do.
+            log.info("bot move in %s not applied: %s", game_id, exc.message)

@@ -1,0 +1,355 @@
+"""What each change does to a game: pure functions from a state to a ``Change``, no I/O.
+
+Each function takes the game's state (and what the actor asked) and either returns the
+change to commit (the new state, its event, and what commit.lua must re-check and update)
+or raises the ``Refusal`` the actor gets. ``commit.py`` commits a change; ``games.py``
+decides which change to build. The checks here that can race (status, ply, turn,
+deadline) are repeated by commit.lua against what Redis holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any, Final, Literal
+
+from brandubh.engine import Game, IllegalMove, Result, Side, opponent
+from brandubh.hub.errors import Refusal
+from brandubh.hub.live.state import BOT_ID, GameState, Player, pack_snapshot
+
+DRAW_OFFER_GAP: Final = 10  # plies after a declined offer before that player may offer again
+
+# What commit.lua checks of the deadline: nothing, not yet passed (a move), passed (a timeout).
+DeadlineCheck = Literal["", "before", "after"]
+# What it does to the deadline: leave it, set it to now + ``deadline_ms``, set it to
+# ``deadline_ms`` itself, or remove it (the game ended).
+DeadlineChange = Literal["", "set", "at", "del"]
+# What it does to the game's entry in the bot's job queue: leave, add (the bot's turn), drop.
+BotJob = Literal["", "add", "del"]
+
+# The fields each kind of change writes (the others stay as they are).
+START_FIELDS: Final = ("status", "p2", "p2name", "attacker", "defender", "turn")
+MOVE_FIELDS: Final = (
+    "ply",
+    "snap",
+    "moves",
+    "turn",
+    "status",
+    "winner",
+    "reason",
+    "draw_offer",
+    "draw_block_a",
+    "draw_block_d",
+)
+END_FIELDS: Final = ("turn", "status", "winner", "reason", "draw_offer")
+DRAW_FIELDS: Final = ("draw_offer", "draw_block_a", "draw_block_d")
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A validated change to a game, with what commit.lua must check and update."""
+
+    new: GameState
+    event: dict[str, Any]
+    write: tuple[str, ...]
+    status: str = "active"  # the status the game must still have
+    ply: int | None = None  # the ply it must still be at
+    require_turn: bool = False  # the actor must be the player on turn
+    deadline_check: DeadlineCheck = ""
+    deadline_change: DeadlineChange = ""
+    deadline_ms: int = 0
+    bot_job: BotJob = ""
+    game: Game | None = None  # the engine's game at ``new``, when at hand
+
+
+Build = Callable[[GameState], Change]
+
+
+# -- refusals shared by several changes ----------------------------------------------------
+
+
+def playing_side(state: GameState, player_id: str, msg_id: str | None = None) -> Side:
+    """The side of a player of a running game; a refusal for anyone or anything else."""
+    side = state.side_of(player_id)
+    if side is None:
+        raise Refusal(
+            "not_a_player", "you are watching this game: only its players can act", msg_id
+        )
+    if state.status != "active":
+        what = "has not started yet" if state.status == "waiting" else "is over"
+        raise Refusal("game_not_active", f"the game {what}", msg_id)
+    return side
+
+
+def move_refusal(state: GameState, player_id: str, ply: int, msg_id: str) -> Refusal | None:
+    """Why a player may not move now, if so; commit.lua repeats the checks that can race."""
+    if not state.is_player(player_id):
+        return Refusal(
+            "not_a_player", "you are watching this game: only its players can move", msg_id
+        )
+    if state.status != "active":
+        what = "has not started yet" if state.status == "waiting" else "is over"
+        return Refusal("game_not_active", f"the game {what}: no moves now", msg_id)
+    if ply != state.ply:
+        return Refusal(
+            "stale_ply",
+            f"your move was for ply {ply} but the game is at ply {state.ply}: "
+            "the board has been brought up to date",
+            msg_id,
+        )
+    if state.turn != player_id:
+        return Refusal("not_your_turn", "it is your opponent's move", msg_id)
+    return None
+
+
+# -- the changes ----------------------------------------------------------------------------
+
+
+def ending(
+    new: GameState,
+    result: Result,
+    event: dict[str, Any],
+    *,
+    game: Game | None = None,
+    write: tuple[str, ...] = END_FIELDS,
+    ply: int | None = None,
+    require_turn: bool = False,
+    deadline_check: DeadlineCheck = "",
+) -> Change:
+    """The change that ends a game: result, no deadline, no bot turn, no open offer."""
+    new = new.evolve(status="ended", turn="", result=result, draw_offer="")
+    return Change(
+        new,
+        {**event, "result": {"winner": result.winner, "reason": result.reason}},
+        write,
+        ply=ply,
+        require_turn=require_turn,
+        deadline_check=deadline_check,
+        deadline_change="del",
+        bot_job="del",
+        game=game,
+    )
+
+
+def start(
+    current: GameState, joiner: Player, attacker: Player, defender: Player, allowance_ms: int
+) -> Change:
+    """Seat the second player and start the clock of the attackers' first move."""
+    if current.status != "waiting":
+        raise Refusal("game_not_waiting", "this game already has both its players")
+    new = current.evolve(
+        seq=current.seq + 1,
+        status="active",
+        joiner=joiner,
+        attacker=attacker.id,
+        defender=defender.id,
+        turn=attacker.id,
+    )
+    return Change(
+        new,
+        {"kind": "start"},
+        START_FIELDS,
+        status="waiting",
+        deadline_change="set",
+        deadline_ms=allowance_ms,
+        bot_job="add" if attacker.id == BOT_ID else "",
+    )
+
+
+def move(
+    state: GameState,
+    player_id: str,
+    ply: int,
+    text: str,
+    msg_id: str,
+    allowance_ms: int,
+    game: Game | None = None,
+) -> Change:
+    """A move played by ``player_id`` for ``ply``: validated by the engine.
+
+    ``game``, when given, is the engine's game at ``state`` (a live one this process kept,
+    commit.py): it is played on, so the caller must own it. Without it, it is rebuilt
+    from the stored snapshot.
+    """
+    refusal = move_refusal(state, player_id, ply, msg_id)
+    if refusal is not None:
+        raise refusal
+    if game is None:
+        game = state.game()
+    try:
+        played = game.play(text)
+    except IllegalMove as exc:
+        raise Refusal("illegal_move", str(exc), msg_id) from None
+    mover = opponent(game.side_to_move)
+    event: dict[str, Any] = {"kind": "move", "move": str(played), "by": mover}
+    draw_offer, draw_block = state.draw_offer, state.draw_block
+    if draw_offer == opponent(mover):
+        # Playing on declines the opponent's offer.
+        draw_offer, draw_block = "", declined_block(state.ply + 1, draw_block, state.draw_offer)
+        event["draw_declined"] = True
+    result = game.result
+    next_player = "" if result is not None else state.player_of(game.side_to_move)
+    # One replace for the whole move: it is the hot path.
+    new = state.evolve(
+        seq=state.seq + 1,
+        ply=state.ply + 1,
+        snap=pack_snapshot(game.snapshot()),
+        moves=(*state.moves, str(played)),
+        draw_offer=draw_offer,
+        draw_block=draw_block,
+        turn=next_player,
+    )
+    if result is not None:
+        return ending(
+            new,
+            result,
+            event,
+            game=game,
+            write=MOVE_FIELDS,
+            ply=state.ply,
+            require_turn=True,
+            deadline_check="before",
+        )
+    return Change(
+        new,
+        event,
+        MOVE_FIELDS,
+        ply=state.ply,
+        require_turn=True,
+        deadline_check="before",
+        deadline_change="set",
+        deadline_ms=allowance_ms,
+        bot_job="add" if next_player == BOT_ID else "del",
+        game=game,
+    )
+
+
+def resign(state: GameState, player_id: str, msg_id: str) -> Change:
+    side = playing_side(state, player_id, msg_id)
+    event = {"kind": "resign", "by": side}
+    return ending(state.next(), Result(opponent(side), "resignation"), event)
+
+
+def abort(state: GameState, player_id: str, msg_id: str) -> Change:
+    side = playing_side(state, player_id, msg_id)
+    if state.ply >= 2:
+        raise Refusal(
+            "cannot_abort",
+            "both sides have moved, so the game can no longer be aborted: "
+            "resign or offer a draw instead",
+            msg_id,
+        )
+    event = {"kind": "abort", "by": side}
+    return ending(state.next(), Result(None, "aborted"), event)
+
+
+def withdraw(state: GameState, player_id: str) -> Change:
+    """The creator withdraws an invitation nobody has accepted: it ends with no result,
+    never started, so it is neither rated nor listed (rater.py keeps it off every list)."""
+    if state.creator.id != player_id:
+        raise Refusal("not_yours", "only the player who sent this invitation can withdraw it")
+    if state.status != "waiting" or state.opponent != "friend":
+        what = "is over" if state.status == "ended" else "has started: resign or abort it instead"
+        raise Refusal(
+            "game_not_waiting", f"this invitation can no longer be withdrawn: the game {what}"
+        )
+    event = {"kind": "withdraw", "by": None}
+    return replace(ending(state.next(), Result(None, "aborted"), event), status="waiting")
+
+
+def discard(state: GameState) -> Change:
+    """End an unwanted, just-created game with no result (a rematch that lost a race)."""
+    return ending(state.next(), Result(None, "aborted"), {"kind": "abort", "by": None})
+
+
+def offer_draw(state: GameState, player_id: str, msg_id: str) -> Change:
+    side = playing_side(state, player_id, msg_id)
+    if state.opponent == "bot":
+        raise Refusal(
+            "bot_declines", "the bot plays every game out: it does not agree to draws", msg_id
+        )
+    if state.draw_offer == side:
+        raise Refusal("draw_offer_open", "your draw offer is still open", msg_id)
+    if state.draw_offer:
+        raise Refusal(
+            "draw_offer_open", "your opponent has offered a draw: accept or decline it", msg_id
+        )
+    allowed = state.draw_block[0 if side == "attackers" else 1]
+    if state.ply < allowed:
+        raise Refusal(
+            "draw_offer_too_soon",
+            f"your last offer was declined: you may offer again from ply {allowed} "
+            f"(the game is at ply {state.ply})",
+            msg_id,
+        )
+    new = state.next().evolve(draw_offer=side)
+    return Change(new, {"kind": "draw_offer", "by": side}, DRAW_FIELDS)
+
+
+def answer_draw(state: GameState, player_id: str, accept: bool, msg_id: str) -> Change:
+    side = playing_side(state, player_id, msg_id)
+    if state.draw_offer != opponent(side):
+        raise Refusal("no_draw_offer", "there is no draw offer to answer", msg_id)
+    if accept:
+        event = {"kind": "draw_agreed", "by": side}
+        return ending(state.next(), Result(None, "draw_agreed"), event)
+    new = declined(state.next(), state.draw_offer)
+    return Change(new, {"kind": "draw_declined", "by": side}, DRAW_FIELDS)
+
+
+def expiry(state: GameState, outages: list[tuple[int, int]]) -> Change:
+    """What a due deadline does: move it on for outages, or end the game on time."""
+    if state.status != "active" or not state.deadline:
+        raise Refusal("game_not_active", "no deadline runs in this game")
+    extended = extend_for_outages(state.deadline, state.deadline_set, outages)
+    if extended > state.deadline:
+        notice = {"kind": "deadline_extended", "deadline": extended}
+        return Change(state.next(), notice, (), deadline_change="at", deadline_ms=extended)
+    side = state.side_of(state.turn) or "attackers"
+    if state.ply < 2:  # a first move that never came: no result
+        return ending(
+            state.next(),
+            Result(None, "aborted"),
+            {"kind": "abort", "by": None, "timeout": side},
+            deadline_check="after",
+        )
+    return ending(
+        state.next(),
+        Result(opponent(side), "timeout"),
+        {"kind": "timeout", "side": side},
+        deadline_check="after",
+    )
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def extend_for_outages(deadline: int, set_at: int, outages: list[tuple[int, int]]) -> int:
+    """A deadline moved on by every outage that began before it fell and ended after it was
+    set (docs/fair-play.md): the side to move keeps the time it had when the service went
+    down. An outage starts at the last heartbeat, so it may seem to start before the
+    deadline was set; then the time lost counts from the setting."""
+    for begin, end in sorted(outages):
+        if begin < deadline and end > set_at:
+            deadline += end - max(begin, set_at)
+    return deadline
+
+
+def declined(state: GameState, offerer: str) -> GameState:
+    """The state after an offer is declined: closed, and its maker waits DRAW_OFFER_GAP plies."""
+    return state.evolve(
+        draw_offer="", draw_block=declined_block(state.ply, state.draw_block, offerer)
+    )
+
+
+def declined_block(ply: int, block: tuple[int, int], offerer: str) -> tuple[int, int]:
+    """From which ply each side may offer, after ``offerer``'s offer was declined at ``ply``."""
+    a, d = block
+    until = ply + DRAW_OFFER_GAP
+    return (until, d) if offerer == "attackers" else (a, until)
+
+
+def fingerprint(kind: str, detail: str = "") -> str:
+    """What an action asked for, stored with its ack: a message id reused for a different
+    action is refused (``id_reused``) rather than acknowledged as a resend."""
+    return f"{kind}:{detail}" if detail else kind

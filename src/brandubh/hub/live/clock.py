@@ -1,0 +1,205 @@
+"""Redis's clock as this process sees it, and the moves it holds between receipt and commit.
+
+Deadlines are judged by Redis's clock (``TIME``), never a hub's. A hub estimates it as its
+own monotonic clock plus an offset measured against ``TIME`` (``measured``, refreshed by the
+scheduler's beat), and stamps each move with that estimate when the move arrives. A move
+stamped before its deadline is played even if its commit reaches Redis after it, because
+Redis, the hub or the scheduler stalled in between (docs/fair-play.md): commit.lua accepts
+the stamp, and no scheduler fires a deadline while a hub may still hold such a move.
+
+For that each hub publishes a *watermark* (``Marks``): a time before which it holds no
+uncommitted move. Every stamp it gives later is at or after it, so once every live hub's
+watermark is past a deadline, no move received before that deadline can still arrive.
+The scheduler fires a deadline only then (``Marks.safe``). A hub is live while its marks
+connection is open in Redis (a killed process's is closed at once by its kernel); a hub
+that is connected but has written no mark for ``STALLED_MS`` while others did is taken as
+stalled for good and ignored, so one wedged process cannot hold every game's clock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import time
+from typing import Final, cast
+
+from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
+
+from brandubh.hub.redis import Scripts, keys
+from brandubh.hub.redis import client as redis_client
+
+log = logging.getLogger("brandubh.hub")
+
+# A hub whose last mark is this much older than the newest mark of any hub is ignored.
+STALLED_MS: Final = 10_000
+# The offset is measured again after this long even from a slow reading.
+REMEASURE_S: Final = 30.0
+# Every this many marks, the marks connection's id is read again.
+CHECK_ID_EVERY: Final = 40
+# A round trip slower than this gives too loose an estimate of the offset to use it.
+GOOD_RTT_MS: Final = 20.0
+
+
+class RedisClock:
+    """This process's estimate of Redis's clock (ms) and its uncommitted stamped moves."""
+
+    def __init__(self) -> None:
+        self.offset_ms: float | None = None  # Redis's clock minus time.monotonic(), ms
+        self._used_rtt = float("inf")  # the round trip of the reading in use
+        self._measured_at = 0.0
+        self._wall_offset = time.time() * 1000 - time.monotonic() * 1000
+        self._last = 0
+        self._held: dict[int, int] = {}
+        self._tokens = itertools.count()
+
+    def now_ms(self) -> int:
+        """The estimate of Redis's ``TIME`` now (before the first measure: this host's clock)."""
+        offset = self._wall_offset if self.offset_ms is None else self.offset_ms
+        return int(time.monotonic() * 1000 + offset)
+
+    def measured(self, redis_ms: int, sent: float, received: float) -> None:
+        """A reading of ``TIME`` taken between ``sent`` and ``received`` (time.monotonic()).
+
+        The offset is off by at most half the round trip: a reading is used when its round
+        trip was short, or no longer than that of the reading in use, or when the one in
+        use is old (so that a busy machine still follows drift)."""
+        rtt = (received - sent) * 1000
+        if rtt <= max(GOOD_RTT_MS, self._used_rtt) or received - self._measured_at > REMEASURE_S:
+            self.offset_ms = redis_ms - (sent + received) * 500
+            self._measured_at = received
+            self._used_rtt = rtt
+
+    def stamp(self) -> int:
+        """The receipt time of something arriving now: never before an earlier stamp or mark."""
+        self._last = max(self._last, self.now_ms())
+        return self._last
+
+    def hold(self, stamp: int) -> Hold:
+        """Count a stamped move as uncommitted for the duration (watermark stays at or below)."""
+        return Hold(self._held, next(self._tokens), stamp)
+
+    def watermark(self) -> int:
+        """A time before which this process holds no uncommitted move."""
+        now = self.stamp()
+        return min(self._held.values(), default=now)
+
+
+class Hold:
+    """``with clock.hold(stamp)``: a plain class, as every move enters two (a generator
+    context manager costs several times as much)."""
+
+    __slots__ = ("_held", "_stamp", "_token")
+
+    def __init__(self, held: dict[int, int], token: int, stamp: int) -> None:
+        self._held, self._token, self._stamp = held, token, stamp
+
+    def __enter__(self) -> None:
+        self._held[self._token] = self._stamp
+
+    def __exit__(self, *exc: object) -> None:
+        del self._held[self._token]
+
+
+class Marks:
+    """Each hub's watermark in Redis (keys.hub_marks), and the time safe to judge up to."""
+
+    def __init__(
+        self,
+        url: str,
+        scripts: Scripts,
+        clock: RedisClock,
+        hub_id: str,
+        cluster: RedisCluster | None = None,
+    ) -> None:
+        self.url = url
+        self.scripts = scripts
+        self.clock = clock
+        self.hub_id = hub_id
+        # On a cluster the marks hash, its writes and CLIENT LIST are all on the master
+        # that holds the hash's slot: connections are listed by the node they are open on.
+        self.cluster = cluster
+        self._node = ""
+        self._redis: Redis | None = None
+        self._client_id = 0
+        self._writes = 0
+
+    def _connection(self) -> Redis:
+        """Its own connection, held open: Redis sees it close when this process dies."""
+        if self._redis is None:
+            if self.cluster is None:
+                self._redis = Redis.from_url(self.url, single_connection_client=True)
+            else:
+                self._node = redis_client.node_of(self.cluster, keys.hub_marks())
+                self._redis = redis_client.plain_client(
+                    self.cluster, self._node, single_connection_client=True
+                )
+            self._client_id = 0
+        return self._redis
+
+    async def write(self) -> None:
+        """Publish this hub's watermark (a loop step, every few tens of ms)."""
+        mark = self.clock.watermark()
+        self._writes += 1
+        redis = self._connection()
+        try:
+            if not self._client_id or self._writes % CHECK_ID_EVERY == 0:
+                # The id of the connection the marks are written on: Redis drops it when
+                # this process dies. (Checked now and then: a reconnect gives a new one.)
+                self._client_id = int(await redis.client_id())
+            args: list[str | int] = [self.hub_id, mark, self._client_id]
+            await self.scripts.mark(keys=[keys.hub_marks()], args=args, client=redis)
+        except redis_client.MOVED_OR_DOWN:
+            if self.cluster is not None:  # its node may be lost: find the hash's new master
+                self._redis = None
+                with contextlib.suppress(Exception):
+                    await redis.aclose()
+                await redis_client.reread_layout(self.cluster)
+            raise
+
+    def _reader(self, redis: Redis) -> Redis:
+        if self.cluster is None:
+            return redis
+        return redis_client.node_client(
+            self.cluster, redis_client.node_of(self.cluster, keys.hub_marks())
+        )
+
+    async def safe(self, redis: Redis) -> int:
+        """The latest time no live hub can still hold an uncommitted move received before.
+
+        Deadlines up to it may be judged. This process's own watermark is read fresh.
+        """
+        own = self.clock.watermark()
+        redis = self._reader(redis)
+        raw = cast(dict[bytes, bytes], await redis.hgetall(keys.hub_marks()))
+        marks: dict[str, tuple[int, int, int]] = {}
+        for name, value in raw.items():
+            with contextlib.suppress(ValueError):
+                mark, written, client = (int(x) for x in value.decode().split(":"))
+                marks[name.decode()] = (mark, written, client)
+        marks.pop(self.hub_id, None)
+        if not marks:
+            return own
+        alive = {
+            str(c["id"]) for c in await redis.client_list(client_id=[m[2] for m in marks.values()])
+        }
+        newest = max(m[1] for m in marks.values())
+        safe = own
+        gone = []
+        for hub, (mark, written, client) in marks.items():
+            if str(client) not in alive:
+                gone.append(hub)
+            elif newest - written <= STALLED_MS:
+                safe = min(safe, mark)
+        if gone:
+            await redis.hdel(keys.hub_marks(), *gone)
+        return safe
+
+    async def close(self) -> None:
+        redis, self._redis = self._redis, None
+        if redis is None:
+            return
+        with contextlib.suppress(Exception):
+            await redis.hdel(keys.hub_marks(), self.hub_id)
+        await redis.aclose()

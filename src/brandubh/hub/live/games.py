@@ -1,0 +1,551 @@
+"""Live games: create, join, rematch, and every change through the one commit path.
+
+What a change does is decided by changes.py (pure); committing it is commit.py's. This
+module chooses the change for each request, and reads games for everyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import Final, cast
+
+import msgpack
+from redis.asyncio import Redis
+
+from brandubh import fairplay
+from brandubh.engine import RULESETS, Game, Record, opponent
+from brandubh.hub.errors import Refusal
+from brandubh.hub.live import changes
+from brandubh.hub.live.changes import Change
+from brandubh.hub.live.clock import RedisClock
+from brandubh.hub.live.commit import Committed, Committer
+from brandubh.hub.live.state import BOT_ID, ORIGINS, GameState, Hash, Player, pack_snapshot
+from brandubh.hub.messages import frames
+from brandubh.hub.redis import Lane, ReplicaWait, Scripts, keys
+from brandubh.store import Store, StoreUnavailable
+
+MIN_MOVE_TIME: Final = 60
+MAX_MOVE_TIME: Final = 7 * 24 * 3600
+BOT_LEVELS: Final = range(1, 6)
+_RETRIES: Final = 16
+# A friend game nobody joins is forgotten after this long (its hash and seed expire; the
+# join's commit makes the hash lasting again: commit.lua).
+WAITING_TTL_S: Final = 7 * 24 * 3600
+BOT_GAMES_TTL_S: Final = 30 * 24 * 3600
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(9)  # 12 characters
+
+
+class GameService:
+    """The hub's only writer of live games (through its ``Committer``)."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        time_scale: float = 1.0,
+        archive: Store | None = None,
+        bot_games: int = 0,
+        clock: RedisClock | None = None,
+        lane: Lane | None = None,
+        replicas: ReplicaWait | None = None,
+        hub_id: str = "",
+    ) -> None:
+        self.redis = redis
+        self.scripts = scripts
+        self.committer = Committer(redis, scripts, clock, lane, replicas, hub_id)
+        # Where ended games are read from once their Redis keys have expired (rater.py).
+        self.archive = archive
+        self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production
+        self.bot_games = bot_games  # live bot games a player may have at once; 0: any
+
+    def allowance_ms(self, state: GameState) -> int:
+        """How long the side to move has for one move, in ms."""
+        return max(1, int(state.move_time * 1000 * self.time_scale))
+
+    # -- reading --------------------------------------------------------------------------
+
+    async def load(self, game_id: str) -> GameState:
+        """A game's state: live from Redis, or from the archive once Redis let it go."""
+        try:
+            return await self.committer.load(game_id)
+        except Refusal as exc:
+            if exc.code != "not_found":
+                raise
+            raw = await self._archived_fields(game_id)
+            if not raw:
+                raise
+        return GameState.from_hash(game_id, raw)
+
+    async def _archived_fields(self, game_id: str) -> Hash:
+        """The last live fields of an archived game ({} if it was never archived)."""
+        if self.archive is None:
+            return {}
+        try:
+            final = await self.archive.final_game(game_id)
+        except StoreUnavailable:
+            raise Refusal(
+                "busy", "this ended game is in the archive, which cannot be reached: try again"
+            ) from None
+        if final is None or not final.final:  # moved from an old Redis without its hash
+            return {}
+        return cast(Hash, msgpack.unpackb(final.final, raw=True))
+
+    async def seed(self, game_id: str) -> bytes:
+        """The game's secret seed: for the server's own use (sides, the bot, the reveal)."""
+        found = cast(bytes | None, await self.redis.get(keys.seed(game_id)))
+        if found is None and self.archive is not None:
+            try:
+                final = await self.archive.final_game(game_id)
+            except StoreUnavailable:
+                final = None
+            found = bytes.fromhex(final.seed) if final else None
+        return found or b""
+
+    async def revealed_seed(self, state: GameState) -> str | None:
+        """The seed, hex, once the game has ended; None before."""
+        if state.status != "ended":
+            return None
+        return (await self.seed(state.id)).hex() or None
+
+    async def snapshot_frame(self, state: GameState, watchers: int) -> bytes:
+        seed = await self.revealed_seed(state)
+        return frames.snapshot(
+            state.id, state.seq, state.public(seed=seed), list(state.moves), watchers
+        )
+
+    async def record(self, state: GameState) -> Record:
+        """The game's record (docs/record-format.md); the seed only once it has ended."""
+        return state.record(await self.revealed_seed(state))
+
+    async def events_after(self, game_id: str, since: int) -> list[bytes]:
+        """Event frames numbered after ``since``, in order."""
+        return cast(list[bytes], await self.redis.lrange(keys.events(game_id), since, -1))
+
+    # -- creating and joining -------------------------------------------------------------
+
+    async def create(
+        self,
+        creator: Player,
+        ruleset: str,
+        move_time: int,
+        opponent: str,
+        bot_level: int = 1,
+        joiner: Player | None = None,
+        rated: bool | None = None,
+        invitee: str = "",
+        match: str = "",
+        match_no: int = 0,
+        attacker_id: str = "",
+        game_id: str = "",
+        origin: str = "",
+    ) -> tuple[GameState, str]:
+        """Create a game; return its state and the invite token (empty against the bot).
+
+        With ``joiner`` (a rematch) the game starts at once between the two. With
+        ``game_id`` (a match's later games) creating is idempotent: a game of that id
+        that exists already is returned as it is. ``origin`` (state.ORIGINS) defaults to
+        the bot, a private challenge or an invitation, by ``opponent`` and ``invitee``.
+        ``rated`` defaults to True for a game between people; a bot game is never rated
+        (the rater also rates only games between two accounts: rater.py).
+        """
+        check_terms(ruleset, move_time)
+        if opponent not in ("bot", "friend"):
+            raise Refusal("bad_field", "opponent must be 'bot' or 'friend'")
+        if opponent == "bot" and bot_level not in BOT_LEVELS:
+            raise Refusal("bad_field", "bot_level must be 1 to 5")
+        if opponent == "bot" and rated:
+            raise Refusal("bad_field", "rated: games against the bot are never rated")
+        is_rated = opponent == "friend" and rated is not False
+        if not origin:
+            origin = "bot" if opponent == "bot" else "challenge" if invitee else "invite"
+        assert origin in ORIGINS, origin
+        if opponent == "bot":
+            await self._check_bot_games(creator.id)
+        seed = fairplay.new_seed()
+        snap = pack_snapshot(Game(ruleset).snapshot())
+        invite = secrets.token_urlsafe(12) if opponent == "friend" else ""
+        fixed_id = game_id
+        for _ in range(_RETRIES):
+            game_id = fixed_id or new_game_id()
+            state = GameState(
+                id=game_id,
+                ruleset=ruleset,
+                status="waiting",
+                seq=0,
+                ply=0,
+                created=0,
+                move_time=move_time,
+                opponent=opponent,
+                bot_level=bot_level if opponent == "bot" else 0,
+                creator=creator,
+                joiner=None,
+                attacker="",
+                defender="",
+                turn="",
+                snap=snap,
+                moves=(),
+                commitment=fairplay.commitment(seed),
+                invite=invite,
+                result=None,
+                rated=is_rated,
+                invitee=invitee,
+                match=match,
+                match_no=match_no,
+                origin=origin,
+            )
+            created = await self.scripts.create(
+                keys=[keys.game(game_id), keys.seed(game_id)],
+                args=[seed, "seq", "0", *(x for kv in state.fields().items() for x in kv)],
+            )
+            if created:
+                state = state.evolve(created=int(created))
+                break
+            if fixed_id:
+                return await self.load(fixed_id), ""
+        else:  # pragma: no cover - 72 random bits do not collide 16 times
+            raise RuntimeError("could not find a free game id")
+        if opponent == "bot":
+            joiner = Player(BOT_ID, f"Bot (level {bot_level})")
+            mine = keys.bot_games(creator.id)
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.zadd(mine, {game_id: state.created})
+            pipe.expire(mine, BOT_GAMES_TTL_S)
+            await pipe.execute()
+        if joiner is not None:
+            state = await self._start(state, joiner, seed, attacker_id)
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            pipe.expire(keys.game(state.id), WAITING_TTL_S)
+            pipe.expire(keys.seed(state.id), WAITING_TTL_S)
+            await pipe.execute()
+        return state, invite
+
+    async def _check_bot_games(self, player_id: str) -> None:
+        """Refuse a new bot game to a player who has ``bot_games`` unfinished ones (one
+        player's many games would otherwise fill every hub's bot worker)."""
+        if not self.bot_games:
+            return
+        mine = keys.bot_games(player_id)
+        ids = [raw.decode() for raw in cast(list[bytes], await self.redis.zrange(mine, 0, -1))]
+        if len(ids) < self.bot_games:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for game_id in ids:
+            pipe.hget(keys.game(game_id), "status")
+        statuses = await pipe.execute()
+        done = [g for g, st in zip(ids, statuses, strict=True) if st not in (b"active", b"waiting")]
+        if done:
+            await self.redis.zrem(mine, *done)
+        if len(ids) - len(done) >= self.bot_games:
+            raise Refusal(
+                "too_many_bot_games",
+                f"you have {self.bot_games} unfinished games against the bot: "
+                "finish or resign one first",
+            )
+
+    async def rematch(self, player_id: str, game_id: str) -> tuple[str, str | None]:
+        """Offer a rematch after the end, or accept the opponent's: ("offered", None) or
+        ("agreed", the new game's id). The bot accepts at once."""
+        for _ in range(3):
+            state = await self.load(game_id)
+            if state.status == "ended" and not await self.redis.exists(keys.game(game_id)):
+                raise Refusal("rematch_closed", "this game is archived: start a new game instead")
+            side = state.side_of(player_id)
+            if side is None:
+                raise Refusal("not_a_player", "only the game's players can ask for a rematch")
+            if state.status != "ended":
+                raise Refusal("game_not_over", "a rematch can be asked for after the end")
+            if state.rematch:
+                return "agreed", state.rematch
+            new_id = ""
+            if state.opponent == "bot" or state.rematch_offer == opponent(side):
+                joiner = state.joiner if state.creator.id != BOT_ID else None
+                assert joiner is not None
+                new, _ = await self.create(
+                    state.creator,
+                    state.ruleset,
+                    state.move_time,
+                    state.opponent,
+                    max(state.bot_level, 1),
+                    joiner=None if state.opponent == "bot" else joiner,
+                    rated=state.rated,
+                    origin="bot" if state.opponent == "bot" else "rematch",
+                )
+                new_id = new.id
+            reply = await self.scripts.rematch(
+                keys=[keys.game(game_id), keys.game_hubs(game_id)],
+                args=[
+                    side,
+                    new_id,
+                    keys.game_channel_stem(game_id),
+                    game_id,
+                    "1" if state.opponent == "bot" else "0",
+                ],
+            )
+            tag = reply[0].decode()
+            if tag == "agreed":
+                return "agreed", new_id
+            if tag == "exists":
+                if new_id:  # a second click lost the race: that game is not wanted
+                    await self._discard(new_id)
+                return "agreed", reply[1].decode()
+            if tag == "offered":
+                return "offered", None
+            if tag == "err":
+                raise rematch_refusal(reply[1].decode())
+        raise Refusal("busy", "the rematch is changing too fast; try again")
+
+    async def decline_rematch(self, player_id: str, game_id: str) -> str | None:
+        """Decline the opponent's rematch offer; None, or the rematch's id if one was
+        agreed first (then there is nothing to decline)."""
+        state = await self.load(game_id)
+        side = state.side_of(player_id)
+        if side is None:
+            raise Refusal("not_a_player", "only the game's players can answer a rematch offer")
+        reply = await self.scripts.rematch_decline(
+            keys=[keys.game(game_id), keys.game_hubs(game_id)],
+            args=[side, keys.game_channel_stem(game_id), game_id],
+        )
+        tag = reply[0].decode()
+        if tag == "exists":
+            return cast(bytes, reply[1]).decode()
+        if tag == "err":
+            code = reply[1].decode()
+            if code == "not_found":
+                raise Refusal(
+                    "rematch_closed", "this game is archived: there is no offer to answer"
+                )
+            raise rematch_refusal(code)
+        return None
+
+    async def withdraw(self, player_id: str, game_id: str) -> GameState:
+        """The creator withdraws an invitation nobody has accepted (changes.withdraw);
+        asked again once withdrawn, it changes nothing."""
+        state = await self.load(game_id)
+        if state.withdrawn() and state.creator.id == player_id:
+            return state
+        await self.committer.act(
+            player_id, game_id, "", "", lambda s: changes.withdraw(s, player_id), first=state
+        )
+        return await self.load(game_id)
+
+    async def _discard(self, game_id: str) -> None:
+        """End an unwanted, just-created game with no result."""
+        await self.committer.act("server", game_id, "", "", changes.discard)
+
+    async def join(self, player: Player, game_id: str, invite: str) -> GameState:
+        """Join a friend's game with its invite token; the game starts at once."""
+        state = await self.load(game_id)
+        if state.is_player(player.id):
+            return state  # opening one's own invite link again changes nothing
+        if state.withdrawn():
+            raise withdrawn(state)
+        if state.status != "waiting" or state.opponent != "friend":
+            raise Refusal("game_not_waiting", "this game already has both its players")
+        if not invite or not secrets.compare_digest(invite, state.invite):
+            raise Refusal("bad_invite", "this invite link is not valid for this game")
+        if state.invitee and state.invitee != player.id:
+            raise Refusal(
+                "not_invited", "this challenge is for another player: only they can accept it"
+            )
+        try:
+            return await self._start(state, player, await self.seed(game_id))
+        except Refusal:
+            if (await self.load(game_id)).withdrawn():  # withdrawn while this join ran
+                raise withdrawn(state) from None
+            raise
+
+    async def _start(
+        self, state: GameState, joiner: Player, seed: bytes, attacker_id: str = ""
+    ) -> GameState:
+        """Seat the second player, sides by the seed (docs/fair-play.md) unless given (the
+        later games of a match), and start."""
+        creator = state.creator
+        if attacker_id:
+            attacks = attacker_id == creator.id
+        else:
+            attacks = fairplay.creator_attacks(seed, state.id)
+        if attacks:
+            attacker, defender = creator, joiner
+        else:
+            attacker, defender = joiner, creator
+
+        allowance = self.allowance_ms(state)
+
+        def build(current: GameState) -> Change:
+            return changes.start(current, joiner, attacker, defender, allowance)
+
+        # The seed lasts from now (commit.lua does the same for the hash when it starts the
+        # game); should the join fail, it keeps a few bytes too long, never too short.
+        await self.redis.persist(keys.seed(state.id))
+        await self.committer.act(joiner.id, state.id, "", "", build, first=state)
+        return await self.load(state.id)
+
+    # -- changes ---------------------------------------------------------------------------
+
+    async def move(
+        self,
+        player_id: str,
+        game_id: str,
+        ply: int,
+        text: str,
+        msg_id: str,
+        received: int | None = None,
+    ) -> Committed:
+        """Validate and commit a move; a resend of an applied message id is acknowledged again.
+
+        ``received``: when the move reached this hub (RedisClock.stamp), by which its
+        deadline is judged.
+        """
+        allowance = self.allowance_ms
+        committer = self.committer
+
+        def build(state: GameState) -> Change:
+            game = committer.live_game(state)
+            return changes.move(state, player_id, ply, text, msg_id, allowance(state), game)
+
+        fp = changes.fingerprint("move", f"{ply}:{text}")
+        return await committer.act(
+            player_id, game_id, msg_id, fp, build, cached=True, received=received
+        )
+
+    async def resign(self, player_id: str, game_id: str, msg_id: str) -> Committed:
+        return await self.committer.act(
+            player_id,
+            game_id,
+            msg_id,
+            "resign",
+            lambda state: changes.resign(state, player_id, msg_id),
+        )
+
+    async def abort(self, player_id: str, game_id: str, msg_id: str) -> Committed:
+        return await self.committer.act(
+            player_id,
+            game_id,
+            msg_id,
+            "abort",
+            lambda state: changes.abort(state, player_id, msg_id),
+        )
+
+    async def offer_draw(self, player_id: str, game_id: str, msg_id: str) -> Committed:
+        return await self.committer.act(
+            player_id,
+            game_id,
+            msg_id,
+            "offer_draw",
+            lambda state: changes.offer_draw(state, player_id, msg_id),
+        )
+
+    async def answer_draw(
+        self, player_id: str, game_id: str, accept: bool, msg_id: str
+    ) -> Committed:
+        return await self.committer.act(
+            player_id,
+            game_id,
+            msg_id,
+            changes.fingerprint("answer_draw", "yes" if accept else "no"),
+            lambda state: changes.answer_draw(state, player_id, accept, msg_id),
+        )
+
+    async def expire(
+        self, game_id: str, outages: list[tuple[int, int]], safe: int | None = None
+    ) -> str:
+        """The scheduler's work on one due deadline: extend it for outages, or end the game.
+        ``safe``: the time up to which deadlines may be judged (clock.Marks.safe).
+
+        Returns what happened: "extended", "timeout", "aborted", "not_due" or "gone".
+        """
+        try:
+            await self.committer.act(
+                "scheduler", game_id, "", "", lambda s: changes.expiry(s, outages), safe=safe
+            )
+        except Refusal as exc:
+            if exc.code == "deadline_not_passed":
+                return "not_due"  # a move came first; it re-indexed the deadline
+            if exc.code in ("game_not_active", "not_found"):
+                await self.redis.zrem(keys.deadlines(keys.bucket(game_id)), game_id)
+                return "gone"
+            raise
+        state = self.committer.cached(game_id) or await self.load(game_id)
+        return state.result.reason if state.result is not None else "extended"
+
+    async def expire_many(
+        self, game_ids: list[str], outages: list[tuple[int, int]], safe: int | None = None
+    ) -> int:
+        """Fire many due deadlines with two pipelined round trips: read every game, then
+        run every commit. Any that raced with another change go one by one through
+        ``expire``. Returns how many games were ended or extended."""
+        lane = self.committer.lane
+        if lane is not None:  # every read written at once: one round trip
+            replies = await asyncio.gather(
+                *(
+                    read
+                    for game_id in game_ids
+                    for read in (
+                        lane.hgetall(keys.game(game_id)),
+                        lane.call("GET", keys.seed(game_id)),
+                    )
+                )
+            )
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in game_ids:
+                pipe.hgetall(keys.game(game_id))
+                pipe.get(keys.seed(game_id))
+            replies = await pipe.execute()
+        pending: list[tuple[GameState, Change, bytes]] = []
+        again: list[str] = []
+        for game_id, raw, seed in zip(game_ids, replies[::2], replies[1::2], strict=True):
+            if not raw:
+                again.append(game_id)
+                continue
+            state = GameState.from_hash(game_id, raw)
+            try:
+                pending.append((state, changes.expiry(state, outages), seed or b""))
+            except Refusal:
+                again.append(game_id)
+        done = 0
+        if pending:
+            results = await self.committer.commit_pipelined(pending, safe)
+            for (state, _, _), committed in zip(pending, results, strict=True):
+                if committed is None:
+                    again.append(state.id)  # not due after all, or gone: the single path decides
+                else:
+                    done += 1
+        for game_id in again:
+            done += await self.expire(game_id, outages, safe) not in ("not_due", "gone")
+        return done
+
+
+def withdrawn(state: GameState) -> Refusal:
+    """The answer to anyone opening an invitation its creator withdrew."""
+    return Refusal(
+        "invitation_withdrawn",
+        f"this invitation was withdrawn by {state.creator.name}: ask them for a new one",
+    )
+
+
+def rematch_refusal(code: str) -> Refusal:
+    """What a refused rematch request or answer says (lua/rematch*.lua's codes)."""
+    messages = {
+        "game_not_over": "a rematch can be asked for after the end",
+        "no_rematch_offer": "there is no rematch offer from your opponent to decline",
+        "rematch_declined": "your opponent declined the rematch: start a new game instead",
+        "not_found": "there is no such game",
+    }
+    return Refusal(code, messages.get(code, "the rematch could not be arranged"))
+
+
+def check_terms(ruleset: str, move_time: int) -> None:
+    """Refuse a rule set or time per move the service does not offer, saying which."""
+    if ruleset not in RULESETS:
+        raise Refusal("bad_field", f"unknown rule set {ruleset!r}: one of {', '.join(RULESETS)}")
+    if not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME or move_time % 60:
+        raise Refusal(
+            "bad_field",
+            "move_time must be a whole number of minutes from 1 minute to 7 days, in seconds",
+        )

@@ -1,0 +1,84 @@
+"""A player's own games: the index of their games in progress and the "your games" list.
+
+The hub that commits a game's start adds it to both players' ``keys.player_active`` sets;
+the hub that commits its end removes it. The list is only an index: a lapse changes no
+game, and a game found ended when listed is dropped from it then.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Final, cast
+
+from redis.asyncio import Redis
+
+from brandubh.hub.errors import Refusal
+from brandubh.hub.live.state import BOT_ID, GameState
+from brandubh.hub.redis import keys
+
+MAX_PLAYING: Final = 200  # more games in progress than anyone plays at once
+RECENT: Final = 10
+
+
+async def index_changes(redis: Redis, changes: Iterable[tuple[GameState, str]]) -> None:
+    """Record games that started (kind ``start``) and forget games that ended."""
+    pipe = redis.pipeline(transaction=False)
+    any_ = False
+    for state, kind in changes:
+        for pid in (state.attacker, state.defender):
+            if not pid or pid == BOT_ID:
+                continue
+            if state.status == "ended":
+                pipe.zrem(keys.player_active(pid), state.id)
+                any_ = True
+            elif kind == "start":
+                pipe.zadd(keys.player_active(pid), {state.id: state.created})
+                any_ = True
+    if any_:
+        await pipe.execute()
+
+
+def card(state: GameState, player_id: str) -> dict[str, Any]:
+    """One game in progress as the "your games" list shows it."""
+    mine = "attackers" if state.attacker == player_id else "defenders"
+    other_id = state.defender if mine == "attackers" else state.attacker
+    other = state.player(other_id)
+    return {
+        "id": state.id,
+        "ruleset": state.ruleset,
+        "side": mine,
+        "opponent": {"id": other_id, "name": other.name if other else other_id},
+        "bot": state.opponent == "bot",
+        "origin": state.origin_or_guess(),
+        "your_move": state.turn == player_id,
+        "deadline": state.deadline or None,
+        "ply": state.ply,
+        "move_time": state.move_time,
+        "rated": state.rated,
+        "last": state.moves[-1] if state.moves else None,
+    }
+
+
+def order(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Yours to move first, soonest deadline first; then the others, soonest first."""
+    return sorted(cards, key=lambda c: (not c["your_move"], c["deadline"] or 1 << 62, c["id"]))
+
+
+async def playing(redis: Redis, load: Any, player_id: str) -> list[dict[str, Any]]:
+    """The player's games in progress, in ``order``; ended or vanished ones leave the index."""
+    ids = cast(list[bytes], await redis.zrevrange(keys.player_active(player_id), 0, MAX_PLAYING))
+    cards, gone = [], []
+    for raw in ids:
+        game_id = raw.decode()
+        try:
+            state: GameState = await load(game_id)
+        except Refusal:
+            gone.append(game_id)
+            continue
+        if state.status != "active" or not state.is_player(player_id):
+            gone.append(game_id)
+            continue
+        cards.append(card(state, player_id))
+    if gone:
+        await redis.zrem(keys.player_active(player_id), *gone)
+    return order(cards)

@@ -1,0 +1,93 @@
+"""Mailed tokens: random, single use, expiring; Redis keeps only their SHA-256.
+
+A token is 32 random bytes (base64url) sent in a link. Redis stores, under the hash of
+the token, the account and address it was made for, when it expires and whether it was
+used (lua/token.lua), for the token's lifetime and a week more, so that a link opened
+late can be told "used" from "expired"; a token Redis never saw is "unknown" (forged,
+mistyped, or older than that week). A copy of Redis holds no usable link.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from redis.asyncio import Redis
+
+from brandubh.hub.errors import Refusal
+from brandubh.hub.redis import Scripts, keys
+
+Kind = Literal["verify", "reset", "unsubscribe"]
+TOKEN_RE: Final = re.compile(r"^[A-Za-z0-9_-]{43}$")
+
+
+@dataclass(frozen=True)
+class Holder:
+    """Whom a good token was made for."""
+
+    account: str
+    email: str
+
+
+# What a bad token's page says, by its state; each offers a new link (docs/protocol.md).
+_WHY: Final = {
+    "used": "this link was used already: each works once",
+    "expired": "this link has expired",
+    "unknown": "this link is not one we sent: it may be mistyped, or older than a week",
+}
+
+
+def refusal(state: str, kind: Kind) -> Refusal:
+    """The refusal for a token that is not good: ``token_used|expired|unknown``."""
+    again = {
+        "verify": "ask for a new one from your account page",
+        "reset": "ask for a new one on the 'forgot password' page",
+        "unsubscribe": "you can turn reminders off on your account page",
+    }[kind]
+    return Refusal(f"token_{state}", f"{_WHY[state]}; {again}")
+
+
+class Tokens:
+    def __init__(self, redis: Redis, scripts: Scripts) -> None:
+        self.redis = redis
+        self.scripts = scripts
+
+    async def issue(self, kind: Kind, lifetime_s: float, holder: Holder) -> str:
+        """A new token for this holder, good for ``lifetime_s``."""
+        token = secrets.token_urlsafe(32)
+        await self.scripts.token(
+            keys=[keys.token(kind, _digest(token))],
+            args=[
+                "issue",
+                int(lifetime_s * 1000),
+                "account",
+                holder.account,
+                "email",
+                holder.email,
+            ],
+        )
+        return token
+
+    async def check(self, kind: Kind, token: object) -> Holder:
+        """The holder of a good token, leaving it good; Refusal saying why if it is not."""
+        return await self._run("peek", kind, token)
+
+    async def use(self, kind: Kind, token: object) -> Holder:
+        """The holder of a good token, which is used up by this; Refusal if it is not good."""
+        return await self._run("use", kind, token)
+
+    async def _run(self, op: str, kind: Kind, token: object) -> Holder:
+        if not isinstance(token, str) or not TOKEN_RE.match(token):
+            raise refusal("unknown", kind)
+        reply = await self.scripts.token(keys=[keys.token(kind, _digest(token))], args=[op])
+        state = reply[0].decode()
+        if state != "ok":
+            raise refusal(state, kind)
+        return Holder(reply[1].decode(), reply[2].decode())
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()

@@ -1,0 +1,22 @@
+"""Redis as the hub uses it: every key and channel name with its lifetime (``keys``),
+the Lua scripts of ``lua/`` registered once (``Scripts``), the client of one server or a
+Redis Cluster (``client``), the pipelined commit lane (``Lane``), and one log line per
+outage (``outage``). It knows keys and connections, not games: it imports no other hub
+package but the settings."""
+
+from brandubh.hub.redis import client, keys, outage
+from brandubh.hub.redis.client import ReplicaWait
+from brandubh.hub.redis.lane import Lane, Orphan
+from brandubh.hub.redis.outage import UNREACHABLE
+from brandubh.hub.redis.scripts import Scripts
+
+__all__ = [
+    "UNREACHABLE",
+    "Lane",
+    "Orphan",
+    "ReplicaWait",
+    "Scripts",
+    "client",
+    "keys",
+    "outage",
+]

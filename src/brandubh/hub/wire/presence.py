@@ -1,0 +1,114 @@
+"""Who is connected: each game's players with a socket following it, pushed as
+``presence`` frames (docs/protocol.md §3.4), and the turn notices a player's sockets get
+when it becomes their move in any game.
+
+A player counts as connected to a game while at least one of their sockets, on any hub,
+follows it. Entries expire after ``PRESENCE_TTL_MS`` unless refreshed, so a hub that dies
+does not leave its players shown as connected.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from collections.abc import Callable
+from typing import Any, Final, Literal
+
+from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
+
+from brandubh.hub.background import Tasks
+from brandubh.hub.live import BOT_ID, Change, GameState
+from brandubh.hub.messages import frames
+from brandubh.hub.redis import keys
+from brandubh.hub.wire.sockets import Sockets
+
+CORRESPONDENCE_S: Final = 3600  # turn notices reach every hub in games this slow
+PRESENCE_TTL_MS: Final = 60_000  # refreshed every eight pings (20 s) by each socket
+
+Op = Literal["add", "del", "get"]
+
+
+class Presence:
+    """The players connected to each game, kept in Redis by presence.lua."""
+
+    def __init__(self, script: AsyncScript) -> None:
+        self.script = script
+
+    async def update(
+        self, game_id: str, conn_id: str, player_id: str, op: Op, *, publish: bool = True
+    ) -> list[str]:
+        """Add, refresh or drop one socket of a player; the ids connected afterwards."""
+        reply = await self.script(
+            keys=[keys.presence(game_id), keys.game_hubs(game_id)],
+            args=[
+                f"{conn_id}|{player_id}",
+                op,
+                PRESENCE_TTL_MS,
+                keys.game_channel_stem(game_id),
+                game_id,
+                "1" if publish else "0",
+            ],
+        )
+        return sorted(r.decode() if isinstance(r, bytes) else str(r) for r in reply or [])
+
+    async def frame(self, game_id: str) -> bytes:
+        """The ``presence`` frame for a game as it stands: sent after each catch-up."""
+        online = await self.update(game_id, "", "", "get", publish=False)
+        return frames.presence(game_id, online)
+
+
+class TurnNotices:
+    """When a commit of this process leaves a game on a person's move, that player's
+    sockets that do not follow the game hear of it (a ``turn`` frame): at once on this hub,
+    and, in games of an hour or more per move, on every hub (through the hubs' channel).
+    A socket that follows the game has its event, which says the same: one frame less on
+    every move. Faster games are followed on the game's own page."""
+
+    def __init__(
+        self,
+        redis: Redis,
+        sockets: Sockets,
+        committed: Callable[[str], GameState | None],
+    ) -> None:
+        self.redis = redis
+        self.sockets = sockets
+        # The state the commit path remembered, with the deadline Redis set: the notice is
+        # built from it, not by decoding the event frame on every move.
+        self.committed = committed
+        self.hub = secrets.token_hex(6)  # so that this hub skips its own notices
+        self._tasks = Tasks()
+
+    def on_commit(self, change: Change, n: int, frame: bytes) -> None:
+        """Commit hook (commit.py)."""
+        new = change.new
+        if new.status != "active" or not new.turn or new.turn == BOT_ID:
+            return
+        if change.event.get("kind") not in ("move", "start"):
+            return  # the turn did not change hands
+        state = self.committed(new.id) or new
+        other = state.player(state.defender if state.turn == state.attacker else state.attacker)
+        notice = frames.turn(
+            state.id,
+            state.ply,
+            state.moves[-1] if state.moves else None,
+            state.deadline or None,
+            other.name if other else None,
+        )
+        self.sockets.tell([state.turn], notice, unless_following=state.id)
+        if new.move_time >= CORRESPONDENCE_S:
+            self._tasks.start(self._publish(state.id, state.turn, notice))
+
+    async def _publish(self, game_id: str, player_id: str, notice: bytes) -> None:
+        with contextlib.suppress(Exception):  # only a notice: the games list is the truth
+            await self.redis.publish(
+                keys.hub_channel(), frames.turn_for(self.hub, game_id, player_id, notice)
+            )
+
+    def on_notice(self, msg: dict[str, Any]) -> None:
+        """Hook of the hubs' channel: another hub's turn notice for a player here."""
+        if msg.get("t") == "turn_for" and msg.get("hub") != self.hub:
+            frame, game = msg.get("frame"), msg.get("game")
+            if isinstance(frame, bytes):
+                following = game if isinstance(game, str) else ""
+                self.sockets.tell([str(msg.get("player"))], frame, unless_following=following)

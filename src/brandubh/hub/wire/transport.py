@@ -1,0 +1,155 @@
+"""uvicorn's HTTP and websocket protocols with the limits a public server needs.
+
+uvicorn closes an idle keep-alive connection, but not one that never sends a byte or
+sends its headers a byte at a time (slowloris), and it takes any number of connections
+from one address. ``GuardedHttp`` closes a connection whose request headers do not
+arrive within ``header_timeout_s`` (counted from the connection, or from a later
+request's first byte) and refuses a peer that holds ``connections_per_address`` already.
+``GuardedWebSocket`` says "going away" (1001) when the server stops, as docs/protocol.md
+promises, where uvicorn says 1012, and keeps little while a socket sits idle: nothing of
+its handshake once accepted, and inbox.py's queue and gate. A reverse proxy in front
+still has its own part to play (docs/accounts.md, "Behind a reverse proxy").
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
+
+from brandubh.hub.config import Settings
+from brandubh.hub.messages import CLOSE_SERVER_SHUTDOWN
+from brandubh.hub.wire.inbox import Gate, Inbox
+
+if TYPE_CHECKING:
+    from uvicorn._types import ASGISendEvent
+
+SETTINGS = Settings.from_env()  # read in each worker process, as create_app does
+
+
+class _Peers:
+    """The open transports of each peer address in this process."""
+
+    open: ClassVar[dict[str, set[asyncio.BaseTransport]]] = {}
+
+    @classmethod
+    def admit(cls, transport: asyncio.BaseTransport) -> bool:
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else "unix"
+        held = cls.open.setdefault(host, set())
+        cap = SETTINGS.connections_per_address
+        if cap and len(held) >= cap:
+            if not held:
+                del cls.open[host]
+            return False
+        held.add(transport)
+        return True
+
+    @classmethod
+    def release(cls, transport: asyncio.BaseTransport) -> None:
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else "unix"
+        held = cls.open.get(host)
+        if held is not None:
+            held.discard(transport)
+            if not held:
+                del cls.open[host]
+
+
+class GuardedHttp(HttpToolsProtocol):
+    """HttpToolsProtocol with a header deadline and a per-address connection cap."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._header_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if not _Peers.admit(transport):
+            transport.abort()
+            return
+        self._arm()
+
+    def _arm(self) -> None:
+        if self._header_timer is None:
+            self._header_timer = self.loop.call_later(
+                SETTINGS.header_timeout_s, self._headers_too_slow
+            )
+
+    def _disarm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _headers_too_slow(self) -> None:
+        self._header_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._arm()
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        _Peers.release(self.transport)
+        super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self) -> None:
+        self._disarm()
+        super().handle_websocket_upgrade()
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    """The websocket protocol: 1001 at shutdown, its peer slot released, lean when idle."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Gate()  # type: ignore[assignment]
+        self.writable.set()
+
+    def shutdown(self) -> None:
+        if self.handshake_complete and not self.close_sent:
+            self.stop_keepalive()
+            self.queue.put_nowait({"type": "websocket.disconnect", "code": CLOSE_SERVER_SHUTDOWN})
+            self.conn.send_close(CLOSE_SERVER_SHUTDOWN, "server shutting down")
+            self.close_sent = True
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.transport.close()
+            return
+        super().shutdown()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        _Peers.release(self.transport)
+        super().connection_lost(exc)
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        # The app reads its own copy (scope["headers"]); this one would otherwise live as
+        # long as the socket, held by websockets' parser.
+        event.headers.clear()
+
+    async def send(self, message: ASGISendEvent) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.accept":
+            # Sent: the handshake's answer is not needed again (memory per idle socket).
+            self.response = None  # type: ignore[assignment]
+
+    def send_receive_event_to_app(self) -> None:
+        # A text frame that is not UTF-8 would be logged by uvicorn with a traceback; the
+        # app refuses text frames anyway (bad_frame), so it gets one it can refuse.
+        if self.curr_msg_data_type == "text":
+            data = b"".join(self.frames)
+            try:
+                data.decode()
+            except UnicodeDecodeError:
+                self.frames = [data.decode(errors="replace").encode()]
+        super().send_receive_event_to_app()
