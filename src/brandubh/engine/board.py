@@ -8,10 +8,11 @@
 from __future__ import annotations
 
 import random
-from typing import Final, Protocol
+from typing import Final
 
 from brandubh.engine.errors import InvalidPosition
 from brandubh.engine.newsome import StepRules
+from brandubh.engine.rules import Rules
 from brandubh.engine.rulesets import RuleSet
 from brandubh.engine.slide import SlideRules
 from brandubh.engine.squares import CORNERS, NUM_SQUARES, SIZE, squares_of
@@ -32,15 +33,6 @@ del _rng
 
 # A prince (newsome) standing on a corner at the end of this many plies is lost in the woods.
 WOODS_PLIES: Final = 3
-
-
-class Rules(Protocol):
-    """What a rule set's movement module provides to the board."""
-
-    def moves(self, board: Board) -> list[int]: ...
-    def has_move(self, board: Board) -> bool: ...
-    def captures(self, board: Board, move: int) -> list[int]: ...
-    def capture_zone(self, board: Board) -> int: ...
 
 
 def rules_for(ruleset: RuleSet) -> Rules:

@@ -9,8 +9,9 @@ captured. Only the king stops on or passes over the throne.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from brandubh.engine.rules import Position
 from brandubh.engine.rulesets import RuleSet
 from brandubh.engine.squares import (
     DIAGONAL_JUMPS,
@@ -21,9 +22,6 @@ from brandubh.engine.squares import (
     is_light,
     squares_of,
 )
-
-if TYPE_CHECKING:
-    from brandubh.engine.board import Board
 
 _LIGHT: Final = tuple(is_light(sq) for sq in range(NUM_SQUARES))
 # Diagonal steps and jumps exist only from white squares.
@@ -44,19 +42,19 @@ class StepRules:
     def __init__(self, ruleset: RuleSet) -> None:
         self.ruleset = ruleset
 
-    def moves(self, board: Board) -> list[int]:
+    def moves(self, board: Position) -> list[int]:
         """Every legal move of the side to move."""
         out: list[int] = []
         self._generate(board, out, stop_at_first=False)
         return out
 
-    def has_move(self, board: Board) -> bool:
+    def has_move(self, board: Position) -> bool:
         """Whether the side to move has any legal move."""
         out: list[int] = []
         self._generate(board, out, stop_at_first=True)
         return bool(out)
 
-    def _generate(self, board: Board, out: list[int], *, stop_at_first: bool) -> None:
+    def _generate(self, board: Position, out: list[int], *, stop_at_first: bool) -> None:
         king = board.king
         if board.side:
             own, enemy = board.dfn, board.att
@@ -87,11 +85,11 @@ class StepRules:
             if stop_at_first and out:
                 return
 
-    def capture_zone(self, board: Board) -> int:
+    def capture_zone(self, board: Position) -> int:
         """Squares a move must end on to capture: the enemy's (the king is never taken)."""
         return board.att if board.side else board.dfn
 
-    def captures(self, board: Board, move: int) -> list[int]:
+    def captures(self, board: Position, move: int) -> list[int]:
         """The square captured by replacement, if the destination holds an enemy."""
         dest = move >> 6
         enemy = board.att if board.side else board.dfn

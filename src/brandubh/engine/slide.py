@@ -7,8 +7,9 @@ look-ups rather than a walk along each line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from brandubh.engine.rules import Position
 from brandubh.engine.rulesets import KingCapture, RuleSet
 from brandubh.engine.squares import (
     CAPTURE_LINES,
@@ -22,9 +23,6 @@ from brandubh.engine.squares import (
     THRONE_BB,
     squares_of,
 )
-
-if TYPE_CHECKING:
-    from brandubh.engine.board import Board
 
 # One table per ray: (mask of the ray, {occupancy & mask: tuple of move ints}).
 RayTable = tuple[int, dict[int, tuple[int, ...]]]
@@ -78,7 +76,7 @@ class SlideRules:
             KING_TABLES_RETURN if ruleset.king_may_return_to_throne else KING_TABLES_NO_RETURN
         )
 
-    def moves(self, board: Board) -> list[int]:
+    def moves(self, board: Position) -> list[int]:
         """Every legal move of the side to move."""
         occ = board.att | board.dfn
         out: list[int] = []
@@ -96,7 +94,7 @@ class SlideRules:
                 out.extend(table[occ & mask])
         return out
 
-    def has_move(self, board: Board) -> bool:
+    def has_move(self, board: Position) -> bool:
         """Whether the side to move has any legal move."""
         occ = board.att | board.dfn
         if board.king >= 0:
@@ -115,7 +113,7 @@ class SlideRules:
                     return True
         return False
 
-    def capture_zone(self, board: Board) -> int:
+    def capture_zone(self, board: Position) -> int:
         """Squares a move may end on to capture anything: beside an enemy soldier with a
         friend or a hostile square beyond it (before the move: a superset), or beside the
         king when attackers move."""
@@ -137,7 +135,7 @@ class SlideRules:
                     zone |= 1 << dest
         return zone
 
-    def captures(self, board: Board, move: int) -> list[int]:
+    def captures(self, board: Position, move: int) -> list[int]:
         """The squares the move captures on, ascending; the board is the one before the move."""
         origin, dest = move & 63, move >> 6
         rs = self.ruleset
