@@ -72,7 +72,7 @@ class DatabaseUnreachable(click.ClickException):
 def migrate(url: str) -> str:
     """Bring the database's schema up to date; its revision. A clear error if unreachable."""
     from brandubh.store import BadDatabaseURL, upgrade_url
-    from brandubh.store.repository import unreachable
+    from brandubh.store.errors import unreachable
 
     try:
         return upgrade_url(url)

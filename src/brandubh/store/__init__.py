@@ -1,18 +1,10 @@
 """The permanent record in PostgreSQL: accounts, ratings, the archive (docs/storage.md)."""
 
+from brandubh.store.accounts import Account
+from brandubh.store.archive import Archived, FinalGame, FinishedGame, Seat
 from brandubh.store.db import BadDatabaseURL, create_engine, upgrade, upgrade_url
-from brandubh.store.repository import (
-    Account,
-    Archived,
-    EmailTaken,
-    FinalGame,
-    FinishedGame,
-    IdTaken,
-    Seat,
-    Store,
-    StoreError,
-    StoreUnavailable,
-)
+from brandubh.store.errors import EmailTaken, IdTaken, StoreError, StoreUnavailable
+from brandubh.store.repository import Store
 
 __all__ = [
     "Account",

@@ -11,8 +11,8 @@ live in Redis.
 
 A game counts for ratings when it was created rated, was played between two accounts
 (the bot never; a guest never), and has a result other than an abort
-(``store.repository.counts_for_rating``). Every game is one Glicko-2 rating period
-(ratings.py), computed from both players' ratings before it.
+(``store.archive.counts_for_rating``). Every game is one Glicko-2 rating period
+(brandubh.ratings), computed from both players' ratings before it.
 """
 
 from __future__ import annotations

@@ -1,0 +1,155 @@
+"""Accounts: creating one, its password, its address's confirmation, its settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from sqlalchemy import BigInteger, literal_column, select, update
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.sql.elements import ColumnClause
+
+from brandubh.store.base import Base
+from brandubh.store.errors import EmailTaken, IdTaken
+from brandubh.store.tables import accounts
+
+# The database's clock in ms, for rows whose time no caller knows (an account's creation).
+_NOW_MS: Final[ColumnClause[int]] = literal_column(
+    "(extract(epoch from clock_timestamp()) * 1000)::bigint", BigInteger()
+)
+
+
+@dataclass(frozen=True)
+class Account:
+    id: str
+    email: str
+    name: str
+    created: int
+    leaderboard: bool
+
+
+def _account(row: Any) -> Account:
+    return Account(row.id, row.email, row.name, int(row.created), bool(row.leaderboard))
+
+
+class AccountQueries(Base):
+    """``Store``'s part about accounts."""
+
+    async def create_account(
+        self,
+        account_id: str,
+        email: str,
+        name: str,
+        password_hash: str,
+        *,
+        verified: bool | None = None,
+    ) -> Account:
+        """A new account; EmailTaken or IdTaken when either is in use."""
+        async with self._begin() as conn:
+            row = (
+                await conn.execute(
+                    insert(accounts)
+                    .values(
+                        id=account_id,
+                        email=email,
+                        name=name,
+                        password_hash=password_hash,
+                        created=_NOW_MS,
+                        leaderboard=False,
+                        verified=verified,
+                    )
+                    .on_conflict_do_nothing()
+                    .returning(accounts.c.created)
+                )
+            ).first()
+            if row is None:
+                taken = await conn.scalar(select(accounts.c.id).where(accounts.c.email == email))
+                raise EmailTaken() if taken is not None else IdTaken()
+        return Account(account_id, email, name, int(row.created), False)
+
+    async def account(self, account_id: str) -> Account | None:
+        async with self._begin() as conn:
+            row = (
+                await conn.execute(
+                    select(
+                        accounts.c.id,
+                        accounts.c.email,
+                        accounts.c.name,
+                        accounts.c.created,
+                        accounts.c.leaderboard,
+                    ).where(accounts.c.id == account_id)
+                )
+            ).first()
+        return _account(row) if row else None
+
+    async def credentials(self, email: str) -> tuple[Account, str] | None:
+        """The account of a normalised email and its password hash; None if unknown."""
+        async with self._begin() as conn:
+            row = (await conn.execute(select(accounts).where(accounts.c.email == email))).first()
+        return (_account(row), str(row.password_hash)) if row else None
+
+    async def password_hash(self, account_id: str) -> str | None:
+        async with self._begin() as conn:
+            found = await conn.scalar(
+                select(accounts.c.password_hash).where(accounts.c.id == account_id)
+            )
+        return str(found) if found is not None else None
+
+    async def set_password(self, account_id: str, password_hash: str) -> bool:
+        async with self._begin() as conn:
+            done = await conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id)
+                .values(password_hash=password_hash)
+            )
+        return bool(done.rowcount)
+
+    async def set_leaderboard(self, account_id: str, on: bool) -> bool:
+        """Opt in to the leaderboards or out; False when there is no such account."""
+        async with self._begin() as conn:
+            done = await conn.execute(
+                update(accounts).where(accounts.c.id == account_id).values(leaderboard=on)
+            )
+        return bool(done.rowcount)
+
+    async def is_verified(self, account_id: str) -> bool:
+        """Whether the account's address is confirmed (an account of before confirmation
+        counts as confirmed); False for no such account."""
+        async with self._begin() as conn:
+            row = (
+                await conn.execute(select(accounts.c.verified).where(accounts.c.id == account_id))
+            ).first()
+        return row is not None and row.verified is not False
+
+    async def mark_verified(self, account_id: str, email: str) -> bool:
+        """Confirm the account's address if it is still ``email``; whether it was."""
+        async with self._begin() as conn:
+            done = await conn.execute(
+                update(accounts)
+                .where(accounts.c.id == account_id, accounts.c.email == email)
+                .values(verified=True)
+            )
+        return bool(done.rowcount)
+
+    async def reminders_on(self, account_id: str) -> bool:
+        async with self._begin() as conn:
+            found = await conn.scalar(
+                select(accounts.c.reminders).where(accounts.c.id == account_id)
+            )
+        return bool(found)
+
+    async def set_reminders(self, account_id: str, on: bool) -> bool:
+        async with self._begin() as conn:
+            done = await conn.execute(
+                update(accounts).where(accounts.c.id == account_id).values(reminders=on)
+            )
+        return bool(done.rowcount)
+
+    async def delete_unverified(self, account_id: str) -> bool:
+        """Delete an account whose address was never confirmed, releasing the address;
+        False (nothing changed) when it was confirmed or is gone."""
+        async with self._begin() as conn:
+            done = await conn.execute(
+                accounts.delete().where(accounts.c.id == account_id, accounts.c.verified.is_(False))
+            )
+        return bool(done.rowcount)
