@@ -42,6 +42,47 @@ class Moved:
         )
 
 
+class OldKeys:
+    """The keys an earlier version kept its permanent record under, all in the {acct} slot
+    (``keys.ACCT``): read by this command alone, which deletes what it has moved. Given
+    "*" for their parts, they are SCAN patterns (braces are no wildcard in those)."""
+
+    @staticmethod
+    def emails() -> str:
+        """Hash: normalised email -> account id."""
+        return f"{keys.ACCT}:emails"
+
+    @staticmethod
+    def account(account_id: str) -> str:
+        """Hash: an account (email, name, argon2 hash, created, leaderboard opt-in)."""
+        return f"{keys.ACCT}:a:{account_id}"
+
+    @staticmethod
+    def rating(player_id: str, ruleset: str) -> str:
+        """Hash: a player's Glicko-2 rating in one rule set (r, rd, vol, n games, last ms)."""
+        return f"{keys.ACCT}:r:{player_id}:{ruleset}"
+
+    @staticmethod
+    def rating_history(player_id: str, ruleset: str) -> str:
+        """List: "ended ms|rating|rd|game id" after each rated game, oldest first."""
+        return f"{keys.ACCT}:h:{player_id}:{ruleset}"
+
+    @staticmethod
+    def player_games(player_id: str) -> str:
+        """Sorted set: a player's finished games -> when they ended (ms)."""
+        return f"{keys.ACCT}:pg:{player_id}"
+
+    @staticmethod
+    def archived() -> str:
+        """Hash: game id -> its summary (JSON) once archived."""
+        return f"{keys.ACCT}:done"
+
+    @staticmethod
+    def leaderboard(ruleset: str) -> str:
+        """Sorted set: opted-in players with a non-provisional rating -> rating."""
+        return f"{keys.ACCT}:lb:{ruleset}"
+
+
 async def _scan(redis: Redis, pattern: str) -> list[str]:
     return [k.decode() async for k in redis.scan_iter(match=pattern, count=1000)]
 
@@ -55,14 +96,13 @@ async def migrate(redis: Redis, store: Store, grace_ms: int) -> Moved:
     """Move everything; what was moved."""
     moved = Moved()
     service = GameService(redis, Scripts.register(redis))
-    acct = keys.ACCT  # braces are no wildcard in SCAN's patterns
-    account_keys = await _scan(redis, f"{acct}:a:*")
-    rating_keys = await _scan(redis, f"{acct}:r:*")
-    history_keys = await _scan(redis, f"{acct}:h:*")
-    list_keys = await _scan(redis, f"{acct}:pg:*")
-    board_keys = await _scan(redis, f"{acct}:lb:*")
-    match_keys = await _scan(redis, f"{keys.PREFIX}:{{p*}}:match:*")
-    archived = cast(dict[bytes, bytes], await redis.hgetall(keys.archived()))
+    account_keys = await _scan(redis, OldKeys.account("*"))
+    rating_keys = await _scan(redis, OldKeys.rating("*", "*"))
+    history_keys = await _scan(redis, OldKeys.rating_history("*", "*"))
+    list_keys = await _scan(redis, OldKeys.player_games("*"))
+    board_keys = await _scan(redis, OldKeys.leaderboard("*"))
+    match_keys = await _scan(redis, f"{keys.PREFIX}:{{p*}}:match:*")  # every bucket's
+    archived = cast(dict[bytes, bytes], await redis.hgetall(OldKeys.archived()))
 
     account_rows = []
     for key in account_keys:
@@ -169,8 +209,8 @@ async def migrate(redis: Redis, store: Store, grace_ms: int) -> Moved:
         *history_keys,
         *list_keys,
         *board_keys,
-        keys.emails(),
-        keys.archived(),
+        OldKeys.emails(),
+        OldKeys.archived(),
     ]
     pipe = redis.pipeline(transaction=False)
     for key in gone:

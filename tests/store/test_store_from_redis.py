@@ -14,6 +14,7 @@ from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import Player
 from brandubh.hub.redis import keys
 from brandubh.hub.redis.scripts import Scripts
+from brandubh.migrate_redis import OldKeys
 from brandubh.store import Store
 
 
@@ -43,9 +44,9 @@ async def test_the_old_record_moves_once_and_leaves_redis(
     winner = ended.result.winner if ended.result else None
     # What the earlier version kept under {acct}, as its scripts wrote it.
     for pid, name, email in (("u_ann", "Ann", "ann@x.org"), ("u_bob", "Bob", "bob@x.org")):
-        await r.hset(keys.emails(), email, pid)
+        await r.hset(OldKeys.emails(), email, pid)
         await r.hset(
-            keys.account(pid),
+            OldKeys.account(pid),
             mapping={
                 "email": email,
                 "name": name,
@@ -55,11 +56,11 @@ async def test_the_old_record_moves_once_and_leaves_redis(
             },
         )
         await r.hset(
-            keys.rating(pid, "nielsen"),
+            OldKeys.rating(pid, "nielsen"),
             mapping={"r": "1662.3", "rd": "290.3", "vol": "0.06", "n": "1", "last": "9"},
         )
-        await r.rpush(keys.rating_history(pid, "nielsen"), f"9|1662.3|290.3|{state.id}")
-        await r.zadd(keys.player_games(pid), {state.id: 9})
+        await r.rpush(OldKeys.rating_history(pid, "nielsen"), f"9|1662.3|290.3|{state.id}")
+        await r.zadd(OldKeys.player_games(pid), {state.id: 9})
     summary = {
         "id": state.id,
         "ruleset": "nielsen",
@@ -74,8 +75,8 @@ async def test_the_old_record_moves_once_and_leaves_redis(
         "ended": 9,
         "ratings": None,
     }
-    await r.hset(keys.archived(), state.id, json.dumps(summary))
-    await r.zadd(keys.leaderboard("nielsen"), {"u_ann": 1662.3})
+    await r.hset(OldKeys.archived(), state.id, json.dumps(summary))
+    await r.zadd(OldKeys.leaderboard("nielsen"), {"u_ann": 1662.3})
 
     out = run_migration(fresh_redis_url, fresh_database_url)
     assert "2 accounts, 1 games, 2 ratings, 2 rating history points" in out, out

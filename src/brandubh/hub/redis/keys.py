@@ -33,7 +33,7 @@ def tag(n: int) -> str:
 
 
 def game(game_id: str) -> str:
-    """Hash: the game's public and private fields (state.py). Lives: 7 days while
+    """Hash: the game's public and private fields (live/state.py). Lives: 7 days while
     waiting for a friend to join (games.WAITING_TTL_S), for ever while played, then the
     grace once archived (rater.py); reads after that come from PostgreSQL."""
     return f"{PREFIX}:{tag(bucket(game_id))}:g:{game_id}"
@@ -60,20 +60,20 @@ def seed(game_id: str) -> str:
 
 def watchers(game_id: str) -> str:
     """Sorted set: spectator connection id -> expiry (ms, Redis clock). Lives: the watcher
-    lifetime (connection.WATCHER_TTL_MS) from the last spectator's refresh (watchers.lua),
+    lifetime (watchers.WATCHER_TTL_MS) from the last spectator's refresh (watchers.lua),
     and at most the grace once the game is archived."""
     return f"{PREFIX}:{tag(bucket(game_id))}:w:{game_id}"
 
 
 def presence(game_id: str) -> str:
     """Sorted set: "<connection id>|<player id>" of each player's socket following the game
-    -> expiry (ms, Redis clock); see hub/presence.py."""
+    -> expiry (ms, Redis clock); see wire/presence.py."""
     return f"{PREFIX}:{tag(bucket(game_id))}:on:{game_id}"
 
 
 def player_active(player_id: str) -> str:
     """Sorted set: a player's games in progress -> when they started (ms); kept by the hub
-    that commits the start and the end (hub/mygames.py)."""
+    that commits the start and the end (live/mygames.py)."""
     return f"{ACCT}:pa:{player_id}"
 
 
@@ -148,7 +148,7 @@ def session(session_id: str) -> str:
     """Hash: a browser session (player id, display name, kind, account), by its id: the
     SHA-256 of the cookie's token, so that Redis never holds a usable token. Lives: 30 days
     (sessions.TTL_S); a guest's an hour (BRANDUBH_GUEST_UNUSED_TTL_S) until they create or
-    join a game (sessions.keep)."""
+    join a game (Sessions.keep)."""
     return f"{PREFIX}:s:{session_id}"
 
 
@@ -244,44 +244,8 @@ def account_sessions(account_id: str) -> str:
     return f"{ACCT}:as:{account_id}"
 
 
-# -- left by earlier versions ---------------------------------------------------------------
-# Before PostgreSQL held the permanent record these keys did; only `brandubh
-# migrate-from-redis` reads them now, and it deletes what it has moved (store/migrate.py).
-
-
-def emails() -> str:
-    """Hash: normalised email -> account id."""
-    return f"{ACCT}:emails"
-
-
-def account(account_id: str) -> str:
-    """Hash: an account (email, name, argon2 hash, created, leaderboard opt-in)."""
-    return f"{ACCT}:a:{account_id}"
-
-
-def rating(player_id: str, ruleset: str) -> str:
-    """Hash: a player's Glicko-2 rating in one rule set (r, rd, vol, n games, last ms)."""
-    return f"{ACCT}:r:{player_id}:{ruleset}"
-
-
-def rating_history(player_id: str, ruleset: str) -> str:
-    """List: "ended ms|rating|rd|game id" after each rated game, oldest first."""
-    return f"{ACCT}:h:{player_id}:{ruleset}"
-
-
-def player_games(player_id: str) -> str:
-    """Sorted set: a player's finished games -> when they ended (ms)."""
-    return f"{ACCT}:pg:{player_id}"
-
-
-def archived() -> str:
-    """Hash: game id -> its summary (JSON) once archived."""
-    return f"{ACCT}:done"
-
-
-def leaderboard(ruleset: str) -> str:
-    """Sorted set: opted-in players with a non-provisional rating -> rating."""
-    return f"{ACCT}:lb:{ruleset}"
+# The permanent record an earlier version kept under {acct} (accounts, ratings, histories,
+# the archive) is spelled in brandubh/migrate_redis.py, which alone reads it now.
 
 
 def login_limits() -> str:
@@ -298,15 +262,15 @@ def bot_games(player_id: str) -> str:
 
 
 def match(match_id: str) -> str:
-    """Hash: a two-game match (hub/matches.py). Lives: 7 days while its challenge waits,
+    """Hash: a two-game match (live/matches.py). Lives: 7 days while its challenge waits,
     for ever while played, then the grace once it is kept in PostgreSQL."""
     return f"{PREFIX}:{tag(zlib.crc32(match_id.encode()) % BUCKETS)}:match:{match_id}"
 
 
 # -- mail ---------------------------------------------------------------------------------
 # The outbox and its jobs share the hash tag {mail}, so claiming, handing over and
-# finishing a mail are each one script in one slot (hub/outbox.py). Tokens are each their
-# own key; reminder indexes live in their games' buckets (hub/reminders.py).
+# finishing a mail are each one script in one slot (mail/outbox.py). Tokens are each their
+# own key; reminder indexes live in their games' buckets (mail/reminders.py).
 
 MAIL: Final = f"{PREFIX}:{{mail}}"
 
@@ -362,5 +326,5 @@ def reminders(n: int) -> str:
 
 
 def online(player_id: str) -> str:
-    """String with a TTL: the player has a socket open on some hub (hub/reminders.py)."""
+    """String with a TTL: the player has a socket open on some hub (mail/reminders.py)."""
     return f"{PREFIX}:on:{player_id}"
