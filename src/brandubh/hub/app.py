@@ -74,7 +74,7 @@ from brandubh.store import Store
 MAIL_POLL_S = 1.0
 RELEASE_SWEEP_S = 10.0
 
-log = logging.getLogger("brandubh.hub")
+log = logging.getLogger(__name__)
 
 LOBBY_TICK_S = 1.0
 MARK_S = 0.025  # how often this hub publishes its watermark (clock.py)

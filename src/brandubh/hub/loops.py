@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from brandubh.hub.redis import outage
 
-log = logging.getLogger("brandubh.hub")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)

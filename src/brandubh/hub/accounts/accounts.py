@@ -37,7 +37,7 @@ from brandubh.hub.messages import frames
 from brandubh.hub.redis import Scripts, keys
 from brandubh.store import Account, EmailTaken, IdTaken, Store, StoreUnavailable
 
-log = logging.getLogger("brandubh.accounts")
+log = logging.getLogger(__name__)
 
 
 def unavailable() -> Refusal:

@@ -27,7 +27,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from brandubh.hub.live import Player
 from brandubh.hub.redis import Lane, keys
 
-log = logging.getLogger("brandubh.sessions")
+log = logging.getLogger(__name__)
 
 COOKIE: Final = "bd_session"
 TTL_S: Final = 30 * 24 * 3600

@@ -24,7 +24,7 @@ from brandubh.hub.errors import RateLimited, Refusal, verification_required
 from brandubh.hub.mail import Holder, Outbox, Tokens, mails
 from brandubh.hub.redis import Scripts, keys
 
-log = logging.getLogger("brandubh.mail")
+log = logging.getLogger(__name__)
 
 SWEEP_LEASE_MS: Final = 60_000
 SWEEP_BATCH: Final = 100

@@ -41,7 +41,7 @@ from brandubh.hub.live.state import BOT_ID, unpack_snapshot
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
 
-log = logging.getLogger("brandubh.bot")
+log = logging.getLogger(__name__)
 
 
 LEASE_MS: Final = 3_000  # a claimed turn is due again this long after its last renewal

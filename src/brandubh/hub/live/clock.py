@@ -30,7 +30,7 @@ from redis.asyncio.cluster import RedisCluster
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
 
-log = logging.getLogger("brandubh.hub")
+log = logging.getLogger(__name__)
 
 # A hub whose last mark is this much older than the newest mark of any hub is ignored.
 STALLED_MS: Final = 10_000

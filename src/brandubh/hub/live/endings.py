@@ -34,7 +34,7 @@ from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
 from brandubh.store import StoreUnavailable
 
-log = logging.getLogger("brandubh.endings")
+log = logging.getLogger(__name__)
 
 CLAIM_LEASE_MS: Final = 30_000
 CLAIM_BATCH: Final = 50

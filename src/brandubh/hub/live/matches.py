@@ -31,7 +31,7 @@ from brandubh.hub.messages import frames
 from brandubh.hub.redis import keys
 from brandubh.store import Store, StoreUnavailable
 
-log = logging.getLogger("brandubh.matches")
+log = logging.getLogger(__name__)
 
 
 class MatchService:

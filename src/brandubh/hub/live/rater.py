@@ -30,7 +30,7 @@ from brandubh.hub.redis import Scripts, keys
 from brandubh.ratings import Rating
 from brandubh.store import FinishedGame, Seat, Store, StoreUnavailable
 
-log = logging.getLogger("brandubh.rater")
+log = logging.getLogger(__name__)
 
 
 def finished_game(state: GameState, raw: Hash, seed: str, record: str) -> FinishedGame:

@@ -35,7 +35,7 @@ from brandubh.hub.live.games import GameService
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
 
-log = logging.getLogger("brandubh.scheduler")
+log = logging.getLogger(__name__)
 
 OUTAGES_KEPT = 100
 FIRING_BATCH = 200  # due games read and committed in one pipeline each

@@ -33,7 +33,7 @@ from brandubh.hub.live import GameService, MatchService, Player, check_terms
 from brandubh.hub.messages import frames
 from brandubh.hub.redis import Scripts, keys
 
-log = logging.getLogger("brandubh.lobby")
+log = logging.getLogger(__name__)
 
 LIVE_UNDER_S: Final = 3600  # seeks with shorter move times vanish with their socket
 NAMES_TTL_S: Final = 6 * 3600  # the quick-pairing names hash, from its last write

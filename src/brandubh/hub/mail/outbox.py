@@ -36,7 +36,7 @@ from brandubh.hub.mail.mails import Mail
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
 
-log = logging.getLogger("brandubh.mail")
+log = logging.getLogger(__name__)
 
 LEASE_MS: Final = 60_000  # a claimed batch's time to be delivered before others may take it
 BATCH: Final = 20

@@ -40,7 +40,7 @@ from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
 from brandubh.store import Account
 
-log = logging.getLogger("brandubh.mail")
+log = logging.getLogger(__name__)
 
 MIN_MOVE_TIME_S: Final = 3600  # reminders are for games with at least this much per move
 MOVE_DELAY_MAX_MS: Final = 60_000  # "your move" waits this long (less for short moves)

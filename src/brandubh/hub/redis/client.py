@@ -37,7 +37,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from brandubh.hub.config import Settings
 from brandubh.hub.redis import outage
 
-log = logging.getLogger("brandubh.hub")
+log = logging.getLogger(__name__)
 
 # A master lost in a cluster is replaced within a few node timeouts: the client retries
 # (re-reading which node holds which slot) about 2 s, then the caller hears of it: a

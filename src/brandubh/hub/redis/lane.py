@@ -33,7 +33,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-log = logging.getLogger("brandubh.hub")
+log = logging.getLogger(__name__)
 
 # Given the reply a cancelled caller did not take, or None when it was lost (see above).
 Orphan = Callable[[Any], None]

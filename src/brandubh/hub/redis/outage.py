@@ -22,7 +22,7 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-log = logging.getLogger("brandubh.hub")
+log = logging.getLogger(__name__)
 
 # The errors that mean "Redis cannot be reached now" rather than a bug; the second line:
 # a Redis Cluster whose layout is changing (a master lost, its replica not yet promoted).

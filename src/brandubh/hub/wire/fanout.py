@@ -53,7 +53,7 @@ from brandubh.hub.background import Tasks
 from brandubh.hub.redis import client as redis_client
 from brandubh.hub.redis import keys, outage
 
-log = logging.getLogger("brandubh.hub")
+log = logging.getLogger(__name__)
 
 # How long ``add`` waits for Redis to confirm a subscription before going on regardless
 # (then a gap, if any, is filled when the next event shows it).
