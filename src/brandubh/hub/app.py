@@ -172,7 +172,7 @@ class Hub:
         # process commits reaches its own sockets, endings, bot worker, turn notices and
         # move reminders at once; pub/sub brings other hubs' events only for games
         # followed here.
-        self.turns = TurnNotices(redis, sockets, games.committer.cached)
+        self.turns = TurnNotices(redis, hub_id, sockets, games.committer.cached)
         games.committer.hooks += [
             lambda change, n, frame: fanout.deliver(change.new.id, n, frame),
             self.endings.on_commit,

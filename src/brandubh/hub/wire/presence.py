@@ -10,7 +10,6 @@ does not leave its players shown as connected.
 from __future__ import annotations
 
 import contextlib
-import secrets
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
@@ -68,15 +67,16 @@ class TurnNotices:
     def __init__(
         self,
         redis: Redis,
+        hub_id: str,
         sockets: Sockets,
         committed: Callable[[str], GameState | None],
     ) -> None:
         self.redis = redis
+        self.hub = hub_id  # the app's: this hub skips its own notices
         self.sockets = sockets
         # The state the commit path remembered, with the deadline Redis set: the notice is
         # built from it, not by decoding the event frame on every move.
         self.committed = committed
-        self.hub = secrets.token_hex(6)  # so that this hub skips its own notices
         self._tasks = Tasks()
 
     def on_commit(self, change: Change, n: int, frame: bytes) -> None:
