@@ -1,4 +1,4 @@
-"""The mail modules up close: times in words, which reminders an event calls for, the
+"""The mail modules up close: times in words, which reminders a game's state calls for, the
 SMTP URL, and the outbox's promise step by step on a real Redis and a real SMTP server
 (a hand-over whose hub died is not sent again; a permanent refusal is not retried)."""
 
@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
 
+from brandubh.hub.live import GameState, Player
 from brandubh.hub.mail import mails
 from brandubh.hub.mail.outbox import (
     FileTransport,
@@ -41,12 +43,16 @@ def test_when_says_the_day_time_and_distance() -> None:
     ]  # fmt: skip
 
 
-def state(**over: Any) -> dict[str, Any]:
-    base = {
-        "id": "G1", "status": "active", "opponent": "friend", "move_time": 3600, "ply": 4,
-        "deadline": THU, "turn": "attackers",
-    }  # fmt: skip
-    return {**base, **over}
+def state(**over: Any) -> GameState:
+    """A friend game of an hour per move, ply 4, the attacker Ann on turn."""
+    ann, bob = Player("u_ann", "Ann"), Player("u_bob", "Bob")
+    base = GameState(
+        id="G1", ruleset="nielsen", status="active", seq=5, ply=4, created=0,
+        move_time=3600, opponent="friend", bot_level=0, creator=ann, joiner=bob,
+        attacker=ann.id, defender=bob.id, turn=ann.id, snap=b"", moves=(), commitment="",
+        invite="", result=None, deadline=THU,
+    )  # fmt: skip
+    return replace(base, **over)
 
 
 def test_the_mails_for_a_sign_up_with_a_taken_address() -> None:
@@ -62,7 +68,7 @@ def test_the_mails_for_a_sign_up_with_a_taken_address() -> None:
         assert reset in mail.html and "<img" not in mail.html
 
 
-def test_which_reminders_an_event_calls_for() -> None:
+def test_which_reminders_a_games_state_calls_for() -> None:
     now = THU - HOUR_MS
     assert entries(state(), now, 1.0) == {
         "G1|4|move": now + 60_000,
@@ -75,8 +81,8 @@ def test_which_reminders_an_event_calls_for() -> None:
         {"opponent": "bot"},
         {"status": "ended"},
         {"status": "waiting"},
-        {"deadline": None},
-        {"turn": None},
+        {"deadline": 0},
+        {"turn": ""},
     ):
         assert entries(state(**off), now, 1.0) == {}, off
 
@@ -194,7 +200,8 @@ async def test_a_reminder_fires_only_while_due_and_moves_with_its_deadline(
     accounts = Accounts(fresh, scripts, Sessions(fresh), Settings(), store)
     box = outbox(fresh, FileTransport(tmp_path))
     reminders = Reminders(
-        fresh, scripts, games, accounts, Tokens(fresh, scripts), box, Sockets(), "http://x",
+        fresh, scripts, games, lambda game_id: None,  # (nothing is indexed here)
+        accounts, Tokens(fresh, scripts), box, Sockets(), "http://x",
         lambda: int(time.time() * 1000),
     )  # fmt: skip
     ann, bob = Player("u_ann", "Ann"), Player("u_bob", "Bob")

@@ -225,6 +225,7 @@ class Hub:
             redis,
             scripts,
             self.games,
+            self.games.committer.cached,
             self.accounts,
             tokens,
             outbox,

@@ -27,12 +27,11 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any, Final, Literal, Protocol
 
-import msgpack
 from redis.asyncio import Redis
 
 from brandubh.hub.background import Tasks
 from brandubh.hub.errors import Refusal
-from brandubh.hub.live import Change, GameService
+from brandubh.hub.live import Change, GameService, GameState
 from brandubh.hub.mail import mails
 from brandubh.hub.mail.outbox import Outbox
 from brandubh.hub.mail.tokens import Holder, Tokens
@@ -55,21 +54,20 @@ PRESENCE_RENEW_S: Final = 10.0  # how often one player's marker is renewed
 KINDS: Final = ("move", "quarter")
 
 
-def entries(state: dict[str, Any], now_ms: int, time_scale: float) -> dict[str, int]:
-    """The reminder entries an event's public state calls for: member -> due (ms). Pure."""
+def entries(state: GameState, now_ms: int, time_scale: float) -> dict[str, int]:
+    """The reminder entries a game's state calls for: member -> due (ms). Pure."""
     if (
-        state.get("status") != "active"
-        or state.get("opponent") != "friend"
-        or int(state.get("move_time") or 0) < MIN_MOVE_TIME_S
-        or not state.get("deadline")
-        or not state.get("turn")
+        state.status != "active"
+        or state.opponent != "friend"
+        or state.move_time < MIN_MOVE_TIME_S
+        or not state.deadline
+        or not state.turn
     ):
         return {}
-    game, ply, deadline = str(state["id"]), int(state["ply"]), int(state["deadline"])
-    window = max(1, int(int(state["move_time"]) * 1000 * time_scale))
+    window = max(1, int(state.move_time * 1000 * time_scale))
     return {
-        f"{game}|{ply}|move": now_ms + min(MOVE_DELAY_MAX_MS, window // 60),
-        f"{game}|{ply}|quarter": deadline - window // 4,
+        f"{state.id}|{state.ply}|move": now_ms + min(MOVE_DELAY_MAX_MS, window // 60),
+        f"{state.id}|{state.ply}|quarter": state.deadline - window // 4,
     }
 
 
@@ -88,6 +86,7 @@ class Reminders:
         redis: Redis,
         scripts: Scripts,
         games: GameService,
+        committed: Callable[[str], GameState | None],
         accounts: ReminderAccounts,
         tokens: Tokens,
         outbox: Outbox,
@@ -98,6 +97,7 @@ class Reminders:
         self.redis = redis
         self.scripts = scripts
         self.games = games
+        self.committed = committed  # a state just committed here, with its deadline
         self.accounts = accounts
         self.tokens = tokens
         self.outbox = outbox
@@ -132,23 +132,15 @@ class Reminders:
         that committed the change does: once per change)."""
         new = change.new
         if new.opponent != "friend" or new.move_time < MIN_MOVE_TIME_S:
-            return  # (read before decoding: most games have no reminders)
-        self.on_event(msgpack.unpackb(frame, raw=False))
-
-    def on_event(self, event: dict[str, Any]) -> None:
-        """Index the reminders of an event's state and drop the last move's."""
-        state = event.get("state")
-        if not isinstance(state, dict) or state.get("opponent") != "friend":
             return
-        if int(state.get("move_time") or 0) < MIN_MOVE_TIME_S:
-            return
-        self._writes.start(self._index(state))
+        # The state as committed, with the deadline Redis set (``new`` has the one before).
+        self._writes.start(self._index(self.committed(new.id) or new))
 
-    async def _index(self, state: dict[str, Any]) -> None:
-        game, ply = str(state.get("id")), int(state.get("ply") or 0)
+    async def _index(self, state: GameState) -> None:
+        game, ply = state.id, state.ply
         key = keys.reminders(keys.bucket(game))
         stale = [f"{game}|{ply - 1}|{k}" for k in KINDS]
-        if state.get("status") == "ended":
+        if state.status == "ended":
             stale += [f"{game}|{ply}|{k}" for k in KINDS]
         due = entries(state, self.clock(), self.games.time_scale)
         try:
