@@ -1,4 +1,4 @@
-"""What each change does to a game (hub/changes.py), table by table, with no Redis."""
+"""What each change does to a game (hub/live/changes.py), table by table, with no Redis."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The lean queue and event of each socket's protocol (hub/inbox.py): pure asyncio."""
+"""The lean queue and event of each socket's protocol (hub/wire/inbox.py): pure asyncio."""
 
 from __future__ import annotations
 

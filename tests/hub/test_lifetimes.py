@@ -1,4 +1,4 @@
-"""Keys that must not stay in Redis for ever get their lifetimes (hub/keys.py)."""
+"""Keys that must not stay in Redis for ever get their lifetimes (hub/redis/keys.py)."""
 
 from __future__ import annotations
 

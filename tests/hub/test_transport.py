@@ -1,4 +1,4 @@
-"""The hub's websocket protocol (hub/transport.py) under a real uvicorn, over real sockets:
+"""The hub's websocket protocol (hub/wire/transport.py) under a real uvicorn, over real sockets:
 what an accepted socket keeps, and writing under back-pressure through its lean gate."""
 
 from __future__ import annotations

@@ -104,7 +104,7 @@ class Hub:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        # One Redis or a Redis Cluster (BRANDUBH_REDIS_CLUSTER): see redis_client.py.
+        # One Redis or a Redis Cluster (BRANDUBH_REDIS_CLUSTER): see redis/client.py.
         self.redis = redis = redis_client.connect(settings)
         cluster = redis_client.cluster_of(redis)
         scripts = Scripts.register(redis)

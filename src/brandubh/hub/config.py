@@ -111,7 +111,7 @@ class Settings:
     bot_games_per_player: int = 3  # live (unfinished) games against the bot at once
     hash_concurrency: int = 2  # argon2 logins checked at once per process (off the loop)
     signup_hash_concurrency: int = 1  # sign-up hashes at once, apart from the logins'
-    # Connections (uvicorn, hub/transport.py): a request's headers must arrive within
+    # Connections (uvicorn, wire/transport.py): a request's headers must arrive within
     # header_timeout_s of its first byte (or of the connection, for the first request); an
     # idle keep-alive connection is closed after keep_alive_s; one peer address may hold
     # connections_per_address TCP connections (0: any; set 0 behind a reverse proxy).
@@ -123,7 +123,7 @@ class Settings:
     # file under mail_dir and its link logged, so a local user can still verify and reset.
     smtp_url: str = ""  # smtp://user:pass@host:587 (STARTTLS) or smtps://…:465 (TLS)
     mail_from: str = "Brandubh Live <noreply@localhost>"
-    mail_dir: str = ".brandubh/mail"
+    mail_dir: str = ".brandubh/mail"  # brandubh serve: mail/ beside its --data folder
     public_url: str = ""  # the site's address in links; serve.py sets it to where it listens
     mail_retry_s: float = 5.0  # first pause after a failed delivery; doubles up to 64 times it
 

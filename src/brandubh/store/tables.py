@@ -38,7 +38,7 @@ accounts = Table(
     Column("created", BigInteger, nullable=False),
     Column("leaderboard", Boolean, nullable=False, server_default="false"),
     # NULL: made before addresses were confirmed (counts as confirmed); false until the
-    # mailed link is followed (hub/verification.py).
+    # mailed link is followed (hub/accounts/verification.py).
     Column("verified", Boolean, nullable=True),
     Column("reminders", Boolean, nullable=False, server_default="true"),  # move reminders
 )
@@ -117,7 +117,7 @@ game_players = Table(
     Index("game_players_by_end", "player_id", "ended"),  # a player's games, newest first
 )
 
-# Every finished two-game match (hub/matches.py): its players, games and score.
+# Every finished two-game match (hub/live/matches.py): its players, games and score.
 matches = Table(
     "matches",
     metadata,

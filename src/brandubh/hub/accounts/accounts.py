@@ -265,7 +265,7 @@ class Accounts:
 
     # -- mail: the verified flag, reminders, a reset password, releasing an address -----
     # The few account fields the mail flows need, behind methods so that another store
-    # of accounts can implement them (hub/verification.py, resets.py, reminders.py).
+    # of accounts can implement them (verification.py, resets.py, mail/reminders.py).
 
     async def account_of(self, email: str) -> str | None:
         """The id of the account of a normalised email, or None."""

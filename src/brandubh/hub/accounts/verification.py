@@ -2,7 +2,7 @@
 needs a confirmed address.
 
 A new account's address is unconfirmed until its link (48 h, single use) is followed;
-following it logs the account in. Until then the account cannot log in (accounts.login),
+following it logs the account in. Until then the account cannot log in (Accounts.login),
 so that signing up says nothing about whether the address had an account. A sign-up for
 a taken address mails its owner instead (``signed_up_again``). Playing people (friend
 games, seeks, quick pairing) and the leaderboards need a confirmed address

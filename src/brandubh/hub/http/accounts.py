@@ -1,7 +1,7 @@
 """HTTP routes of accounts, profiles, the leaderboards and the archive (docs/protocol.md §2).
 
 Every request other than GET passes the same cross-site check as the game routes
-(http_base.read_json). A refusal is answered by the app's handler (http_base).
+(base.read_json). A refusal is answered by the app's handler (base.refusal_response).
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ CREATE_FIELDS = {"ruleset", "move_time", "opponent", "bot_level", "rated", "matc
 
 
 def routes(web: Services, static: Path) -> list[Route]:
-    """The HTTP routes of games, pages and health (http_accounts has the rest)."""
+    """The HTTP routes of games, pages and health (accounts.py and mail.py have the rest)."""
     settings = web.settings
 
     async def new_guest(request: Request) -> tuple[Player, str] | None:

@@ -87,8 +87,8 @@ class RedisClock:
 
 
 class Hold:
-    """``with clock.hold(stamp)``: a plain class, as every move enters two (a generator
-    context manager costs several times as much)."""
+    """What ``RedisClock.hold(stamp)`` returns, for a ``with``: a plain class, as every move
+    enters two (a generator context manager costs several times as much)."""
 
     __slots__ = ("_held", "_stamp", "_token")
 

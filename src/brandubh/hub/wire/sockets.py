@@ -72,7 +72,7 @@ class Sockets:
             sock.send(frame)
 
     def player_ids(self) -> list[str]:
-        """The players with a socket open here (for presence: hub/reminders.py)."""
+        """The players with a socket open here (for presence: mail/reminders.py)."""
         return list(self._by_player)
 
     def session_ids(self) -> set[str]:
