@@ -80,7 +80,7 @@ async def services(fresh_redis_url: str, store: Store) -> AsyncIterator[dict[str
     r = aioredis.Redis.from_url(fresh_redis_url)
     scripts = Scripts.register(r)
     games = GameService(r, scripts, archive=store)
-    rater = Rater(r, scripts, games, store)
+    rater = Rater(r, games, store)
     yield {
         "redis": r,
         "store": store,
@@ -128,7 +128,7 @@ async def test_a_rated_result_moves_both_ratings_once_with_two_hubs_and_a_replay
     store = Store.from_url(database_url)
     scripts = Scripts.register(r)
     games = GameService(r, scripts, archive=store)
-    rater = Rater(r, scripts, games, store)
+    rater = Rater(r, games, store)
     outcomes: list[object] = []
 
     async def archive(game_id: str) -> None:

@@ -151,7 +151,7 @@ class Hub:
         self.sessions = sessions = Sessions(redis, self.lane)
         self.accounts = Accounts(redis, scripts, sessions, settings, store)
         self.session_guard = SessionGuard(sessions, sockets)
-        self.rater = Rater(redis, scripts, games, store, grace_s=settings.live_grace_s)
+        self.rater = Rater(redis, games, store, grace_s=settings.live_grace_s)
         self.matches = matches = MatchService(redis, games, store, settings.live_grace_s)
         # The match step first: it reads the game's live state, which the rater lets go.
         self.endings = Endings(

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Final
 from urllib.parse import urlsplit
+
+# How long an ended game stays in Redis after its archive transaction committed, for
+# the clients still connected; reads after that come from PostgreSQL (docs/storage.md).
+LIVE_GRACE_S: Final = 600.0
 
 
 def _int(name: str, default: int) -> int:
@@ -67,9 +72,7 @@ class Settings:
     redis_wait_ms: int = 100  # the longest a commit waits for them; then it acks anyway
     database_url: str = "postgresql://brandubh@127.0.0.1:5432/brandubh"
     database_pool_size: int = 10  # PostgreSQL connections per hub process (and as many more)
-    # How long an ended game stays in Redis after its archive transaction committed, for
-    # the clients still connected; reads after that come from PostgreSQL (docs/storage.md).
-    live_grace_s: float = 600.0
+    live_grace_s: float = LIVE_GRACE_S
     # Origins allowed to open a websocket or send a non-GET request. Empty: the request's
     # own host only (same-origin), which is what a single deployment wants.
     allowed_origins: frozenset[str] = field(default_factory=frozenset)

@@ -24,6 +24,7 @@ from typing import Any, cast
 from redis.asyncio import Redis
 
 from brandubh.fairplay import TIEBREAK_RULESETS
+from brandubh.hub.config import LIVE_GRACE_S
 from brandubh.hub.errors import Refusal
 from brandubh.hub.live.games import WAITING_TTL_S, GameService
 from brandubh.hub.live.state import GameState, Player
@@ -36,7 +37,11 @@ log = logging.getLogger(__name__)
 
 class MatchService:
     def __init__(
-        self, redis: Redis, games: GameService, store: Store | None = None, grace_s: float = 600.0
+        self,
+        redis: Redis,
+        games: GameService,
+        store: Store | None = None,
+        grace_s: float = LIVE_GRACE_S,
     ) -> None:
         self.redis = redis
         self.games = games

@@ -24,9 +24,10 @@ import msgpack
 from redis.asyncio import Redis
 
 from brandubh.engine import format_record
+from brandubh.hub.config import LIVE_GRACE_S
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import BOT_ID, GameState, Hash
-from brandubh.hub.redis import Scripts, keys
+from brandubh.hub.redis import keys
 from brandubh.ratings import Rating
 from brandubh.store import FinishedGame, Seat, Store, StoreUnavailable
 
@@ -75,13 +76,11 @@ class Rater:
     def __init__(
         self,
         redis: Redis,
-        scripts: Scripts,
         games: GameService,
         store: Store,
-        grace_s: float = 600.0,
+        grace_s: float = LIVE_GRACE_S,
     ) -> None:
         self.redis = redis
-        self.scripts = scripts
         self.games = games
         self.store = store
         self.grace_ms = max(1, int(grace_s * 1000))
