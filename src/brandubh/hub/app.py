@@ -144,6 +144,7 @@ class Hub:
             games,
             clock,
             self.marks,
+            lane=self.lane,
             poll_s=settings.scheduler_poll_s,
             outage_after_s=settings.outage_after_s,
         )

@@ -32,7 +32,7 @@ from redis.asyncio import Redis
 
 from brandubh.hub.live.clock import Marks, RedisClock
 from brandubh.hub.live.games import GameService
-from brandubh.hub.redis import Scripts, keys
+from brandubh.hub.redis import Lane, Scripts, keys
 from brandubh.hub.redis import client as redis_client
 
 log = logging.getLogger(__name__)
@@ -68,6 +68,7 @@ class Scheduler:
         clock: RedisClock,
         marks: Marks | None = None,
         *,
+        lane: Lane | None = None,
         poll_s: float = 0.05,
         beat_s: float = 1.0,
         outage_after_s: float = 30.0,
@@ -80,6 +81,7 @@ class Scheduler:
         self.outage_after_s = outage_after_s
         self.clock = clock
         self.marks = marks
+        self.lane = lane  # the claims' round trip, as the commits' (lane.py)
         self.outages: list[tuple[int, int]] = []
         self.fired = 0
         self._busy_until = 0.0
@@ -119,7 +121,7 @@ class Scheduler:
         """
         safe = await self.marks.safe(self.redis) if self.marks is not None else None
         args = [CLAIM_LEASE_MS, FIRING_BATCH, "" if safe is None else safe, "next"]
-        lane = self.games.committer.lane
+        lane = self.lane
         if lane is not None:  # every bucket's claim written at once: one round trip
             claims = (
                 lane.script(self.scripts.claim, [keys.deadlines(b)], args)
