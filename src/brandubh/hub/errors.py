@@ -66,7 +66,7 @@ STATUS: Final[dict[str, int]] = {
 
 
 def verification_required() -> Refusal:
-    """Playing people and the leaderboards need a confirmed address (hub/verification.py)."""
+    """Playing people and the leaderboards need a confirmed address (accounts/verification.py)."""
     return Refusal(
         "verification_required",
         "confirm your email address first: follow the link we mailed you when you signed "
