@@ -41,6 +41,7 @@ from brandubh.hub.live import (
     BotWorker,
     Endings,
     GameService,
+    Listings,
     Marks,
     MatchService,
     Rater,
@@ -132,7 +133,6 @@ class Hub:
             settings.time_scale,
             store,
             settings.bot_games_per_player,
-            clock=clock,
             lane=self.lane,
             replicas=replicas,
             hub_id=hub_id,
@@ -170,19 +170,21 @@ class Hub:
         self.mail_services(settings, redis, scripts)
         self.fanout = fanout = Fanout(redis, hub_id, scripts.member)
         # Wired before the fan-out starts listening, so no event can be missed. What this
-        # process commits reaches its own sockets, endings, bot worker, turn notices and
-        # move reminders at once; pub/sub brings other hubs' events only for games
-        # followed here.
-        self.turns = TurnNotices(redis, hub_id, sockets, games.committer.cached)
+        # process commits reaches its own sockets, endings, bot worker, turn notices, move
+        # reminders and the lists to browse at once; pub/sub brings other hubs' events only
+        # for games followed here.
+        self.turns = TurnNotices(redis, hub_id, sockets, games.cache.get)
+        self.listings = Listings(redis)
         games.committer.hooks += [
             lambda change, n, frame: fanout.deliver(change.new.id, n, frame),
             self.endings.on_commit,
             self.bot.on_commit,
             self.turns.on_commit,
             self.reminders.on_commit,
+            self.listings.on_commit,
         ]
         games.committer.lost_hooks.append(fanout.resync)
-        fanout.hooks.append(games.committer.observe)
+        fanout.hooks.append(games.cache.observe)
         fanout.hub_hooks.append(self.turns.on_notice)
         fanout.hub_hooks.append(self.session_guard.on_notice)
         fanout.lobby_hooks.append(self.on_lobby_notice)
@@ -226,7 +228,7 @@ class Hub:
             redis,
             scripts,
             self.games,
-            self.games.committer.cached,
+            self.games.cache.get,
             self.accounts,
             tokens,
             outbox,
@@ -280,6 +282,7 @@ class Hub:
                         task.cancel()
         finally:
             await self.endings.stop()
+            await self.listings.stop()
             await self.bot.stop()
             await self.reminders.stop()
             await self.marks.close()

@@ -1,7 +1,8 @@
 """Games in play. What a change does to a game (``changes``, pure), committing it
-through ``commit.lua`` (the commit path), the games' service that chooses each change,
-Redis's clock and the fair-clock watermarks, the deadline scheduler, the bot's turns,
-endings, the archive and ratings, two-game matches, and each player's index of games.
+through ``commit.lua`` (the commit path: the cache of recent games, the event frames,
+the commit call), the games' service that chooses each change, Redis's clock and the
+fair-clock watermarks, the deadline scheduler, the bot's turns, endings, the archive and
+ratings, two-game matches, and the lists to browse (the watch list, each player's games).
 It never imports the sockets (``wire``), the pages (``http``), mail, accounts or the
 lobby: they are built on it."""
 
@@ -11,6 +12,7 @@ from brandubh.hub.live.changes import Change
 from brandubh.hub.live.clock import Marks, RedisClock
 from brandubh.hub.live.endings import Endings
 from brandubh.hub.live.games import GameService, check_terms
+from brandubh.hub.live.listings import Listings
 from brandubh.hub.live.matches import MatchService
 from brandubh.hub.live.rater import Rater
 from brandubh.hub.live.scheduler import Scheduler
@@ -24,6 +26,7 @@ __all__ = [
     "GameService",
     "GameState",
     "Hash",
+    "Listings",
     "Marks",
     "MatchService",
     "Player",

@@ -198,9 +198,11 @@ class BotWorker:
             return
         finally:
             self._players.discard(human)
+        received = self.clock.stamp()
         try:
-            received = self.clock.stamp()
-            await games.move(BOT_ID, game_id, state.ply, text, f"bot-{state.ply}", received)
+            # Held, as a socket's move is (connection.py), until it is committed or refused.
+            with self.clock.hold(received):
+                await games.move(BOT_ID, game_id, state.ply, text, f"bot-{state.ply}", received)
         except Refusal as exc:
             # Someone else played this turn, or the game ended meanwhile: nothing to do.
             log.info("bot move in %s not applied: %s", game_id, exc.message)

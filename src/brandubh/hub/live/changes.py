@@ -168,7 +168,7 @@ def move(
     """A move played by ``player_id`` for ``ply``: validated by the engine.
 
     ``game``, when given, is the engine's game at ``state`` (a live one this process kept,
-    commit.py): it is played on, so the caller must own it. Without it, it is rebuilt
+    cache.py): it is played on, so the caller must own it. Without it, it is rebuilt
     from the stored snapshot.
     """
     refusal = move_refusal(state, player_id, ply, msg_id)

@@ -1,18 +1,16 @@
-"""The commit path: the only module that knows ``lua/commit.lua``'s arguments.
+"""The commit call: the only module that knows ``lua/commit.lua``'s arguments.
 
-A change is built (changes.py) against this process's last known state of the game, or
-against Redis's; the script then re-checks that nothing moved since and writes the state,
-the numbered event, the ack, the deadline and bot indexes and the publication at once. A
-concurrent change makes the script answer ``retry``; the change is then built again
-against the new state. A refusal is only ever given on Redis's word, never on the cache's.
+A change is built (changes.py) against this process's last known state of the game
+(cache.py), or against Redis's; the script then re-checks that nothing moved since and
+writes the state, the numbered event (events.py), the ack, the deadline and bot indexes
+and the publication at once. A concurrent change makes the script answer ``retry``; the
+change is then built again against the new state. A refusal is only ever given on Redis's
+word, never on the cache's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, cast
@@ -20,21 +18,15 @@ from typing import Any, Final, cast
 import msgpack
 from redis.asyncio import Redis
 
-from brandubh.engine import Game
-from brandubh.hub.background import Tasks
 from brandubh.hub.errors import Refusal
-from brandubh.hub.live import mygames
+from brandubh.hub.live import events
+from brandubh.hub.live.cache import GameCache
 from brandubh.hub.live.changes import Build, Change
-from brandubh.hub.live.clock import RedisClock
-from brandubh.hub.live.state import GameState, Hash
-from brandubh.hub.messages import frames
+from brandubh.hub.live.state import GameState
 from brandubh.hub.redis import Lane, Orphan, Scripts, keys
 from brandubh.hub.redis import client as redis_client
 
-log = logging.getLogger("brandubh.hub")
-
 _RETRIES: Final = 16
-CACHE_GAMES: Final = 10_000
 # An ended game waits this long in its bucket's finished-games queue before a sweep may
 # take it; the hubs' live path (endings.py, fed by the final event) normally does first.
 ARCHIVE_GRACE_MS: Final = 5_000
@@ -70,29 +62,85 @@ def _ack(raw: bytes, fingerprint: str, msg_id: str) -> Committed:
 
 
 # Called after each change this process committed (not a resend): the change, its event
-# number and the event frame as stored. Fan-out delivers it to local sockets, endings and
-# the bot worker follow up. Must not block.
+# number and the event frame as stored. Fan-out delivers it to local sockets, endings,
+# the bot worker and the lists follow up. Must not block.
 CommitHook = Callable[[Change, int, bytes], None]
 # Called with a game's id when a commit's reply was lost with the lane's connection: the
 # change may be in Redis, unseen here (fan-out then has the game's sockets catch up).
 LostHook = Callable[[str], None]
 
 
+def arguments(
+    old: GameState,
+    change: Change,
+    frame: bytes,
+    actor: str,
+    msg_id: str,
+    fingerprint: str,
+    hub_id: str,
+    received: int | None = None,
+    safe: int | None = None,
+) -> tuple[list[str], list[bytes]]:
+    """The keys and the two arguments of commit.lua (see the script's header): the map of
+    what to check and write, and the event ``frame`` (events.py)."""
+    new = change.new
+    fields = new.fields(change.write)
+    params: dict[str, object] = {
+        "actor": actor,
+        "id": msg_id,
+        "fp": fingerprint,
+        "status": change.status,
+        "seq": old.seq,
+        "turn": change.require_turn,
+        "check": change.deadline_check,
+        "change": change.deadline_change,
+        "ms": change.deadline_ms,
+        "bot": change.bot_job,
+        "game": old.id,
+        "channel": keys.game_channel_stem(old.id),
+        "hub": hub_id,
+        # (Redis's Lua msgpack reads no bin type: bytes go as raw strings.)
+        "fields": [x for name in change.write for x in (name, fields[name])],
+    }
+    if change.ply is not None:
+        params["ply"] = change.ply
+    if received is not None:
+        params["stamp"] = received
+        params["max_age"] = STAMP_MAX_AGE_MS
+    if safe is not None:
+        params["safe"] = safe
+    if change.deadline_change == "set":
+        params["placeholder"] = events.PLACEHOLDER
+    if new.status == "ended":
+        params["archive_after"] = ARCHIVE_GRACE_MS
+    bucket = keys.bucket(old.id)
+    return [
+        keys.game(old.id),
+        keys.events(old.id),
+        keys.acks(old.id),
+        keys.bot_jobs(bucket),
+        keys.deadlines(bucket),
+        keys.finished(bucket),
+        keys.game_hubs(old.id),
+    ], [cast(bytes, msgpack.packb(params, use_bin_type=False)), frame]
+
+
 class Committer:
-    """Commits changes to live games; keeps the last known state of recent games, and the
-    engine's game at that state for those this process moved last."""
+    """Commits changes to live games; the cache learns each committed state, the hooks
+    each committed change."""
 
     def __init__(
         self,
         redis: Redis,
         scripts: Scripts,
-        clock: RedisClock | None = None,
+        cache: GameCache,
         lane: Lane | None = None,
         replicas: redis_client.ReplicaWait | None = None,
         hub_id: str = "",
     ) -> None:
         self.redis = redis
         self.scripts = scripts
+        self.cache = cache
         self.lane = lane
         # When set, every commit of an action waits for replicas before its ack (WAIT).
         self.replicas = replicas
@@ -100,54 +148,8 @@ class Committer:
         # under a cancelled caller (lane.py's orphans): commit.lua need not publish it back
         # here. Elsewhere ('') pub/sub's copy also covers a reply this process never read.
         self.hub_id = hub_id if lane is not None and replicas is None else ""
-        self.clock = clock or RedisClock()
         self.hooks: list[CommitHook] = []
         self.lost_hooks: list[LostHook] = []
-        # Last known state of recently used games; only ever a first guess (see act).
-        self._cache: OrderedDict[str, GameState] = OrderedDict()
-        # The engine's game at the cached state's ply, to play the next move on instead of
-        # rebuilding it from the snapshot; taken out while a change is built on it.
-        self._live: dict[str, Game] = {}
-        self._listing = Tasks()  # list_live off the firing path
-
-    # -- the cache ------------------------------------------------------------------------
-
-    def remember(self, state: GameState, game: Game | None = None) -> GameState:
-        cache = self._cache
-        cache[state.id] = state
-        cache.move_to_end(state.id)
-        if game is not None and game.result is None:
-            self._live[state.id] = game
-        if len(cache) > CACHE_GAMES:
-            gone, _ = cache.popitem(last=False)
-            self._live.pop(gone, None)
-        return state
-
-    def cached(self, game_id: str) -> GameState | None:
-        return self._cache.get(game_id)
-
-    def live_game(self, state: GameState) -> Game | None:
-        """Take this process's engine game at ``state``, if it has one (the caller owns it
-        now: a move is played on it). Plies only ever advance by committed moves, so a game
-        at the state's ply is at its position."""
-        game = self._live.pop(state.id, None)
-        if game is not None and game.ply == state.ply and game.ruleset.name == state.ruleset:
-            return game
-        return None
-
-    def observe(self, game_id: str, n: int) -> None:
-        """Fan-out hook: forget a cached game once an event newer than it was committed."""
-        cached = self._cache.get(game_id)
-        if cached is not None and cached.seq < n:
-            del self._cache[game_id]
-
-    async def load(self, game_id: str) -> GameState:
-        raw = cast(Hash, await self.redis.hgetall(keys.game(game_id)))
-        if not raw:
-            raise not_found(game_id)
-        return self.remember(GameState.from_hash(game_id, raw))
-
-    # -- committing -----------------------------------------------------------------------
 
     async def act(
         self,
@@ -166,32 +168,12 @@ class Committer:
 
         With ``cached``, the first attempt uses this process's last known state, so the
         usual move costs one round trip. ``received`` is when the move reached this hub
-        (Redis clock, RedisClock.stamp): until it is committed or refused it holds this
-        hub's watermark back, and commit.lua judges the deadline by it. ``safe`` is, for a
-        timeout, the time up to which the scheduler may judge deadlines (clock.Marks).
+        (Redis clock, RedisClock.stamp; its caller holds the watermark back meanwhile):
+        commit.lua judges the deadline by it. ``safe`` is, for a timeout, the time up to
+        which the scheduler may judge deadlines (clock.Marks).
         """
-        if received is None:
-            return await self._act(
-                actor, game_id, msg_id, fingerprint, build, cached, first, None, safe
-            )
-        with self.clock.hold(received):
-            return await self._act(
-                actor, game_id, msg_id, fingerprint, build, cached, first, received, safe
-            )
-
-    async def _act(
-        self,
-        actor: str,
-        game_id: str,
-        msg_id: str,
-        fingerprint: str,
-        build: Build,
-        cached: bool,
-        first: GameState | None,
-        received: int | None = None,
-        safe: int | None = None,
-    ) -> Committed:
-        state = first or (self._cache.get(game_id) if cached else None)
+        cache = self.cache
+        state = first or (cache.get(game_id) if cached else None)
         trusted = first is not None
         for _ in range(_RETRIES):
             if state is None:
@@ -203,7 +185,7 @@ class Committer:
                     return _ack(prev, fingerprint, msg_id)
                 if not raw:
                     raise not_found(game_id, msg_id or None)
-                state = self.remember(GameState.from_hash(game_id, raw))
+                state = cache.remember(GameState.from_hash(game_id, raw))
                 trusted = True
             try:
                 change = build(state)
@@ -212,20 +194,91 @@ class Committer:
                     raise
                 state = None  # the cached state may be stale: ask Redis before refusing
                 continue
-            seed = await self._seed(change) if change.new.status == "ended" else b""
-            keys_, args = self.call(state, actor, msg_id, fingerprint, change, seed, received, safe)
+            seed = await self._seed(change.new.id) if change.new.status == "ended" else b""
+            frame = events.frame(change, seed)
+            keys_, args = arguments(
+                state, change, frame, actor, msg_id, fingerprint, self.hub_id, received, safe
+            )
             try:
-                reply = await self._evalsha(keys_, args, self._orphan(change, args[1]))
-                committed = self.settle(reply, change, args[1])
+                reply = await self._evalsha(keys_, args, self._orphan(change, frame))
+                committed = self.settle(reply, change, frame)
             except Refusal as exc:
                 exc.msg_id = exc.msg_id or msg_id or None
                 raise
             if committed is not None:
-                if not committed.duplicate:
-                    await self.list_live([change])
                 return committed
             state = None  # the game changed meanwhile: read it again
         raise Refusal("busy", "the game is changing too fast; try again", msg_id or None)
+
+    async def act_many(
+        self, actor: str, game_ids: Sequence[str], build: Build, safe: int | None = None
+    ) -> list[Committed | None]:
+        """Build and commit a change to each game (no message id) in two round trips: read
+        every game with its seed, then commit them all. None where a game is gone, refused
+        the change or raced: the caller decides those one by one."""
+        lane = self.lane
+        replies: list[Any]
+        if lane is not None:  # every read written at once: one round trip
+            replies = await asyncio.gather(
+                *(
+                    read
+                    for game_id in game_ids
+                    for read in (
+                        lane.hgetall(keys.game(game_id)),
+                        lane.call("GET", keys.seed(game_id)),
+                    )
+                )
+            )
+        else:
+            pipe = self.redis.pipeline(transaction=False)
+            for game_id in game_ids:
+                pipe.hgetall(keys.game(game_id))
+                pipe.get(keys.seed(game_id))
+            replies = await pipe.execute()
+        out: list[Committed | None] = [None] * len(game_ids)
+        built: list[int] = []
+        calls: list[tuple[Change, bytes, list[str], list[bytes]]] = []
+        for i, (game_id, raw, seed) in enumerate(
+            zip(game_ids, replies[::2], replies[1::2], strict=True)
+        ):
+            if not raw:
+                continue
+            state = GameState.from_hash(game_id, raw)
+            try:
+                change = build(state)
+            except Refusal:
+                continue
+            frame = events.frame(change, seed or b"")
+            keys_, args = arguments(state, change, frame, actor, "", "", self.hub_id, safe=safe)
+            built.append(i)
+            calls.append((change, frame, keys_, args))
+        for i, committed in zip(built, await self._commit_all(calls), strict=True):
+            out[i] = committed
+        return out
+
+    async def _commit_all(
+        self, calls: Sequence[tuple[Change, bytes, list[str], list[bytes]]]
+    ) -> list[Committed | None]:
+        """Run many commits at once: each the commit, or None where it raced or refused."""
+        if not calls:
+            return []
+        replies: list[Any]
+        if self.lane is not None:  # all written at once: one round trip
+            replies = await asyncio.gather(
+                *(self._evalsha(k, a, self._orphan(c, f)) for c, f, k, a in calls)
+            )
+        else:  # one pipeline (on a cluster, one per node; None where a node cannot answer)
+            commit = self.scripts.commit
+            replies = await redis_client.run_scripts(
+                self.redis, [(commit, k, a) for _, _, k, a in calls]
+            )
+        out: list[Committed | None] = []
+        for (change, frame, _, _), reply in zip(calls, replies, strict=True):
+            try:
+                out.append(None if reply is None else self.settle(reply, change, frame))
+            except Refusal:
+                out.append(None)
+        return out
 
     async def _evalsha(
         self, keys_: list[str], args: list[bytes], orphan: Orphan | None = None
@@ -242,7 +295,7 @@ class Committer:
 
     def _orphan(self, change: Change, frame: bytes) -> Orphan | None:
         """What to do with the reply of a commit whose caller is gone (lane.py): settle
-        it as the caller would have, so its event still reaches this process's sockets."""
+        it as the caller would have, so its event still reaches the hooks."""
         if not self.hub_id:
             return None  # pub/sub brings every event back here
 
@@ -252,141 +305,15 @@ class Committer:
                     hook(change.new.id)
                 return
             try:
-                committed = self.settle(reply, change, frame)
+                self.settle(reply, change, frame)
             except Refusal:
                 return
-            if committed is not None and not committed.duplicate:
-                self._list_in_background([change])
 
         return settle_late
 
-    async def commit_pipelined(
-        self, items: Sequence[tuple[GameState, Change, bytes]], safe: int | None = None
-    ) -> list[Committed | None]:
-        """Commit many (state, change, seed) in one round trip, as the server (no message
-        id). Each result is the commit, or None where the game raced or refused: the caller
-        decides those one by one."""
-        calls = [self.call(s, "scheduler", "", "", c, seed, safe=safe) for s, c, seed in items]
-        frames_ = [args[1] for _, args in calls]
-        replies: list[Any]
-        if self.lane is not None:  # all written at once: one round trip
-            replies = await asyncio.gather(
-                *(
-                    self._evalsha(k, a, self._orphan(c, a[1]))
-                    for (k, a), (_, c, _) in zip(calls, items, strict=True)
-                )
-            )
-        else:  # one pipeline (on a cluster, one per node; None where a node cannot answer)
-            commit = self.scripts.commit
-            replies = await redis_client.run_scripts(self.redis, [(commit, k, a) for k, a in calls])
-        out: list[Committed | None] = []
-        done: list[Change] = []
-        for (_, change, _), reply, frame in zip(items, replies, frames_, strict=True):
-            try:
-                committed = None if reply is None else self.settle(reply, change, frame)
-            except Refusal:
-                committed = None
-            out.append(committed)
-            if committed is not None:
-                done.append(change)
-        if done:
-            # Only browsing lists: a wave of timeouts need not wait for them (they took a
-            # third of a sweep's time), the next due deadlines do.
-            self._list_in_background(done)
-        return out
-
-    def _list_in_background(self, changes: list[Change]) -> None:
-        self._listing.start(self._list_quietly(changes))
-
-    async def _list_quietly(self, changes: list[Change]) -> None:
-        try:
-            await self.list_live(changes)
-        except Exception as exc:  # a lapse changes no game; the lists' readers drop ended ones
-            log.warning("could not update the lists of %d ended games: %s", len(changes), exc)
-
-    async def _seed(self, change: Change) -> bytes:
+    async def _seed(self, game_id: str) -> bytes:
         """The seed, which the final event reveals; not read for any other change."""
-        if change.new.status != "ended":
-            return b""
-        return cast(bytes, await self.redis.get(keys.seed(change.new.id)) or b"")
-
-    async def list_live(self, changes: list[Change]) -> None:
-        """Keep the watch list (keys.live_games) and the players' lists of their games
-        (mygames.py) in step: games that start join them, games that end leave them. Only
-        lists to browse: a lapse here changes no game."""
-        started = {c.new.id: time.time() * 1000 for c in changes if c.event.get("kind") == "start"}
-        ended = [c.new.id for c in changes if c.new.status == "ended"]
-        if not started and not ended:
-            return  # a move that neither starts nor ends its game: the usual case
-        if started:
-            await self.redis.zadd(keys.live_games(), started)
-        if ended:
-            await self.redis.zrem(keys.live_games(), *ended)
-        await mygames.index_changes(self.redis, [(c.new, c.event.get("kind", "")) for c in changes])
-
-    def call(
-        self,
-        old: GameState,
-        actor: str,
-        msg_id: str,
-        fingerprint: str,
-        change: Change,
-        seed: bytes,
-        received: int | None = None,
-        safe: int | None = None,
-    ) -> tuple[list[str], list[bytes]]:
-        """The keys and the two arguments of commit.lua (see the script's header)."""
-        new = change.new
-        shown: int | None = None
-        if change.deadline_change == "set":
-            shown = frames.DEADLINE_PLACEHOLDER
-        elif change.deadline_change == "at":
-            shown = change.deadline_ms
-        elif change.deadline_change == "del":
-            shown = 0
-        revealed = seed.hex() if new.status == "ended" and seed else None
-        frame = frames.event(
-            old.id, new.seq, change.event, new.public(change.game, seed=revealed, deadline=shown)
-        )
-        fields = new.fields(change.write)
-        params: dict[str, Any] = {
-            "actor": actor,
-            "id": msg_id,
-            "fp": fingerprint,
-            "status": change.status,
-            "seq": old.seq,
-            "turn": change.require_turn,
-            "check": change.deadline_check,
-            "change": change.deadline_change,
-            "ms": change.deadline_ms,
-            "bot": change.bot_job,
-            "game": old.id,
-            "channel": keys.game_channel_stem(old.id),
-            "hub": self.hub_id,
-            # (Redis's Lua msgpack reads no bin type: bytes go as raw strings.)
-            "fields": [x for name in change.write for x in (name, fields[name])],
-        }
-        if change.ply is not None:
-            params["ply"] = change.ply
-        if received is not None:
-            params["stamp"] = received
-            params["max_age"] = STAMP_MAX_AGE_MS
-        if safe is not None:
-            params["safe"] = safe
-        if change.deadline_change == "set":
-            params["placeholder"] = frames.PLACEHOLDER_BYTES
-        if new.status == "ended":
-            params["archive_after"] = ARCHIVE_GRACE_MS
-        bucket = keys.bucket(old.id)
-        return [
-            keys.game(old.id),
-            keys.events(old.id),
-            keys.acks(old.id),
-            keys.bot_jobs(bucket),
-            keys.deadlines(bucket),
-            keys.finished(bucket),
-            keys.game_hubs(old.id),
-        ], [cast(bytes, msgpack.packb(params, use_bin_type=False)), frame]
+        return cast(bytes, await self.redis.get(keys.seed(game_id)) or b"")
 
     def settle(self, reply: list[Any], change: Change, frame: bytes) -> Committed | None:
         """What commit.lua's reply means: committed, a resend, a race (None) or a refusal.
@@ -395,9 +322,8 @@ class Committer:
         new = change.new
         if tag == b"ok":
             n, deadline = int(reply[1]), int(reply[2])
-            self.remember(new.evolve(deadline=deadline), change.game)
-            if change.deadline_change == "set":
-                frame = frame.replace(frames.PLACEHOLDER_BYTES, frames.deadline_bytes(deadline), 1)
+            self.cache.remember(new.evolve(deadline=deadline), change.game)
+            frame = events.stored(frame, change, deadline)
             for hook in self.hooks:
                 hook(change, n, frame)
             return Committed(n)
@@ -405,7 +331,7 @@ class Committer:
             return Committed(int(reply[1]), duplicate=True)
         if tag == b"retry":
             return None
-        self._cache.pop(new.id, None)
+        self.cache.forget(new.id)
         raise _commit_error(reply[1].decode(), reply[2].decode())
 
 

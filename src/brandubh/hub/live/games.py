@@ -6,7 +6,6 @@ module chooses the change for each request, and reads games for everyone else.
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 from typing import Final, cast
 
@@ -17,9 +16,9 @@ from brandubh import fairplay
 from brandubh.engine import RULESETS, Game, Record, opponent
 from brandubh.hub.errors import Refusal
 from brandubh.hub.live import changes
+from brandubh.hub.live.cache import GameCache
 from brandubh.hub.live.changes import Change
-from brandubh.hub.live.clock import RedisClock
-from brandubh.hub.live.commit import Committed, Committer
+from brandubh.hub.live.commit import Committed, Committer, not_found
 from brandubh.hub.live.state import BOT_ID, ORIGINS, GameState, Hash, Player, pack_snapshot
 from brandubh.hub.messages import frames
 from brandubh.hub.redis import Lane, ReplicaWait, Scripts, keys
@@ -40,7 +39,8 @@ def new_game_id() -> str:
 
 
 class GameService:
-    """The hub's only writer of live games (through its ``Committer``)."""
+    """The hub's only writer of live games (through its ``Committer``), and their reader
+    (remembering what it reads in its ``GameCache``)."""
 
     def __init__(
         self,
@@ -49,14 +49,14 @@ class GameService:
         time_scale: float = 1.0,
         archive: Store | None = None,
         bot_games: int = 0,
-        clock: RedisClock | None = None,
         lane: Lane | None = None,
         replicas: ReplicaWait | None = None,
         hub_id: str = "",
     ) -> None:
         self.redis = redis
         self.scripts = scripts
-        self.committer = Committer(redis, scripts, clock, lane, replicas, hub_id)
+        self.cache = cache = GameCache()
+        self.committer = Committer(redis, scripts, cache, lane, replicas, hub_id)
         # Where ended games are read from once their Redis keys have expired (rater.py).
         self.archive = archive
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production
@@ -70,14 +70,12 @@ class GameService:
 
     async def load(self, game_id: str) -> GameState:
         """A game's state: live from Redis, or from the archive once Redis let it go."""
-        try:
-            return await self.committer.load(game_id)
-        except Refusal as exc:
-            if exc.code != "not_found":
-                raise
-            raw = await self._archived_fields(game_id)
-            if not raw:
-                raise
+        raw = cast(Hash, await self.redis.hgetall(keys.game(game_id)))
+        if raw:
+            return self.cache.remember(GameState.from_hash(game_id, raw))
+        raw = await self._archived_fields(game_id)
+        if not raw:
+            raise not_found(game_id)
         return GameState.from_hash(game_id, raw)
 
     async def _archived_fields(self, game_id: str) -> Hash:
@@ -402,14 +400,14 @@ class GameService:
         deadline is judged.
         """
         allowance = self.allowance_ms
-        committer = self.committer
+        live_game = self.cache.live_game
 
         def build(state: GameState) -> Change:
-            game = committer.live_game(state)
+            game = live_game(state)
             return changes.move(state, player_id, ply, text, msg_id, allowance(state), game)
 
         fp = changes.fingerprint("move", f"{ply}:{text}")
-        return await committer.act(
+        return await self.committer.act(
             player_id, game_id, msg_id, fp, build, cached=True, received=received
         )
 
@@ -470,7 +468,7 @@ class GameService:
                 await self.redis.zrem(keys.deadlines(keys.bucket(game_id)), game_id)
                 return "gone"
             raise
-        state = self.committer.cached(game_id) or await self.load(game_id)
+        state = self.cache.get(game_id) or await self.load(game_id)
         return state.result.reason if state.result is not None else "extended"
 
     async def expire_many(
@@ -479,45 +477,15 @@ class GameService:
         """Fire many due deadlines with two pipelined round trips: read every game, then
         run every commit. Any that raced with another change go one by one through
         ``expire``. Returns how many games were ended or extended."""
-        lane = self.committer.lane
-        if lane is not None:  # every read written at once: one round trip
-            replies = await asyncio.gather(
-                *(
-                    read
-                    for game_id in game_ids
-                    for read in (
-                        lane.hgetall(keys.game(game_id)),
-                        lane.call("GET", keys.seed(game_id)),
-                    )
-                )
-            )
-        else:
-            pipe = self.redis.pipeline(transaction=False)
-            for game_id in game_ids:
-                pipe.hgetall(keys.game(game_id))
-                pipe.get(keys.seed(game_id))
-            replies = await pipe.execute()
-        pending: list[tuple[GameState, Change, bytes]] = []
-        again: list[str] = []
-        for game_id, raw, seed in zip(game_ids, replies[::2], replies[1::2], strict=True):
-            if not raw:
-                again.append(game_id)
-                continue
-            state = GameState.from_hash(game_id, raw)
-            try:
-                pending.append((state, changes.expiry(state, outages), seed or b""))
-            except Refusal:
-                again.append(game_id)
+        results = await self.committer.act_many(
+            "scheduler", game_ids, lambda s: changes.expiry(s, outages), safe
+        )
         done = 0
-        if pending:
-            results = await self.committer.commit_pipelined(pending, safe)
-            for (state, _, _), committed in zip(pending, results, strict=True):
-                if committed is None:
-                    again.append(state.id)  # not due after all, or gone: the single path decides
-                else:
-                    done += 1
-        for game_id in again:
-            done += await self.expire(game_id, outages, safe) not in ("not_due", "gone")
+        for game_id, committed in zip(game_ids, results, strict=True):
+            if committed is not None:
+                done += 1
+            else:  # gone, not due after all, or raced: the single path decides
+                done += await self.expire(game_id, outages, safe) not in ("not_due", "gone")
         return done
 
 

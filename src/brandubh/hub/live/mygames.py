@@ -1,41 +1,23 @@
-"""A player's own games: the index of their games in progress and the "your games" list.
+"""A player's own games: the "your games" list, read from the index of their games in
+progress.
 
 The hub that commits a game's start adds it to both players' ``keys.player_active`` sets;
-the hub that commits its end removes it. The list is only an index: a lapse changes no
-game, and a game found ended when listed is dropped from it then.
+the hub that commits its end removes it (listings.py). The list is only an index: a lapse
+changes no game, and a game found ended when listed is dropped from it then.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
 from brandubh.hub.errors import Refusal
-from brandubh.hub.live.state import BOT_ID, GameState
+from brandubh.hub.live.state import GameState
 from brandubh.hub.redis import keys
 
 MAX_PLAYING: Final = 200  # more games in progress than anyone plays at once
 RECENT: Final = 10
-
-
-async def index_changes(redis: Redis, changes: Iterable[tuple[GameState, str]]) -> None:
-    """Record games that started (kind ``start``) and forget games that ended."""
-    pipe = redis.pipeline(transaction=False)
-    any_ = False
-    for state, kind in changes:
-        for pid in (state.attacker, state.defender):
-            if not pid or pid == BOT_ID:
-                continue
-            if state.status == "ended":
-                pipe.zrem(keys.player_active(pid), state.id)
-                any_ = True
-            elif kind == "start":
-                pipe.zadd(keys.player_active(pid), {state.id: state.created})
-                any_ = True
-    if any_:
-        await pipe.execute()
 
 
 def card(state: GameState, player_id: str) -> dict[str, Any]:

@@ -73,7 +73,7 @@ def presence(game_id: str) -> str:
 
 def player_active(player_id: str) -> str:
     """Sorted set: a player's games in progress -> when they started (ms); kept by the hub
-    that commits the start and the end (live/mygames.py)."""
+    that commits the start and the end (live/listings.py)."""
     return f"{ACCT}:pa:{player_id}"
 
 
