@@ -55,5 +55,5 @@ def level_for(number: int) -> Level:
     """The level numbered 1 to 5; ValueError otherwise."""
     level = LEVELS.get(number)
     if level is None:
-        raise ValueError(f"bot level must be 1 to 5, not {number!r}")
+        raise ValueError(f"bot level must be {min(LEVELS)} to {max(LEVELS)}, not {number!r}")
     return level

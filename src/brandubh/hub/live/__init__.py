@@ -2,8 +2,9 @@
 through ``commit.lua`` (the commit path: the cache of recent games, the event frames,
 the commit call), the games' service that chooses each change, Redis's clock and the
 fair-clock watermarks, the deadline scheduler, the bot's turns, endings, the archive and
-ratings, two-game matches, and the lists to browse (the watch list, each player's games).
-It never imports the sockets (``wire``), the pages (``http``), mail, accounts or the
+ratings, two-game matches, the terms a game may have (``terms``: time per move, bot
+levels, live or correspondence), and the lists to browse (the watch list, each player's
+games). It never imports the sockets (``wire``), the pages (``http``), mail, accounts or the
 lobby: they are built on it."""
 
 from brandubh.hub.live import mygames
@@ -11,15 +12,17 @@ from brandubh.hub.live.bot_turns import BotWorker
 from brandubh.hub.live.changes import Change
 from brandubh.hub.live.clock import Marks, RedisClock
 from brandubh.hub.live.endings import Endings
-from brandubh.hub.live.games import GameService, check_terms
+from brandubh.hub.live.games import GameService
 from brandubh.hub.live.listings import Listings
 from brandubh.hub.live.matches import MatchService
 from brandubh.hub.live.rater import Rater
 from brandubh.hub.live.scheduler import Scheduler
 from brandubh.hub.live.state import BOT_ID, GameState, Hash, Player, unpack_snapshot
+from brandubh.hub.live.terms import LIVE_UNDER_S, check_quick, check_terms, is_live
 
 __all__ = [
     "BOT_ID",
+    "LIVE_UNDER_S",
     "BotWorker",
     "Change",
     "Endings",
@@ -33,7 +36,9 @@ __all__ = [
     "Rater",
     "RedisClock",
     "Scheduler",
+    "check_quick",
     "check_terms",
+    "is_live",
     "mygames",
     "unpack_snapshot",
 ]

@@ -13,20 +13,18 @@ import msgpack
 from redis.asyncio import Redis
 
 from brandubh import fairplay
-from brandubh.engine import RULESETS, Game, Record, opponent
+from brandubh.engine import Game, Record, opponent
 from brandubh.hub.errors import Refusal
 from brandubh.hub.live import changes
 from brandubh.hub.live.cache import GameCache
 from brandubh.hub.live.changes import Change
 from brandubh.hub.live.commit import Committed, Committer, not_found
 from brandubh.hub.live.state import BOT_ID, ORIGINS, GameState, Hash, Player, pack_snapshot
+from brandubh.hub.live.terms import check_bot_level, check_terms
 from brandubh.hub.messages import frames
 from brandubh.hub.redis import Lane, ReplicaWait, Scripts, keys
 from brandubh.store import Store, StoreUnavailable
 
-MIN_MOVE_TIME: Final = 60
-MAX_MOVE_TIME: Final = 7 * 24 * 3600
-BOT_LEVELS: Final = range(1, 6)
 _RETRIES: Final = 16
 # A friend game nobody joins is forgotten after this long (its hash and seed expire; the
 # join's commit makes the hash lasting again: commit.lua).
@@ -153,8 +151,8 @@ class GameService:
         check_terms(ruleset, move_time)
         if opponent not in ("bot", "friend"):
             raise Refusal("bad_field", "opponent must be 'bot' or 'friend'")
-        if opponent == "bot" and bot_level not in BOT_LEVELS:
-            raise Refusal("bad_field", "bot_level must be 1 to 5")
+        if opponent == "bot":
+            check_bot_level(bot_level)
         if opponent == "bot" and rated:
             raise Refusal("bad_field", "rated: games against the bot are never rated")
         is_rated = opponent == "friend" and rated is not False
@@ -506,14 +504,3 @@ def rematch_refusal(code: str) -> Refusal:
         "not_found": "there is no such game",
     }
     return Refusal(code, messages.get(code, "the rematch could not be arranged"))
-
-
-def check_terms(ruleset: str, move_time: int) -> None:
-    """Refuse a rule set or time per move the service does not offer, saying which."""
-    if ruleset not in RULESETS:
-        raise Refusal("bad_field", f"unknown rule set {ruleset!r}: one of {', '.join(RULESETS)}")
-    if not MIN_MOVE_TIME <= move_time <= MAX_MOVE_TIME or move_time % 60:
-        raise Refusal(
-            "bad_field",
-            "move_time must be a whole number of minutes from 1 minute to 7 days, in seconds",
-        )

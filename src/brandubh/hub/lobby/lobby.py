@@ -29,13 +29,12 @@ import msgpack
 from redis.asyncio import Redis
 
 from brandubh.hub.errors import Refusal
-from brandubh.hub.live import GameService, MatchService, Player, check_terms
+from brandubh.hub.live import GameService, MatchService, Player, check_quick, check_terms, is_live
 from brandubh.hub.messages import frames
 from brandubh.hub.redis import Scripts, keys
 
 log = logging.getLogger(__name__)
 
-LIVE_UNDER_S: Final = 3600  # seeks with shorter move times vanish with their socket
 NAMES_TTL_S: Final = 6 * 3600  # the quick-pairing names hash, from its last write
 LIVE_SEEK_TTL_MS: Final = 60_000  # refreshed by the owning socket's heartbeat
 MAX_SEEKS: Final = 5
@@ -93,7 +92,7 @@ class Lobby:
         check_terms(ruleset, move_time)
         seek_id = secrets.token_urlsafe(8)
         rating, provisional = await self.rating(player.id, ruleset)
-        live = move_time < LIVE_UNDER_S
+        live = is_live(move_time)  # a live seek vanishes with its socket
         public = {
             "id": seek_id,
             "player": {"id": player.id, "name": player.name},
@@ -231,11 +230,7 @@ class Lobby:
         self, player: Player, ruleset: str, move_time: int, conn_id: str
     ) -> list[Pairing]:
         """Wait for a close-rated player in a rule set and time; paired at once if one waits."""
-        check_terms(ruleset, move_time)
-        if move_time >= LIVE_UNDER_S:
-            raise Refusal(
-                "bad_field", "quick pairing is for live games: a move time under one hour"
-            )
+        check_quick(ruleset, move_time)
         rating, _ = await self.rating(player.id, ruleset)
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.names(), player.id, player.name)

@@ -31,7 +31,7 @@ from redis.asyncio import Redis
 
 from brandubh.hub.background import Tasks
 from brandubh.hub.errors import Refusal
-from brandubh.hub.live import Change, GameService, GameState
+from brandubh.hub.live import Change, GameService, GameState, is_live
 from brandubh.hub.mail import mails
 from brandubh.hub.mail.outbox import Outbox
 from brandubh.hub.mail.tokens import Holder, Tokens
@@ -41,7 +41,6 @@ from brandubh.store import Account
 
 log = logging.getLogger(__name__)
 
-MIN_MOVE_TIME_S: Final = 3600  # reminders are for games with at least this much per move
 MOVE_DELAY_MAX_MS: Final = 60_000  # "your move" waits this long (less for short moves)
 # Short: firing takes milliseconds, and a reminder fired twice (a lease run out under a slow
 # hub) is still one mail, since the outbox takes each mail id once. A hub killed holding a
@@ -59,7 +58,7 @@ def entries(state: GameState, now_ms: int, time_scale: float) -> dict[str, int]:
     if (
         state.status != "active"
         or state.opponent != "friend"
-        or state.move_time < MIN_MOVE_TIME_S
+        or is_live(state.move_time)  # reminders are for correspondence
         or not state.deadline
         or not state.turn
     ):
@@ -131,7 +130,7 @@ class Reminders:
         """Commit hook: index this move's reminders and drop the last move's (only the hub
         that committed the change does: once per change)."""
         new = change.new
-        if new.opponent != "friend" or new.move_time < MIN_MOVE_TIME_S:
+        if new.opponent != "friend" or is_live(new.move_time):
             return
         # The state as committed, with the deadline Redis set (``new`` has the one before).
         self._writes.start(self._index(self.committed(new.id) or new))

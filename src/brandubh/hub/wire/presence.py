@@ -17,12 +17,11 @@ from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
 
 from brandubh.hub.background import Tasks
-from brandubh.hub.live import BOT_ID, Change, GameState
+from brandubh.hub.live import BOT_ID, Change, GameState, is_live
 from brandubh.hub.messages import frames
 from brandubh.hub.redis import keys
 from brandubh.hub.wire.sockets import Sockets
 
-CORRESPONDENCE_S: Final = 3600  # turn notices reach every hub in games this slow
 PRESENCE_TTL_MS: Final = 60_000  # refreshed every eight pings (20 s) by each socket
 
 Op = Literal["add", "del", "get"]
@@ -96,7 +95,7 @@ class TurnNotices:
             other.name if other else None,
         )
         self.sockets.tell([state.turn], notice, unless_following=state.id)
-        if new.move_time >= CORRESPONDENCE_S:
+        if not is_live(new.move_time):  # correspondence: notices reach every hub
             self._tasks.start(self._publish(state.id, state.turn, notice))
 
     async def _publish(self, game_id: str, player_id: str, notice: bytes) -> None:
