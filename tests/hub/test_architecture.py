@@ -53,8 +53,8 @@ def doc_rows() -> dict[str, set[str]]:
         m = re.match(r"\| `(\w+)(?:/|\.py)` \| .* \| (.*) \|$", line)
         if m:
             allowed = m.group(2)
-            table[m.group(1)] = {"*"} if allowed == "anything" else set(
-                re.findall(r"`(\w+)`", allowed)
+            table[m.group(1)] = (
+                {"*"} if allowed == "anything" else set(re.findall(r"`(\w+)`", allowed))
             )
     return table
 
@@ -99,7 +99,9 @@ def test_packages_are_reached_only_through_their_public_face() -> None:
                 wrong.append(f"{where} reaches into {module}")
                 continue
             public = importlib.import_module(module).__all__
-            wrong += [f"{where} takes {n}, not in {module}.__all__" for n in names if n not in public]
+            wrong += [
+                f"{where} takes {n}, not in {module}.__all__" for n in names if n not in public
+            ]
     assert wrong == []
 
 
