@@ -253,7 +253,7 @@ export function orderGames(games: readonly GameSummary[]): GameSummary[] {
 }
 
 /** The error codes that mean: this needs an account (sign up or log in). */
-const ACCOUNT_CODES = new Set(["account_required", "login_required", "guest_not_allowed", "not_logged_in"]);
+const ACCOUNT_CODES = new Set(["account_required", "not_logged_in"]);
 
 export function needsAccount(code: string): boolean {
   return ACCOUNT_CODES.has(code);

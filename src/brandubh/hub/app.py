@@ -29,6 +29,7 @@ from starlette.websockets import WebSocket
 from brandubh.hub import loops
 from brandubh.hub.accounts import Accounts, Resets, Sessions, Verification
 from brandubh.hub.config import Settings
+from brandubh.hub.errors import CODES
 from brandubh.hub.http import (
     GZIP_MIN_BYTES,
     MailServices,
@@ -394,7 +395,7 @@ async def unavailable(request: Request, exc: Exception) -> Response:
     """Redis could not be reached: 503, and one log line per outage (not a traceback)."""
     outage.report("http", exc)
     return JSONResponse(
-        {"error": "unavailable", "message": "the service cannot reach its store: try again"},
+        {"error": "unavailable", "message": CODES["unavailable"].message},
         status_code=503,
         headers={"Retry-After": "1"},
     )

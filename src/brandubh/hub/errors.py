@@ -5,20 +5,137 @@ person can act on. One tree for the websocket and HTTP alike::
     ├── RateLimited          too many attempts: also says when to try again (``retry_after``)
     └── ProtocolError        a frame that is not one msgpack map of a known shape
 
-A websocket answers a refusal with an ``error`` frame carrying the code, the message and the
-id of the message refused; HTTP answers with ``{"error": code, "message": message}`` and the
-status ``STATUS`` gives the code (400 when it names none). docs/protocol.md lists the codes.
+``CODES`` is the one registry of codes: each with the HTTP status that answers it and its
+message. ``Refusal(code)`` says that message; a raise site gives its own only to add a fact
+the person can act on (which ply, which limit, whose invitation). A code not in ``CODES``
+cannot be raised. A websocket answers a refusal with an ``error`` frame carrying the code,
+the message and the id of the message refused; HTTP answers with ``{"error": code,
+"message": message}`` and the code's status. docs/protocol.md §3.5 lists every code;
+tests/hub/test_refusals.py holds it, and every code raised anywhere, to this registry.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 
-class Refusal(Exception):
-    """A request or message the service declines; nothing was changed."""
+@dataclass(frozen=True, slots=True)
+class Code:
+    """One refusal code: the HTTP status that answers it, and what it tells a person."""
 
-    def __init__(self, code: str, message: str, msg_id: str | None = None) -> None:
+    status: int
+    message: str
+    internal: bool = False  # a signal between the hub's own parts: never sent to a client
+
+
+CODES: Final[dict[str, Code]] = {
+    # -- the frame or request itself -----------------------------------------------------
+    "bad_frame": Code(400, "a frame must be one binary msgpack map with a string 't' field"),
+    "frame_too_large": Code(400, "the frame is over the size limit (hello's limits)"),
+    "unknown_type": Code(400, "that is not a message type a client may send"),
+    "bad_field": Code(400, "a field is missing, unexpected, or of the wrong type or range"),
+    "bad_request": Code(400, "the request body must be a JSON object"),
+    "payload_too_large": Code(413, "the request body is too large"),
+    "forbidden": Code(403, "cross-site request refused"),
+    "rate_limited": Code(429, "too many attempts: wait a little and try again"),
+    "busy": Code(503, "too much is changing at once: try again"),
+    "unavailable": Code(503, "the service cannot reach its store: send it again shortly"),
+    # -- who may act -----------------------------------------------------------------------
+    "session_ended": Code(401, "your session has ended: log in again"),
+    "not_logged_in": Code(401, "log in first: this needs an account"),
+    "account_required": Code(
+        403, "playing a person needs an account: sign up or log in first (the bot needs none)"
+    ),
+    "verification_required": Code(
+        403,
+        "confirm your email address first: follow the link we mailed you when you signed "
+        "up, or ask for a new one on your account page (the bot needs no confirmation)",
+    ),
+    "not_a_player": Code(403, "you are watching this game: only its players can act"),
+    "not_yours": Code(403, "only the player who sent this invitation can withdraw it"),
+    # -- following games -------------------------------------------------------------------
+    "not_found": Code(404, "there is nothing by that id"),
+    "too_many_games": Code(400, "this socket follows as many games as it may"),
+    "not_watching": Code(400, "this socket does not follow that game"),
+    # -- playing ---------------------------------------------------------------------------
+    "game_not_active": Code(400, "the game is not running: no moves now"),
+    "stale_ply": Code(400, "the game has moved on: the board has been brought up to date"),
+    "not_your_turn": Code(400, "it is your opponent's move"),
+    "illegal_move": Code(400, "that move is not legal here"),
+    "deadline_passed": Code(400, "the time for this move ran out: the game ends on time"),
+    "id_reused": Code(
+        400,
+        "this message id was already used for another action: send each new action with a new id",
+    ),
+    "cannot_abort": Code(
+        400,
+        "both sides have moved, so the game can no longer be aborted: "
+        "resign or offer a draw instead",
+    ),
+    "draw_offer_open": Code(400, "a draw offer is open already"),
+    "draw_offer_too_soon": Code(400, "your last draw offer was declined too few plies ago"),
+    "no_draw_offer": Code(400, "there is no draw offer to answer"),
+    "bot_declines": Code(400, "the bot plays every game out: it does not agree to draws"),
+    # -- after the end: rematches ----------------------------------------------------------
+    "game_not_over": Code(
+        400, "the game is not over: a rematch can be asked for or declined after the end"
+    ),
+    "no_rematch_offer": Code(400, "there is no rematch offer from your opponent to decline"),
+    "rematch_declined": Code(400, "your opponent declined the rematch: start a new game instead"),
+    "rematch_closed": Code(
+        400, "this game is archived, and its rematch offers with it: start a new game instead"
+    ),
+    # -- creating and joining games --------------------------------------------------------
+    "too_many_bot_games": Code(
+        409, "you have as many unfinished games against the bot as you may: finish one first"
+    ),
+    "game_not_waiting": Code(409, "this game already has both its players"),
+    "bad_invite": Code(403, "this invite link is not valid for this game"),
+    "not_invited": Code(403, "this challenge is for another player: only they can accept it"),
+    "invitation_withdrawn": Code(410, "this invitation was withdrawn: ask for a new one"),
+    # -- the lobby and matches -------------------------------------------------------------
+    "too_many_seeks": Code(400, "you have as many open seeks as you may: cancel one first"),
+    "seek_gone": Code(400, "that seek is no longer open: someone took it or it was cancelled"),
+    "own_seek": Code(400, "that is your own seek: cancel it instead"),
+    "already_waiting": Code(
+        400, "you are already waiting for a game with other terms: stop waiting first"
+    ),
+    "not_your_choice": Code(400, "only the player who won by the larger margin chooses sides"),
+    # -- accounts and mail -----------------------------------------------------------------
+    "bad_email": Code(
+        400,
+        "that is not an email address we can use: it should look like ann@example.org "
+        "(one @, no spaces, a domain with a dot)",
+    ),
+    "weak_password": Code(400, "that password is too weak: choose another"),
+    "bad_name": Code(400, "that name cannot be used: choose another"),
+    "bad_credentials": Code(
+        401,
+        "the email address or the password is not right (a new account logs in once the "
+        "link we mailed at sign-up is followed)",
+    ),
+    "already_verified": Code(409, "this address is confirmed already"),
+    "token_unknown": Code(
+        404, "this link is not one we sent: it may be mistyped, or older than a week"
+    ),
+    "token_expired": Code(410, "this link has expired"),
+    "token_used": Code(410, "this link was used already: each works once"),
+    # -- internal --------------------------------------------------------------------------
+    # commit.lua's answer to a timeout whose deadline a move moved on (the scheduler's).
+    "deadline_not_passed": Code(400, "the deadline has not passed", internal=True),
+}
+
+
+class Refusal(Exception):
+    """A request or message the service declines; nothing was changed. ``message``
+    defaults to the code's (``CODES``); give one only to add a fact."""
+
+    def __init__(self, code: str, message: str = "", msg_id: str | None = None) -> None:
+        known = CODES.get(code)
+        if known is None:
+            raise ValueError(f"refusal code {code!r} is not in errors.CODES")
+        message = message or known.message
         super().__init__(message)
         self.code = code
         self.message = message
@@ -37,43 +154,16 @@ class ProtocolError(Refusal):
     """A websocket frame that cannot be decoded, or a message that fits no shape."""
 
 
-# The HTTP status of each code that is not a plain 400 (bad request).
-STATUS: Final[dict[str, int]] = {
-    "bad_credentials": 401,
-    "not_logged_in": 401,
-    "bad_invite": 403,
-    "not_invited": 403,
-    "not_yours": 403,
-    "forbidden": 403,
-    "account_required": 403,
-    "verification_required": 403,
-    "token_unknown": 404,
-    "token_expired": 410,
-    "token_used": 410,
-    "already_verified": 409,
-    "not_a_player": 403,
-    "not_found": 404,
-    "payload_too_large": 413,
-    "email_taken": 409,
-    "game_not_waiting": 409,
-    "invitation_withdrawn": 410,
-    "too_many_bot_games": 409,
-    "session_ended": 401,
-    "rate_limited": 429,
-    "busy": 503,
-    "unavailable": 503,
-}
-
-
 def verification_required() -> Refusal:
     """Playing people and the leaderboards need a confirmed address (accounts/verification.py)."""
-    return Refusal(
-        "verification_required",
-        "confirm your email address first: follow the link we mailed you when you signed "
-        "up, or ask for a new one on your account page (the bot needs no confirmation)",
-    )
+    return Refusal("verification_required")
+
+
+def no_game(game_id: str, msg_id: str | None = None) -> Refusal:
+    """``not_found`` for a game, wherever it is looked up: naming the id asked for."""
+    return Refusal("not_found", f"there is no game {game_id}", msg_id)
 
 
 def http_status(code: str) -> int:
     """The HTTP status that answers a refusal with this code."""
-    return STATUS.get(code, 400)
+    return CODES[code].status

@@ -59,11 +59,12 @@ async def reachable() -> AsyncIterator[None]:
 
 
 def bad_credentials() -> Refusal:
-    return Refusal(
-        "bad_credentials",
-        "the email address or the password is not right (a new account logs in once the "
-        "link we mailed at sign-up is followed)",
-    )
+    return Refusal("bad_credentials")
+
+
+def wrong_current_password() -> Refusal:
+    """A password change whose current password is not right (the account is known)."""
+    return Refusal("bad_credentials", "the current password is not right")
 
 
 class Accounts:
@@ -225,7 +226,7 @@ class Accounts:
         if account is None:
             raise not_logged_in()
         if not isinstance(current, str) or len(current) > MAX_PASSWORD:
-            raise Refusal("bad_credentials", "the current password is not right")
+            raise wrong_current_password()
         password = check_password(new, account.email)
         await self.limits.login_attempt(account.email, address)
         async with reachable():
@@ -233,7 +234,7 @@ class Accounts:
         ok, _ = await self.passwords.verify(encoded, current)
         if not ok:
             await self.limits.login_failed(account.email, address)
-            raise Refusal("bad_credentials", "the current password is not right")
+            raise wrong_current_password()
         new_hash = await self.passwords.hash(password)
         async with reachable():
             await self.store.set_password(account.id, new_hash)
@@ -318,7 +319,7 @@ class Accounts:
 
 
 def not_logged_in() -> Refusal:
-    return Refusal("not_logged_in", "log in first: this needs an account")
+    return Refusal("not_logged_in")
 
 
 def _new_id() -> str:

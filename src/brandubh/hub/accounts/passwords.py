@@ -129,11 +129,7 @@ def normalize_email(raw: object) -> str:
         raise Refusal("bad_email", "the email address must be text, such as ann@example.org")
     email = raw.strip().lower()
     if len(email) > MAX_EMAIL or not _EMAIL_RE.match(email) or ".." in email:
-        raise Refusal(
-            "bad_email",
-            "that is not an email address we can use: it should look like ann@example.org "
-            "(one @, no spaces, a domain with a dot)",
-        )
+        raise Refusal("bad_email")
     return email
 
 

@@ -85,7 +85,7 @@ class Verification:
         """Mail a new link (rate-limited per client address and per account)."""
         account = await self.accounts.get(account_id)
         if account is None:
-            raise Refusal("not_logged_in", "log in first: this needs an account")
+            raise Refusal("not_logged_in")
         if await self.accounts.is_verified(account_id):
             raise Refusal("already_verified", f"{account.email} is confirmed already")
         await limits.count(self.scripts, limits.RESEND, address, account.email)
@@ -102,7 +102,7 @@ class Verification:
             raise Refusal(
                 "token_unknown",
                 "this link is for an account that no longer exists (an address not confirmed "
-                "within 7 days is released): sign up again",
+                f"within {mails.lifetime(keys.RELEASE_AFTER_S)} is released): sign up again",
             )
         await self.redis.zrem(keys.unverified(), holder.account)
         return holder

@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from brandubh.engine import RULESETS, EngineError, Game
 from brandubh.hub.accounts import COOKIE, Session, not_logged_in, reachable
-from brandubh.hub.errors import Refusal
+from brandubh.hub.errors import Refusal, no_game
 from brandubh.hub.http.base import (
     Services,
     address,
@@ -156,7 +156,7 @@ def routes(web: Services) -> list[Route]:
         game_id = request.path_params["game_id"]
         try:
             if not GAME_ID_RE.match(game_id):
-                raise Refusal("not_found", f"there is no game {game_id}")
+                raise no_game(game_id)
             state = await web.games.load(game_id)
             game = Game(state.ruleset, unpack_snapshot(state.snap).start_position)
             shown = [game.position]

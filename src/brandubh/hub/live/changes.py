@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 from brandubh.engine import Game, IllegalMove, Result, Side, opponent
-from brandubh.hub.errors import Refusal
+from brandubh.hub.errors import Refusal, no_game
 from brandubh.hub.live.state import BOT_ID, GameState, Player, pack_snapshot
 
 DRAW_OFFER_GAP: Final = 10  # plies after a declined offer before that player may offer again
@@ -68,38 +68,58 @@ Build = Callable[[GameState], Change]
 # -- refusals shared by several changes ----------------------------------------------------
 
 
+def not_running(status: str, msg_id: str | None = None) -> Refusal:
+    """``game_not_active``, saying whether the game is yet to start or over."""
+    what = "has not started yet" if status == "waiting" else "is over"
+    return Refusal("game_not_active", f"the game {what}", msg_id)
+
+
+def stale_ply(asked: int, at: int, msg_id: str | None = None) -> Refusal:
+    """``stale_ply``: the ply the move was for, and the game's."""
+    return Refusal(
+        "stale_ply",
+        f"your move was for ply {asked} but the game is at ply {at}: "
+        "the board has been brought up to date",
+        msg_id,
+    )
+
+
 def playing_side(state: GameState, player_id: str, msg_id: str | None = None) -> Side:
     """The side of a player of a running game; a refusal for anyone or anything else."""
     side = state.side_of(player_id)
     if side is None:
-        raise Refusal(
-            "not_a_player", "you are watching this game: only its players can act", msg_id
-        )
+        raise Refusal("not_a_player", msg_id=msg_id)
     if state.status != "active":
-        what = "has not started yet" if state.status == "waiting" else "is over"
-        raise Refusal("game_not_active", f"the game {what}", msg_id)
+        raise not_running(state.status, msg_id)
     return side
 
 
 def move_refusal(state: GameState, player_id: str, ply: int, msg_id: str) -> Refusal | None:
-    """Why a player may not move now, if so; commit.lua repeats the checks that can race."""
+    """Why a player may not move now, if so; commit.lua repeats the checks that can race
+    (``script_refusal`` says its answers in the same words)."""
     if not state.is_player(player_id):
-        return Refusal(
-            "not_a_player", "you are watching this game: only its players can move", msg_id
-        )
+        return Refusal("not_a_player", msg_id=msg_id)
     if state.status != "active":
-        what = "has not started yet" if state.status == "waiting" else "is over"
-        return Refusal("game_not_active", f"the game {what}: no moves now", msg_id)
+        return not_running(state.status, msg_id)
     if ply != state.ply:
-        return Refusal(
-            "stale_ply",
-            f"your move was for ply {ply} but the game is at ply {state.ply}: "
-            "the board has been brought up to date",
-            msg_id,
-        )
+        return stale_ply(ply, state.ply, msg_id)
     if state.turn != player_id:
-        return Refusal("not_your_turn", "it is your opponent's move", msg_id)
+        return Refusal("not_your_turn", msg_id=msg_id)
     return None
+
+
+def script_refusal(code: str, detail: str, change: Change) -> Refusal:
+    """What commit.lua's refusal of ``change`` tells the actor: the same refusal as the
+    check above it repeats (``detail``: what Redis holds: the status, the ply)."""
+    if code == "wrong_status":
+        return not_running(detail)
+    if code == "stale_ply" and change.ply is not None:
+        return stale_ply(change.ply, int(detail))
+    if code == "not_found":
+        return no_game(change.new.id)
+    if code in ("not_your_turn", "deadline_passed", "deadline_not_passed", "id_reused"):
+        return Refusal(code)
+    raise RuntimeError(f"commit.lua failed for game {change.new.id}: {code} {detail}")
 
 
 # -- the changes ----------------------------------------------------------------------------
@@ -136,7 +156,7 @@ def start(
 ) -> Change:
     """Seat the second player and start the clock of the attackers' first move."""
     if current.status != "waiting":
-        raise Refusal("game_not_waiting", "this game already has both its players")
+        raise Refusal("game_not_waiting")
     new = current.evolve(
         seq=current.seq + 1,
         status="active",
@@ -233,12 +253,7 @@ def resign(state: GameState, player_id: str, msg_id: str) -> Change:
 def abort(state: GameState, player_id: str, msg_id: str) -> Change:
     side = playing_side(state, player_id, msg_id)
     if state.ply >= 2:
-        raise Refusal(
-            "cannot_abort",
-            "both sides have moved, so the game can no longer be aborted: "
-            "resign or offer a draw instead",
-            msg_id,
-        )
+        raise Refusal("cannot_abort", msg_id=msg_id)
     event = {"kind": "abort", "by": side}
     return ending(state.next(), Result(None, "aborted"), event)
 
@@ -247,7 +262,7 @@ def withdraw(state: GameState, player_id: str) -> Change:
     """The creator withdraws an invitation nobody has accepted: it ends with no result,
     never started, so it is neither rated nor listed (rater.py keeps it off every list)."""
     if state.creator.id != player_id:
-        raise Refusal("not_yours", "only the player who sent this invitation can withdraw it")
+        raise Refusal("not_yours")
     if state.status != "waiting" or state.opponent != "friend":
         what = "is over" if state.status == "ended" else "has started: resign or abort it instead"
         raise Refusal(
@@ -265,9 +280,7 @@ def discard(state: GameState) -> Change:
 def offer_draw(state: GameState, player_id: str, msg_id: str) -> Change:
     side = playing_side(state, player_id, msg_id)
     if state.opponent == "bot":
-        raise Refusal(
-            "bot_declines", "the bot plays every game out: it does not agree to draws", msg_id
-        )
+        raise Refusal("bot_declines", msg_id=msg_id)
     if state.draw_offer == side:
         raise Refusal("draw_offer_open", "your draw offer is still open", msg_id)
     if state.draw_offer:
@@ -289,7 +302,7 @@ def offer_draw(state: GameState, player_id: str, msg_id: str) -> Change:
 def answer_draw(state: GameState, player_id: str, accept: bool, msg_id: str) -> Change:
     side = playing_side(state, player_id, msg_id)
     if state.draw_offer != opponent(side):
-        raise Refusal("no_draw_offer", "there is no draw offer to answer", msg_id)
+        raise Refusal("no_draw_offer", msg_id=msg_id)
     if accept:
         event = {"kind": "draw_agreed", "by": side}
         return ending(state.next(), Result(None, "draw_agreed"), event)

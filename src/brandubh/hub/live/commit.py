@@ -18,10 +18,10 @@ from typing import Any, Final, cast
 import msgpack
 from redis.asyncio import Redis
 
-from brandubh.hub.errors import Refusal
+from brandubh.hub.errors import Refusal, no_game
 from brandubh.hub.live import events
 from brandubh.hub.live.cache import GameCache
-from brandubh.hub.live.changes import Build, Change
+from brandubh.hub.live.changes import Build, Change, script_refusal
 from brandubh.hub.live.state import GameState
 from brandubh.hub.redis import Lane, Orphan, Scripts, keys
 from brandubh.hub.redis import client as redis_client
@@ -43,21 +43,12 @@ class Committed:
     duplicate: bool = False
 
 
-def not_found(game_id: str, msg_id: str | None = None) -> Refusal:
-    return Refusal("not_found", f"there is no game {game_id}", msg_id)
-
-
 def _ack(raw: bytes, fingerprint: str, msg_id: str) -> Committed:
     """A stored ack (``n:fingerprint``) for a message id seen before: a resend of the same
     action is acknowledged again; the id reused for another action is refused."""
     n, _, stored = raw.decode().partition(":")
     if stored and stored != fingerprint:
-        raise Refusal(
-            "id_reused",
-            f"message id {msg_id!r} was already used for another action: "
-            "send each new action with a new id",
-            msg_id,
-        )
+        raise Refusal("id_reused", msg_id=msg_id)
     return Committed(int(n), duplicate=True)
 
 
@@ -184,7 +175,7 @@ class Committer:
                 if msg_id and prev is not None:
                     return _ack(prev, fingerprint, msg_id)
                 if not raw:
-                    raise not_found(game_id, msg_id or None)
+                    raise no_game(game_id, msg_id or None)
                 state = cache.remember(GameState.from_hash(game_id, raw))
                 trusted = True
             try:
@@ -332,26 +323,4 @@ class Committer:
         if tag == b"retry":
             return None
         self.cache.forget(new.id)
-        raise _commit_error(reply[1].decode(), reply[2].decode())
-
-
-def _commit_error(code: str, detail: str) -> Refusal:
-    if code == "deadline_passed":
-        return Refusal("deadline_passed", "the time for this move ran out: the game ends on time")
-    if code == "stale_ply":
-        return Refusal(
-            "stale_ply", f"the game has moved on to ply {detail}: the board has been updated"
-        )
-    if code == "not_your_turn":
-        return Refusal("not_your_turn", "it is your opponent's move")
-    if code == "wrong_status":
-        return Refusal("game_not_active", f"the game is {detail}: no moves now")
-    if code == "id_reused":
-        return Refusal(
-            "id_reused",
-            "this message id was already used for another action: "
-            "send each new action with a new id",
-        )
-    if code == "not_found":
-        return Refusal("not_found", "there is no such game")
-    return Refusal(code, f"the game could not be changed ({code})")
+        raise script_refusal(reply[1].decode(), reply[2].decode(), change)

@@ -14,11 +14,11 @@ from redis.asyncio import Redis
 
 from brandubh import fairplay
 from brandubh.engine import Game, Record, opponent
-from brandubh.hub.errors import Refusal
+from brandubh.hub.errors import Refusal, no_game
 from brandubh.hub.live import changes
 from brandubh.hub.live.cache import GameCache
 from brandubh.hub.live.changes import Change
-from brandubh.hub.live.commit import Committed, Committer, not_found
+from brandubh.hub.live.commit import Committed, Committer
 from brandubh.hub.live.state import BOT_ID, ORIGINS, GameState, Hash, Player, pack_snapshot
 from brandubh.hub.live.terms import check_bot_level, check_terms
 from brandubh.hub.messages import frames
@@ -73,7 +73,7 @@ class GameService:
             return self.cache.remember(GameState.from_hash(game_id, raw))
         raw = await self._archived_fields(game_id)
         if not raw:
-            raise not_found(game_id)
+            raise no_game(game_id)
         return GameState.from_hash(game_id, raw)
 
     async def _archived_fields(self, game_id: str) -> Hash:
@@ -249,12 +249,12 @@ class GameService:
         for _ in range(3):
             state = await self.load(game_id)
             if state.status == "ended" and not await self.redis.exists(keys.game(game_id)):
-                raise Refusal("rematch_closed", "this game is archived: start a new game instead")
+                raise Refusal("rematch_closed")
             side = state.side_of(player_id)
             if side is None:
-                raise Refusal("not_a_player", "only the game's players can ask for a rematch")
+                raise Refusal("not_a_player")
             if state.status != "ended":
-                raise Refusal("game_not_over", "a rematch can be asked for after the end")
+                raise Refusal("game_not_over")
             if state.rematch:
                 return "agreed", state.rematch
             new_id = ""
@@ -301,7 +301,7 @@ class GameService:
         state = await self.load(game_id)
         side = state.side_of(player_id)
         if side is None:
-            raise Refusal("not_a_player", "only the game's players can answer a rematch offer")
+            raise Refusal("not_a_player")
         reply = await self.scripts.rematch_decline(
             keys=[keys.game(game_id), keys.game_hubs(game_id)],
             args=[side, keys.game_channel_stem(game_id), game_id],
@@ -310,12 +310,7 @@ class GameService:
         if tag == "exists":
             return cast(bytes, reply[1]).decode()
         if tag == "err":
-            code = reply[1].decode()
-            if code == "not_found":
-                raise Refusal(
-                    "rematch_closed", "this game is archived: there is no offer to answer"
-                )
-            raise rematch_refusal(code)
+            raise rematch_refusal(reply[1].decode())
         return None
 
     async def withdraw(self, player_id: str, game_id: str) -> GameState:
@@ -341,13 +336,11 @@ class GameService:
         if state.withdrawn():
             raise withdrawn(state)
         if state.status != "waiting" or state.opponent != "friend":
-            raise Refusal("game_not_waiting", "this game already has both its players")
+            raise Refusal("game_not_waiting")
         if not invite or not secrets.compare_digest(invite, state.invite):
-            raise Refusal("bad_invite", "this invite link is not valid for this game")
+            raise Refusal("bad_invite")
         if state.invitee and state.invitee != player.id:
-            raise Refusal(
-                "not_invited", "this challenge is for another player: only they can accept it"
-            )
+            raise Refusal("not_invited")
         try:
             return await self._start(state, player, await self.seed(game_id))
         except Refusal:
@@ -496,11 +489,6 @@ def withdrawn(state: GameState) -> Refusal:
 
 
 def rematch_refusal(code: str) -> Refusal:
-    """What a refused rematch request or answer says (lua/rematch*.lua's codes)."""
-    messages = {
-        "game_not_over": "a rematch can be asked for after the end",
-        "no_rematch_offer": "there is no rematch offer from your opponent to decline",
-        "rematch_declined": "your opponent declined the rematch: start a new game instead",
-        "not_found": "there is no such game",
-    }
-    return Refusal(code, messages.get(code, "the rematch could not be arranged"))
+    """What a refused rematch request or answer says (lua/rematch*.lua's codes: the game
+    loaded a moment ago has left Redis meanwhile (not_found): it is archived)."""
+    return Refusal("rematch_closed" if code == "not_found" else code)

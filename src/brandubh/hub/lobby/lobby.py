@@ -173,9 +173,10 @@ class Lobby:
             if items[0] == "retry":
                 continue  # a player's pool changed since it was read
             if items[0] == "err":
-                raise Refusal(items[1], _TAKE_ERRORS[items[1]])
+                code = items[1]  # seek_gone, not_yours or own_seek
+                raise Refusal(code, _NOT_YOUR_SEEK if code == "not_yours" else "")
             return dict(zip(items[1::2], items[2::2], strict=True))
-        raise Refusal("busy", "the lobby is changing too fast; try again")
+        raise Refusal("busy")
 
     async def _pool_of(self, player_id: str) -> list[tuple[str, str]]:
         """The pool a player waits in, as (key, "ruleset|move time"); none if not waiting."""
@@ -250,7 +251,7 @@ class Lobby:
             )
             if int(left) >= 0:
                 return bool(left)
-        raise Refusal("busy", "the lobby is changing too fast; try again")
+        raise Refusal("busy")
 
     async def sweep(self) -> list[Pairing]:
         """Pair whoever now fits in every pool (windows widen while players wait)."""
@@ -287,7 +288,7 @@ class Lobby:
             ],
         )
         if reply and reply[0] == b"err":
-            raise Refusal("already_waiting", "you are already waiting for a game with other terms")
+            raise Refusal("already_waiting")
         return cast(list[bytes], reply)
 
     async def _start_pairs(self, reply: list[bytes], ruleset: str, move_time: int) -> list[Pairing]:
@@ -384,11 +385,7 @@ class Lobby:
         return out
 
 
-_TAKE_ERRORS: Final = {
-    "seek_gone": "that seek is no longer open: someone took it or it was cancelled",
-    "not_yours": "only the player who opened a seek can cancel it",
-    "own_seek": "that is your own seek: cancel it instead",
-}
+_NOT_YOUR_SEEK: Final = "only the player who opened a seek can cancel it"
 
 
 def _public_seek(f: dict[str, str]) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from typing import Final, Literal
 
 from redis.asyncio import Redis
 
-from brandubh.hub.errors import Refusal
+from brandubh.hub.errors import CODES, Refusal
 from brandubh.hub.redis import Scripts, keys
 
 Kind = Literal["verify", "reset", "unsubscribe"]
@@ -32,22 +32,16 @@ class Holder:
     email: str
 
 
-# What a bad token's page says, by its state; each offers a new link (docs/protocol.md).
-_WHY: Final = {
-    "used": "this link was used already: each works once",
-    "expired": "this link has expired",
-    "unknown": "this link is not one we sent: it may be mistyped, or older than a week",
-}
-
-
 def refusal(state: str, kind: Kind) -> Refusal:
-    """The refusal for a token that is not good: ``token_used|expired|unknown``."""
+    """The refusal for a token that is not good (``state``: lua/token.lua's ``used``,
+    ``expired`` or ``unknown``): the code's message, then where to get a new link."""
+    code = f"token_{state}"
     again = {
         "verify": "ask for a new one from your account page",
         "reset": "ask for a new one on the 'forgot password' page",
         "unsubscribe": "you can turn reminders off on your account page",
     }[kind]
-    return Refusal(f"token_{state}", f"{_WHY[state]}; {again}")
+    return Refusal(code, f"{CODES[code].message}; {again}")
 
 
 class Tokens:

@@ -21,7 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from brandubh.hub.accounts import COOKIE, Sessions
 from brandubh.hub.config import Settings
-from brandubh.hub.errors import ProtocolError, Refusal, verification_required
+from brandubh.hub.errors import CODES, ProtocolError, Refusal, verification_required
 from brandubh.hub.live import GameService, MatchService, Player
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.messages import (
@@ -448,14 +448,7 @@ class Connection:
                 outage.report("socket", exc)
                 game = msg.get("game") if msg and isinstance(msg.get("game"), str) else None
                 msg_id = msg.get("id") if msg and isinstance(msg.get("id"), str) else None
-                self.send(
-                    frames.error(
-                        "unavailable",
-                        "the service cannot reach its store: send it again shortly",
-                        msg_id,
-                        game,
-                    )
-                )
+                self.send(frames.error("unavailable", CODES["unavailable"].message, msg_id, game))
             except Refusal as exc:
                 # Answer with the message's id and game, so the client knows what was refused.
                 msg_id = exc.msg_id or (msg.get("id") if msg else None)
@@ -532,7 +525,7 @@ class Connection:
 
     def _player_id(self) -> str:
         if self.player is None:  # a visitor who has not played yet: a spectator
-            raise Refusal("not_a_player", "you are watching this game: only its players can act")
+            raise Refusal("not_a_player")
         return self.player.id
 
     def _acted(self, msg: dict[str, Any], n: int, duplicate: bool) -> None:
@@ -578,10 +571,7 @@ class Connection:
     def _lobby_player(self) -> Player:
         """The player behind a seek or pairing: games against people need an account."""
         if not self.account or self.player is None:  # (a first visit has no session yet)
-            raise Refusal(
-                "account_required",
-                "playing a person needs an account: sign up or log in first (the bot needs none)",
-            )
+            raise Refusal("account_required")
         return self.player
 
     async def _person_player(self) -> Player:
