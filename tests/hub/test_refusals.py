@@ -84,6 +84,32 @@ def test_every_code_raised_in_the_source_is_in_the_registry() -> None:
     assert unknown == {}
 
 
+def test_a_message_given_at_a_raise_site_adds_to_the_registrys() -> None:
+    """A raise site that writes out its message never repeats its code's own message, nor
+    one that another site of the same code writes out: a fixed message lives in CODES."""
+    sites: dict[tuple[str, str], list[str]] = {}
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call) or len(node.args) < 2:
+                continue
+            name = getattr(node.func, "id", getattr(node.func, "attr", ""))
+            code, message = node.args[0], node.args[1]
+            if (
+                name in ("Refusal", "ProtocolError")
+                and isinstance(code, ast.Constant)
+                and isinstance(message, ast.Constant)
+            ):
+                where = f"{path.relative_to(SRC)}:{node.lineno}"
+                sites.setdefault((str(code.value), str(message.value)), []).append(where)
+    assert len(sites) > 20
+    wrong = {
+        f"{code}: {message}": where
+        for (code, message), where in sites.items()
+        if len(where) > 1 or CODES[code].message == message
+    }
+    assert wrong == {}
+
+
 def test_every_code_in_the_registry_is_raised_somewhere() -> None:
     """No code is kept that nothing gives (the scripts' codes are given as they are)."""
     given = set(_literal_codes()) | _lua_codes()

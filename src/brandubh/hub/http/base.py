@@ -90,7 +90,7 @@ async def read_json(request: Request, settings: Settings, fields: set[str]) -> d
                 "bad_request", "the request body must be JSON: UTF-8 text, not nested deeply"
             ) from None
     if not isinstance(data, dict):
-        raise Refusal("bad_request", "the request body must be a JSON object")
+        raise Refusal("bad_request")
     unknown = set(data) - fields
     if unknown:
         raise Refusal(

@@ -247,9 +247,7 @@ class MatchService:
         key = keys.match(match_id)
         summary = await self.summary(match_id)
         if summary["chooser"] != player_id or summary["status"] not in ("choosing", "playing"):
-            raise Refusal(
-                "not_your_choice", "only the player who won by the larger margin chooses sides"
-            )
+            raise Refusal("not_your_choice")
         if not await self.redis.hsetnx(key, "tiebreak_side", side):
             chosen = cast(bytes | None, await self.redis.hget(key, "tiebreak_side"))
             if chosen is None or chosen.decode() != side:

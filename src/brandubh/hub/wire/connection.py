@@ -520,7 +520,7 @@ class Connection:
             return
         if not await self.services.sessions.alive([sid]):
             self.close(CLOSE_SESSION_ENDED, "session ended")
-            raise Refusal("session_ended", "your session has ended: log in again")
+            raise Refusal("session_ended")
         self.session_checked = time.monotonic()
 
     def _player_id(self) -> str:
