@@ -64,8 +64,10 @@ from brandubh.hub.redis import client as redis_client
 from brandubh.hub.wire import (
     RENEW_S,
     Fanout,
+    Heartbeat,
     Presence,
     SessionGuard,
+    SharedBudgets,
     Sockets,
     TurnNotices,
     Watchers,
@@ -189,7 +191,7 @@ class Hub:
         fanout.hub_hooks.append(self.turns.on_notice)
         fanout.hub_hooks.append(self.session_guard.on_notice)
         fanout.lobby_hooks.append(self.on_lobby_notice)
-        self.heartbeat = connection.Heartbeat(settings.ping_interval_s)
+        self.heartbeat = Heartbeat(settings.ping_interval_s)
         self.connection_services = connection.Services(
             settings=settings,
             games=games,
@@ -203,8 +205,8 @@ class Hub:
             clock=clock.now_ms,
             stamp=clock.stamp,
             hold=clock.hold,
-            budgets=connection.SharedBudgets(settings),
-            verified=self.verification.is_verified,
+            budgets=SharedBudgets(settings),
+            require_verified=self.verification.require,
             heartbeat=self.heartbeat,
         )
         self._ticks = 0

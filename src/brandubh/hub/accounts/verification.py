@@ -108,12 +108,10 @@ class Verification:
         return holder
 
     async def require(self, player_id: str) -> None:
-        """Refuse (``verification_required``) unless the account's address is confirmed."""
+        """Refuse (``verification_required``) unless the account's address is confirmed:
+        what a socket asks before a seek or a pairing (wire/handlers.py)."""
         if not await self.accounts.is_verified(player_id):
             raise verification_required()
-
-    async def is_verified(self, player_id: str) -> bool:
-        return await self.accounts.is_verified(player_id)
 
     async def sweep(self) -> int:
         """Release the addresses of sign-ups never confirmed within 7 days; how many."""

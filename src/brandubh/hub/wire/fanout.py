@@ -11,7 +11,7 @@ holds sockets for, each once, and a game followed on one hub only costs no publi
 ``add`` returns once the subscription is in effect and the hub is in the set: what the
 caller then reads from the event list (its catch-up) and what pub/sub brings overlap, and
 leave no gap between them. Pub/sub is at-most-once, so each subscription also numbers what
-it delivered and fills any gap from the game's event list (``connection.Subscription``).
+it delivered and fills any gap from the game's event list (``subscription.Subscription``).
 
 On one Redis a process holds one pub/sub connection for everything. On a Redis Cluster a
 sharded channel is served only by the master holding its slot, so a process holds one

@@ -1,0 +1,199 @@
+"""What each message a client sends does, by what it asks of the socket: following
+(games, the lobby, the heartbeat: any socket), acting on a game (the socket's player,
+checked by each game), acting in the lobby (an account). Each handler takes the typed
+message ``protocol.parse`` made, never the decoded map.
+
+``handle`` answers one message: an acting one is stamped on arrival and needs a live
+session, then the player it acts for; the refusals a client sees are docs/protocol.md's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final, assert_never
+
+from brandubh.hub.errors import Refusal
+from brandubh.hub.live import Player
+from brandubh.hub.messages import (
+    Abort,
+    AcceptSeek,
+    Acting,
+    AnswerDraw,
+    CancelQuick,
+    CancelSeek,
+    ChooseSides,
+    ClientMessage,
+    DeclineRematch,
+    Following,
+    FollowLobby,
+    GameAction,
+    LobbyAction,
+    Move,
+    OfferDraw,
+    Ping,
+    Pong,
+    Quick,
+    Rematch,
+    Resign,
+    Seek,
+    Unwatch,
+    Watch,
+    frames,
+)
+from brandubh.hub.wire.subscription import Subscription
+
+if TYPE_CHECKING:
+    from brandubh.hub.wire.connection import Connection
+
+MAX_GAMES_PER_SOCKET: Final = 16
+
+
+async def handle(conn: Connection, msg: ClientMessage) -> None:
+    """Answer one message from this socket (a Refusal is answered by the reader)."""
+    if isinstance(msg, Acting):
+        # Stamped on arrival, before any wait (the session check reads Redis): a move
+        # received by its deadline is in time whatever stalls after, and the hold keeps
+        # this hub's watermark from passing it (clock.py).
+        conn.received = conn.services.stamp()
+        with conn.services.hold(conn.received):
+            await conn.check_session()
+            if isinstance(msg, GameAction):
+                await act_on_game(conn, _player(conn), msg)
+            else:
+                await act_in_lobby(conn, _account_player(conn), msg)
+    else:
+        await follow(conn, msg)
+
+
+# -- following: any socket ----------------------------------------------------------------
+
+
+async def follow(conn: Connection, msg: Following) -> None:
+    match msg:
+        case Watch():
+            await _watch(conn, msg)
+        case Unwatch():
+            sub = conn.subs.pop(msg.game, None)
+            if sub is None:
+                raise Refusal("not_watching", f"this socket does not follow game {msg.game}")
+            await sub.leave()
+        case FollowLobby():
+            conn.services.sockets.follow_lobby(conn, msg.on)
+            if msg.on:
+                lobby = conn.services.lobby
+                conn.send(frames.lobby(await lobby.seek_list(), await lobby.watch_list()))
+        case Ping():
+            conn.send(frames.pong(msg.n))
+        case Pong():
+            pass  # its arrival was noted by the reader (last_seen)
+        case _:
+            assert_never(msg)
+
+
+async def _watch(conn: Connection, msg: Watch) -> None:
+    game_id = msg.game
+    sub = conn.subs.get(game_id)
+    if sub is None:
+        if len(conn.subs) >= MAX_GAMES_PER_SOCKET:
+            raise Refusal(
+                "too_many_games", f"a socket may follow at most {MAX_GAMES_PER_SOCKET} games"
+            )
+        state = await conn.services.games.load(game_id)
+        spectator = conn.player is None or not state.is_player(conn.player.id)
+        sub = Subscription(conn, game_id, spectator)
+        sub.syncing = True  # events arriving while it subscribes wait for the catch-up
+        conn.subs[game_id] = sub
+        # Subscribed before the catch-up is read, or an event could fall between the two.
+        try:
+            await conn.services.fanout.add(game_id, sub)
+        except BaseException:
+            del conn.subs[game_id]  # followed nothing: the client may ask again
+            raise
+        await sub.enter()
+    elif sub.task is not None and not sub.task.done():
+        sub.task.cancel()
+        sub.pending.clear()
+    sub.start(msg.since)
+
+
+# -- acting on a game: the socket's player ------------------------------------------------
+
+
+def _player(conn: Connection) -> Player:
+    if conn.player is None:  # a visitor who has not played yet: a spectator
+        raise Refusal("not_a_player")
+    return conn.player
+
+
+async def act_on_game(conn: Connection, player: Player, msg: GameAction) -> None:
+    """An action on a game; the game refuses a player who is not one of its own."""
+    games = conn.services.games
+    match msg:
+        case Move():
+            # Stamped as the frame arrived (handle).
+            of = "move"
+            done = await games.move(player.id, msg.game, msg.ply, msg.move, msg.id, conn.received)
+        case Resign():
+            of, done = "resign", await games.resign(player.id, msg.game, msg.id)
+        case Abort():
+            of, done = "abort", await games.abort(player.id, msg.game, msg.id)
+        case OfferDraw():
+            of, done = "offer_draw", await games.offer_draw(player.id, msg.game, msg.id)
+        case AnswerDraw():
+            of = "answer_draw"
+            done = await games.answer_draw(player.id, msg.game, msg.accept, msg.id)
+        case Rematch():
+            outcome, next_game = await games.rematch(player.id, msg.game)
+            conn.send(frames.ack(msg.id, "rematch", game=msg.game, outcome=outcome, next=next_game))
+            return
+        case DeclineRematch():
+            agreed = await games.decline_rematch(player.id, msg.game)
+            conn.send(frames.ack(msg.id, "decline_rematch", game=msg.game, next=agreed))
+            return
+        case _:
+            assert_never(msg)
+    conn.send(frames.ack(msg.id, of, game=msg.game, n=done.n, duplicate=done.duplicate))
+
+
+# -- acting in the lobby: an account -------------------------------------------------------
+
+
+def _account_player(conn: Connection) -> Player:
+    """The player behind a seek or pairing: games against people need an account."""
+    if not conn.account or conn.player is None:  # (a first visit has no session yet)
+        raise Refusal("account_required")
+    return conn.player
+
+
+async def act_in_lobby(conn: Connection, player: Player, msg: LobbyAction) -> None:
+    """A seek, a pairing or a match's sides; a new seek or pairing needs a confirmed
+    address (``verification_required``)."""
+    services = conn.services
+    lobby = services.lobby
+    match msg:
+        case Seek():
+            await services.require_verified(player.id)
+            seek_id = await lobby.open_seek(
+                player, msg.ruleset, msg.move_time, msg.rated, msg.match, conn.id
+            )
+            conn.lobby_player = player
+            conn.send(frames.ack(msg.id, "seek", seek=seek_id))
+        case CancelSeek():
+            await lobby.cancel_seek(player, msg.seek)
+            conn.send(frames.ack(msg.id, "cancel_seek"))
+        case AcceptSeek():
+            await services.require_verified(player.id)
+            pairing = await lobby.accept_seek(player, msg.seek)
+            conn.send(frames.ack(msg.id, "accept_seek", game=pairing.game))
+        case Quick():
+            await services.require_verified(player.id)
+            pairs = await lobby.quick(player, msg.ruleset, msg.move_time, conn.id)
+            conn.lobby_player = player
+            conn.send(frames.ack(msg.id, "quick", game=pairs[0].game if pairs else None))
+        case CancelQuick():
+            left = await lobby.leave_quick(player)
+            conn.send(frames.ack(msg.id, "cancel_quick", left=left))
+        case ChooseSides():
+            game = await services.matches.choose_sides(player.id, msg.match, msg.side)
+            conn.send(frames.ack(msg.id, "choose_sides", game=game))
+        case _:
+            assert_never(msg)
