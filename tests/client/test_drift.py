@@ -56,14 +56,14 @@ def server_frame_types() -> set[str]:
     found: set[str] = set()
     for path in HUB.rglob("*.py"):
         found |= set(re.findall(r'["\']t["\']\s*:\s*["\']([a-z_]+)["\']', path.read_text()))
-    for path in (HUB / "lua").glob("*.lua"):
+    for path in (HUB / "redis" / "lua").glob("*.lua"):
         found |= set(re.findall(r"\bt\s*=\s*'([a-z_]+)'", path.read_text()))
     return found
 
 
 def public_state_keys() -> set[str]:
     """The keys of the dict GameState.public() returns, read from its source."""
-    tree = ast.parse((HUB / "state.py").read_text())
+    tree = ast.parse((HUB / "live" / "state.py").read_text())
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == "public":
             for sub in ast.walk(node):
@@ -105,7 +105,7 @@ def test_the_typescript_state_has_every_field_of_the_servers() -> None:
 def test_the_hub_serves_every_page_of_the_clients_route_table() -> None:
     examples = re.findall(r'example: "([^"]+)"', ROUTES_TS.read_text())
     assert len(examples) >= 10
-    http = (HUB / "http.py").read_text()
+    http = (HUB / "http" / "games.py").read_text()
     patterns = [
         re.compile("^" + re.sub(r"\{[a-z_]+\}", "[^/]+", p) + "/?$")
         for p in re.findall(r'Route\("([^"]+)", page\)', http)
