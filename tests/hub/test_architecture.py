@@ -65,6 +65,23 @@ def test_every_room_has_a_row() -> None:
     )
 
 
+def test_the_doc_lists_each_package_s_modules() -> None:
+    """Under "### `live/`" and the like, one bullet per module of the package, no more."""
+    listed: dict[str, set[str]] = {}
+    package = None
+    for line in DOC.read_text().splitlines():
+        heading = re.match(r"### `(\w+)/`$", line)
+        if heading:
+            package = heading.group(1)
+            listed[package] = set()
+        elif line.startswith("#"):
+            package = None
+        elif package and (bullet := re.match(r"- `(\w+)\.py`", line)):
+            listed[package].add(bullet.group(1))
+    actual = {p: {m.stem for m in (HUB / p).glob("*.py") if m.stem != "__init__"} for p in PACKAGES}
+    assert listed == actual
+
+
 def test_each_room_imports_only_what_its_row_allows() -> None:
     table = doc_rows()
     wrong = []
