@@ -43,7 +43,7 @@ class VerificationFailed(ValueError):
 
 
 # A match game's record says which match and which of its games: "m1a2b3c4d5e game 2".
-_MATCH_RE: Final = re.compile(r"^(\S+) game ([123])$")
+_MATCH_RE: Final = re.compile(r"^(\S+) game ([123])\Z")
 # Of the rule sets, only newsome's source gives a 1-1 match a third game (matches.py).
 TIEBREAK_RULESETS: Final = frozenset({"newsome"})
 

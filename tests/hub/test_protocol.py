@@ -287,3 +287,17 @@ def test_a_key_the_message_does_not_have_is_named(msg: Raw, key: str) -> None:
     code, message, _ = refusal(msg)
     assert code == "bad_field" and "unexpected field" in message
     assert message.endswith(f"; fields: {', '.join(names)}")
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        {"t": "watch", "game": "abcdef\n"},
+        {"t": "resign", "game": "abcdef", "id": "m1\n"},
+    ],
+)
+def test_an_id_with_a_trailing_newline_is_refused(msg: Raw) -> None:
+    """A regular expression's ``$`` also matches before a final newline: ids end at ``\\Z``."""
+    with pytest.raises(ProtocolError) as err:
+        parse(msg)
+    assert err.value.code == "bad_field"

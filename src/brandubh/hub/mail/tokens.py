@@ -21,7 +21,7 @@ from brandubh.hub.errors import CODES, Refusal
 from brandubh.hub.redis import Scripts, keys
 
 Kind = Literal["verify", "reset", "unsubscribe"]
-TOKEN_RE: Final = re.compile(r"^[A-Za-z0-9_-]{43}$")
+TOKEN_RE: Final = re.compile(r"^[A-Za-z0-9_-]{43}\Z")
 
 
 @dataclass(frozen=True)

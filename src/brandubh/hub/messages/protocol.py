@@ -29,9 +29,9 @@ CLOSE_TOO_SLOW: Final = 4002
 CLOSE_HEARTBEAT: Final = 4003
 CLOSE_SESSION_ENDED: Final = 4004  # logged out (here or everywhere), or password changed
 
-GAME_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{6,32}$")
-MSG_ID_RE: Final = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
-PLAYER_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+GAME_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{6,32}\Z")
+MSG_ID_RE: Final = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")
+PLAYER_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{1,40}\Z")
 MAX_PLY: Final = 10_000
 MAX_EVENT: Final = 1 << 31
 MAX_DEPTH: Final = 8  # no message nests deeper; deeper values are refused unread
