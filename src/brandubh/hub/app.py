@@ -206,7 +206,7 @@ class Hub:
             stamp=clock.stamp,
             hold=clock.hold,
             budgets=SharedBudgets(settings),
-            require_verified=self.verification.require,
+            require_verified=self.accounts.require_verified,
             heartbeat=self.heartbeat,
         )
         self._ticks = 0

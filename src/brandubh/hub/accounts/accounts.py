@@ -257,8 +257,8 @@ class Accounts:
 
     async def set_leaderboard(self, account_id: str, on: bool) -> None:
         """Opt in to the leaderboards or out (each rule set's board follows at once)."""
-        if on and not await self.is_verified(account_id):
-            raise verification_required()
+        if on:
+            await self.require_verified(account_id)
         async with reachable():
             done = await self.store.set_leaderboard(account_id, on)
         if not done:
@@ -279,6 +279,12 @@ class Accounts:
         confirmed have no flag and count as confirmed."""
         async with reachable():
             return await self.store.is_verified(account_id)
+
+    async def require_verified(self, account_id: str) -> None:
+        """Refuse (``verification_required``) unless the account confirmed its address: what
+        a seek, a pairing, a game against a person and the leaderboards ask first."""
+        if not await self.is_verified(account_id):
+            raise verification_required()
 
     async def mark_verified(self, account_id: str, email: str) -> bool:
         """Mark the address confirmed if it is still the account's; whether it was."""

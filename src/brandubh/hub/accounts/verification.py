@@ -20,7 +20,7 @@ from redis.asyncio import Redis
 
 from brandubh.hub.accounts import limits
 from brandubh.hub.accounts.accounts import Accounts
-from brandubh.hub.errors import RateLimited, Refusal, verification_required
+from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.mail import Holder, Outbox, Tokens, mails
 from brandubh.hub.redis import Scripts, keys
 
@@ -106,12 +106,6 @@ class Verification:
             )
         await self.redis.zrem(keys.unverified(), holder.account)
         return holder
-
-    async def require(self, player_id: str) -> None:
-        """Refuse (``verification_required``) unless the account's address is confirmed:
-        what a socket asks before a seek or a pairing (wire/handlers.py)."""
-        if not await self.accounts.is_verified(player_id):
-            raise verification_required()
 
     async def sweep(self) -> int:
         """Release the addresses of sign-ups never confirmed within 7 days; how many."""

@@ -13,7 +13,7 @@ from starlette.routing import Route
 from brandubh import fairplay
 from brandubh.engine import RULESETS, EngineError, Record, format_record, parse_record
 from brandubh.hub.accounts import COOKIE
-from brandubh.hub.errors import RateLimited, Refusal, no_game, verification_required
+from brandubh.hub.errors import RateLimited, Refusal, no_game
 from brandubh.hub.http.base import (
     Services,
     address,
@@ -92,8 +92,7 @@ def routes(web: Services, static: Path) -> list[Route]:
         session = await web.sessions.get_session(request.cookies.get(COOKIE))
         if session is None or not session.account:
             raise Refusal("account_required")
-        if not await web.accounts.is_verified(session.player.id):
-            raise verification_required()
+        await web.accounts.require_verified(session.player.id)
 
     async def create_game(request: Request) -> Response:
         body = await read_json(request, settings, CREATE_FIELDS)
