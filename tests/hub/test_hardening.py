@@ -15,16 +15,19 @@ import signal
 import socket
 import time
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import httpx
 import pytest
 import redis
 import websockets
+from starlette.routing import Route
 
 from brandubh.hub.accounts.passwords import Passwords, check_name
 from brandubh.hub.accounts.sessions import session_id
+from brandubh.hub.http import site
 from brandubh.hub.redis import keys
 from brandubh.redis_server import EmbeddedRedis
 from services import HubProcess
@@ -192,6 +195,38 @@ async def test_undecodable_bytes_never_log_a_traceback(start_hub: Any) -> None:
     await sock.send_raw(b"\x81\xa1t\xa2\xff\xfe")  # a msgpack string that is not UTF-8
     assert (await sock.recv_until(lambda m: m["t"] == "error"))["code"] == "bad_frame"
     await sock.close()
+    await asyncio.sleep(0.3)
+    log = "".join(h.log)
+    assert "Traceback" not in log and "Error" not in log, log
+
+
+BAD_IDS = ["%00", "m%00x", "abcdef%00", "abcdef%0A", "a%20b%00", "%FF%FE", "x" * 65, "..%2F.."]
+
+
+async def test_no_bad_id_reaches_a_store_on_any_route(start_hub: Any) -> None:
+    """Every route of the app with an id in its path, each id bad in each way: a 4xx (a
+    JSON refusal under /api/), never a 500, no traceback, and the connection goes on."""
+    anything = cast(Any, SimpleNamespace(settings=None, accounts=None))
+    every = [r for r in site.routes(anything, anything, Path("/nowhere")) if isinstance(r, Route)]
+    with_ids = [r for r in every if r.param_convertors]
+    assert {"/api/matches/{match_id}", "/api/games/{game_id}", "/api/verify-email/{token}"} <= {
+        r.path for r in with_ids
+    }
+    h = start_hub()
+    async with httpx.AsyncClient(base_url=h.url, headers={"Origin": h.url}) as client:
+        for route in with_ids:
+            for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
+                for bad in BAD_IDS:
+                    path = route.path
+                    for name in route.param_convertors:
+                        path = path.replace("{" + name + "}", bad)
+                    r = await client.request(method, path, content=b"{}")
+                    said = f"{method} {path}: {r.status_code} {r.text[:80]}"
+                    assert 400 <= r.status_code < 500, said
+                    if path.startswith("/api/"):
+                        assert r.json()["error"], said
+                    # The same connection still answers the next request.
+                    assert (await client.get("/api/rulesets")).status_code == 200, said
     await asyncio.sleep(0.3)
     log = "".join(h.log)
     assert "Traceback" not in log and "Error" not in log, log
