@@ -126,6 +126,16 @@ def a_mail(to: str) -> mails.Mail:
     return mails.verification(to, "Ann", "http://x/verify-email/abc", 3600)
 
 
+async def holds_no_link(r: aioredis.Redis, mail_id: str) -> bool:
+    """A mail that will not be sent again keeps neither its content nor its link (the
+    token in it is live: a Redis backup or AOF must not hold it)."""
+    job = await r.hgetall(keys.mail_job(mail_id))
+    assert job, "the mail's record is gone: its id could be queued again"
+    return not any(b"verify-email/abc" in value for value in job.values()) and not (
+        {b"msg", b"link"} & set(job)
+    )
+
+
 async def test_a_mail_handed_over_by_a_hub_that_died_is_not_sent_again(
     fresh: aioredis.Redis, tmp_path: Path
 ) -> None:
@@ -140,6 +150,7 @@ async def test_a_mail_handed_over_by_a_hub_that_died_is_not_sent_again(
     assert await box.deliver() == 0
     assert not list(tmp_path.glob("*.eml"))  # not sent again...
     assert await fresh.lrange(keys.mail_unsure(), 0, -1) == [b"m1"]  # ...but listed
+    assert await holds_no_link(fresh, "m1")
     assert await fresh.zcard(keys.outbox()) == 0
 
 
@@ -151,6 +162,7 @@ async def test_delivered_once_then_kept_as_sent(fresh: aioredis.Redis, tmp_path:
     assert len(list(tmp_path.glob("*.eml"))) == 1
     assert await fresh.hget(keys.mail_job("m2"), "state") == b"sent"
     assert await fresh.hget(keys.mail_job("m2"), "msg") is None  # the content is dropped
+    assert await holds_no_link(fresh, "m2")  # and the link with its token
     assert 0 < await fresh.ttl(keys.mail_job("m2")) <= 7 * 24 * 3600
     assert not await box.send(a_mail("ann@example.org"), mail_id="m2")
 
@@ -165,6 +177,7 @@ async def test_a_permanent_refusal_is_not_retried_a_temporary_one_is(
         await box.send(a_mail("gone@example.org"), mail_id="m3")
         await box.deliver()
         assert await fresh.lrange(keys.mail_dead(), 0, -1) == [b"m3"]
+        assert await holds_no_link(fresh, "m3")
         server.refusal = "451 4.3.0 try again later"
         await box.send(a_mail("later@example.org"), mail_id="m4")
         await box.deliver()

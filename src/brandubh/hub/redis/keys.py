@@ -288,8 +288,11 @@ def outbox() -> str:
 
 
 def mail_job(mail_id: str) -> str:
-    """Hash: one mail (its message bytes, recipient, state queued | handed | sent, tries,
-    owner of the lease). Kept 7 days once sent, so the same mail id is never queued twice."""
+    """Hash: one mail (its message bytes, link, recipient, state queued | handed | sent |
+    unsure | dead, tries, owner of the lease). The message and link (a live token) live only
+    while the mail may still be sent: once sent, unsure or dead they are dropped, and what
+    is left is kept for dedup and the operator: 7 days once sent or unsure (so the same mail
+    id is never queued twice), 30 days once dead (with its recipient)."""
     return f"{MAIL}:m:{mail_id}"
 
 
@@ -313,6 +316,13 @@ def token(kind: str, digest: str) -> str:
     """Hash: a mailed token by the SHA-256 of its text (account, email, expiry, state live
     | used); it expires a week after the token does, so "used" can be told from "expired"."""
     return f"{PREFIX}:t:{kind}:{digest}"
+
+
+def account_tokens(kind: str, account_id: str) -> str:
+    """Set: the digests of an account's live tokens of one kind, so that a password change,
+    a reset or a confirmed address can end every outstanding link at once (mail/tokens.py);
+    it lives as long as the newest of them."""
+    return f"{PREFIX}:t:{kind}:of:{account_id}"
 
 
 def unverified() -> str:

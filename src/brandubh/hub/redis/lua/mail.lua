@@ -3,8 +3,10 @@
 --   take    after claim.lua leased it: own it; one found 'handed' goes to the unsure list
 --   hand    just before its content goes to the SMTP server: 'handed' (only by its owner)
 --   retry   after a failure: queued again, due after a pause (only by its owner)
---   done    the server accepted it: 'sent', its content dropped, kept 7 days
+--   done    the server accepted it: 'sent', kept 7 days (so its id is never queued again)
 --   dead    refused for good: out of the queue, onto the dead list, kept 30 days
+-- A mail that will not be sent again (sent, unsure, dead) keeps neither its content nor
+-- its link: both hold a live token (mail/tokens.py), which no backup or AOF should keep.
 -- KEYS[1] outbox zset   KEYS[2] mail hash   KEYS[3] unsure list   KEYS[4] dead list
 -- ARGV[1] op   ARGV[2] mail id   then per op:
 --   queue: ARGV[3] recipient, ARGV[4] message bytes, ARGV[5] link, ARGV[6] delay ms
@@ -33,7 +35,7 @@ if op == 'take' then
     -- delivered, so it is not sent again (docs/accounts.md, "the promise").
     redis.call('ZREM', KEYS[1], id)
     redis.call('HSET', KEYS[2], 'state', 'unsure')
-    redis.call('HDEL', KEYS[2], 'msg')
+    redis.call('HDEL', KEYS[2], 'msg', 'link')
     redis.call('EXPIRE', KEYS[2], WEEK)
     redis.call('RPUSH', KEYS[3], id)
     redis.call('LTRIM', KEYS[3], -1000, -1)
@@ -55,13 +57,14 @@ end
 if op == 'done' then
   redis.call('ZREM', KEYS[1], id)
   redis.call('HSET', KEYS[2], 'state', 'sent', 'sent', now)
-  redis.call('HDEL', KEYS[2], 'msg')
+  redis.call('HDEL', KEYS[2], 'msg', 'link', 'to', 'owner')
   redis.call('EXPIRE', KEYS[2], WEEK)
   return 1
 end
 if op == 'dead' then
   redis.call('ZREM', KEYS[1], id)
   redis.call('HSET', KEYS[2], 'state', 'dead')
+  redis.call('HDEL', KEYS[2], 'msg', 'link', 'owner')
   redis.call('EXPIRE', KEYS[2], 30 * 24 * 3600)
   redis.call('RPUSH', KEYS[4], id)
   redis.call('LTRIM', KEYS[4], -1000, -1)
