@@ -123,6 +123,7 @@ EXPORTED = {
         "MailServices",
         "SecurityHeaders",
         "WebServices",
+        "RedactSecrets",
         "exception_handlers",
         "routes",
     ],

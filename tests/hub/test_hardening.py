@@ -232,6 +232,34 @@ async def test_no_bad_id_reaches_a_store_on_any_route(start_hub: Any) -> None:
     assert "Traceback" not in log and "Error" not in log, log
 
 
+async def test_the_access_log_never_shows_a_secret(start_hub: Any) -> None:
+    """With the access log on, every route whose path carries a token or an invitation
+    (found from the app's routes, not listed here) logs it hidden."""
+    anything = cast(Any, SimpleNamespace(settings=None, accounts=None))
+    every = [r for r in site.routes(anything, anything, Path("/nowhere")) if isinstance(r, Route)]
+    secret = [r for r in every if {"token", "invite"} & set(r.param_convertors)]
+    assert {"/api/verify-email/{token}", "/api/password/reset/{token}"} <= {r.path for r in secret}
+    assert {"/api/unsubscribe/{token}", "/join/{game_id}/{invite}"} <= {r.path for r in secret}
+    h = start_hub({"BRANDUBH_LOG_LEVEL": "info"})
+    tokens = []
+    async with httpx.AsyncClient(base_url=h.url, headers={"Origin": h.url}) as client:
+        for n, route in enumerate(secret):
+            path = route.path
+            for name in route.param_convertors:
+                value = f"Secret{n}{name}".ljust(43 if name == "token" else 16, "x")
+                if name in ("token", "invite"):
+                    tokens.append(value)
+                path = path.replace("{" + name + "}", value)
+            for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
+                await client.request(method, path, content=b"{}")
+                await client.request(method, path + "/more?x=1", content=b"{}")
+    await asyncio.sleep(0.5)
+    log = "".join(h.log)
+    assert "/api/verify-email/[hidden]" in log, log  # the access log is on
+    for token in tokens:
+        assert token not in log, (token, log)
+
+
 # -- accounts -------------------------------------------------------------------------------
 
 

@@ -33,6 +33,7 @@ from brandubh.hub.errors import CODES
 from brandubh.hub.http import (
     GZIP_MIN_BYTES,
     MailServices,
+    RedactSecrets,
     SecurityHeaders,
     WebServices,
     exception_handlers,
@@ -380,6 +381,11 @@ def create_app(settings: Settings | None = None) -> Entry:
     )
     routes = [*http_routes(web_services, mail_web, static), Route("/healthz/stats", hub.stats)]
     handlers = exception_handlers(static)
+    # uvicorn's access log (BRANDUBH_LOG_LEVEL=info) never shows a mailed token or invite.
+    access_log = logging.getLogger("uvicorn.access")
+    for old in [f for f in access_log.filters if isinstance(f, RedactSecrets)]:
+        access_log.removeFilter(old)
+    access_log.addFilter(RedactSecrets(routes))
     handlers.update(dict.fromkeys(outage.UNREACHABLE, unavailable))
     web_app = Starlette(
         routes=routes,

@@ -6,12 +6,13 @@ accounts, mail, wire's origin checks), never the composition root."""
 from brandubh.hub.http.base import Services as WebServices
 from brandubh.hub.http.headers import SecurityHeaders
 from brandubh.hub.http.mail import Services as MailServices
-from brandubh.hub.http.site import exception_handlers, routes
+from brandubh.hub.http.site import RedactSecrets, exception_handlers, routes
 from brandubh.hub.http.web import GZIP_MIN_BYTES
 
 __all__ = [
     "GZIP_MIN_BYTES",
     "MailServices",
+    "RedactSecrets",
     "SecurityHeaders",
     "WebServices",
     "exception_handlers",

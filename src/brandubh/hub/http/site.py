@@ -7,6 +7,7 @@ byte or a stray character never reaches Redis or PostgreSQL (docs/protocol.md §
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 from typing import Any, Final
@@ -66,6 +67,56 @@ def checked(route: Route) -> Route:
         return response
 
     return Route(route.path, guarded, methods=route.methods, name=route.name)
+
+
+# Path parameters that are secrets: whoever holds one may act with it (mailed tokens, a
+# friend game's invitation). A log never shows them.
+SECRET_PARAMS: Final = frozenset({"token", "invite"})
+HIDDEN: Final = "[hidden]"
+
+
+class RedactSecrets(logging.Filter):
+    """A filter for uvicorn's access log: the secret part of every path that has one (a
+    route with a ``{token}`` or ``{invite}``) is logged as ``[hidden]``. The routes are
+    tried in their order, as the app matches them; what follows a secret (a stray
+    ``/more``, a query) is kept, so a mistyped link hides its token too."""
+
+    def __init__(self, routes: list[BaseRoute]) -> None:
+        super().__init__()
+        self.patterns = [_secret_pattern(r.path) for r in routes if isinstance(r, Route)]
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        if isinstance(args, tuple) and len(args) >= 3 and isinstance(args[2], str):
+            record.args = (*args[:2], self.redact(args[2]), *args[3:])
+        return True
+
+    def redact(self, path: str) -> str:
+        """The path (and its query) with each secret segment replaced."""
+        for pattern in self.patterns:
+            found = pattern.match(path)
+            if found:
+                for name in SECRET_PARAMS & set(found.groupdict()):
+                    start, end = found.span(name)
+                    path = path[:start] + HIDDEN + path[end:]
+                return path
+        return path
+
+
+def _secret_pattern(path: str) -> re.Pattern[str]:
+    """A route's path as a pattern over logged paths, a named group for each secret."""
+    out, rest, secret = "^", path, False
+    for found in re.finditer(r"\{(\w+)(?::\w+)?\}", path):
+        out += re.escape(rest[: found.start() - (len(path) - len(rest))])
+        name = found.group(1)
+        if name in SECRET_PARAMS:
+            out += f"(?P<{name}>[^/?#]*)"
+            secret = True
+        else:
+            out += "[^/?#]*"
+        rest = path[found.end() :]
+    out += re.escape(rest)
+    return re.compile(out if secret else out + r"(?:[?#].*)?\Z", re.DOTALL)
 
 
 def exception_handlers(static: Path) -> dict[Any, Any]:
