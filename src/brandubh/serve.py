@@ -32,12 +32,18 @@ def redis_url(data_dir: Path) -> Iterator[str]:
         yield url
         return
     try:
-        server = EmbeddedRedis(data_dir)
+        server = EmbeddedRedis(data_dir, service=True)
     except RedisNotFound as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(f"brandubh: no REDIS_URL; starting an embedded Redis with data in {data_dir}")
-    with server:
+    try:
+        server.start()
+    except RuntimeError as exc:  # FolderInUse too: another service runs on this folder
+        raise click.ClickException(str(exc)) from None
+    try:
         yield server.url
+    finally:
+        server.stop()
 
 
 @contextlib.contextmanager
@@ -48,7 +54,7 @@ def database_url(data_dir: Path) -> Iterator[str]:
         yield url
         return
     try:
-        server = EmbeddedPostgres(data_dir)
+        server = EmbeddedPostgres(data_dir, service=True)
     except PostgresNotFound as exc:
         raise click.ClickException(str(exc)) from None
     click.echo(
@@ -56,7 +62,7 @@ def database_url(data_dir: Path) -> Iterator[str]:
     )
     try:
         server.start()
-    except RuntimeError as exc:
+    except RuntimeError as exc:  # FolderInUse too: another service runs on this folder
         server.close()
         raise click.ClickException(str(exc)) from None
     try:
@@ -83,7 +89,30 @@ def migrate(url: str) -> str:
             raise DatabaseUnreachable(
                 f"cannot reach the PostgreSQL of DATABASE_URL: {exc}"
             ) from None
+        if _sqlstate(exc) == "3D000":  # invalid_catalog_name: no such database
+            raise click.ClickException(
+                f"{_first_line(exc)}: create that database, or, for the embedded "
+                "PostgreSQL, its data folder was left half-made by an interrupted first "
+                "start: move it away (or remove it, if it holds nothing you need) and start "
+                "again"
+            ) from None
         raise
+
+
+def _sqlstate(exc: BaseException) -> str | None:
+    """The SQLSTATE of a database error, however deep the drivers wrapped it."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        code = getattr(seen, "sqlstate", None) or getattr(seen, "pgcode", None)
+        if isinstance(code, str):
+            return code
+        seen = getattr(seen, "orig", None) or seen.__cause__
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(getattr(exc, "orig", None) or exc)
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def migrate_at_start(url: str, tries: int = 10) -> None:
