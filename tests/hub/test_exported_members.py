@@ -22,6 +22,7 @@ EXPORTED = {
     "messages": [
         "CLOSE_HEARTBEAT",
         "CLOSE_INTERNAL_ERROR",
+        "CLOSE_INVALID_DATA",
         "CLOSE_ORIGIN_REFUSED",
         "CLOSE_SERVER_SHUTDOWN",
         "CLOSE_SESSION_ENDED",

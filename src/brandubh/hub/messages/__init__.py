@@ -7,6 +7,7 @@ from brandubh.hub.messages import frames
 from brandubh.hub.messages.protocol import (
     CLOSE_HEARTBEAT,
     CLOSE_INTERNAL_ERROR,
+    CLOSE_INVALID_DATA,
     CLOSE_ORIGIN_REFUSED,
     CLOSE_SERVER_SHUTDOWN,
     CLOSE_SESSION_ENDED,
@@ -47,6 +48,7 @@ from brandubh.hub.messages.protocol import (
 __all__ = [
     "CLOSE_HEARTBEAT",
     "CLOSE_INTERNAL_ERROR",
+    "CLOSE_INVALID_DATA",
     "CLOSE_ORIGIN_REFUSED",
     "CLOSE_SERVER_SHUTDOWN",
     "CLOSE_SESSION_ENDED",

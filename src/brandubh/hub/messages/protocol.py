@@ -21,6 +21,7 @@ from brandubh.hub.errors import ProtocolError
 
 # Close codes (4000-4999 are the application's own).
 CLOSE_SERVER_SHUTDOWN: Final = 1001  # standard "going away"
+CLOSE_INVALID_DATA: Final = 1007  # standard: a text frame that is not UTF-8
 CLOSE_ORIGIN_REFUSED: Final = 1008  # standard "policy violation": a foreign Origin
 CLOSE_INTERNAL_ERROR: Final = 1011  # standard "internal error"
 CLOSE_TRY_AGAIN_LATER: Final = 1013  # standard: too many sockets from one address, or no store

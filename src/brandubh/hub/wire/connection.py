@@ -236,11 +236,16 @@ class Connection:
                     await task
             await self._cleanup()
             if self.closing is not None:
-                # Flush what is queued (an error explaining the close) before closing.
+                # Flush what is queued (an error explaining the close) before closing: within
+                # a second in all, not a second a frame (a peer that never reads).
                 with contextlib.suppress(Exception):
-                    while self.out:
-                        await asyncio.wait_for(self.ws.send_bytes(self.out.pop(0)), 1)
+                    await asyncio.wait_for(self._flush(), 1)
+                with contextlib.suppress(Exception):
                     await self.ws.close(self.closing[0], self.closing[1])
+
+    async def _flush(self) -> None:
+        while self.out:
+            await self.ws.send_bytes(self.out.pop(0))
 
     async def _reader(self) -> None:
         settings = self.services.settings

@@ -14,20 +14,24 @@ still has its own part to play (docs/accounts.md, "Behind a reverse proxy").
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 
 from brandubh.hub.config import Settings
-from brandubh.hub.messages import CLOSE_SERVER_SHUTDOWN
+from brandubh.hub.messages import CLOSE_INVALID_DATA, CLOSE_SERVER_SHUTDOWN
 from brandubh.hub.wire.inbox import Gate, Inbox
 
 if TYPE_CHECKING:
     from uvicorn._types import ASGISendEvent
 
 SETTINGS = Settings.from_env()  # read in each worker process, as create_app does
+# What a peer may send after the hub's close frame before the connection is dropped: the
+# frames it had in flight and its close (a few hundred bytes) fit many times over.
+LATE_BYTES: Final = 16 * 1024
 
 
 class _Peers:
@@ -115,6 +119,7 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Gate()  # type: ignore[assignment]
         self.writable.set()
+        self.late_bytes = 0  # received after the hub's close frame
 
     def shutdown(self) -> None:
         if self.handshake_complete and not self.close_sent:
@@ -138,18 +143,37 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         event.headers.clear()
 
     async def send(self, message: ASGISendEvent) -> None:
+        if message["type"] == "websocket.send" and self.close_sent:
+            # The protocol closed the socket itself (1007, 1009) while the app still had a
+            # frame to send: the socket is gone, as if the peer had left, not an app error.
+            raise ClientDisconnected()
         await super().send(message)
         if message["type"] == "websocket.accept":
             # Sent: the handshake's answer is not needed again (memory per idle socket).
             self.response = None  # type: ignore[assignment]
 
     def send_receive_event_to_app(self) -> None:
-        # A text frame that is not UTF-8 would be logged by uvicorn with a traceback; the
-        # app refuses text frames anyway (bad_frame), so it gets one it can refuse.
-        if self.curr_msg_data_type == "text":
+        # A text message that is not UTF-8 is closed with 1007 (RFC 6455, 8.1), as uvicorn
+        # does, but without the traceback uvicorn logs for it. (The app refuses a text
+        # frame that is UTF-8 with bad_frame: docs/protocol.md.)
+        if self.curr_msg_data_type == "text" and not self.close_sent:
             data = b"".join(self.frames)
             try:
                 data.decode()
             except UnicodeDecodeError:
-                self.frames = [data.decode(errors="replace").encode()]
+                self.frames = []
+                self.conn.fail(CLOSE_INVALID_DATA, "text frame is not UTF-8")
+                self.handle_parser_exception()
+                return
         super().send_receive_event_to_app()
+
+    def data_received(self, data: bytes) -> None:
+        if self.close_sent and self.handshake_complete:
+            # After its close frame the hub reads only to see the peer's close: a peer
+            # that keeps sending instead (a flood never answering the close) is cut off
+            # after LATE_BYTES, not read and discarded until the close timeout.
+            self.late_bytes += len(data)
+            if self.late_bytes > LATE_BYTES:
+                self.transport.abort()
+                return
+        super().data_received(data)
