@@ -13,6 +13,7 @@ import os
 import resource
 import signal
 import socket
+import threading
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -22,13 +23,17 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 import redis
+import redis.asyncio as aioredis
 import websockets
 from starlette.routing import Route
 
+from brandubh.hub.accounts.accounts import Accounts
 from brandubh.hub.accounts.passwords import Passwords, check_name
-from brandubh.hub.accounts.sessions import session_id
+from brandubh.hub.accounts.sessions import Sessions, session_id
+from brandubh.hub.config import Settings
+from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.http import site
-from brandubh.hub.redis import keys
+from brandubh.hub.redis import Scripts, keys
 from brandubh.redis_server import EmbeddedRedis
 from services import HubProcess
 from wsclient import PASSWORD, Msg, Player, Socket, close_code, friend_game, seated
@@ -299,9 +304,35 @@ async def test_sign_ups_are_limited_per_address_and_overall(
     await elsewhere.close()
 
 
+class CountingHasher:
+    """argon2's hasher, noting each call: which kind, on which thread, at what CPU priority
+    (a thread's own nice value on Linux)."""
+
+    def __init__(self, hasher: Any) -> None:
+        self.hasher = hasher
+        self.calls: list[tuple[str, str, int]] = []
+
+    def _note(self, kind: str) -> None:
+        thread = threading.current_thread().name
+        self.calls.append((kind, thread, os.getpriority(os.PRIO_PROCESS, 0)))
+
+    def hash(self, password: str) -> str:
+        self._note("hash")
+        return str(self.hasher.hash(password))
+
+    def verify(self, encoded: str, password: str) -> bool:
+        self._note("verify")
+        return bool(self.hasher.verify(encoded, password))
+
+    def check_needs_rehash(self, encoded: str) -> bool:
+        return bool(self.hasher.check_needs_rehash(encoded))
+
+
 async def test_logins_do_not_queue_behind_sign_up_hashing() -> None:
     passwords = Passwords(concurrency=1, signup_concurrency=1)
     encoded = await passwords.hash("the right passphrase")
+    counting = CountingHasher(passwords.hasher)
+    passwords.hasher = cast(Any, counting)
     order: list[str] = []
 
     async def signup(i: int) -> None:
@@ -312,10 +343,47 @@ async def test_logins_do_not_queue_behind_sign_up_hashing() -> None:
         assert (await passwords.verify(encoded, "the right passphrase"))[0]
         order.append("login")
 
-    flood = [asyncio.create_task(signup(i)) for i in range(4)]
+    flood = [asyncio.create_task(signup(i)) for i in range(8)]
     await asyncio.sleep(0)  # the flood holds the sign-up slot and queues first
     await asyncio.gather(login(), *flood)
     assert order.index("login") < 3, order  # it did not wait for the whole flood
+    # By counts, not by time: the sign-up hashes ran on threads of their own, never on a
+    # login's, and below a login's CPU priority, so a flood of them (on every worker
+    # process at once) leaves the cores to the logins.
+    signups = [c for c in counting.calls if c[0] == "hash"]
+    logins = [c for c in counting.calls if c[0] == "verify"]
+    assert len(signups) == 8 and len(logins) == 1, counting.calls
+    assert not {t for _, t, _ in signups} & {t for _, t, _ in logins}, counting.calls
+    assert min(nice for _, _, nice in signups) > max(nice for _, _, nice in logins)
+
+
+async def test_refused_sign_ups_cost_no_hash(fresh_redis_url: str, store: Any) -> None:
+    """Sign-ups refused for their fields or by the limits never reach argon2; the first
+    accepted one is the first hash."""
+    r = aioredis.Redis.from_url(fresh_redis_url)
+    settings = Settings(signup_per_address=2)
+    accounts = Accounts(r, Scripts.register(r), Sessions(r), settings, store)
+    counting = CountingHasher(accounts.passwords.hasher)
+    accounts.passwords.hasher = cast(Any, counting)
+    refused = [
+        ("not an address", PASSWORD, None),
+        ("weak@example.org", "short", None),
+        ("weak@example.org", "password123", None),
+        ("name@example.org", PASSWORD, "Bot level 9"),
+        ("name@example.org", 12345, None),
+    ]
+    for email, password, name in refused:
+        with pytest.raises(Refusal):
+            await accounts.signup(email, password, name, None, "198.18.9.9")
+    assert counting.calls == []
+    for i in range(2):
+        await accounts.signup(f"ok{i}@example.org", PASSWORD, None, None, "198.18.9.9")
+    assert len(counting.calls) == 2
+    for i in range(5):  # over the address's limit: refused before any hash
+        with pytest.raises(RateLimited):
+            await accounts.signup(f"more{i}@example.org", PASSWORD, None, None, "198.18.9.9")
+    assert len(counting.calls) == 2, counting.calls
+    await r.aclose()
 
 
 @pytest.mark.parametrize(

@@ -1,19 +1,26 @@
 """Passwords, emails and display names: the rules an account must meet, and argon2id.
 
 Hashing follows OWASP's minimum for argon2id (docs/accounts.md): 19 MiB, 2 passes, 1 lane, about
-33 ms per hash on the reference machine. It runs in a worker thread (argon2-cffi releases
-the GIL) behind a small semaphore, so a burst of logins can neither stall the event loop
-nor take every core. An unknown email is checked against a dummy hash, so the answer
-comes in the same time as for a wrong password.
+33 ms per hash on the reference machine. It runs in worker threads of its own (argon2-cffi
+releases the GIL), a few at a time, so a burst of logins can neither stall the event loop
+nor take every core. Sign-ups hash in threads apart from the logins', fewer of them and at
+a lower CPU priority (nice +10, Linux): a flood of sign-ups, on every worker process at
+once, neither queues a login nor takes the cores a login needs. An unknown email is
+checked against a dummy hash, so the answer comes in the same time as for a wrong password.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import re
 import secrets
+import threading
 import unicodedata
-from typing import Final
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Final, TypeVar
 
 from argon2 import PasswordHasher, Type
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -26,6 +33,8 @@ MIN_DISTINCT: Final = 4  # different characters a password needs at least
 MAX_EMAIL: Final = 254
 MIN_NAME: Final = 2
 MAX_NAME: Final = 24
+_T = TypeVar("_T")
+SIGNUP_NICE: Final = 10  # how much lower a sign-up hash's thread runs than a login's
 
 # Often-used passwords that are long enough to pass the length rule (compared ignoring
 # case). Shorter ones fail the length rule already.
@@ -213,18 +222,27 @@ class Passwords:
             type=Type.ID,
         )
         self._slots = asyncio.Semaphore(max(1, concurrency))
-        # Sign-ups hash behind slots of their own, so a flood of them never queues a login.
+        # Sign-ups hash behind slots and threads of their own, the threads at a lower CPU
+        # priority: a flood of them never queues a login, nor slows one much.
         self._signup_slots = asyncio.Semaphore(max(1, signup_concurrency))
+        self._threads = ThreadPoolExecutor(max(1, concurrency), "argon2-login")
+        self._signup_threads = ThreadPoolExecutor(
+            max(1, signup_concurrency), "argon2-signup", initializer=_lower_priority
+        )
         self._dummy: str | None = None
 
     async def hash(self, password: str) -> str:
         async with self._slots:
-            return await asyncio.to_thread(self.hasher.hash, password)
+            return await self._run(self._threads, self.hasher.hash, password)
 
     async def hash_for_signup(self, password: str) -> str:
-        """A hash for a new account, computed behind the sign-ups' own slots."""
+        """A hash for a new account, computed behind the sign-ups' own slots and threads."""
         async with self._signup_slots:
-            return await asyncio.to_thread(self.hasher.hash, password)
+            return await self._run(self._signup_threads, self.hasher.hash, password)
+
+    @staticmethod
+    async def _run(threads: ThreadPoolExecutor, work: Callable[[str], _T], arg: str) -> _T:
+        return await asyncio.get_running_loop().run_in_executor(threads, work, arg)
 
     async def verify(self, encoded: str | None, password: str) -> tuple[bool, bool]:
         """(the password matches, the hash should be renewed with today's parameters).
@@ -240,7 +258,7 @@ class Passwords:
         else:
             known = True
         async with self._slots:
-            ok = await asyncio.to_thread(self._check, encoded, password)
+            ok = await self._run(self._threads, lambda p: self._check(encoded, p), password)
         if not (ok and known):
             return False, False
         return True, self.hasher.check_needs_rehash(encoded)
@@ -250,3 +268,10 @@ class Passwords:
             return self.hasher.verify(encoded, password)
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             return False
+
+
+def _lower_priority() -> None:
+    """Run this thread (a sign-up hash's) below the others: on Linux a thread has a nice
+    value of its own. Elsewhere, or where it is not allowed, it runs as it is."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SIGNUP_NICE)
