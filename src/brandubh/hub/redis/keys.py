@@ -60,8 +60,9 @@ def seed(game_id: str) -> str:
 
 def watchers(game_id: str) -> str:
     """Sorted set: spectator connection id -> expiry (ms, Redis clock). Lives: the watcher
-    lifetime (watchers.WATCHER_TTL_MS) from the last spectator's refresh (watchers.lua),
-    and at most the grace once the game is archived."""
+    lifetime (watchers.WATCHER_TTL_MS) from the latest spectator's join or refresh
+    (watchers.lua), each of which sets it anew, even once the game is archived (the
+    archive's grace, longer, does not shorten it): it goes that long after the last one."""
     return f"{PREFIX}:{tag(bucket(game_id))}:w:{game_id}"
 
 
