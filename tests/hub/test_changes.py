@@ -252,6 +252,18 @@ def test_withdrawing_an_invitation_ends_it_unstarted_with_no_result() -> None:
     assert change.write == changes.END_FIELDS
 
 
+def test_a_join_or_withdrawal_that_lost_the_race_is_game_not_waiting() -> None:
+    # Built against a waiting game; commit.lua then finds the other came first.
+    withdrawal = changes.withdraw(waiting_invitation(), A.id)
+    lost = changes.script_refusal("wrong_status", "active", withdrawal)
+    assert lost.code == "game_not_waiting" and "resign or abort" in lost.message
+    join = changes.start(waiting_invitation(), D, A, D, ALLOWANCE)
+    assert changes.script_refusal("wrong_status", "ended", join).code == "game_not_waiting"
+    # A move still hears that the game is not running.
+    move = changes.script_refusal("wrong_status", "ended", changes.resign(running(), A.id, "r"))
+    assert move.code == "game_not_active"
+
+
 @pytest.mark.parametrize(
     ("state", "player", "code"),
     [

@@ -90,6 +90,31 @@ async def test_an_accepted_invitation_can_no_longer_be_withdrawn(hub: HubProcess
     assert (await alice.game(game))["state"]["status"] == "active"
 
 
+async def test_the_loser_of_a_join_withdraw_race_is_told_game_not_waiting(
+    hub: HubProcess,
+) -> None:
+    # Exactly one wins each race; the join that loses hears invitation_withdrawn, the
+    # withdrawal that loses 409 game_not_waiting, as documented, never game_not_active.
+    ann, ben = await Player(hub.url).signup(), await Player(hub.url).signup()
+    for _ in range(8):
+        created = await ann.create_game(opponent="friend")
+        game, token = created["id"], created["invite"].rsplit("/", 1)[1]
+        joined, withdrew = await asyncio.gather(
+            ben.http.post(f"/api/games/{game}/join", json={"invite": token}),
+            ann.http.post(f"/api/games/{game}/withdraw", json={}),
+        )
+        answers = {
+            (joined.status_code, joined.json().get("error")),
+            (withdrew.status_code, withdrew.json().get("error")),
+        }
+        assert answers in (
+            {(200, None), (409, "game_not_waiting")},
+            {(410, "invitation_withdrawn"), (200, None)},
+        ), answers
+    await ann.close()
+    await ben.close()
+
+
 async def test_a_withdrawn_match_challenge_leaves_no_match(
     hub: HubProcess, redis_sync: redis.Redis
 ) -> None:
@@ -136,6 +161,11 @@ async def test_a_declined_rematch_is_told_at_once_and_not_offered_again(hub: Hub
     assert ack == {"t": "ack", "id": "x2", "of": "decline_rematch", "game": game, "next": None}
     told = await a.recv_until(lambda m: m["t"] == "rematch" and "declined" in m)
     assert told == {"t": "rematch", "game": game, "declined": "defenders"}
+    # Sent again (the same id), the same ack; a new decline finds no offer open (issue 28).
+    await d.send({"t": "decline_rematch", "game": game, "id": "x2"})
+    assert await d.reply_to("x2") == ack
+    await d.send({"t": "decline_rematch", "game": game, "id": "x3"})
+    assert (await d.reply_to("x3"))["code"] == "no_rematch_offer"
     snap = await (await Player(hub.url).start()).game(game)
     assert snap["state"]["rematch"] == {"offer": None, "game": None, "declined": "defenders"}
 

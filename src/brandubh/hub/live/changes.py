@@ -74,6 +74,17 @@ def not_running(status: str, msg_id: str | None = None) -> Refusal:
     return Refusal("game_not_active", f"the game {what}", msg_id)
 
 
+def not_waiting(status: str, withdrawing: bool) -> Refusal:
+    """``game_not_waiting``: a join, or a withdrawal, of a game past waiting (the other of
+    the two may have won the race to it)."""
+    if not withdrawing:
+        return Refusal("game_not_waiting")
+    what = "is over" if status == "ended" else "has started: resign or abort it instead"
+    return Refusal(
+        "game_not_waiting", f"this invitation can no longer be withdrawn: the game {what}"
+    )
+
+
 def stale_ply(asked: int, at: int, msg_id: str | None = None) -> Refusal:
     """``stale_ply``: the ply the move was for, and the game's."""
     return Refusal(
@@ -112,6 +123,8 @@ def script_refusal(code: str, detail: str, change: Change) -> Refusal:
     """What commit.lua's refusal of ``change`` tells the actor: the same refusal as the
     check above it repeats (``detail``: what Redis holds: the status, the ply)."""
     if code == "wrong_status":
+        if change.status == "waiting":  # a join or a withdrawal that lost to the other
+            return not_waiting(detail, change.event.get("kind") == "withdraw")
         return not_running(detail)
     if code == "stale_ply" and change.ply is not None:
         return stale_ply(change.ply, int(detail))
@@ -156,7 +169,7 @@ def start(
 ) -> Change:
     """Seat the second player and start the clock of the attackers' first move."""
     if current.status != "waiting":
-        raise Refusal("game_not_waiting")
+        raise not_waiting(current.status, withdrawing=False)
     new = current.evolve(
         seq=current.seq + 1,
         status="active",
@@ -264,10 +277,7 @@ def withdraw(state: GameState, player_id: str) -> Change:
     if state.creator.id != player_id:
         raise Refusal("not_yours")
     if state.status != "waiting" or state.opponent != "friend":
-        what = "is over" if state.status == "ended" else "has started: resign or abort it instead"
-        raise Refusal(
-            "game_not_waiting", f"this invitation can no longer be withdrawn: the game {what}"
-        )
+        raise not_waiting(state.status, withdrawing=True)
     event = {"kind": "withdraw", "by": None}
     return replace(ending(state.next(), Result(None, "aborted"), event), status="waiting")
 

@@ -295,16 +295,17 @@ class GameService:
                 raise rematch_refusal(reply[1].decode())
         raise Refusal("busy", "the rematch is changing too fast; try again")
 
-    async def decline_rematch(self, player_id: str, game_id: str) -> str | None:
+    async def decline_rematch(self, player_id: str, game_id: str, msg_id: str) -> str | None:
         """Decline the opponent's rematch offer; None, or the rematch's id if one was
-        agreed first (then there is nothing to decline)."""
+        agreed first (then there is nothing to decline). Sent again with the same
+        ``msg_id``, the same answer; with another, no offer is open any more."""
         state = await self.load(game_id)
         side = state.side_of(player_id)
         if side is None:
             raise Refusal("not_a_player")
         reply = await self.scripts.rematch_decline(
-            keys=[keys.game(game_id), keys.game_hubs(game_id)],
-            args=[side, keys.game_channel_stem(game_id), game_id],
+            keys=[keys.game(game_id), keys.game_hubs(game_id), keys.acks(game_id)],
+            args=[side, keys.game_channel_stem(game_id), game_id, f"{player_id}:{msg_id}"],
         )
         tag = reply[0].decode()
         if tag == "exists":

@@ -146,7 +146,7 @@ async def act_on_game(conn: Connection, player: Player, msg: GameAction) -> None
             conn.send(frames.ack(msg.id, "rematch", game=msg.game, outcome=outcome, next=next_game))
             return
         case DeclineRematch():
-            agreed = await games.decline_rematch(player.id, msg.game)
+            agreed = await games.decline_rematch(player.id, msg.game, msg.id)
             conn.send(frames.ack(msg.id, "decline_rematch", game=msg.game, next=agreed))
             return
         case _:
