@@ -164,3 +164,30 @@ async def test_postgres_killed_during_a_burst_of_1000_endings(world: dict[str, A
     await burst(400)
     assert len(ended) == 1000
     await check_exactly_once(w, ended)
+
+
+async def test_healthz_reports_a_database_gone_for_longer_than_its_grace(
+    fresh_redis_url: str,
+    own_postgres: EmbeddedPostgres,
+    start_hub: Callable[..., HubProcess],
+) -> None:
+    """A hub whose PostgreSQL went away (stopped, or taken over by another service) does not
+    say it is healthy once BRANDUBH_DATABASE_DOWN_AFTER_S has passed; back, it is again."""
+    env = {**FAST, "BRANDUBH_DATABASE_DOWN_AFTER_S": "1"}
+    hub = start_hub(env, redis=fresh_redis_url, database=own_postgres.url)
+
+    async def wait_for(status: int) -> httpx.Response:
+        async with httpx.AsyncClient(base_url=hub.url, timeout=10) as client:
+            for _ in range(600):
+                r = await client.get("/healthz")
+                if r.status_code == status:
+                    return r
+                await asyncio.sleep(0.05)
+        raise AssertionError(f"/healthz never answered {status}: {r.status_code} {r.text}")
+
+    assert (await wait_for(200)).text == "ok"
+    own_postgres.stop()
+    r = await wait_for(503)
+    assert "database unreachable" in r.text
+    own_postgres.start()
+    assert (await wait_for(200)).text == "ok"

@@ -94,6 +94,8 @@ class Settings:
     time_scale: float = 1.0  # multiplies every move deadline; tests shorten them with it
     scheduler_poll_s: float = 0.05
     outage_after_s: float = 30.0  # no scheduler beat for this long: the service was down
+    # PostgreSQL unanswering for this long: /healthz says 503 (a shorter outage: 200).
+    database_down_after_s: float = 30.0
     client_dir: str = ""  # built client (index.html and assets); empty: the package's build
     # Login limits per sliding window (docs/accounts.md): failures per account (by email,
     # known or not) from one address, and from every address that failed there; attempts
@@ -161,6 +163,9 @@ class Settings:
             time_scale=_float("BRANDUBH_TIME_SCALE", cls.time_scale),
             scheduler_poll_s=_float("BRANDUBH_SCHEDULER_POLL_S", cls.scheduler_poll_s),
             outage_after_s=_float("BRANDUBH_OUTAGE_AFTER_S", cls.outage_after_s),
+            database_down_after_s=_float(
+                "BRANDUBH_DATABASE_DOWN_AFTER_S", cls.database_down_after_s
+            ),
             client_dir=os.environ.get("BRANDUBH_CLIENT_DIR", ""),
             login_window_s=_float("BRANDUBH_LOGIN_WINDOW_S", cls.login_window_s),
             login_per_account=_int("BRANDUBH_LOGIN_PER_ACCOUNT", cls.login_per_account),

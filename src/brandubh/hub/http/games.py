@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import math
 import secrets
+import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -32,9 +36,51 @@ MAX_RECORD = 64 * 1024
 CREATE_FIELDS = {"ruleset", "move_time", "opponent", "bot_level", "rated", "match", "invitee"}
 
 
+class DatabaseHealth:
+    """How long PostgreSQL has not answered, for /healthz: one ``SELECT 1`` at most every
+    ``CHECK_EVERY_S`` however often it is asked (callers meanwhile share the last answer or
+    the check under way), none waited on longer than ``ANSWER_S``."""
+
+    CHECK_EVERY_S: Final = 1.0
+    ANSWER_S: Final = 2.0
+
+    def __init__(
+        self, ping: Callable[[], Awaitable[bool]], clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._ping = ping
+        self._clock = clock
+        self._checked = -math.inf
+        self._down_since: float | None = None
+        self._check: asyncio.Task[None] | None = None
+
+    async def down_for(self) -> float:
+        """Seconds since a check first found PostgreSQL unanswering; 0 while it answers."""
+        if self._check is None and self._clock() - self._checked >= self.CHECK_EVERY_S:
+            self._check = asyncio.get_running_loop().create_task(self._run())
+        if self._check is not None:
+            await asyncio.shield(self._check)  # a request given up does not end the check
+        return 0.0 if self._down_since is None else self._clock() - self._down_since
+
+    async def _run(self) -> None:
+        try:
+            try:
+                ok = await asyncio.wait_for(self._ping(), self.ANSWER_S)
+            except Exception:
+                ok = False
+            now = self._clock()
+            if ok:
+                self._down_since = None
+            elif self._down_since is None:
+                self._down_since = now
+            self._checked = now
+        finally:
+            self._check = None
+
+
 def routes(web: Services, static: Path) -> list[Route]:
     """The HTTP routes of games, pages and health (accounts.py and mail.py have the rest)."""
     settings = web.settings
+    database = DatabaseHealth(web.accounts.store.ping)
 
     async def new_guest(request: Request) -> tuple[Player, str] | None:
         """A new guest session with a short life, or None when the visitor's address made
@@ -245,7 +291,19 @@ def routes(web: Services, static: Path) -> list[Route]:
         )
 
     async def health(request: Request) -> Response:
+        """200 while the hub reaches Redis and PostgreSQL. PostgreSQL unanswering for less
+        than ``database_down_after_s`` (a restart, a brief outage: games go on, accounts
+        answer 503) still answers 200 and says so; for longer, 503."""
         await web.redis.ping()
+        down = await database.down_for()
+        if down >= settings.database_down_after_s:
+            return PlainTextResponse(
+                f"database unreachable for {down:.0f} s: accounts, mail and the archive wait",
+                status_code=503,
+                headers={"Retry-After": "5"},
+            )
+        if down > 0:
+            return PlainTextResponse(f"ok; the database has not answered for {down:.0f} s")
         return PlainTextResponse("ok")
 
     async def page(request: Request) -> Response:
