@@ -159,6 +159,55 @@ def test_match_of_reads_the_header() -> None:
 # -- newsome's tie-breaker ----------------------------------------------------------------
 
 
+# -- endings the service decides ------------------------------------------------------------
+
+
+def test_a_timeout_is_lost_by_the_side_to_move_only() -> None:
+    # Nielsen: the attackers move first, so after two plies they are to move.
+    fair = record(
+        "g1", "attackers", moves=quiet("nielsen", 2), result=Result("defenders", "timeout")
+    )
+    assert verify(fair).result == Result("defenders", "timeout")
+    # One move more (or less) and the same result blames the side that had just moved.
+    for moves in (quiet("nielsen", 3), quiet("nielsen", 5)):
+        shifted = replace(fair, moves=moves)
+        with pytest.raises(VerificationFailed, match="only the side to move runs out of time"):
+            verify(shifted)
+    with pytest.raises(VerificationFailed, match="aborted, not lost"):
+        verify(replace(fair, moves=quiet("nielsen", 1), result=Result("attackers", "timeout")))
+
+
+@pytest.mark.parametrize(
+    ("plies", "result", "needle"),
+    [
+        (4, Result(None, "aborted"), "only a game of fewer than two plies"),
+        (1, Result("attackers", "aborted"), "with no winner"),
+        (3, Result(None, "resignation"), "names no winner"),
+        (3, Result("defenders", "draw_agreed"), "an agreed draw, but the defenders won"),
+    ],
+)
+def test_an_ending_must_agree_with_the_moves(plies: int, result: Result, needle: str) -> None:
+    bad = record("g1", "attackers", moves=quiet("nielsen", plies), result=result)
+    with pytest.raises(VerificationFailed, match=needle):
+        verify(bad)
+
+
+@pytest.mark.parametrize(
+    ("plies", "result"),
+    [
+        (0, Result(None, "aborted")),
+        (1, Result(None, "aborted")),
+        (3, Result("attackers", "resignation")),
+        (0, Result("defenders", "resignation")),
+        (6, Result(None, "draw_agreed")),
+        (7, Result("attackers", "timeout")),
+    ],
+)
+def test_endings_as_the_service_writes_them_verify(plies: int, result: Result) -> None:
+    fine = record("g1", "attackers", moves=quiet("nielsen", plies), result=result)
+    assert verify(fine).result == result
+
+
 def newsome_match() -> tuple[Record, Record]:
     """1-1 with unequal margins: Bob wins game 1 as defenders after losing a prince (4 left),
     Ann wins game 2 as defenders with all five."""

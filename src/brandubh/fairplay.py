@@ -124,9 +124,41 @@ def _creator(record: Record) -> Side:
 
 def _replay(record: Record) -> Game:
     try:
-        return record.replay()
+        game = record.replay()
     except InvalidRecord as exc:
         raise VerificationFailed(str(exc)) from None
+    _check_ending(game)
+    return game
+
+
+def _check_ending(game: Game) -> None:
+    """An ending the service decides must agree with the position the moves reach, as the
+    service decides it (live/changes.py): only the side to move runs out of time, and not
+    before two plies (a first move that never came aborts the game); only a game of fewer
+    than two plies is aborted; a resignation has a winner and an agreed draw none."""
+    result, plies = game.result, len(game.moves)
+    assert result is not None
+    reason, winner, mover = result.reason, result.winner, game.side_to_move
+    if reason == "timeout":
+        if plies < 2:
+            raise VerificationFailed(
+                f"the record says a timeout after {plies} plies: a game whose first moves "
+                f"never came is aborted, not lost"
+            )
+        if winner != opponent(mover):
+            raise VerificationFailed(
+                f"the record says the {winner or 'nobody'} won on time, but the {mover} were "
+                f"to move after ply {plies}: only the side to move runs out of time"
+            )
+    elif reason == "aborted" and (plies >= 2 or winner is not None):
+        raise VerificationFailed(
+            f"the record says aborted after {plies} plies: only a game of fewer than two "
+            f"plies is aborted, with no winner"
+        )
+    elif reason == "resignation" and winner is None:
+        raise VerificationFailed("the record says a resignation, but names no winner")
+    elif reason == "draw_agreed" and winner is not None:
+        raise VerificationFailed(f"the record says an agreed draw, but the {winner} won")
 
 
 def _check_match_sides(record: Record, match: MatchGame, earlier: Sequence[Record]) -> None:

@@ -122,9 +122,9 @@ EXPORTED = {
     "http": [
         "GZIP_MIN_BYTES",
         "MailServices",
+        "RedactSecrets",
         "SecurityHeaders",
         "WebServices",
-        "RedactSecrets",
         "exception_handlers",
         "routes",
     ],

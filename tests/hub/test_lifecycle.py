@@ -10,12 +10,14 @@ import asyncio
 import random
 import re
 import time
+from dataclasses import replace
 from typing import Any
 
 import msgpack
 import redis
 
-from brandubh.engine import Game
+from brandubh import fairplay
+from brandubh.engine import Game, format_record, parse_record
 from brandubh.hub.redis import keys
 from services import sync_client
 from wsclient import Msg, Player, Socket, friend_game, seated
@@ -426,8 +428,22 @@ async def test_a_finished_games_record_verifies_and_a_changed_one_does_not(
     renamed = re.sub(r'\[Attackers "[^"]*"\]', '[Attackers "Someone Else"]', text)
     assert renamed != text
     other = (await alice.http.post("/api/verify", content=renamed)).json()
-    assert other["ok"] is True and other["stored"]["same"] is False
+    assert other["ok"] is False and other["stored"]["same"] is False
     assert any("attackers" in d for d in other["stored"]["differences"])
+    assert f"not the game this service played as {game}" in other["error"]
+    # The resigned game's last move swapped for another legal one: a consistent record,
+    # but not this game's, so it does not verify (it did, and linked to the game).
+    played = parse_record(text)
+    before = Game("nielsen")
+    for move in played.moves[:-1]:
+        before.play(move)
+    swap = next(
+        str(m) for m in before.legal_moves() if str(m) != played.moves[-1] and not m.captures
+    )
+    swapped = format_record(replace(played, moves=(*played.moves[:-1], swap)))
+    assert fairplay.verify(parse_record(swapped))  # it holds together on its own
+    reply = (await alice.http.post("/api/verify", content=swapped)).json()
+    assert reply["ok"] is False and "the moves differ" in reply["error"], reply
 
     seed_line = next(line for line in text.splitlines() if line.startswith("[Seed "))
     other_seed = "0" * 64

@@ -245,6 +245,18 @@ def routes(web: Services, static: Path) -> list[Route]:
         except (EngineError, fairplay.VerificationFailed) as exc:
             return JSONResponse({"ok": False, "error": str(exc)})
         assert game.result is not None
+        stored = await stored_comparison(record)
+        if stored["found"] and not stored["same"]:
+            # Consistent, but not the game played here under its id (say, a resigned game's
+            # last move swapped for another legal one): it does not verify as that game.
+            return JSONResponse(
+                {
+                    "ok": False,
+                    "error": "the record holds together, but it is not the game this service "
+                    f"played as {record.game_id}: {'; '.join(stored['differences'])}",
+                    "stored": stored,
+                }
+            )
         return JSONResponse(
             {
                 "ok": True,
@@ -254,7 +266,7 @@ def routes(web: Services, static: Path) -> list[Route]:
                 "result": str(game.result),
                 "winner": game.result.winner,
                 "reason": game.result.reason,
-                "stored": await stored_comparison(record),
+                "stored": stored,
             }
         )
 
