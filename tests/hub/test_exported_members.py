@@ -100,6 +100,7 @@ EXPORTED = {
         "Session",
         "Sessions",
         "Verification",
+        "confirming_logs_in",
         "not_logged_in",
         "reachable",
     ],

@@ -52,12 +52,15 @@ async def test_sign_up_mails_a_link_that_confirms_the_address_once(
     # The page of the link is the client's; looking does not use the link up.
     token = token_of(link)
     assert (await ann.http.get(urlsplit(link).path)).status_code in (200, 503)
-    assert (await ann.http.get(f"/api/verify-email/{token}")).json() == {"email": ann.email}
+    r = await ann.http.get(f"/api/verify-email/{token}")
+    # Whose account it confirms, and that confirming logs this browser (no session) in.
+    assert r.json() == {"email": ann.email, "name": "Ann Mail", "logs_in": True}
     r = await ann.http.post(f"/api/verify-email/{token}")
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["verified"] is True and body["email"] == ann.email
     assert body["account"] is True and body["name"] == "Ann Mail"
+    assert body["logged_in"] is True  # a browser without another session
     # Following the link logged the account in.
     assert (await ann.http.get("/api/mail")).json()["verified"] is True
     # Used: the same link again says so.
@@ -65,6 +68,118 @@ async def test_sign_up_mails_a_link_that_confirms_the_address_once(
     assert r.status_code == 410 and error_of(r) == "token_used"
     assert "used already" in r.json()["message"] and "new one" in r.json()["message"]
     await ann.close()
+
+
+async def test_the_signers_guest_session_ends_when_the_address_is_confirmed_elsewhere(
+    hub: HubProcess, mailbox: Mailbox
+) -> None:
+    # A guest (cookie G) signs up; the link is followed on another device. The account
+    # adopts G's player id, so G would act for it (its games, its sockets): G ends.
+    g = await Player(hub.url).guest()
+    guest_id = g.id
+    sock = await g.connect()
+    await g.signup(verify=False)
+    phone = Player(hub.url)
+    phone.email = g.email
+    await phone.verify()
+    assert (await g.http.get("/api/me")).json()["id"] is None  # a visitor again
+    assert (await g.http.get("/api/me/games")).json()["playing"] == []
+    assert await sock.close_code() == 4004
+    assert phone.me["id"] == guest_id and phone.me["logged_in"] is True
+    # The phone's session is the account's one session: log out everywhere ends just it.
+    r = await phone.http.post("/api/logout", json={"everywhere": True})
+    assert r.json() == {"ended": 1}
+    for p in (g, phone):
+        await p.close()
+
+
+async def test_a_reset_ends_the_signers_guest_session_too(
+    hub: HubProcess, mailbox: Mailbox
+) -> None:
+    g = await Player(hub.url).guest()
+    sock = await g.connect()
+    await g.signup(verify=False)
+    stranger = Player(hub.url)
+    assert (
+        await stranger.http.post("/api/password/forgot", json={"email": g.email})
+    ).status_code == 202
+    token = token_of((await mailbox.wait(g.email, "set a new password")).link("/reset-password/"))
+    r = await stranger.http.post(
+        "/api/password/reset", json={"token": token, "password": NEW_PASSWORD}
+    )
+    assert r.status_code == 200 and r.json() == {"ended": 1}, r.text
+    assert await sock.close_code() == 4004
+    assert (await g.http.get("/api/me")).json()["id"] is None
+    for p in (g, stranger):
+        await p.close()
+
+
+async def test_a_confirmation_link_never_swaps_whom_a_browser_speaks_for(
+    hub: HubProcess, mailbox: Mailbox
+) -> None:
+    # Login CSRF: an attacker's own link, opened in a victim's browser, confirms the
+    # attacker's address but leaves the victim's session (an account's or a guest's) alone.
+    victim = await Player(hub.url).signup(name="Victim")
+    bystander = await Player(hub.url).guest()
+    attacker = await Player(hub.url).signup(name="Attacker", verify=False)
+    mail = await mailbox.wait(attacker.email, "confirm your email")
+    token = token_of(mail.link("/verify-email/"))
+    r = await victim.http.post(f"/api/verify-email/{token}")
+    assert r.status_code == 200, r.text
+    me = (await victim.http.get("/api/me")).json()
+    assert me["id"] == victim.id and me["name"] == "Victim"
+    assert "set-cookie" not in r.headers
+    assert r.json()["logged_in"] is False and r.json()["name"] == "Attacker"
+    # Another link, in a guest's browser: the guest stays the guest.
+    other = await Player(hub.url).signup(name="Other", verify=False)
+    token = token_of((await mailbox.wait(other.email, "confirm your email")).link("/verify-"))
+    # The page learns whose account a link confirms before the reader decides.
+    r = await bystander.http.get(f"/api/verify-email/{token}")
+    assert r.json() == {"email": other.email, "name": "Other", "logs_in": False}
+    r = await bystander.http.post(f"/api/verify-email/{token}")
+    assert r.status_code == 200 and r.json()["logged_in"] is False
+    assert (await bystander.http.get("/api/me")).json()["id"] == bystander.id
+    # The addresses are confirmed all the same: their owners log in.
+    assert (await attacker.login()).status_code == 200
+    assert (await other.login()).status_code == 200
+    for p in (victim, bystander, attacker, other):
+        await p.close()
+
+
+async def test_a_password_change_or_reset_ends_every_outstanding_reset_link(
+    hub: HubProcess, mailbox: Mailbox
+) -> None:
+    ann = await Player(hub.url).signup()
+    stranger = Player(hub.url)
+
+    async def reset_link(n: int) -> str:
+        r = await stranger.http.post("/api/password/forgot", json={"email": ann.email})
+        assert r.status_code == 202
+        return token_of((await mailbox.wait(ann.email, "set a new password", n)).link("/reset-"))
+
+    older, newer = await reset_link(1), await reset_link(2)
+    r = await stranger.http.post(
+        "/api/password/reset", json={"token": newer, "password": NEW_PASSWORD}
+    )
+    assert r.status_code == 200, r.text
+    for token in (older, newer):  # the older link set no second password
+        r = await stranger.http.post(
+            "/api/password/reset", json={"token": token, "password": "yet another passphrase"}
+        )
+        assert r.status_code == 410 and error_of(r) == "token_used", r.text
+        assert (await stranger.http.get(f"/api/password/reset/{token}")).status_code == 410
+    # A link asked for, then the password changed while logged in: the link is done.
+    later = await reset_link(3)
+    assert (await ann.login(ann.email, NEW_PASSWORD)).status_code == 200
+    r = await ann.http.post("/api/password", json={"current": NEW_PASSWORD, "new": PASSWORD})
+    assert r.status_code == 200, r.text
+    r = await stranger.http.post(
+        "/api/password/reset", json={"token": later, "password": "yet another passphrase"}
+    )
+    assert r.status_code == 410 and error_of(r) == "token_used", r.text
+    assert (await Player(hub.url).login(ann.email, PASSWORD)).status_code == 200
+    for p in (ann, stranger):
+        await p.close()
 
 
 async def unconfirm(database_url: str, account_id: str) -> None:
@@ -174,6 +289,10 @@ async def test_sign_up_says_nothing_about_whether_an_address_has_an_account(
     assert r.status_code == 200, r.text
     assert (await Player(hub.url).login(pending.email, PASSWORD)).status_code == 401
     assert (await Player(hub.url).login(pending.email, "the owner's own words")).status_code == 200
+    # The first sign-up's link, unused, confirms and logs in nobody any more.
+    first = token_of(mailbox.mails(pending.email, "confirm your email")[0].link("/verify-email/"))
+    r = await Player(hub.url).http.post(f"/api/verify-email/{first}")
+    assert r.status_code == 410 and error_of(r) == "token_used", r.text
     for p in (owner, pending, prober):
         await p.close()
 

@@ -228,6 +228,7 @@ class Hub:
         self.resets = Resets(scripts, self.accounts, tokens, outbox, url)
         self.accounts.on_signup.append(self.verification.signed_up)
         self.accounts.on_taken.append(self.verification.signed_up_again)
+        self.accounts.on_password_set.append(self.resets.password_set)
         self.reminders = Reminders(
             redis,
             scripts,

@@ -4,7 +4,12 @@ password (the mail of both through ``mail``). Accounts themselves live in Postgr
 (``brandubh.store``). It never imports the sockets: ended sessions are announced on the
 hubs' channel, and ``wire`` closes their sockets."""
 
-from brandubh.hub.accounts.accounts import Accounts, not_logged_in, reachable
+from brandubh.hub.accounts.accounts import (
+    Accounts,
+    confirming_logs_in,
+    not_logged_in,
+    reachable,
+)
 from brandubh.hub.accounts.resets import Resets
 from brandubh.hub.accounts.sessions import COOKIE, TTL_S, Session, Sessions
 from brandubh.hub.accounts.verification import Verification
@@ -17,6 +22,7 @@ __all__ = [
     "Session",
     "Sessions",
     "Verification",
+    "confirming_logs_in",
     "not_logged_in",
     "reachable",
 ]

@@ -87,6 +87,9 @@ class Accounts:
         # with the account and client address of a sign-up for a taken address.
         self.on_signup: list[Callable[[str], Awaitable[None]]] = []
         self.on_taken: list[Callable[[str, str], Awaitable[None]]] = []
+        # Awaited with the account's id after its password changed or was reset (the
+        # composition root adds ending its outstanding reset links).
+        self.on_password_set: list[Callable[[str], Awaitable[None]]] = []
 
     async def start(self) -> None:
         """Make the dummy hash now, so that no login waits for it."""
@@ -115,7 +118,9 @@ class Accounts:
         is logged in only by following its link, or by a login once confirmed.
 
         A guest session's player id is adopted by the new account (a given name wins), so
-        the games played as that guest become the account's.
+        the games played as that guest become the account's; that session is listed with
+        the account's, so that it ends when the address is confirmed, or the account's
+        sessions are ended (log out everywhere, a reset, a release).
         """
         email = normalize_email(email_raw)
         password = check_password(password_raw, email)
@@ -132,6 +137,8 @@ class Accounts:
             for on_taken in self.on_taken:
                 await on_taken(taken, address)
         else:
+            if guest and current is not None and current.player.id == account_id:
+                await self.sessions.list_with_account(current)
             for hook in self.on_signup:
                 await hook(account_id)
         return email
@@ -152,20 +159,22 @@ class Accounts:
                 account_id = _new_id()  # that guest id was adopted already: start afresh
         raise Refusal("busy", "could not create the account; try again")  # pragma: no cover
 
-    async def log_in_confirmed(
+    async def confirmed(
         self, account_id: str, current: Session | None
-    ) -> tuple[str, Session]:
-        """A new session (its token) for an account whose confirmation link was just
-        followed, which proves the address; the request's own session ends."""
+    ) -> tuple[str, Session] | None:
+        """An account whose confirmation link was just followed (a button the reader
+        pressed, having been shown the account): every session that spoke for it before
+        ends (the signer's guest session, wherever it is), and the request's browser is
+        logged in under a new token (returned) if it held no session or that guest's.
+        A browser holding another player's session keeps it (None): a link must not
+        silently swap whom a browser speaks for (login CSRF)."""
         account = await self.get(account_id)
         if account is None:
             raise not_logged_in()
-        token, session = await self.sessions.create_account_session(
-            Player(account.id, account.name)
-        )
-        if current is not None:
-            await self.end_sessions([current], notify=True)
-        return token, session
+        await self.end_every_session(account.id)
+        if not confirming_logs_in(account.id, current):
+            return None
+        return await self.sessions.create_account_session(Player(account.id, account.name))
 
     async def login(
         self, email_raw: object, password_raw: object, address: str, current: Session | None
@@ -240,6 +249,7 @@ class Accounts:
             await self.store.set_password(account.id, new_hash)
         ended = await self.sessions.end_all(account.id, keep=session.id)
         await self._notify(ended)
+        await self._password_set(account.id)
         return len(ended)
 
     async def end_sessions(self, sessions: list[Session], *, notify: bool) -> None:
@@ -310,9 +320,20 @@ class Accounts:
         new_hash = await self.passwords.hash(password)
         async with reachable():
             await self.store.set_password(account.id, new_hash)
-        ended = await self.sessions.end_all(account.id)
+        ended = await self.end_every_session(account.id)
+        await self._password_set(account.id)
+        return ended
+
+    async def end_every_session(self, account_id: str) -> int:
+        """End every session listed for an account (theirs, and a guest session whose id
+        it adopted); how many. Their sockets close with 4004."""
+        ended = await self.sessions.end_all(account_id)
         await self._notify(ended)
         return len(ended)
+
+    async def _password_set(self, account_id: str) -> None:
+        for hook in self.on_password_set:
+            await hook(account_id)
 
     async def release_unverified(self, account_id: str) -> bool:
         """Delete an account whose address was never confirmed, releasing the address;
@@ -320,12 +341,19 @@ class Accounts:
         async with reachable():
             released = await self.store.delete_unverified(account_id)
         if released:
-            await self._notify(await self.sessions.end_all(account_id))
+            await self.end_every_session(account_id)
         return released
 
 
 def not_logged_in() -> Refusal:
     return Refusal("not_logged_in")
+
+
+def confirming_logs_in(account_id: str, current: Session | None) -> bool:
+    """Whether confirming an account's address logs in the browser of ``current``: one
+    without a session, or with the signer's own guest session; never one speaking for
+    another player (the confirmation page says which before its button is pressed)."""
+    return current is None or current.player.id == account_id
 
 
 def _new_id() -> str:

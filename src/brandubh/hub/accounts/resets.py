@@ -3,7 +3,8 @@
 Asking gives the same answer whether or not the address has an account (the mail goes
 only where there is one), and is limited per client address and per address asked for.
 Using the link sets the new password (passwords.check_password's rules) and ends every
-session of the account, whose sockets close with 4004; the link cannot be used twice.
+session of the account, whose sockets close with 4004; the link cannot be used twice, and
+any password change or reset ends every other outstanding reset link of the account.
 Following it proves the address is the reader's, so it also confirms the address.
 """
 
@@ -51,8 +52,15 @@ class Resets:
         holder = await self.tokens.check("reset", token)
         check_password(password, holder.email)  # a weak password keeps the link good
         holder = await self.tokens.use("reset", token)
-        ended = await self.accounts.reset_password(holder.account, password)
+        ended = await self.accounts.reset_password(holder.account, password)  # password_set
         # The link reached the address: that confirms it too, so the owner of an address
-        # someone else signed up with takes the account over at once.
-        await self.accounts.mark_verified(holder.account, holder.email)
+        # someone else signed up with takes the account over at once, and no confirmation
+        # link of the first sign-up is left to log anyone in.
+        if await self.accounts.mark_verified(holder.account, holder.email):
+            await self.tokens.void("verify", holder.account)
         return ended
+
+    async def password_set(self, account_id: str) -> None:
+        """The account's password changed or was reset: every outstanding reset link of
+        it ends (an older link after a newer one was used, a link after a change)."""
+        await self.tokens.void("reset", account_id)

@@ -5,7 +5,8 @@ a guest session: a random player id and display name. Following a sign-up's link
 logging in replaces it with an account session under a new token (the token rotates on
 every login). Redis keys a session by the SHA-256 of its token, so a copy of
 the data holds no usable cookie; an account's sessions are listed (keys.account_sessions)
-so that they can all be ended at once (docs/accounts.md).
+so that they can all be ended at once (docs/accounts.md), and so is a guest session whose
+player id a sign-up adopted: it speaks for that id, and so ends with the account's.
 
 A guest session is made with a short life (an hour) and the game it was made for gives
 it an account's (``keep``), so that a first act that fails leaves nothing behind for long.
@@ -135,6 +136,16 @@ class Sessions:
         """Give a session that was used (a game was started) its full life."""
         await self.redis.expire(keys.session(session_id(token)), TTL_S)
 
+    async def list_with_account(self, session: Session) -> None:
+        """List a guest session with the account that adopted its player id (a sign-up),
+        so that whatever ends the account's sessions ends it too. The list lives as long
+        as the session (a guest session's life is set once, when it is made)."""
+        listed = keys.account_sessions(session.player.id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.sadd(listed, session.id)
+        pipe.expire(listed, TTL_S)
+        await pipe.execute()
+
     async def create_account_session(self, player: Player) -> tuple[str, Session]:
         """A new session, under a new token, for an account; listed with the account's."""
         token = secrets.token_urlsafe(32)
@@ -152,8 +163,8 @@ class Sessions:
         """End one session (log out here)."""
         pipe = self.redis.pipeline(transaction=False)
         pipe.delete(keys.session(session.id))
-        if session.account:
-            pipe.srem(keys.account_sessions(session.player.id), session.id)
+        # A guest session is listed too once a sign-up adopted its player id.
+        pipe.srem(keys.account_sessions(session.player.id), session.id)
         await pipe.execute()
 
     async def end_all(self, account_id: str, keep: str | None = None) -> list[str]:

@@ -1,14 +1,16 @@
 """Confirmed addresses: the link sent at sign-up, the mail for a taken address, and what
 needs a confirmed address.
 
-A new account's address is unconfirmed until its link (48 h, single use) is followed;
-following it logs the account in. Until then the account cannot log in (Accounts.login),
-so that signing up says nothing about whether the address had an account. A sign-up for
-a taken address mails its owner instead (``signed_up_again``). Playing people (friend
-games, seeks, quick pairing) and the leaderboards need a confirmed address
-(``verification_required``), and so only confirmed accounts are ever rated. A sign-up
-never confirmed is deleted after 7 days, releasing its address (``sweep``, claimed like
-every background job, so one hub does each).
+A new account's address is unconfirmed until its link (48 h, single use) is followed:
+the page shows the account and the reader presses a button; that confirms the address,
+ends every other link of it and every session that spoke for the account, and logs in a
+browser that held no other player's session (Accounts.confirmed). Until then the
+account cannot log in (Accounts.login), so that signing up says nothing about whether the
+address had an account. A sign-up for a taken address mails its owner instead
+(``signed_up_again``). Playing people (friend games, seeks, quick pairing) and the
+leaderboards need a confirmed address (``verification_required``), and so only confirmed
+accounts are ever rated. A sign-up never confirmed is deleted after 7 days, releasing its
+address (``sweep``, claimed like every background job, so one hub does each).
 """
 
 from __future__ import annotations
@@ -105,6 +107,7 @@ class Verification:
                 f"within {mails.lifetime(keys.RELEASE_AFTER_S)} is released): sign up again",
             )
         await self.redis.zrem(keys.unverified(), holder.account)
+        await self.tokens.void("verify", holder.account)  # the address's other links end
         return holder
 
     async def sweep(self) -> int:

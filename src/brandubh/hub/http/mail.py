@@ -22,6 +22,7 @@ from brandubh.hub.accounts import (
     Session,
     Sessions,
     Verification,
+    confirming_logs_in,
     not_logged_in,
 )
 from brandubh.hub.config import Settings
@@ -78,23 +79,41 @@ def routes(web: Services, static: Path) -> list[Route]:
         return JSONResponse({"sent": True}, status_code=202)
 
     async def verify_check(request: Request) -> Response:
+        # What the page shows before the reader decides: the address, its account, and
+        # whether confirming logs this browser in to it.
         holder = await web.verification.check(request.path_params["token"])
-        return JSONResponse({"email": holder.email}, headers={"Cache-Control": "no-store"})
+        account = await accounts.get(holder.account)
+        current = await web.sessions.get_session(request.cookies.get(COOKIE))
+        return JSONResponse(
+            {
+                "email": holder.email,
+                "name": account.name if account else None,
+                "logs_in": confirming_logs_in(holder.account, current),
+            },
+            headers={"Cache-Control": "no-store"},
+        )
 
     async def verify_confirm(request: Request) -> Response:
-        # Following the link proves the address: it logs the account in, as a login would.
+        # The page's button, pressed by a reader shown the account: the address is
+        # confirmed, and a browser without another player's session is logged in to it.
         await read_json(request, settings, set())
         holder = await web.verification.confirm(request.path_params["token"])
         current = await web.sessions.get_session(request.cookies.get(COOKIE))
-        token, session = await accounts.log_in_confirmed(holder.account, current)
+        account = await accounts.get(holder.account)
+        if account is None:
+            raise not_logged_in()
+        new = await accounts.confirmed(holder.account, current)
         body = {
             "verified": True,
             "email": holder.email,
-            "id": session.player.id,
-            "name": session.player.name,
+            "id": account.id,
+            "name": account.name,
             "account": True,
+            "logged_in": new is not None,
         }
-        return set_session_cookie(JSONResponse(body), token, request)
+        if new is None:
+            return JSONResponse(body)
+        return set_session_cookie(JSONResponse(body), new[0], request)
 
     async def forgot(request: Request) -> Response:
         body = await read_json(request, settings, {"email"})

@@ -4,7 +4,9 @@ A token is 32 random bytes (base64url) sent in a link. Redis stores, under the h
 the token, the account and address it was made for, when it expires and whether it was
 used (lua/token.lua), for the token's lifetime and a week more, so that a link opened
 late can be told "used" from "expired"; a token Redis never saw is "unknown" (forged,
-mistyped, or older than that week). A copy of Redis holds no usable link.
+mistyped, or older than that week). A copy of Redis holds no usable link. Each account's
+live tokens of a kind are listed by digest (keys.account_tokens), so that they can be
+ended at once (``void``).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final, Literal, cast
 
 from redis.asyncio import Redis
 
@@ -52,8 +54,9 @@ class Tokens:
     async def issue(self, kind: Kind, lifetime_s: float, holder: Holder) -> str:
         """A new token for this holder, good for ``lifetime_s``."""
         token = secrets.token_urlsafe(32)
+        digest = _digest(token)
         await self.scripts.token(
-            keys=[keys.token(kind, _digest(token))],
+            keys=[keys.token(kind, digest)],
             args=[
                 "issue",
                 int(lifetime_s * 1000),
@@ -63,7 +66,26 @@ class Tokens:
                 holder.email,
             ],
         )
+        listed = keys.account_tokens(kind, holder.account)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.sadd(listed, digest)
+        pipe.expire(listed, int(lifetime_s) + 1)  # the newest token's lifetime
+        await pipe.execute()
         return token
+
+    async def void(self, kind: Kind, account: str) -> int:
+        """End every outstanding token of this kind of an account (they answer ``used``
+        from now on): a password change or reset ends every reset link, a confirmed
+        address every confirmation link. How many were still good."""
+        listed = keys.account_tokens(kind, account)
+        digests = cast(set[bytes], await self.redis.smembers(listed))
+        ended = 0
+        for raw in digests:
+            reply = await self.scripts.token(keys=[keys.token(kind, raw.decode())], args=["use"])
+            ended += reply[0] == b"ok"
+        if digests:
+            await self.redis.srem(listed, *digests)
+        return ended
 
     async def check(self, kind: Kind, token: object) -> Holder:
         """The holder of a good token, leaving it good; Refusal saying why if it is not."""
