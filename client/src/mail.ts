@@ -11,12 +11,32 @@ export interface MailStatus {
   reminders: boolean;
 }
 
+/** `GET /api/verify-email/<token>`: what the link confirms, before anyone decides. */
+export interface VerifyLink {
+  email: string;
+  /** the account's display name (null if it is gone) */
+  name: string | null;
+  /** whether confirming logs this browser in (it holds no other player's session) */
+  logs_in: boolean;
+}
+
+/** `POST /api/verify-email/<token>`: the address is confirmed; `logged_in` says whether
+ * this browser now speaks for the account (a new session) or kept its own. */
+export interface Confirmed {
+  verified: true;
+  email: string;
+  id: string;
+  name: string;
+  account: true;
+  logged_in: boolean;
+}
+
 export const mailApi = {
   status: () => call<MailStatus>("GET", "/api/mail"),
   resend: () => call<{ sent: true }>("POST", "/api/verify-email/resend", {}),
-  checkVerify: (token: string) => call<{ email: string }>("GET", `/api/verify-email/${encodeURIComponent(token)}`),
-  /** Confirms the address and logs its account in (the answer is the new session's player). */
-  confirm: (token: string) => call<{ verified: true; email: string; id: string; name: string; account: true }>("POST", `/api/verify-email/${encodeURIComponent(token)}`, {}),
+  checkVerify: (token: string) => call<VerifyLink>("GET", `/api/verify-email/${encodeURIComponent(token)}`),
+  /** Confirms the address; logs its account in unless this browser speaks for another player. */
+  confirm: (token: string) => call<Confirmed>("POST", `/api/verify-email/${encodeURIComponent(token)}`, {}),
   forgot: (email: string) => call<{ sent: true; message: string }>("POST", "/api/password/forgot", { email }),
   checkReset: (token: string) => call<{ email: string }>("GET", `/api/password/reset/${encodeURIComponent(token)}`),
   reset: (token: string, password: string) => call<{ ended: number }>("POST", "/api/password/reset", { token, password }),

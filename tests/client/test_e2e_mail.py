@@ -46,9 +46,14 @@ def test_sign_up_confirm_by_the_mailed_link_then_play_rated(
         base + "/api/games", data={"opponent": "friend"}, headers={"Origin": base}
     )
     assert r.status == 403 and r.json()["error"] == "account_required"
-    # The mail's link confirms the address and logs in.
+    # The mail's link shows whose account it confirms and asks; its button confirms the
+    # address and logs in.
     mail = wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM)
     ann.goto(mail.link("/verify-email/"))
+    ann.wait_for_selector('#verify-email-status[data-state="ask"]')
+    assert email in ann.inner_text("#verify-email-status")
+    assert "logs you in" in ann.inner_text("#verify-email-effect")
+    ann.click("#verify-email-confirm")
     ann.wait_for_selector('#verify-email-status[data-state="ok"]')
     shot(ann, "mail-confirmed")
     ann.click("#verify-email-lobby")  # a full load: the header follows the new session
@@ -108,6 +113,67 @@ def test_forgot_password_reset_then_log_in(new_page: Any, web_hub: HubProcess) -
     page.goto(link)
     page.wait_for_selector('#reset-status[data-state="token_used"]')
     page.locator("#reset-again a[href='/forgot-password']").wait_for()
+
+
+LAPTOP = {"width": 1280, "height": 800}
+MOBILE = {"width": 390, "height": 844}
+
+
+def test_a_confirmation_link_asks_and_never_swaps_the_browsers_account(
+    new_page: Any, web_hub: HubProcess
+) -> None:
+    # Login CSRF: an attacker signs up with their own address and sends a victim's browser
+    # to the link. Opening it changes nothing; the page names the attacker's account, and
+    # pressing its button confirms that address without logging the victim out.
+    base = web_hub.url
+    victim = new_page(LAPTOP)
+    victim_email = sign_up_form(victim, base)
+    victim_link = wsclient.MAILBOX.wait_blocking(victim_email, wsclient.CONFIRM)
+    victim.goto(victim_link.link("/verify-email/"))
+    victim.wait_for_selector('#verify-email-status[data-state="ask"]')
+    shot(victim, "mail-verify-ask")
+    victim.click("#verify-email-confirm")
+    victim.wait_for_selector('#verify-email-status[data-state="ok"]')
+    victim_name = victim.evaluate("fetch('/api/me').then(r => r.json())")["name"]
+    attacker = new_page(MOBILE)
+    attacker_email = sign_up_form(attacker, base)
+    link = wsclient.MAILBOX.wait_blocking(attacker_email, wsclient.CONFIRM).link("/verify-")
+    attacker_name = attacker.context.request.get(
+        base + "/api/verify-email/" + link.rsplit("/", 1)[1]
+    ).json()["name"]
+    attacker.goto(link)  # the attacker's own browser: asked, with the effect spelled out
+    attacker.wait_for_selector('#verify-email-status[data-state="ask"]')
+    shot(attacker, "mail-verify-ask-phone")
+    victim.goto(link)
+    victim.wait_for_selector('#verify-email-status[data-state="ask"]')
+    assert attacker_name in victim.inner_text("#verify-email-account")
+    effect = victim.inner_text("#verify-email-effect")
+    assert victim_name in effect and "you stay so" in effect, effect
+    assert "do not confirm" in victim.inner_text("#verify-email-not-mine")
+    shot(victim, "mail-verify-other-session")
+    victim.set_viewport_size(MOBILE)
+    shot(victim, "mail-verify-other-session-phone")
+    victim.set_viewport_size(LAPTOP)
+    # Opening the page confirmed nothing: the attacker still cannot log in.
+    r = attacker.context.request.post(
+        base + "/api/login",
+        data={"email": attacker_email, "password": PASSWORD},
+        headers={"Origin": base},
+    )
+    assert r.status == 401
+    victim.click("#verify-email-confirm")
+    victim.wait_for_selector('#verify-email-status[data-state="ok"]')
+    assert "still playing as" in victim.inner_text("#verify-email-status")
+    victim.locator("#verify-email-login").wait_for()
+    shot(victim, "mail-verify-kept-session")
+    victim.goto(base + "/lobby")
+    assert victim.wait_for_selector("#nav-profile").inner_text() == victim_name
+    r = attacker.context.request.post(
+        base + "/api/login",
+        data={"email": attacker_email, "password": PASSWORD},
+        headers={"Origin": base},
+    )
+    assert r.status == 200  # confirmed all the same
 
 
 def test_a_forged_link_says_so(new_page: Any, web_hub: HubProcess) -> None:

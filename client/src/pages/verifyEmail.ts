@@ -1,48 +1,85 @@
-// `/verify-email/<token>`: the link of the confirmation mail. Following it confirms the
-// address and logs its account in (the page's next link reloads, so that the header and
-// the live connection speak for the new session); a used, expired or unknown link says
-// which and what to do.
+// `/verify-email/<token>`: the link of the confirmation mail. Opening it changes nothing:
+// the page says which address and which account the link confirms, and whether
+// confirming logs this browser in, and asks. Only the button confirms (so a link opened by
+// a mail scanner, or by another site navigating here, confirms nobody and logs nobody in).
+// A browser that speaks for another player keeps doing so: the address is confirmed and
+// the page offers to log in. The next link reloads, so that the header and the live
+// connection speak for the new session; a used, expired or unknown link says which and
+// what to do.
 
 import type { Me } from "../account";
-import { ApiError } from "../api";
+import { ApiError, type Viewer } from "../api";
 import { type AppContext, type Unmount, takeReturn } from "../context";
 import { h } from "../dom";
-import { isTokenError, mailApi, resendButton } from "../mail";
+import { type VerifyLink, isTokenError, mailApi, resendButton } from "../mail";
 
 export function mountVerifyEmail(root: HTMLElement, ctx: AppContext, token: string): Unmount {
   ctx.setTitle("Confirm your address");
-  const status = h("p", { id: "verify-email-status", role: "status", text: "Confirming your address…" });
+  const status = h("p", { id: "verify-email-status", role: "status", text: "Reading the link…" });
   const page = h("div", { class: "page page-auth" }, h("h1", { text: "Confirm your address" }), status);
   root.append(page);
-  void mailApi.confirm(token).then(
-    (res) => {
-      status.textContent = `${res.email} is confirmed, and you are logged in as ${res.name}. You can now play people, be rated and appear on the leaderboards.`;
-      status.dataset.state = "ok";
-      const back = takeReturn();
-      const next = back
-        ? h("a", { href: back, class: "btn btn-primary", id: "verify-email-invite", text: "Back to the invitation" })
-        : h("a", { href: "/lobby", class: "btn btn-primary", id: "verify-email-lobby", text: "Find an opponent" });
-      // A full load: the header and the websocket were opened for the session before.
-      next.addEventListener("click", (e) => {
-        e.preventDefault();
-        window.location.assign(next.getAttribute("href") ?? "/");
-      });
-      page.append(h("p", {}, next));
-      document.getElementById("mail-banner")?.remove();
-    },
-    async (err) => {
-      status.dataset.state = err instanceof ApiError ? err.code : "error";
-      status.textContent = err instanceof ApiError ? sentence(err.message) : "The address could not be confirmed; try again.";
-      if (!(err instanceof ApiError) || !isTokenError(err.code)) return;
-      const me = (await ctx.me) as Me | null;
-      page.append(
-        me?.account
-          ? h("p", { id: "verify-email-again" }, resendButton())
-          : h("p", { id: "verify-email-again" }, "If you confirmed already, ", h("a", { href: `/login`, text: "log in" }), ". Otherwise ", h("a", { href: "/signup", text: "sign up again" }), " with the same address: we mail a new link."),
-      );
-    },
-  );
+  const failed = async (err: unknown): Promise<void> => {
+    status.dataset.state = err instanceof ApiError ? err.code : "error";
+    status.textContent = err instanceof ApiError ? sentence(err.message) : "The address could not be confirmed; try again.";
+    if (!(err instanceof ApiError) || !isTokenError(err.code)) return;
+    const me = (await ctx.me) as Me | null;
+    page.append(
+      me?.account
+        ? h("p", { id: "verify-email-again" }, resendButton())
+        : h("p", { id: "verify-email-again" }, "If you confirmed already, ", h("a", { href: `/login`, text: "log in" }), ". Otherwise ", h("a", { href: "/signup", text: "sign up again" }), " with the same address: we mail a new link."),
+    );
+  };
+  void Promise.all([mailApi.checkVerify(token), ctx.me]).then(([link, me]) => ask(page, status, token, link, me, failed), failed);
   return () => undefined;
+}
+
+function ask(page: HTMLElement, status: HTMLElement, token: string, link: VerifyLink, me: Viewer | null, failed: (err: unknown) => Promise<void>): void {
+  const name = link.name ?? "your account";
+  status.dataset.state = "ask";
+  status.replaceChildren("This link confirms the address ", h("strong", { text: link.email }), " for the account ", h("strong", { id: "verify-email-account", text: name }), ".");
+  const who = me?.name ?? "a guest";
+  const effect = link.logs_in
+    ? h("p", { id: "verify-email-effect" }, "Confirming logs you in as ", h("strong", { text: name }), " in this browser.")
+    : h("p", { id: "verify-email-effect" }, "You are playing as ", h("strong", { text: who }), " in this browser, and you stay so: confirming does not log you in as ", h("strong", { text: name }), ". Log in to it afterwards if it is yours.");
+  const button = h("button", {
+    type: "button",
+    class: "btn btn-primary",
+    id: "verify-email-confirm",
+    text: link.logs_in ? `Confirm and log in as ${name}` : `Confirm ${link.email}`,
+  });
+  const notMine = h("p", { class: "hint", id: "verify-email-not-mine" }, `Did not sign up as ${name}? Then do not confirm: close this page. Nothing changes, and the sign-up is deleted in 7 days.`);
+  const asking = h("div", { id: "verify-email-ask" }, effect, h("p", {}, button), notMine);
+  page.append(asking);
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    void mailApi.confirm(token).then(
+      (res) => {
+        asking.remove();
+        status.dataset.state = "ok";
+        if (!res.logged_in) {
+          status.textContent = `${res.email} is confirmed: the account ${res.name} can now play people, be rated and appear on the leaderboards. You are still playing as ${who} here.`;
+          page.append(h("p", {}, h("a", { href: "/login", class: "btn", id: "verify-email-login", text: `Log in as ${res.name}` })));
+          return;
+        }
+        status.textContent = `${res.email} is confirmed, and you are logged in as ${res.name}. You can now play people, be rated and appear on the leaderboards.`;
+        const back = takeReturn();
+        const next = back
+          ? h("a", { href: back, class: "btn btn-primary", id: "verify-email-invite", text: "Back to the invitation" })
+          : h("a", { href: "/lobby", class: "btn btn-primary", id: "verify-email-lobby", text: "Find an opponent" });
+        // A full load: the header and the websocket were opened for the session before.
+        next.addEventListener("click", (e) => {
+          e.preventDefault();
+          window.location.assign(next.getAttribute("href") ?? "/");
+        });
+        page.append(h("p", {}, next));
+        document.getElementById("mail-banner")?.remove();
+      },
+      (err: unknown) => {
+        asking.remove();
+        void failed(err);
+      },
+    );
+  });
 }
 
 function sentence(text: string): string {
