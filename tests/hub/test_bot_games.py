@@ -8,7 +8,13 @@ import statistics
 import time
 from typing import Any
 
-from wsclient import Player, Socket, friend_game, seated
+import redis
+
+from brandubh.hub.live.games import client_source
+from brandubh.hub.redis import keys
+from brandubh.redis_server import EmbeddedRedis
+from services import HubProcess
+from wsclient import Player, Socket, friend_game, random_address, seated
 
 
 async def round_trips(sockets: dict[str, Socket], viewer: Player, game: str, n: int) -> list[float]:
@@ -92,3 +98,78 @@ async def test_a_thinking_bot_does_not_slow_other_games(start_hub: Any) -> None:
     assert ratio < 10
     for sock in sockets.values():
         await sock.close()
+
+
+async def test_bot_turns_are_shared_fairly_between_addresses(
+    start_hub: Any, own_redis: EmbeddedRedis
+) -> None:
+    # Issue 28: guests are free, so one client address can play as many players as it
+    # likes; the bot's turns are shared per address too (and per player, which an
+    # account's sessions all are: test_hardening's test). As there, the turns are queued
+    # on a hub that plays none, then one hub with one search process takes them all.
+    front = start_hub({"BRANDUBH_BOT_PROCESSES": "0"}, redis=own_redis.url)
+    crowd = random_address()
+    greedy = [await Player(front.url, address=crowd).start() for _ in range(4)]
+    other = await Player(front.url).start()
+    socks: dict[str, Socket] = {}
+    games: list[tuple[Player, int, str]] = [(p, 5, "greedy") for p in greedy]
+    games.append((other, 1, "other"))
+    whose: dict[str, str] = {}
+    for player, level, who in games:
+        game = (await player.create_game(opponent="bot", bot_level=level))["id"]
+        whose[game] = who
+        sock = socks[game] = await player.connect()
+        await sock.send({"t": "watch", "game": game})
+        msg = await sock.recv_until(lambda m, g=game: m["t"] == "snapshot" and m["game"] == g)
+        state = msg["state"]
+        if state["players"][state["turn"]]["id"] == player.id:  # the player opens
+            await sock.move(game, state["ply"], state["legal"][0])
+            await sock.recv_until(lambda m, g=game: m["t"] == "event" and m["game"] == g)
+        await asyncio.sleep(0.01)  # queued one after another, a clock tick apart
+    seen = {game: len(s.frames) for game, s in socks.items()}
+    start_hub({"BRANDUBH_BOT_PROCESSES": "1"}, redis=own_redis.url)
+
+    async def answered(game: str) -> tuple[int, str]:
+        """When the bot's answer in this game was committed (its new deadline), and whose."""
+        s = socks[game]
+        for m in s.frames[seen[game] :]:
+            if m["t"] == "event" and m["game"] == game:
+                return m["state"]["deadline"], whose[game]
+        m = await s.recv_until(lambda m: m["t"] == "event" and m["game"] == game, 90)
+        return m["state"]["deadline"], whose[game]
+
+    answers = await asyncio.gather(*(answered(game) for game in socks))
+    replies = [who for _, who in sorted(answers)]
+    # The other address's one turn waited for at most one of the crowd's, not all four.
+    assert replies.index("other") <= 1, replies
+    for s in socks.values():
+        await s.close()
+
+
+async def test_a_bot_game_and_its_rematch_keep_where_they_came_from(
+    hub: HubProcess, redis_sync: redis.Redis
+) -> None:
+    # What the fair turns go by: a digest of the creator's address, never the address.
+    player = await Player(hub.url).start()
+    game = (await player.create_game(opponent="bot"))["id"]
+    source = redis_sync.hget(keys.game(game), "source")
+    assert source and player.address.encode() not in source
+    sock = await player.connect()
+    await sock.send({"t": "resign", "game": game, "id": "r1"})
+    await sock.reply_to("r1")
+    await sock.send({"t": "rematch", "game": game, "id": "r2"})
+    again = (await sock.reply_to("r2"))["next"]
+    assert redis_sync.hget(keys.game(again), "source") == source
+    # Another address, another source.
+    elsewhere = await Player(hub.url).start()
+    other = (await elsewhere.create_game(opponent="bot"))["id"]
+    assert redis_sync.hget(keys.game(other), "source") not in (source, b"", None)
+    await sock.close()
+
+
+def test_an_ipv6_subscriber_is_one_source() -> None:
+    # A subscriber's usual share of IPv6 is a /64: its addresses are one source.
+    assert client_source("2001:db8::1") == client_source("2001:db8::ffff:1") != ""
+    assert client_source("2001:db8::1") != client_source("2001:db8:0:1::1")
+    assert client_source("198.18.0.1") != client_source("198.18.0.2")
+    assert client_source("unknown") == client_source("") == ""

@@ -179,6 +179,7 @@ def routes(web: Services, static: Path) -> list[Route]:
             invitee=invitee,
             match=match_id,
             match_no=1 if match else 0,
+            address=address(request),
         )
         if guest:  # it played: its guest session gets an account's life
             await web.sessions.keep(guest)

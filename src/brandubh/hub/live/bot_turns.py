@@ -92,7 +92,9 @@ class BotWorker:
         # not safe. Started on first use, so hubs that never see a bot game pay nothing.
         self._pool: ProcessPoolExecutor | None = None
         self._busy: set[str] = set()  # games this process is thinking about now
-        self._players: set[str] = set()  # the players whose games are being thought about
+        # Whom the games being thought about are for: their players and the client
+        # addresses that created them ("@" + GameState.source).
+        self._thinking_for: set[str] = set()
         self._running = Tasks()
 
     async def stop(self) -> None:
@@ -176,9 +178,13 @@ class BotWorker:
             await self.redis.zrem(keys.bot_jobs(keys.bucket(game_id)), game_id)
             return
         human = state.attacker if state.defender == BOT_ID else state.defender
-        if human in self._players:
-            # Fair turns: one game of a player at a time here, so one player's many games
-            # cannot hold up everyone else's; this one is due again shortly.
+        # A player is one id, whichever of its account's sessions plays; many guests from
+        # one address (or one /64) share the address's turn.
+        whom = {human, f"@{state.source}"} if state.source else {human}
+        if whom & self._thinking_for:
+            # Fair turns: one game of a player, and of a client address, at a time here, so
+            # one player's (or one address's) many games cannot hold up everyone else's;
+            # this one is due again shortly.
             await self.redis.zadd(
                 keys.bot_jobs(keys.bucket(game_id)),
                 {game_id: self.clock.now_ms() + FAIR_DELAY_MS},
@@ -188,7 +194,7 @@ class BotWorker:
         seed = await games.seed(game_id)
         snapshot = unpack_snapshot(state.snap)
         loop = asyncio.get_running_loop()
-        self._players.add(human)
+        self._thinking_for |= whom
         try:
             text = await loop.run_in_executor(
                 self.pool(), think, snapshot, seed, game_id, max(1, state.bot_level)
@@ -197,7 +203,7 @@ class BotWorker:
             log.exception("the bot failed to think in %s; its turn goes back to the queue", game_id)
             return
         finally:
-            self._players.discard(human)
+            self._thinking_for -= whom
         received = self.clock.stamp()
         try:
             # Held, as a socket's move is (connection.py), until it is committed or refused.

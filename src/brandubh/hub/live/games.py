@@ -6,6 +6,8 @@ module chooses the change for each request, and reads games for everyone else.
 
 from __future__ import annotations
 
+import hashlib
+import ipaddress
 import secrets
 from typing import Final, cast
 
@@ -138,8 +140,14 @@ class GameService:
         attacker_id: str = "",
         game_id: str = "",
         origin: str = "",
+        address: str = "",
+        source: str = "",
     ) -> tuple[GameState, str]:
         """Create a game; return its state and the invite token (empty against the bot).
+
+        A bot game keeps where it came from, for the bot's fair turns (bot_turns.py): the
+        creator's client ``address`` (digested: client_source), or the ``source`` of the
+        ended game it is a rematch of.
 
         With ``joiner`` (a rematch) the game starts at once between the two. With
         ``game_id`` (a match's later games) creating is idempotent: a game of that id
@@ -192,6 +200,7 @@ class GameService:
                 match=match,
                 match_no=match_no,
                 origin=origin,
+                source=(source or client_source(address)) if opponent == "bot" else "",
             )
             created = await self.scripts.create(
                 keys=[keys.game(game_id), keys.seed(game_id)],
@@ -270,6 +279,7 @@ class GameService:
                     joiner=None if state.opponent == "bot" else joiner,
                     rated=state.rated,
                     origin="bot" if state.opponent == "bot" else "rematch",
+                    source=state.source,
                 )
                 new_id = new.id
             reply = await self.scripts.rematch(
@@ -487,6 +497,19 @@ def withdrawn(state: GameState) -> Refusal:
         "invitation_withdrawn",
         f"this invitation was withdrawn by {state.creator.name}: ask them for a new one",
     )
+
+
+def client_source(address: str) -> str:
+    """What a bot game keeps of the client address that created it: a digest of the
+    address, or of its /64 for IPv6 (one subscriber's usual share); "" for none."""
+    if not address:
+        return ""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return ""  # not an address (a unix socket, a test client): no grouping
+    net = ipaddress.ip_network(f"{ip}/64", strict=False) if ip.version == 6 else ip
+    return hashlib.sha256(f"brandubh-live/source/v1:{net}".encode()).hexdigest()[:16]
 
 
 def rematch_refusal(code: str) -> Refusal:

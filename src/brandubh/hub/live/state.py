@@ -95,6 +95,9 @@ class GameState:
     match_no: int = 0  # its number in the match: 1, 2, or 3 for a tie-break
     origin: str = ""  # one of ORIGINS; "" in games created before it was stored
     rematch_declined: MaybeSide = ""  # the side that declined the other's rematch offer
+    # A bot game: a digest of the client address that created it (games.client_source),
+    # so that the bot's turns are shared fairly between addresses too (bot_turns.py).
+    source: str = ""
 
     @classmethod
     def from_hash(cls, game_id: str, h: Hash) -> GameState:
@@ -137,6 +140,7 @@ class GameState:
             match_no=int(s("match_no", "0")),
             origin=s("origin"),
             rematch_declined=_side(s("rematch_declined")),
+            source=s("source"),
         )
 
     def fields(self, only: tuple[str, ...] | None = None) -> dict[str, str | bytes]:
@@ -317,4 +321,5 @@ _FIELD: Final[dict[str, Callable[[GameState], str | bytes]]] = {
     "match": lambda s: s.match,
     "match_no": lambda s: str(s.match_no),
     "origin": lambda s: s.origin,
+    "source": lambda s: s.source,
 }
