@@ -155,11 +155,12 @@ class Serve:
     """`brandubh serve` on a free port with its data in ``data``, in its own session; its
     output is read by a thread, so every wait on it is bounded."""
 
-    def __init__(self, data: Path) -> None:
-        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+    def __init__(self, data: Path, *options: str, env: dict[str, str] | None = None) -> None:
+        outer = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_URL")}
+        env = {**outer, **(env or {})}
         cmd = [sys.executable, "-m", "brandubh", "serve", "--port", "0", "--no-build"]
         self.proc = subprocess.Popen(
-            [*cmd, "--data", str(data)],
+            [*cmd, "--data", str(data), *options],
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -255,6 +256,7 @@ def test_a_second_serve_on_the_same_folder_is_refused_and_the_first_goes_on(
         assert second.listening() is None, "a second service started on the same folder"
         assert second.proc.returncode == 1
         assert "in use by another brandubh" in second.output, second.output
+        assert re.search(r"set (REDIS|DATABASE)_URL=\S+ to share", second.output), second.output
         assert "Traceback" not in second.output, second.output
         # The first one's servers were left alone: accounts still work there.
         assert sign_up(url) == 202
@@ -326,15 +328,26 @@ def test_a_stale_postmaster_pid_does_not_stop_a_start(folder: Path, pid_file: st
         other.wait()
 
 
-def test_the_embedded_servers_die_with_a_killed_serve(folder: Path) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_embedded_servers_die_with_a_killed_serve(
+    folder: Path, workers: int, fresh_redis_url: str
+) -> None:
+    """With 2 workers, on a Redis of the test's own (which stays up: a hub rides out a Redis
+    outage), uvicorn's worker processes must die with the service too."""
     data = folder / "data"
-    serve = Serve(data)
+    redis_env = {"REDIS_URL": fresh_redis_url} if workers > 1 else {}
+    serve = Serve(data, "--workers", str(workers), env=redis_env)
     servers: list[int] = []
     try:
         url = serve.listening()
         assert url, serve.output
-        servers = children_of(serve.proc.pid)
-        assert len(servers) >= 2, servers  # redis-server and postgres
+        assert sign_up(url) == 202  # a worker serves
+        # redis-server and postgres, or postgres and uvicorn's 2 worker processes
+        deadline = time.monotonic() + 30
+        while len(servers) < (2 if workers == 1 else 3):
+            assert time.monotonic() < deadline, servers
+            servers = children_of(serve.proc.pid)
+            time.sleep(0.05)
         os.kill(serve.proc.pid, signal.SIGKILL)  # serve alone: no goodbye to its servers
         serve.proc.wait()
         deadline = time.monotonic() + 30

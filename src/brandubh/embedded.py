@@ -1,11 +1,12 @@
 """What the embedded servers (redis_server.py, postgres_server.py) share: one user of a data
 folder at a time (``FolderLock``), and servers that stop when the process that started them
-dies (``parent_death_signal``)."""
+dies (``parent_death_signal``, ``die_with_parent``)."""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import os
 import signal
 import sys
@@ -39,16 +40,23 @@ class FolderLock:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            pid, _, url = os.pread(fd, 4096, 0).decode(errors="replace").partition("\n")
             os.close(fd)
+            share = f"{self.share_with}={url.strip()}" if url.strip() else self.share_with
             raise FolderInUse(
-                f"{self.folder} is in use by another brandubh (process {holder}), which runs "
-                f"its {self.what}: stop that one first, or give this one another --data "
-                f"folder, or set {self.share_with} to share that one's server"
+                f"{self.folder} is in use by another brandubh (process {pid.strip() or '?'}), "
+                f"which runs its {self.what}: stop that one first, or give this one another "
+                f"--data folder, or set {share} to share that one's server"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         self._fd = fd
+        self.note("")
+
+    def note(self, url: str) -> None:
+        """Write this process's id, and the server's URL once it runs, into the lock file:
+        what a second service is told."""
+        if self._fd is not None:
+            os.ftruncate(self._fd, 0)
+            os.pwrite(self._fd, f"{os.getpid()}\n{url}\n".encode(), 0)
 
     def release(self) -> None:
         if self._fd is not None:
@@ -61,18 +69,31 @@ def parent_death_signal(sig: int = signal.SIGKILL) -> Callable[[], None] | None:
     ends (Linux's ``PR_SET_PDEATHSIG``), so that a server outlives no service that was
     SIGKILLed; None where there is no such thing (the server then stops only when asked).
     Start the child from a thread that lives as long as it should (the main thread)."""
+    if _prctl() is None:
+        return None
+    parent = os.getpid()
+    return lambda: die_with_parent(parent, sig)
+
+
+def die_with_parent(parent: int, sig: int = signal.SIGTERM) -> None:
+    """Have this process sent ``sig`` when its parent, process ``parent``, dies (for a
+    process started otherwise than by ``subprocess``: uvicorn's workers); where Linux's
+    ``PR_SET_PDEATHSIG`` is missing, nothing."""
+    prctl = _prctl()
+    if prctl is None:
+        return
+    prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        with contextlib.suppress(OSError):
+            os.kill(os.getpid(), sig)
+
+
+@functools.cache  # looked up before a fork: a forked child must not dlopen
+def _prctl() -> Callable[..., int] | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        prctl: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
     except (OSError, AttributeError):
         return None
-    parent = os.getpid()
-
-    def preexec() -> None:
-        prctl(PR_SET_PDEATHSIG, int(sig), 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before the signal was asked for
-            with contextlib.suppress(OSError):
-                os.kill(os.getpid(), sig)
-
-    return preexec
+    return prctl

@@ -147,7 +147,10 @@ class EmbeddedPostgres:
         parent = self.data_dir.parent
         parent.mkdir(parents=True, exist_ok=True)
         for unfinished in parent.glob(f".{self.data_dir.name}.init-*"):
-            print(f"brandubh: removing {unfinished}, left by an interrupted first start")
+            print(
+                f"brandubh: removing {unfinished}, left by an interrupted first start",
+                file=sys.stderr,
+            )
             shutil.rmtree(unfinished, ignore_errors=True)
         if self.user is not None:
             _let_traverse(self.data_dir)
@@ -213,11 +216,14 @@ class EmbeddedPostgres:
             self._init()
             _stop_leftover(self.data_dir)
             _remove_stale_pid_file(self.data_dir)
-            return self._start(timeout)
+            url = self._start(timeout)
         except BaseException:
             if self.lock is not None:
                 self.lock.release()
             raise
+        if self.lock is not None:
+            self.lock.note(url)
+        return url
 
     def _start(self, timeout: float) -> str:
         args = [

@@ -90,10 +90,13 @@ class EmbeddedRedis:
         if self.lock is not None:
             self.lock.acquire()
         try:
-            return self._start(timeout)
+            url = self._start(timeout)
         except BaseException:
             self.stop()
             raise
+        if self.lock is not None:
+            self.lock.note(url)
+        return url
 
     def _start(self, timeout: float) -> str:
         self.data_dir.mkdir(parents=True, exist_ok=True)

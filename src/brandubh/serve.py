@@ -12,12 +12,14 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import click
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
 from brandubh.client_build import ClientBuildError, ensure_client_built
+from brandubh.embedded import die_with_parent
 from brandubh.hub.config import Settings
 from brandubh.hub.wire import GuardedHttp, GuardedWebSocket
 from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
@@ -40,6 +42,7 @@ def redis_url(data_dir: Path) -> Iterator[str]:
         server.start()
     except RuntimeError as exc:  # FolderInUse too: another service runs on this folder
         raise click.ClickException(str(exc)) from None
+    click.echo(f"brandubh: the embedded Redis is at {server.url}")
     try:
         yield server.url
     finally:
@@ -65,6 +68,7 @@ def database_url(data_dir: Path) -> Iterator[str]:
     except RuntimeError as exc:  # FolderInUse too: another service runs on this folder
         server.close()
         raise click.ClickException(str(exc)) from None
+    click.echo(f"brandubh: the embedded PostgreSQL is at {server.url}")
     try:
         yield server.url
     finally:
@@ -148,6 +152,21 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+class WorkerConfig(uvicorn.Config):
+    """uvicorn's configuration, which each worker process loads first thing (``--workers``
+    over 1): a worker then asks to be sent SIGTERM when the service dies, however it dies,
+    instead of serving on without it (embedded.py)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.service_pid = os.getpid()
+
+    def load(self) -> None:
+        if os.getpid() != self.service_pid:
+            die_with_parent(self.service_pid, signal.SIGTERM)
+        super().load()
+
+
 def _exit_on_sigterm(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)
 
@@ -198,7 +217,7 @@ def run(
         os.environ.setdefault("BRANDUBH_MAIL_DIR", str(data_dir.parent / "mail"))
         click.echo(f"brandubh: listening on http://{shown}:{actual}")
         sys.stdout.flush()
-        config = uvicorn.Config(
+        config = WorkerConfig(
             "brandubh.hub.app:create_app",
             factory=True,
             host=host,
