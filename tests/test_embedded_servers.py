@@ -359,3 +359,33 @@ def test_the_embedded_servers_die_with_a_killed_serve(
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
         serve.stop()
+
+
+def test_a_folder_without_its_database_says_what_to_do(folder: Path) -> None:
+    """As an older version's first start, killed after initdb made template1 but before it
+    made the database "postgres", left it: a message, not a traceback."""
+    try:
+        server = EmbeddedPostgres(folder / "data" / "postgres", durable=False)
+    except PostgresNotFound as exc:
+        missing(str(exc))
+
+    async def drop() -> None:
+        conn = await asyncpg.connect(server.url_for("template1"))
+        try:
+            await conn.execute("DROP DATABASE postgres")
+        finally:
+            await conn.close()
+
+    with server:
+        asyncio.run(drop())
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    done = subprocess.run(
+        [sys.executable, "-m", "brandubh", "db", "upgrade", "--data", str(folder / "data")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "does not exist" in done.stderr and "move it away" in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr

@@ -35,6 +35,8 @@ class FolderLock:
     def acquire(self) -> None:
         import fcntl
 
+        if self._fd is not None:  # held already (a server started again)
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
