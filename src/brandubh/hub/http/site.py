@@ -52,7 +52,8 @@ def routes(services: Services, mail_services: MailServices, static: Path) -> lis
 
 def checked(route: Route) -> Route:
     """The route, refusing a path whose ids are not of their shape before its handler
-    runs: ``404 not_found`` under ``/api/``, the app's not-found page elsewhere."""
+    runs: ``404 not_found`` under ``/api/`` (``token_unknown`` for a mailed link's token,
+    as for one never sent), the app's not-found page elsewhere."""
     if not route.param_convertors:
         return route
     endpoint = route.endpoint
@@ -60,6 +61,8 @@ def checked(route: Route) -> Route:
     async def guarded(request: Request) -> Response:
         for name, value in request.path_params.items():
             if not isinstance(value, str) or not ID_SHAPES.get(name, ANY_ID).match(value):
+                if request.url.path.startswith("/api/") and name == "token":
+                    raise Refusal("token_unknown")  # as mail/tokens.py answers it
                 if request.url.path.startswith("/api/"):
                     raise Refusal("not_found", f"no {name.replace('_', ' ')} has that form")
                 raise HTTPException(404)
