@@ -106,7 +106,9 @@ def migrate(url: str) -> str:
 def _sqlstate(exc: BaseException) -> str | None:
     """The SQLSTATE of a database error, however deep the drivers wrapped it."""
     seen: BaseException | None = exc
-    while seen is not None:
+    for _ in range(8):  # a few wrappers deep at most; never round a cycle
+        if seen is None:
+            break
         code = getattr(seen, "sqlstate", None) or getattr(seen, "pgcode", None)
         if isinstance(code, str):
             return code
