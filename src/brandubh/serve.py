@@ -82,7 +82,7 @@ class DatabaseUnreachable(click.ClickException):
 def migrate(url: str) -> str:
     """Bring the database's schema up to date; its revision. A clear error if unreachable."""
     from brandubh.store import BadDatabaseURL, upgrade_url
-    from brandubh.store.errors import unreachable
+    from brandubh.store.errors import sqlstate, unreachable
 
     try:
         return upgrade_url(url)
@@ -93,7 +93,7 @@ def migrate(url: str) -> str:
             raise DatabaseUnreachable(
                 f"cannot reach the PostgreSQL of DATABASE_URL: {exc}"
             ) from None
-        if _sqlstate(exc) == "3D000":  # invalid_catalog_name: no such database
+        if sqlstate(exc) == "3D000":  # invalid_catalog_name: no such database
             raise click.ClickException(
                 f"{_first_line(exc)}: create that database, or, for the embedded "
                 "PostgreSQL, its data folder was left half-made by an interrupted first "
@@ -101,19 +101,6 @@ def migrate(url: str) -> str:
                 "again"
             ) from None
         raise
-
-
-def _sqlstate(exc: BaseException) -> str | None:
-    """The SQLSTATE of a database error, however deep the drivers wrapped it."""
-    seen: BaseException | None = exc
-    for _ in range(8):  # a few wrappers deep at most; never round a cycle
-        if seen is None:
-            break
-        code = getattr(seen, "sqlstate", None) or getattr(seen, "pgcode", None)
-        if isinstance(code, str):
-            return code
-        seen = getattr(seen, "orig", None) or seen.__cause__
-    return None
 
 
 def _first_line(exc: BaseException) -> str:

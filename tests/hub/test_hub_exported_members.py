@@ -84,6 +84,7 @@ EXPORTED = {
     ],
     "mail": [
         "PRESENCE_EVERY_S",
+        "TOKEN_RE",
         "Holder",
         "MailSettingsError",
         "Outbox",

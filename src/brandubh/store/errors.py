@@ -49,6 +49,19 @@ _UNREACHABLE: Final = (
 )
 
 
+def sqlstate(exc: BaseException | None) -> str | None:
+    """The SQLSTATE of a database error, however deep the drivers wrapped it (SQLAlchemy's
+    ``orig``, an adapter's ``__cause__``)."""
+    for _ in range(8):  # a few wrappers deep at most; never round a cycle
+        if exc is None:
+            break
+        code = getattr(exc, "pgcode", None) or getattr(exc, "sqlstate", None)
+        if isinstance(code, str):
+            return code
+        exc = getattr(exc, "orig", None) or exc.__cause__
+    return None
+
+
 def unreachable(exc: BaseException) -> bool:
     """Whether an error means the server could not be reached (not that we asked wrong)."""
     if isinstance(exc, _UNREACHABLE):
@@ -56,7 +69,7 @@ def unreachable(exc: BaseException) -> bool:
     if isinstance(exc, sqlalchemy.exc.DBAPIError):
         if exc.connection_invalidated:
             return True
-        code = getattr(exc.orig, "pgcode", None) or getattr(exc.orig, "sqlstate", None)
+        code = sqlstate(exc.orig)
         # 08: connection exceptions; 57P: the server shutting down or starting up.
         return isinstance(code, str) and code.startswith(("08", "57P"))
     return False

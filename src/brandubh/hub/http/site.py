@@ -21,10 +21,11 @@ from brandubh.hub.errors import Refusal
 from brandubh.hub.http import accounts, games, mail, web
 from brandubh.hub.http.base import Services, refusal_response
 from brandubh.hub.http.mail import Services as MailServices
+from brandubh.hub.mail import TOKEN_RE
 from brandubh.hub.messages import GAME_ID_RE, PLAYER_ID_RE
 
 # The shape of each id a path may carry, by its parameter's name; a name not listed here
-# must still be a short run of URL-safe characters. Mailed tokens are 43 characters.
+# must still be a short run of URL-safe characters.
 ANY_ID: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}\Z")
 ID_SHAPES: Final = {
     "game_id": GAME_ID_RE,
@@ -32,7 +33,7 @@ ID_SHAPES: Final = {
     "player_id": PLAYER_ID_RE,
     "match_id": PLAYER_ID_RE,
     "ruleset": PLAYER_ID_RE,
-    "token": re.compile(r"^[A-Za-z0-9_-]{43}\Z"),
+    "token": TOKEN_RE,
 }
 
 
@@ -61,11 +62,11 @@ def checked(route: Route) -> Route:
     async def guarded(request: Request) -> Response:
         for name, value in request.path_params.items():
             if not isinstance(value, str) or not ID_SHAPES.get(name, ANY_ID).match(value):
-                if request.url.path.startswith("/api/") and name == "token":
+                if not request.url.path.startswith("/api/"):
+                    raise HTTPException(404)
+                if name == "token":
                     raise Refusal("token_unknown")  # as mail/tokens.py answers it
-                if request.url.path.startswith("/api/"):
-                    raise Refusal("not_found", f"no {name.replace('_', ' ')} has that form")
-                raise HTTPException(404)
+                raise Refusal("not_found", f"no {name.replace('_', ' ')} has that form")
         response: Response = await endpoint(request)
         return response
 

@@ -6,10 +6,11 @@ reminders need of an account is a small protocol that ``app.py`` fills."""
 from brandubh.hub.mail import mails
 from brandubh.hub.mail.outbox import MailSettingsError, Outbox, transport_for
 from brandubh.hub.mail.reminders import PRESENCE_EVERY_S, Reminders
-from brandubh.hub.mail.tokens import Holder, Tokens
+from brandubh.hub.mail.tokens import TOKEN_RE, Holder, Tokens
 
 __all__ = [
     "PRESENCE_EVERY_S",
+    "TOKEN_RE",
     "Holder",
     "MailSettingsError",
     "Outbox",
