@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import logging
 import multiprocessing
 import os
 import signal
-import sys
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -31,6 +29,7 @@ from typing import Final
 from redis.asyncio import Redis
 
 from brandubh.bot import search_is_compiled, think
+from brandubh.embedded import die_with_parent
 from brandubh.hub.background import Tasks
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import Refusal
@@ -48,20 +47,16 @@ LEASE_MS: Final = 3_000  # a claimed turn is due again this long after its last 
 RENEW_S: Final = 1.0
 CLAIM_BATCH: Final = 4
 FAIR_DELAY_MS: Final = 250  # a player's further turn waits this long while one is thinking
-PR_SET_PDEATHSIG: Final = 1  # linux/prctl.h
 
 
-def die_with_parent(parent: int) -> None:
+def end_with_parent(parent: int) -> None:
     """Pool initializer: end this worker when the hub that started it dies, even by SIGKILL.
 
-    Linux sends PR_SET_PDEATHSIG's signal when the parent goes; elsewhere, and in case the
-    parent died before the call, a watchdog thread checks the parent's pid. With the
-    workers gone, multiprocessing's resource_tracker sees its pipe close and ends too.
+    Linux sends PR_SET_PDEATHSIG's signal when the parent goes (embedded.die_with_parent);
+    elsewhere a watchdog thread checks the parent's pid. With the workers gone,
+    multiprocessing's resource_tracker sees its pipe close and ends too.
     """
-    if sys.platform == "linux":
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    die_with_parent(parent, signal.SIGKILL)
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -114,7 +109,7 @@ class BotWorker:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.settings.bot_processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=die_with_parent,
+                initializer=end_with_parent,
                 initargs=(os.getpid(),),
             )
         return self._pool
