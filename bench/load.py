@@ -106,8 +106,14 @@ def start_app(module: str) -> tuple[subprocess.Popen[str], str]:
 
 def start_server(cmd: list[str], name: str) -> tuple[subprocess.Popen[str], str]:
     """A server process of bench/ that prints 'running on http://host:port' once it listens."""
+    # A session of its own, as a hub's: group_cpu_s then counts its process group.
     proc = subprocess.Popen(
-        cmd, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        cmd,
+        cwd=HERE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
     )
     assert proc.stdout is not None
     for line in proc.stdout:
