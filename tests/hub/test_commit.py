@@ -7,11 +7,13 @@ import asyncio
 import os
 import signal
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
+import msgpack
 import pytest
 import redis.asyncio as aioredis
 
+from brandubh.engine import Game
 from brandubh.hub.live.changes import Change
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.matches import MatchService
@@ -136,3 +138,68 @@ async def test_a_move_committed_under_a_cancelled_caller_still_reaches_the_hooks
         state.turn, state.id, state.ply, state.game().legal_texts()[0], "cancelled"
     )
     assert again.duplicate and again.n == after.seq
+
+
+# -- the moves and repetition counts, in keys of their own -----------------------------------
+
+
+async def test_moves_are_appended_and_positions_counted_in_their_own_keys(
+    services: dict[str, Any],
+) -> None:
+    r, games = services["redis"], services["games"]
+    state = await started(games)
+    for n in range(4):
+        await move(games, state, f"m{n}")
+        games.cache.forget(state.id)  # each move read back from Redis
+        state = await games.load(state.id)
+    assert b"moves" not in await r.hgetall(keys.game(state.id))
+    stored = (await r.get(keys.moves(state.id))).decode()
+    assert tuple(stored.split()) == state.moves and len(state.moves) == 4
+    engine = state.game()
+    counts = {int(h): int(n) for h, n in (await r.hgetall(keys.repetitions(state.id))).items()}
+    assert counts == {h: state.recent.count(h) for h in set(state.recent)}
+    assert engine.repetitions == counts[state.recent[-1]]
+
+
+async def test_a_game_stored_the_old_way_keeps_every_move_through_its_next_commit(
+    services: dict[str, Any],
+) -> None:
+    """An upgrade with games in play: their moves lived in the hash, their recent positions
+    in the snapshot; the next commit moves them to their own keys, losing nothing."""
+    r, games = services["redis"], services["games"]
+    state = await started(games)
+    for n in range(3):
+        await move(games, state, f"m{n}")
+        state = await games.load(state.id)
+    old_snap = pack_old(state)
+    pipe = r.pipeline(transaction=False)
+    pipe.hset(keys.game(state.id), mapping={"moves": " ".join(state.moves), "snap": old_snap})
+    pipe.delete(keys.moves(state.id), keys.repetitions(state.id))
+    await pipe.execute()
+    games.cache.forget(state.id)
+    legacy = await games.load(state.id)
+    assert legacy.legacy and legacy.moves == state.moves
+    assert sorted(legacy.recent) == sorted(state.recent)
+    await move(games, legacy, "m3")
+    games.cache.forget(state.id)
+    after = await games.load(state.id)
+    assert not after.legacy and after.moves[:3] == state.moves and len(after.moves) == 4
+    assert b"moves" not in await r.hgetall(keys.game(state.id))
+    replayed = Game("nielsen")
+    for text in after.moves:
+        replayed.play(text)
+    assert replayed.position == after.game().position
+    assert sorted(after.recent) == sorted(replayed.snapshot().recent)
+
+
+def pack_old(state: GameState) -> bytes:
+    """The snapshot as the hub stored it before keys.repetitions: every recent position."""
+    snap = state.snapshot()
+    return cast(
+        bytes,
+        msgpack.packb(
+            [snap.ruleset, snap.start_position, snap.position, snap.ply, list(snap.woods),
+             list(snap.recent)],
+            use_bin_type=True,
+        ),
+    )  # fmt: skip

@@ -120,7 +120,8 @@ def test_a_moves_arguments_carry_its_checks_its_stamp_and_the_placeholder() -> N
     bucket = keys.bucket(old.id)  # KEYS in the order of commit.lua's header
     games = [of(old.id) for of in (keys.game, keys.events, keys.acks)]
     buckets = [of(bucket) for of in (keys.bot_jobs, keys.deadlines, keys.finished)]
-    assert keys_ == [*games, *buckets, keys.game_hubs(old.id)]
+    stores = [of(old.id) for of in (keys.moves, keys.repetitions)]
+    assert keys_ == [*games, *buckets, keys.game_hubs(old.id), *stores]
     assert sent == frame
     params = msgpack.unpackb(packed, raw=True)
     assert params[b"seq"] == old.seq and params[b"ply"] == 0 and params[b"turn"] is True
@@ -129,6 +130,59 @@ def test_a_moves_arguments_carry_its_checks_its_stamp_and_the_placeholder() -> N
     assert (params[b"change"], params[b"ms"], params[b"hub"]) == (b"set", ALLOWANCE, b"hub")
     assert params[b"fields"][::2] == [name.encode() for name in change.write]
     assert b"safe" not in params and b"archive_after" not in params
+    # The move alone is appended and its position counted; nothing of the earlier moves.
+    played = change.played
+    assert played is not None and played.text == change.new.moves[-1]
+    assert params[b"append"] == played.text.encode() + b" "
+    assert params[b"rep"] == str(change.new.recent[-1]).encode()
+    assert params[b"rep_reset"] is False
+    assert b"moves_all" not in params and b"reps_all" not in params
+
+
+def long_game(plies: int) -> list[tuple[GameState, Change]]:
+    """Moves of one game that captures nothing and does not end, for ``plies`` plies: each
+    the first legal move to a position seen least often."""
+    state = running()
+    game = state.game()
+    seen: dict[int, int] = {}
+    out = []
+    for ply in range(plies):
+        options = []
+        for text in game.legal_texts():
+            game.play(text)
+            if "x" not in text and game.result is None:
+                options.append((seen.get(game.board.hash, 0), text))
+            game.pop()
+        pick = min(options)[1]
+        mover = state.turn
+        change = changes.move(state, mover, ply, pick, f"m{ply}", ALLOWANCE, state.game())
+        out.append((state, change))
+        state = change.new
+        game = state.game()
+        seen[game.board.hash] = seen.get(game.board.hash, 0) + 1
+    return out
+
+
+def test_a_commit_does_not_grow_with_the_game() -> None:
+    played = long_game(390)
+    sizes = []
+    for old, change in (played[0], played[-1]):
+        assert change.new.result is None
+        frame = events.frame(change, b"")
+        _, args = arguments(old, change, frame, old.turn, "m", "fp", "hub", 7, None)
+        sizes.append(len(args[0]))
+    first, last = sizes
+    assert last <= first * 1.2, sizes
+
+
+def test_a_game_stored_before_the_move_and_count_keys_moves_them_there() -> None:
+    old, change = moved()
+    old = old.evolve(legacy=True, moves=("a4-a5", "c4-c3"), recent=(5, 7, 5))
+    _, (packed, _) = arguments(old, change, b"", A.id, "m1", "fp", "hub")
+    params = msgpack.unpackb(packed, raw=True)
+    assert params[b"moves_all"] == b"a4-a5 c4-c3 "
+    counts = params[b"reps_all"]
+    assert sorted(zip(counts[::2], counts[1::2], strict=True)) == [(b"5", b"2"), (b"7", b"1")]
 
 
 def test_an_ending_timeouts_arguments_carry_the_safe_time_and_the_archive_grace() -> None:

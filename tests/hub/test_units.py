@@ -4,6 +4,8 @@ client may send: test_protocol.py)."""
 from __future__ import annotations
 
 import re
+from collections import Counter
+from dataclasses import replace
 
 import msgpack
 import pytest
@@ -50,6 +52,8 @@ def test_a_games_keys_share_one_slot_tag() -> None:
         keys.game(game_id),
         keys.events(game_id),
         keys.acks(game_id),
+        keys.moves(game_id),
+        keys.repetitions(game_id),
         keys.seed(game_id),
         keys.watchers(game_id),
         keys.bot_jobs(keys.bucket(game_id)),
@@ -70,12 +74,35 @@ def test_a_game_channel_names_its_game_and_its_hub() -> None:
     assert keys.game_channel("g", "h1") != keys.game_channel("g", "h2")
 
 
-def test_snapshot_packing_round_trips() -> None:
+def test_snapshot_packing_keeps_the_current_position_of_the_recent_ones() -> None:
     game = Game("newsome")
     for move in ("d2-c3", "c4-c5"):
         game.play(move)
     snap = game.snapshot()
-    assert unpack_snapshot(pack_snapshot(snap)) == snap
+    assert len(snap.recent) == 3
+    # The counts of the others live in keys.repetitions: the stored snapshot does not grow.
+    assert unpack_snapshot(pack_snapshot(snap)) == replace(snap, recent=snap.recent[-1:])
+
+
+def test_a_state_resumes_the_repetition_counts_from_the_stored_counts() -> None:
+    game = Game("nielsen")
+    moves = ("a4-a5", "c4-c3", "a5-a4", "c3-c4", "a4-a5")
+    for move in moves:
+        game.play(move)
+    snap = game.snapshot()
+    counts = {str(h).encode(): str(n).encode() for h, n in Counter(snap.recent).items()}
+    h = {b"snap": pack_snapshot(snap), b"ruleset": b"nielsen", b"status": b"active"}
+    state = GameState.from_hash("g1", h, b" ".join(m.encode() for m in moves) + b" ", counts)
+    assert state.moves == moves
+    assert Counter(state.recent) == Counter(snap.recent)
+    assert state.recent[-1] == snap.recent[-1]
+    resumed = state.game()
+    assert resumed.repetitions == game.repetitions == 2
+    # The next return to the start position is its third: a draw by repetition here.
+    resumed.play("c4-c3")
+    resumed.play("a5-a4")
+    resumed.play("c3-c4")
+    assert resumed.result is not None and resumed.result.reason == "repetition"
 
 
 def test_public_state_hides_the_seed_and_the_invite() -> None:

@@ -36,7 +36,7 @@ from brandubh.hub.errors import Refusal
 from brandubh.hub.live.changes import Change
 from brandubh.hub.live.clock import RedisClock
 from brandubh.hub.live.games import GameService
-from brandubh.hub.live.state import BOT_ID, unpack_snapshot
+from brandubh.hub.live.state import BOT_ID
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
 
@@ -187,7 +187,7 @@ class BotWorker:
             )
             return
         seed = await games.seed(game_id)
-        snapshot = unpack_snapshot(state.snap)
+        snapshot = state.snapshot()
         loop = asyncio.get_running_loop()
         self._thinking_for |= whom
         try:

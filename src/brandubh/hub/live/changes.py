@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, NamedTuple
 
 from brandubh.engine import Game, IllegalMove, Result, Side, opponent
 from brandubh.hub.errors import Refusal, no_game
@@ -32,7 +32,6 @@ START_FIELDS: Final = ("status", "p2", "p2name", "attacker", "defender", "turn")
 MOVE_FIELDS: Final = (
     "ply",
     "snap",
-    "moves",
     "turn",
     "status",
     "winner",
@@ -43,6 +42,15 @@ MOVE_FIELDS: Final = (
 )
 END_FIELDS: Final = ("turn", "status", "winner", "reason", "draw_offer")
 DRAW_FIELDS: Final = ("draw_offer", "draw_block_a", "draw_block_d")
+
+
+class Played(NamedTuple):
+    """What a move adds besides its fields: its text, appended to the game's moves, and the
+    position it reached, counted for repetitions (afresh after a capture: ``new_run``)."""
+
+    text: str
+    position: int
+    new_run: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +68,7 @@ class Change:
     deadline_ms: int = 0
     bot_job: BotJob = ""
     game: Game | None = None  # the engine's game at ``new``, when at hand
+    played: Played | None = None  # a move's text and position
 
 
 Build = Callable[[GameState], Change]
@@ -148,6 +157,7 @@ def ending(
     ply: int | None = None,
     require_turn: bool = False,
     deadline_check: DeadlineCheck = "",
+    played: Played | None = None,
 ) -> Change:
     """The change that ends a game: result, no deadline, no bot turn, no open offer."""
     new = new.evolve(status="ended", turn="", result=result, draw_offer="")
@@ -161,6 +171,7 @@ def ending(
         deadline_change="del",
         bot_job="del",
         game=game,
+        played=played,
     )
 
 
@@ -222,16 +233,22 @@ def move(
         event["draw_declined"] = True
     result = game.result
     next_player = "" if result is not None else state.player_of(game.side_to_move)
+    snapshot = game.snapshot()
+    text = str(played)
+    recent = snapshot.recent
     # One replace for the whole move: it is the hot path.
     new = state.evolve(
         seq=state.seq + 1,
         ply=state.ply + 1,
-        snap=pack_snapshot(game.snapshot()),
-        moves=(*state.moves, str(played)),
+        snap=pack_snapshot(snapshot),
+        moves=(*state.moves, text),
+        recent=recent,
         draw_offer=draw_offer,
         draw_block=draw_block,
         turn=next_player,
     )
+    # A run of one position: the piece count changed, older positions cannot come again.
+    added = Played(text, recent[-1], len(recent) == 1)
     if result is not None:
         return ending(
             new,
@@ -242,6 +259,7 @@ def move(
             ply=state.ply,
             require_turn=True,
             deadline_check="before",
+            played=added,
         )
     return Change(
         new,
@@ -254,6 +272,7 @@ def move(
         deadline_ms=allowance_ms,
         bot_job="add" if next_player == BOT_ID else "del",
         game=game,
+        played=added,
     )
 
 

@@ -19,10 +19,10 @@ import msgpack
 from redis.asyncio import Redis
 
 from brandubh.hub.errors import Refusal, no_game
-from brandubh.hub.live import events
+from brandubh.hub.live import events, stored
 from brandubh.hub.live.cache import GameCache
 from brandubh.hub.live.changes import Build, Change, script_refusal
-from brandubh.hub.live.state import GameState
+from brandubh.hub.live.state import GameState, counts_of
 from brandubh.hub.redis import Lane, Orphan, Scripts, keys
 from brandubh.hub.redis import client as redis_client
 
@@ -104,6 +104,14 @@ def arguments(
         params["placeholder"] = events.PLACEHOLDER
     if new.status == "ended":
         params["archive_after"] = ARCHIVE_GRACE_MS
+    played = change.played
+    if played is not None:  # the move alone: the commit does not grow with the game
+        params["append"] = played.text + " "
+        params["rep"] = str(played.position)
+        params["rep_reset"] = played.new_run
+    if old.legacy:  # stored before keys.moves and keys.repetitions: move them there
+        params["moves_all"] = "".join(m + " " for m in old.moves)
+        params["reps_all"] = counts_of(old.recent)
     bucket = keys.bucket(old.id)
     return [
         keys.game(old.id),
@@ -113,6 +121,8 @@ def arguments(
         keys.deadlines(bucket),
         keys.finished(bucket),
         keys.game_hubs(old.id),
+        keys.moves(old.id),
+        keys.repetitions(old.id),
     ], [cast(bytes, msgpack.packb(params, use_bin_type=False)), frame]
 
 
@@ -168,15 +178,13 @@ class Committer:
         trusted = first is not None
         for _ in range(_RETRIES):
             if state is None:
-                pipe = self.redis.pipeline(transaction=False)
-                pipe.hgetall(keys.game(game_id))
-                pipe.hget(keys.acks(game_id), f"{actor}:{msg_id}")
-                raw, prev = await pipe.execute()
-                if msg_id and prev is not None:
+                ack = f"{actor}:{msg_id}" if msg_id else None
+                read, prev = await stored.read(self.scripts, game_id, lane=self.lane, ack=ack)
+                if prev is not None:
                     return _ack(prev, fingerprint, msg_id)
-                if not raw:
+                if read is None:
                     raise no_game(game_id, msg_id or None)
-                state = cache.remember(GameState.from_hash(game_id, raw))
+                state = cache.remember(read)
                 trusted = True
             try:
                 change = build(state)
@@ -207,34 +215,15 @@ class Committer:
         """Build and commit a change to each game (no message id) in two round trips: read
         every game with its seed, then commit them all. None where a game is gone, refused
         the change or raced: the caller decides those one by one."""
-        lane = self.lane
-        replies: list[Any]
-        if lane is not None:  # every read written at once: one round trip
-            replies = await asyncio.gather(
-                *(
-                    read
-                    for game_id in game_ids
-                    for read in (
-                        lane.hgetall(keys.game(game_id)),
-                        lane.call("GET", keys.seed(game_id)),
-                    )
-                )
-            )
-        else:
-            pipe = self.redis.pipeline(transaction=False)
-            for game_id in game_ids:
-                pipe.hgetall(keys.game(game_id))
-                pipe.get(keys.seed(game_id))
-            replies = await pipe.execute()
+        reads = await stored.read_many(
+            self.redis, self.scripts, game_ids, lane=self.lane, seed=True
+        )
         out: list[Committed | None] = [None] * len(game_ids)
         built: list[int] = []
         calls: list[tuple[Change, bytes, list[str], list[bytes]]] = []
-        for i, (game_id, raw, seed) in enumerate(
-            zip(game_ids, replies[::2], replies[1::2], strict=True)
-        ):
-            if not raw:
+        for i, (state, seed) in enumerate(reads):
+            if state is None:
                 continue
-            state = GameState.from_hash(game_id, raw)
             try:
                 change = build(state)
             except Refusal:

@@ -17,7 +17,7 @@ from redis.asyncio import Redis
 from brandubh import fairplay
 from brandubh.engine import Game, Record, opponent
 from brandubh.hub.errors import Refusal, no_game
-from brandubh.hub.live import changes
+from brandubh.hub.live import changes, stored
 from brandubh.hub.live.cache import GameCache
 from brandubh.hub.live.changes import Change
 from brandubh.hub.live.commit import Committed, Committer
@@ -70,9 +70,9 @@ class GameService:
 
     async def load(self, game_id: str) -> GameState:
         """A game's state: live from Redis, or from the archive once Redis let it go."""
-        raw = cast(Hash, await self.redis.hgetall(keys.game(game_id)))
-        if raw:
-            return self.cache.remember(GameState.from_hash(game_id, raw))
+        state, _ = await stored.read(self.scripts, game_id)
+        if state is not None:
+            return self.cache.remember(state)
         raw = await self._archived_fields(game_id)
         if not raw:
             raise no_game(game_id)
@@ -170,7 +170,8 @@ class GameService:
         if opponent == "bot":
             await self._check_bot_games(creator.id)
         seed = fairplay.new_seed()
-        snap = pack_snapshot(Game(ruleset).snapshot())
+        start = Game(ruleset).snapshot()
+        snap = pack_snapshot(start)
         invite = secrets.token_urlsafe(12) if opponent == "friend" else ""
         fixed_id = game_id
         for _ in range(_RETRIES):
@@ -203,8 +204,14 @@ class GameService:
                 source=(source or client_source(address)) if opponent == "bot" else "",
             )
             created = await self.scripts.create(
-                keys=[keys.game(game_id), keys.seed(game_id)],
-                args=[seed, "seq", "0", *(x for kv in state.fields().items() for x in kv)],
+                keys=[keys.game(game_id), keys.seed(game_id), keys.repetitions(game_id)],
+                args=[
+                    seed,
+                    str(start.recent[-1]),
+                    "seq",
+                    "0",
+                    *(x for kv in state.fields().items() for x in kv),
+                ],
             )
             if created:
                 state = state.evolve(created=int(created))
@@ -226,6 +233,7 @@ class GameService:
             pipe = self.redis.pipeline(transaction=False)
             pipe.expire(keys.game(state.id), WAITING_TTL_S)
             pipe.expire(keys.seed(state.id), WAITING_TTL_S)
+            pipe.expire(keys.repetitions(state.id), WAITING_TTL_S)
             await pipe.execute()
         return state, invite
 

@@ -25,6 +25,7 @@ from redis.asyncio import Redis
 
 from brandubh.engine import format_record
 from brandubh.hub.config import LIVE_GRACE_S
+from brandubh.hub.live import stored
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import BOT_ID, GameState, Hash
 from brandubh.hub.redis import keys
@@ -91,12 +92,11 @@ class Rater:
         """Archive a finished game, rating it if it counts: "ok" when this call did it,
         "dup" when it was done before, "gone"/"not_ended" when there is nothing to do.
         StoreUnavailable when PostgreSQL cannot be reached (the game stays queued)."""
-        raw = cast(Hash, await self.redis.hgetall(keys.game(game_id)))
-        if not raw:
+        state, raw = await stored.read_final(self.games.scripts, game_id)
+        if state is None:
             # Let go after the grace (or never there): nothing left to archive from.
             await self.redis.zrem(keys.finished(keys.bucket(game_id)), game_id)
             return "dup" if await self.store.is_archived(game_id) else "gone"
-        state = GameState.from_hash(game_id, raw)
         if state.status != "ended" or state.result is None:
             return "not_ended"
         seed = (await self.games.seed(game_id)).hex()
@@ -115,6 +115,8 @@ class Rater:
             keys.acks(game_id),
             keys.seed(game_id),
             keys.watchers(game_id),
+            keys.moves(game_id),
+            keys.repetitions(game_id),
         ):
             # LT: a later run (a second hub, a retry) never pushes the expiry back.
             pipe.pexpire(key, self.grace_ms, lt=True)

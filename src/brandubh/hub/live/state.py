@@ -1,14 +1,15 @@
 """A live game's fields as stored in its Redis hash, and what is shown of it.
 
-Pure: no I/O. The hash holds bytes; ``GameState.from_hash`` reads them, ``public()`` makes
-the map every client sees (never the seed before the end, never the invite token), and
-``record()`` the game's record.
+Pure: no I/O. The hash holds bytes; ``GameState.from_hash`` reads them with the game's
+moves and repetition counts, which live in keys of their own so that a commit carries only
+what changed (keys.moves, keys.repetitions); ``public()`` makes the map every client sees
+(never the seed before the end, never the invite token), and ``record()`` the game's record.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from typing import Any, Final, Literal, cast
@@ -32,6 +33,8 @@ Hash = dict[bytes, bytes]
 
 
 def pack_snapshot(snap: Snapshot) -> bytes:
+    """The snapshot as the hash keeps it: of the recent positions only the current one (the
+    counts of the others are in keys.repetitions), so its size does not grow with the game."""
     return cast(
         bytes,
         msgpack.packb(
@@ -41,7 +44,7 @@ def pack_snapshot(snap: Snapshot) -> bytes:
                 snap.position,
                 snap.ply,
                 list(snap.woods),
-                list(snap.recent),
+                list(snap.recent[-1:]),
             ],
             use_bin_type=True,
         ),
@@ -49,6 +52,8 @@ def pack_snapshot(snap: Snapshot) -> bytes:
 
 
 def unpack_snapshot(data: bytes) -> Snapshot:
+    """A stored snapshot; its ``recent`` is the current position alone (or, stored before
+    keys.repetitions existed, every recent position)."""
     ruleset, start, position, ply, woods, recent = msgpack.unpackb(data, raw=False)
     a1, a7, g1, g7 = woods
     return Snapshot(ruleset, start, position, ply, (a1, a7, g1, g7), tuple(recent))
@@ -98,12 +103,30 @@ class GameState:
     # A bot game: a digest of the client address that created it (games.client_source),
     # so that the bot's turns are shared fairly between addresses too (bot_turns.py).
     source: str = ""
+    # The positions that can come round again (since the piece count last changed), as
+    # Zobrist hashes, each as often as it occurred, the current one last: with ``snap``
+    # what the engine needs to resume the game (``snapshot``).
+    recent: tuple[int, ...] = ()
+    # Read from a hash of before keys.moves and keys.repetitions: the next commit moves
+    # its moves and recent positions there (commit.arguments).
+    legacy: bool = False
 
     @classmethod
-    def from_hash(cls, game_id: str, h: Hash) -> GameState:
+    def from_hash(
+        cls, game_id: str, h: Hash, moves: bytes | None = None, counts: Hash | None = None
+    ) -> GameState:
+        """A state from its hash, its ``moves`` key and its ``counts`` (keys.repetitions);
+        an ended game's final hash (the archive's) holds its moves itself."""
+
         def s(key: str, default: str = "") -> str:
             v = h.get(key.encode())
             return v.decode() if v is not None else default
+
+        legacy = b"moves" in h
+        if moves is not None and not legacy:
+            move_list = tuple(moves.decode().split())
+        else:
+            move_list = tuple(s("moves").split())
 
         joiner = Player(s("p2"), s("p2name")) if s("p2") else None
         reason = s("reason")
@@ -124,7 +147,7 @@ class GameState:
             defender=s("defender"),
             turn=s("turn"),
             snap=h.get(b"snap", b""),
-            moves=tuple(s("moves").split()),
+            moves=move_list,
             commitment=s("commitment"),
             invite=s("invite"),
             result=Result(winner or None, reason) if reason else None,  # type: ignore[arg-type]
@@ -141,6 +164,8 @@ class GameState:
             origin=s("origin"),
             rematch_declined=_side(s("rematch_declined")),
             source=s("source"),
+            recent=_recent(h.get(b"snap", b""), counts),
+            legacy=legacy and counts is not None,
         )
 
     def fields(self, only: tuple[str, ...] | None = None) -> dict[str, str | bytes]:
@@ -164,9 +189,14 @@ class GameState:
         """Whether this is an invitation its creator withdrew: it ended without starting."""
         return self.status == "ended" and not self.attacker
 
+    def snapshot(self) -> Snapshot:
+        """The engine's snapshot of this state: position, ply and repetition history."""
+        snap = unpack_snapshot(self.snap)
+        return replace(snap, recent=self.recent) if self.recent else snap
+
     def game(self) -> Game:
         """The engine's game at this state."""
-        return Game.from_snapshot(unpack_snapshot(self.snap))
+        return Game.from_snapshot(self.snapshot())
 
     def evolve(self, **changes: Any) -> GameState:
         """A copy with some fields changed: ``dataclasses.replace`` without its cost (it
@@ -178,6 +208,8 @@ class GameState:
         fields = new.__dict__
         fields.update(self.__dict__)
         fields.update(changes)
+        if _CACHED in fields and not _STATIC.isdisjoint(changes):
+            del fields[_CACHED]
         return new
 
     def next(self) -> GameState:
@@ -236,17 +268,10 @@ class GameState:
         if deadline is None:
             deadline = self.deadline
 
-        def who(pid: str) -> dict[str, str] | None:
-            p = self.player(pid)
-            return {"id": p.id, "name": p.name} if p else None
-
         active = self.status == "active"
         return {
-            "id": self.id,
-            "ruleset": self.ruleset,
+            **self._public_terms(),
             "status": self.status,
-            "players": {"attackers": who(self.attacker), "defenders": who(self.defender)},
-            "creator": who(self.creator.id),
             "ply": self.ply,
             "position": game.position,
             "turn": game.side_to_move if active else None,
@@ -258,12 +283,7 @@ class GameState:
                 if self.result
                 else None
             ),
-            "commitment": self.commitment,
             "seed": seed,
-            "move_time": self.move_time,
-            "opponent": self.opponent,
-            "bot_level": self.bot_level if self.opponent == "bot" else None,
-            "created": self.created,
             "deadline": deadline or None,
             "draw_offer": self.draw_offer or None,
             "draw_block": {"attackers": self.draw_block[0], "defenders": self.draw_block[1]},
@@ -272,15 +292,87 @@ class GameState:
                 "game": self.rematch or None,
                 "declined": self.rematch_declined or None,
             },
-            "rated": self.rated,
-            "invitee": self.invitee or None,
-            "match": {"id": self.match, "number": self.match_no} if self.match else None,
-            "origin": self.origin_or_guess(),
             "withdrawn": self.withdrawn(),
         }
 
+    def _public_terms(self) -> dict[str, Any]:
+        """The part of ``public()`` that no move changes (who plays, the terms): built once
+        and carried by ``evolve`` to later states until one of its fields changes."""
+        terms = self.__dict__.get(_CACHED)
+        if terms is None:
+
+            def who(pid: str) -> dict[str, str] | None:
+                p = self.player(pid)
+                return {"id": p.id, "name": p.name} if p else None
+
+            terms = {
+                "id": self.id,
+                "ruleset": self.ruleset,
+                "players": {"attackers": who(self.attacker), "defenders": who(self.defender)},
+                "creator": who(self.creator.id),
+                "commitment": self.commitment,
+                "move_time": self.move_time,
+                "opponent": self.opponent,
+                "bot_level": self.bot_level if self.opponent == "bot" else None,
+                "created": self.created,
+                "rated": self.rated,
+                "invitee": self.invitee or None,
+                "match": {"id": self.match, "number": self.match_no} if self.match else None,
+                "origin": self.origin_or_guess(),
+            }
+            object.__setattr__(self, _CACHED, terms)  # a cache, not a field: frozen stays
+        return terms
+
 
 _NAMES: Final = frozenset(f.name for f in dataclass_fields(GameState))
+# Where a state keeps its ``_public_terms``, and the fields they are made of.
+_CACHED: Final = "_public_terms_cache"
+_STATIC: Final = frozenset(
+    {
+        "id",
+        "ruleset",
+        "creator",
+        "joiner",
+        "attacker",
+        "defender",
+        "commitment",
+        "move_time",
+        "opponent",
+        "bot_level",
+        "created",
+        "rated",
+        "invitee",
+        "match",
+        "match_no",
+        "origin",
+    }
+)
+
+
+def _recent(snap: bytes, counts: Hash | None) -> tuple[int, ...]:
+    """The repetition history from the stored snapshot and counts, the current position
+    last (Game.from_snapshot takes it so); a snapshot of before the counts holds it whole."""
+    if not snap:
+        return ()
+    stored = unpack_snapshot(snap).recent
+    if not counts or len(stored) != 1:
+        return stored
+    current = stored[0]
+    out: list[int] = []
+    for raw, n in counts.items():
+        h = int(raw)
+        if h != current:
+            out.extend([h] * int(n))
+    out.extend([current] * max(1, int(counts.get(str(current).encode(), b"1"))))
+    return tuple(out)
+
+
+def counts_of(recent: tuple[int, ...]) -> list[str]:
+    """The repetition history as keys.repetitions holds it: hash, count, ... (decimal)."""
+    counted: dict[int, int] = {}
+    for h in recent:
+        counted[h] = counted.get(h, 0) + 1
+    return [x for h, n in counted.items() for x in (str(h), str(n))]
 
 
 def _side(text: str) -> MaybeSide:
@@ -308,7 +400,6 @@ _FIELD: Final[dict[str, Callable[[GameState], str | bytes]]] = {
     "defender": lambda s: s.defender,
     "turn": lambda s: s.turn,
     "snap": lambda s: s.snap,
-    "moves": lambda s: " ".join(s.moves),
     "commitment": lambda s: s.commitment,
     "invite": lambda s: s.invite,
     "winner": lambda s: (s.result.winner or "") if s.result else "",

@@ -45,6 +45,21 @@ def events(game_id: str) -> str:
     return f"{PREFIX}:{tag(bucket(game_id))}:ev:{game_id}"
 
 
+def moves(game_id: str) -> str:
+    """String: the game's moves, each followed by a space, appended by commit.lua (a commit
+    carries only the new move, so its size does not grow with the game). Lives: like the
+    events."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:mv:{game_id}"
+
+
+def repetitions(game_id: str) -> str:
+    """Hash: Zobrist hash of a position (decimal) -> how often it occurred since the piece
+    count last changed (only those positions can come round again: the engine's repetition
+    rule). Written at creation (lua/create.lua); commit.lua counts each move's position and
+    empties it after a capture. Lives: like the game's hash."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:rep:{game_id}"
+
+
 def acks(game_id: str) -> str:
     """Hash: ``<player>:<client message id>`` -> the event number it produced. Lives: as
     long as the game is played, then the grace once archived."""

@@ -46,6 +46,7 @@ class Scripts:
     token: AsyncScript
     notice: AsyncScript
     member: AsyncScript
+    read: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -69,4 +70,5 @@ class Scripts:
             token=redis.register_script(_source("token")),
             notice=redis.register_script(_source("notice")),
             member=redis.register_script(_source("member")),
+            read=redis.register_script(_source("read")),
         )

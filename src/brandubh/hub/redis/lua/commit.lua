@@ -10,6 +10,7 @@
 -- KEYS[1] game hash   KEYS[2] event list   KEYS[3] ack hash   KEYS[4] bot job zset
 -- KEYS[5] deadline zset   KEYS[6] finished-games zset (to archive and rate: endings.py)
 -- KEYS[7] the set of hubs that follow the game (fanout.py)
+-- KEYS[8] moves string   KEYS[9] repetitions hash (keys.moves, keys.repetitions)
 -- ARGV[1] a msgpack map (commit.py builds it):
 --   actor, id      the actor's id; the client message id ('' for none)
 --   fp             what the message asked for; an id reused for another action is refused
@@ -33,6 +34,13 @@
 --   placeholder    the 9 bytes that stand for the new deadline in the frame (absent: none)
 --   archive_after  when this change ends the game: after how many ms a sweep may take it
 --                  from KEYS[6] (the live path usually does first); absent otherwise
+--   append         a move: its text and a space, appended to KEYS[8]; absent otherwise
+--   rep            a move: the new position's hash (decimal), counted in KEYS[9]; with
+--   rep_reset      true when the move changed the piece count: older positions cannot
+--                  come round again, so the counts start afresh
+--   moves_all, reps_all  a game stored before KEYS[8] and KEYS[9] existed (its moves in
+--                  the hash, its recent positions in the snapshot): what they hold before
+--                  this change (moves, each followed by a space; hash, count, ...)
 -- ARGV[2] the event frame (msgpack)
 --
 -- Returns {'ok', n, deadline} | {'dup', n} | {'err', code, detail} | {'retry'}
@@ -99,8 +107,24 @@ end
 for _, v in ipairs(p.fields) do fields[#fields + 1] = v end
 redis.call('HSET', KEYS[1], unpack(fields))
 -- A waiting game expires unless joined (games.py, WAITING_TTL_S): a join makes it last.
-if p.status == 'waiting' then redis.call('PERSIST', KEYS[1]) end
+if p.status == 'waiting' then
+  redis.call('PERSIST', KEYS[1])
+  redis.call('PERSIST', KEYS[9])
+end
 redis.call('RPUSH', KEYS[2], frame)
+if p.moves_all then
+  redis.call('SET', KEYS[8], p.moves_all)
+  redis.call('HDEL', KEYS[1], 'moves')
+end
+if p.reps_all then
+  redis.call('DEL', KEYS[9])
+  if #p.reps_all > 0 then redis.call('HSET', KEYS[9], unpack(p.reps_all)) end
+end
+if p.append then redis.call('APPEND', KEYS[8], p.append) end
+if p.rep then
+  if p.rep_reset then redis.call('DEL', KEYS[9]) end
+  redis.call('HINCRBY', KEYS[9], p.rep, 1)
+end
 if msg_id ~= '' then redis.call('HSET', KEYS[3], actor .. ':' .. msg_id, n .. ':' .. p.fp) end
 if p.change == 'set' or p.change == 'at' then
   redis.call('ZADD', KEYS[5], deadline, p.game)
