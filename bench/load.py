@@ -718,7 +718,7 @@ def payload(
     for w in windows:
         frames = sum(w.frame_bytes) / max(len(w.frame_bytes), 1)
         print(
-            f"  plies {w.first + 1:>3}-{w.first + w.moves:<3}  Redis input per move: the game's "
+            f"  plies {plies(w):<8} Redis input per move: the game's "
             f"commands {w.game_bytes:>6,.0f} B ({w.game_commands:.1f} commands, "
             f"{w.largest[0]} {w.largest[1]:,.0f} B); all input {w.redis_bytes:>6,.0f} B "
             f"net of {w.idle_rate:,.0f} B/s idle; event frame {frames:,.0f} B"
@@ -838,13 +838,18 @@ async def _long_game(
         sock.close()
     for w, (total, count, sizes) in zip(windows, monitor.windows(game.game), strict=True):
         w.game_bytes, w.game_commands = total / w.moves, count / w.moves
-        name, each = max(sizes.items(), key=lambda kv: max(kv[1]))
-        w.largest = (name, sum(each) / len(each))
+        if sizes:
+            name, each = max(sizes.items(), key=lambda kv: max(kv[1]))
+            w.largest = (name, sum(each) / len(each))
     result = st.get("result") or {}
     return {"windows": windows, "ply": st["ply"], "ending": result.get("reason", st["status"])}
 
 
 # -- the goals of issue 29 ----------------------------------------------------------------
+
+
+def plies(w: Window) -> str:
+    return f"{w.first + 1}-{w.first + w.moves}"
 
 
 def p99_ms(r: dict[str, Any]) -> float:
@@ -904,7 +909,7 @@ def goals(f: dict[str, Any], games: int) -> None:
         (name, lb), (_, eb) = late.largest, early.largest
         ratio = lb / eb if eb > 0 else float("inf")
         row(
-            f"commit ({name}) bytes, ply ~{late.first + late.moves} vs ~{early.first}",
+            f"commit ({name}) bytes, plies {plies(late)} vs {plies(early)}",
             f"{lb:,.0f} / {eb:,.0f} B = {ratio:.2f}x", "-", "<= 1.2x", ratio <= 1.2,
         )  # fmt: skip
         ratio = late.game_bytes / early.game_bytes if early.game_bytes > 0 else float("inf")
