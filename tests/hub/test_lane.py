@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
 
 from brandubh.hub.redis.lane import Lane
 
@@ -28,7 +29,7 @@ async def test_a_cancelled_callers_reply_goes_to_its_orphan(
 ) -> None:
     r, lane = redis_and_lane
     got: list[Any] = []
-    call = asyncio.create_task(lane.call("BLPOP", "q", 5, orphan=got.append))
+    call = asyncio.ensure_future(lane.call("BLPOP", "q", 5, orphan=got.append))
     await asyncio.sleep(0.1)  # the BLPOP waits in Redis
     call.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -49,7 +50,7 @@ async def test_a_reply_lost_with_the_connection_tells_the_orphan_none(
     r, lane = redis_and_lane
     lane_id = await lane.call("CLIENT", "ID")
     got: list[Any] = []
-    call = asyncio.create_task(lane.call("BLPOP", "q", 5, orphan=got.append))
+    call = asyncio.ensure_future(lane.call("BLPOP", "q", 5, orphan=got.append))
     await asyncio.sleep(0.1)
     call.cancel()
     with pytest.raises(asyncio.CancelledError):
@@ -83,8 +84,8 @@ async def test_calls_on_a_stalled_redis_fail_within_two_watchdog_periods(
         await asyncio.sleep(0.5)  # an idle lane is not broken: it waits with no timer
         assert await lane.call("ECHO", "idle") == b"idle"
         got: list[Any] = []
-        stalled = asyncio.create_task(lane.call("BLPOP", "never", 0))
-        queued = asyncio.create_task(lane.call("PING", orphan=got.append))
+        stalled = asyncio.ensure_future(lane.call("BLPOP", "never", 0))
+        queued = asyncio.ensure_future(lane.call("PING", orphan=got.append))
         with pytest.raises(RedisConnectionError):
             await asyncio.wait_for(stalled, 2)
         with pytest.raises(RedisConnectionError):
@@ -94,3 +95,21 @@ async def test_calls_on_a_stalled_redis_fail_within_two_watchdog_periods(
     finally:
         await lane.aclose()
         await r.aclose()
+
+
+async def test_an_error_reply_is_its_callers_and_the_lane_goes_on(
+    redis_and_lane: tuple[aioredis.Redis, Lane],
+) -> None:
+    _, lane = redis_and_lane
+    await lane.call("PING")  # open: the calls below share one write and one read
+    calls = [
+        asyncio.ensure_future(lane.call(*args))
+        for args in (("EVALSHA", "0" * 40, 0), ("RPUSH", "l", "x"), ("INCR", "l"), ("ECHO", "y"))
+    ]
+    with pytest.raises(NoScriptError):  # (a script the lane then loads: Lane.script)
+        await calls[0]
+    assert await calls[1] == 1
+    with pytest.raises(ResponseError, match="WRONGTYPE"):
+        await calls[2]
+    assert await calls[3] == b"y"  # each reply its own caller's, in order
+    assert await lane.call("PING") == b"PONG"

@@ -1,9 +1,12 @@
 """One Redis connection on which concurrent commands are pipelined: the move's commit path.
 
-Each call writes its command at once and waits for its reply; one reader task takes the
-replies in order and hands each to its caller. This skips what redis-py does around every
-call (pool checkout and release, retry wrapper, timeouts, response callbacks), which cost
-more than the commit itself. Replies come back raw (bytes and lists, as commit.lua gives).
+Each call writes its command at once and returns a future of its reply. The connection is
+opened by redis-py (its handshake: auth, database, TLS), then its transport is handed to
+the lane's own protocol, which parses replies as they arrive (hiredis, as redis-py does)
+and resolves each caller's future in order: no reader task wakes per reply. This skips
+what redis-py does around every call (pool checkout and release, retry wrapper, timeouts,
+response callbacks, a stream reader), which cost more than the commit itself. Replies come
+back raw (bytes and lists, as commit.lua gives).
 
 A connection error fails the calls in flight with ``ConnectionError``; the next call opens
 a new connection. Replies are read with no timeout per read (that cost a timer per move);
@@ -22,21 +25,23 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import logging
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, Final
 
+import hiredis
+from redis._parsers import BaseParser
 from redis.asyncio.connection import AbstractConnection, ConnectionPool
 from redis.commands.core import AsyncScript
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import InvalidResponse, NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 log = logging.getLogger(__name__)
 
 # Given the reply a cancelled caller did not take, or None when it was lost (see above).
 Orphan = Callable[[Any], None]
+_MORE: Final = object()  # hiredis: no whole reply in what has arrived yet
 
 
 def pack(args: Sequence[bytes | str | int]) -> list[bytes]:
@@ -56,6 +61,38 @@ def pack(args: Sequence[bytes | str | int]) -> list[bytes]:
     return out
 
 
+class _Replies(asyncio.Protocol):
+    """The lane's connection once open: each whole reply goes to the lane as it arrives."""
+
+    def __init__(self, lane: Lane, stream: asyncio.BaseProtocol) -> None:
+        self.lane = lane
+        self.stream = stream  # redis-py's own protocol: told of the end, for its close
+        self.reader = hiredis.Reader(
+            protocolError=InvalidResponse,
+            replyError=BaseParser.parse_error,  # NOSCRIPT -> NoScriptError, as redis-py
+            notEnoughData=_MORE,
+        )
+
+    def data_received(self, data: bytes) -> None:
+        reader = self.reader
+        reader.feed(data)
+        take = self.lane._reply
+        try:
+            reply = reader.gets()
+            while reply is not _MORE:
+                take(self, reply)
+                reply = reader.gets()
+        except InvalidResponse as exc:  # not Redis's protocol: nothing more can be trusted
+            self.lane._lost(self, RedisConnectionError(f"unreadable reply: {exc}"))
+
+    def eof_received(self) -> bool:
+        return False  # the transport closes: connection_lost follows
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lane._lost(self, RedisConnectionError(f"the lane's connection was lost: {exc!r}"))
+        self.stream.connection_lost(exc)  # (redis-py's disconnect waits for this)
+
+
 class Lane:
     def __init__(self, pool: ConnectionPool, timeout_s: float) -> None:
         self.pool = pool
@@ -64,35 +101,41 @@ class Lane:
         self._seen = 0
         self._watchdog: asyncio.TimerHandle | None = None
         self._conn: AbstractConnection | None = None
+        self._transport: asyncio.WriteTransport | None = None  # while open
+        self._protocol: _Replies | None = None
         self._waiting: collections.deque[tuple[asyncio.Future[Any], Orphan | None]] = (
             collections.deque()
         )
-        self._reader: asyncio.Task[None] | None = None
         self._opening: asyncio.Lock = asyncio.Lock()
         self._outgoing: list[bytes] = []  # packed commands of this turn of the loop
 
-    async def call(self, *args: bytes | str | int, orphan: Orphan | None = None) -> Any:
-        """Send one command and return its raw reply (a ResponseError is raised)."""
-        conn = self._conn if self._conn is not None else await self._open()
+    def call(self, *args: bytes | str | int, orphan: Orphan | None = None) -> Awaitable[Any]:
+        """Send one command; await its raw reply (a ResponseError is raised). While the
+        connection is open this is the reply's future itself, no coroutine around it."""
+        transport = self._transport
+        if transport is None:
+            return self._open_and_call(args, orphan)
+        if transport.is_closing():
+            self._broken(RedisConnectionError("the lane's connection is closed"))
+            return self._open_and_call(args, orphan)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        # Queued with no await between queueing the future and the command, so replies
-        # match callers in order; the commands of one turn of the loop go out in one write
-        # (one system call for a burst of moves). A caller cancelled later cannot tear a
-        # write. (The connection's stream writer is used directly: redis-py's
-        # send_packed_command awaits a drain that a cancelled caller would interrupt,
-        # which closes the connection.)
-        writer = getattr(conn, "_writer", None)
-        if writer is None or writer.is_closing():
-            self._broken(RedisConnectionError("the lane's connection is closed"))
-            raise RedisConnectionError("the lane's connection is closed")
+        # Queued with the command, so replies match callers in order; the commands of one
+        # turn of the loop go out in one write (one system call for a burst of moves). A
+        # caller cancelled later cannot tear a write.
         self._waiting.append((future, orphan))
         if self._watchdog is None:
             self._arm(loop)
         if not self._outgoing:
             loop.call_soon(self._flush)
         self._outgoing.extend(pack(args))
-        return await future
+        return future
+
+    async def _open_and_call(self, args: Sequence[bytes | str | int], orphan: Orphan | None) -> Any:
+        await self._open()
+        if self._transport is None or self._transport.is_closing():
+            raise RedisConnectionError("the lane's connection is closed")
+        return await self.call(*args, orphan=orphan)
 
     def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
         self._seen = self._replies
@@ -117,9 +160,9 @@ class Lane:
         """Write what this turn of the loop queued, to the connection open now (a broken
         one has failed its callers and dropped its queue)."""
         out, self._outgoing = self._outgoing, []
-        writer = getattr(self._conn, "_writer", None)
-        if out and writer is not None:
-            writer.write(b"".join(out))
+        transport = self._transport
+        if out and transport is not None:
+            transport.write(b"".join(out))
 
     async def script(
         self,
@@ -155,41 +198,45 @@ class Lane:
             return reply
         return dict(zip(reply[::2], reply[1::2], strict=True))
 
-    async def _open(self) -> AbstractConnection:
+    async def _open(self) -> None:
         async with self._opening:
-            if self._conn is None:
-                conn = self.pool.make_connection()  # type: ignore[no-untyped-call]
-                await conn.connect()
-                conn.socket_timeout = None  # replies wait without a timer: see the watchdog
-                self._conn = conn
-                self._reader = asyncio.create_task(self._read(conn), name="redis lane")
-            return self._conn
+            if self._transport is not None:
+                return
+            conn = self.pool.make_connection()  # type: ignore[no-untyped-call]
+            await conn.connect()  # redis-py's handshake; then the lane reads for itself
+            writer: asyncio.StreamWriter | None = getattr(conn, "_writer", None)
+            if writer is None or writer.is_closing():
+                raise RedisConnectionError("the lane's connection closed as it opened")
+            protocol = _Replies(self, writer.transport.get_protocol())
+            writer.transport.set_protocol(protocol)
+            self._conn, self._transport, self._protocol = conn, writer.transport, protocol
 
-    async def _read(self, conn: AbstractConnection) -> None:
+    def _reply(self, protocol: _Replies, reply: Any) -> None:
+        """A whole reply read on the lane's connection: its caller's, in order."""
+        if protocol is not self._protocol:
+            return  # (a connection already given up)
+        self._replies += 1
         waiting = self._waiting
-        try:
-            while True:
-                try:
-                    reply = await conn.read_response(disconnect_on_error=True)
-                except ResponseError as exc:  # a script's error reply: that caller's
-                    reply = exc
-                self._replies += 1
-                future, orphan = waiting.popleft()
-                if future.done():  # its caller was cancelled
-                    if orphan is not None and not isinstance(reply, ResponseError):
-                        _tell(orphan, reply)
-                    continue
-                if isinstance(reply, ResponseError):
-                    future.set_exception(reply)
-                else:
-                    future.set_result(reply)
-        except (RedisConnectionError, RedisTimeoutError, OSError, IndexError) as exc:
-            self._broken(exc if not isinstance(exc, IndexError) else RedisConnectionError())
+        if not waiting:
+            self._lost(protocol, RedisConnectionError("a reply that no call waits for"))
+            return
+        future, orphan = waiting.popleft()
+        if future.done():  # its caller was cancelled
+            if orphan is not None and not isinstance(reply, Exception):
+                _tell(orphan, reply)
+        elif isinstance(reply, Exception):  # an error reply (a script's, LOADING...): its own
+            future.set_exception(reply)
+        else:
+            future.set_result(reply)
+
+    def _lost(self, protocol: _Replies, exc: BaseException) -> None:
+        if protocol is self._protocol:
+            self._broken(exc)
 
     def _broken(self, exc: BaseException) -> None:
         """Fail every call in flight and forget the connection (the next call reopens)."""
         conn, self._conn = self._conn, None
-        reader, self._reader = self._reader, None
+        self._transport = self._protocol = None
         self._outgoing = []
         self._disarm()
         error = exc if isinstance(exc, RedisConnectionError) else RedisConnectionError(str(exc))
@@ -199,20 +246,14 @@ class Lane:
                 future.set_exception(error)  # its caller falls back, then tells the orphan
             elif orphan is not None:
                 _tell(orphan, None)
-        if reader is not None and reader is not asyncio.current_task():
-            reader.cancel()
         if conn is not None:
             task = asyncio.ensure_future(conn.disconnect(nowait=True))
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
 
     async def aclose(self) -> None:
         self._disarm()
-        reader, self._reader = self._reader, None
-        if reader is not None:
-            reader.cancel()
-            with contextlib.suppress(BaseException):
-                await reader
         conn, self._conn = self._conn, None
+        self._transport = self._protocol = None
         if conn is not None:
             await conn.disconnect()
 
