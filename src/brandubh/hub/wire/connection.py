@@ -2,6 +2,13 @@
 the games it follows, and the reader that parses each frame once and hands the typed
 message to its handler (handlers.py).
 
+A frame is written at once, straight to the transport (transport.py's ``write_frame``),
+while nothing waits before it and the socket takes writes; otherwise it joins the
+socket's queue, which a writer task, started then, sends through the ASGI send (waiting
+while the transport is paused) until it is empty. So no task wakes per frame, order is
+kept, and a reader too slow for the queue is still closed (4002). Under another
+websocket protocol than ``GuardedWebSocket`` every frame takes the queue.
+
 The player a socket speaks for comes from its session cookie, never from a message. A
 socket without a player, or following a game it does not play, is a spectator: it can
 receive, and every action it tries is refused.
@@ -49,6 +56,7 @@ from brandubh.hub.wire.origin import origin_allowed
 from brandubh.hub.wire.presence import Presence
 from brandubh.hub.wire.sockets import Sockets
 from brandubh.hub.wire.subscription import Subscription
+from brandubh.hub.wire.transport import direct_writer
 from brandubh.hub.wire.watchers import Watchers
 
 log = logging.getLogger(__name__)
@@ -104,10 +112,13 @@ class Connection:
         self.session_checked = time.monotonic()  # the session was read just now
         self.id = secrets.token_hex(8)
         settings = services.settings
-        # Frames waiting for the writer, and what it waits on when there are none: lighter
-        # than an asyncio.Queue (three deques, about 2 KiB a socket) and cheaper per frame.
+        # Frames waiting for the writer (a list: lighter than an asyncio.Queue's deques);
+        # its head stays in it until written, so that nothing written directly passes it.
         self.out: list[bytes] = []
-        self._more: asyncio.Future[None] | None = None
+        self._direct = direct_writer(ws.scope)
+        self._writer: asyncio.Task[None] | None = None  # while the queue is not empty
+        self._accepted = False  # the writer may run (ASGI sends after the accept only)
+        self._failed: BaseException | None = None  # what ended the writer, if it failed
         self.credits = TokenBucket(settings.credits, settings.credits / settings.credit_window_s)
         self.strikes = TokenBucket(settings.strikes, 1 / settings.strike_refill_s)
         self.shared: TokenBucket | None = None  # the session's budget (set by serve)
@@ -122,16 +133,21 @@ class Connection:
     # -- sending --------------------------------------------------------------------------
 
     def send(self, frame: bytes) -> None:
-        """Queue a frame; a reader too slow to keep up is closed, not buffered forever."""
+        """Write a frame now if the socket takes it, else queue it; a reader too slow to
+        keep up is closed, not buffered forever."""
         if self.closing is not None:
             return
-        if len(self.out) >= self.services.settings.outbound_queue:
+        out = self.out
+        if not out:
+            direct = self._direct
+            if direct is not None and direct(frame):
+                return
+        elif len(out) >= self.services.settings.outbound_queue:
             self.close(CLOSE_TOO_SLOW, "too slow: outbound queue full")
             return
-        self.out.append(frame)
-        more = self._more
-        if more is not None and not more.done():
-            more.set_result(None)
+        out.append(frame)
+        if self._writer is None and self._accepted:
+            self._start_writer()
 
     def follows(self, game_id: str) -> bool:
         """Whether this socket follows the game (watch): it receives its events."""
@@ -143,13 +159,27 @@ class Connection:
             if self._reading is not None:
                 self._reading.cancel()  # run() then flushes what is queued and closes
 
-    async def _writer(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            while self.out:
-                await self.ws.send_bytes(self.out.pop(0))
-            self._more = loop.create_future()
-            await self._more
+    def _start_writer(self) -> None:
+        self._writer = writer = asyncio.create_task(self._write())
+        writer.add_done_callback(self._written)
+
+    async def _write(self) -> None:
+        """Send the queue through the ASGI send, which waits while writes are paused."""
+        out = self.out
+        while out:
+            await self.ws.send_bytes(out[0])
+            out.pop(0)  # (sent: the send does not wait once it has written)
+
+    def _written(self, task: asyncio.Task[None]) -> None:
+        if self._writer is task:
+            self._writer = None
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:  # the socket is gone, or worse: the reader ends, so does run()
+            self._failed = exc
+            if self._reading is not None:
+                self._reading.cancel()
 
     # -- the heartbeat (heartbeat.Heartbeat) ---------------------------------------------
 
@@ -192,6 +222,10 @@ class Connection:
     async def run(self) -> None:
         settings = self.services.settings
         await self.ws.accept()
+        self._reading = asyncio.create_task(self._reader())
+        self._accepted = True
+        if self.out:  # frames told to it before the accept
+            self._start_writer()
         self.send(
             frames.hello(
                 {"id": self.player.id, "name": self.player.name} if self.player else None,
@@ -204,31 +238,32 @@ class Connection:
                 },
             )
         )
-        self._reading = asyncio.create_task(self._reader())
-        tasks = [asyncio.create_task(self._writer()), self._reading]
+        reading = self._reading
         if self.closing is not None:  # closed before it ran (its session ended, say)
-            self._reading.cancel()
+            reading.cancel()
         self.services.heartbeat.add(self)
-        # Until either ends: a future both tasks end, lighter than asyncio.wait's frames
-        # and callbacks for as long as the socket lives.
+        # Until the reader ends (a failed writer cancels it): a future it ends, lighter
+        # than asyncio.wait's frames and callbacks for as long as the socket lives.
         ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
         def end(_: object) -> None:
             if not ended.done():
                 ended.set_result(None)
 
-        for task in tasks:
-            task.add_done_callback(end)
+        reading.add_done_callback(end)
         try:
             await ended
-            for task in (t for t in tasks if t.done()):
-                exc = task.exception() if not task.cancelled() else None
+            failures = [self._failed]
+            if not reading.cancelled():
+                failures.append(reading.exception())
+            for exc in failures:
                 if exc is None or disconnected(exc):
                     continue  # a client leaving is not an error
                 log.error("socket %s failed", self.id, exc_info=exc)
                 self.close(CLOSE_INTERNAL_ERROR, "internal error")
         finally:
             self.services.heartbeat.discard(self)
+            tasks = [t for t in (reading, self._writer) if t is not None]
             for task in tasks:
                 task.cancel()
             for task in tasks:
@@ -244,8 +279,7 @@ class Connection:
                     await self.ws.close(self.closing[0], self.closing[1])
 
     async def _flush(self) -> None:
-        while self.out:
-            await self.ws.send_bytes(self.out.pop(0))
+        await self._write()
 
     async def _reader(self) -> None:
         settings = self.services.settings

@@ -9,17 +9,24 @@ request's first byte) and refuses a peer that holds ``connections_per_address`` 
 promises, where uvicorn says 1012, and keeps little while a socket sits idle: nothing of
 its handshake once accepted, and inbox.py's queue and gate. A reverse proxy in front
 still has its own part to play (docs/accounts.md, "Behind a reverse proxy").
+
+``GuardedWebSocket`` also lets the app write a binary frame straight to the transport
+(``write_frame``, found in the socket's scope by ``direct_writer``): the bytes uvicorn's
+ASGI send would write, without its coroutines or a task woken to await them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import struct
+from collections.abc import Callable, MutableMapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
+from websockets.protocol import State
 
 from brandubh.hub.config import Settings
 from brandubh.hub.messages import CLOSE_INVALID_DATA, CLOSE_SERVER_SHUTDOWN
@@ -32,6 +39,32 @@ SETTINGS = Settings.from_env()  # read in each worker process, as create_app doe
 # What a peer may send after the hub's close frame before the connection is dropped: the
 # frames it had in flight and its close (a few hundred bytes) fit many times over.
 LATE_BYTES: Final = 16 * 1024
+# The scope extension under which a socket's protocol offers ``write_frame`` to the app
+# (``{"write": write_frame}``, an extension's data being a map, as ASGI has it).
+DIRECT: Final = "brandubh.direct"
+
+# Writes one binary frame now if the socket can take it; False if not (queue it instead).
+DirectWriter = Callable[[bytes], bool]
+
+
+def direct_writer(scope: MutableMapping[str, Any]) -> DirectWriter | None:
+    """The socket's direct writer, taken out of its scope (so the scope does not keep the
+    protocol alive); None under another websocket protocol than ``GuardedWebSocket``,
+    whose frames then go through the ASGI send."""
+    extensions = scope.get("extensions")
+    entry = extensions.pop(DIRECT, None) if isinstance(extensions, dict) else None
+    return entry.get("write") if isinstance(entry, dict) else None
+
+
+def binary_frame(data: bytes) -> bytes:
+    """An unmasked, final binary frame (RFC 6455, 5.2), as websockets serializes one for a
+    server with no extension."""
+    n = len(data)
+    if n < 126:
+        return bytes((0x82, n)) + data
+    if n < 65536:
+        return struct.pack("!BBH", 0x82, 126, n) + data
+    return struct.pack("!BBQ", 0x82, 127, n) + data
 
 
 class _Peers:
@@ -132,15 +165,39 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
             return
         super().shutdown()
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        _Peers.release(self.transport)
-        super().connection_lost(exc)
-
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         # The app reads its own copy (scope["headers"]); this one would otherwise live as
         # long as the socket, held by websockets' parser.
         event.headers.clear()
+        if self.handshake_initiated and not self.close_sent:  # the app's task is started
+            self.scope.setdefault("extensions", {})[DIRECT] = {"write": self.write_frame}
+
+    def write_frame(self, data: bytes) -> bool:
+        """Write one binary message now, framed as ``send`` would, if the socket is open
+        and its transport not paused; False otherwise (paused, closing, closed, not yet
+        accepted), when the caller queues it for the ASGI send, which waits."""
+        conn = self.conn
+        if (
+            not self.writable.is_set()
+            or self.close_sent
+            or conn.state is not State.OPEN
+            or self.transport.is_closing()
+        ):
+            return False
+        if conn.extensions:  # (none is configured: serve.py turns deflate off)
+            conn.send_binary(data)
+            self.transport.write(b"".join(conn.data_to_send()))
+        else:
+            self.transport.write(binary_frame(data))
+        return True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        _Peers.release(self.transport)
+        scope = getattr(self, "scope", None)
+        if scope is not None:  # a socket the app never took its writer from
+            scope.get("extensions", {}).pop(DIRECT, None)
+        super().connection_lost(exc)
 
     async def send(self, message: ASGISendEvent) -> None:
         if message["type"] == "websocket.send" and self.close_sent:
