@@ -9,7 +9,7 @@ what changed (keys.moves, keys.repetitions); ``public()`` makes the map every cl
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from dataclasses import fields as dataclass_fields
 from datetime import UTC, datetime
 from typing import Any, Final, Literal, cast
@@ -110,6 +110,8 @@ class GameState:
     # Read from a hash of before keys.moves and keys.repetitions: the next commit moves
     # its moves and recent positions there (commit.arguments).
     legacy: bool = False
+    # ``_public_terms``, once built: a cache, not part of the state (never compared).
+    terms: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_hash(
@@ -204,12 +206,14 @@ class GameState:
         if not changes.keys() <= _NAMES:
             unknown = ", ".join(sorted(changes.keys() - _NAMES))
             raise TypeError(f"GameState has no field {unknown}")
+        if self.terms is not None and not _STATIC.isdisjoint(changes):
+            changes["terms"] = None
+        if _NATIVE:  # compiled (mypyc): its __init__ is fast, and there is no __dict__
+            return replace(self, **changes)
         new = object.__new__(GameState)
         fields = new.__dict__
         fields.update(self.__dict__)
         fields.update(changes)
-        if _CACHED in fields and not _STATIC.isdisjoint(changes):
-            del fields[_CACHED]
         return new
 
     def next(self) -> GameState:
@@ -298,7 +302,7 @@ class GameState:
     def _public_terms(self) -> dict[str, Any]:
         """The part of ``public()`` that no move changes (who plays, the terms): built once
         and carried by ``evolve`` to later states until one of its fields changes."""
-        terms = self.__dict__.get(_CACHED)
+        terms = self.terms
         if terms is None:
 
             def who(pid: str) -> dict[str, str] | None:
@@ -320,13 +324,14 @@ class GameState:
                 "match": {"id": self.match, "number": self.match_no} if self.match else None,
                 "origin": self.origin_or_guess(),
             }
-            object.__setattr__(self, _CACHED, terms)  # a cache, not a field: frozen stays
+            object.__setattr__(self, "terms", terms)  # a cache: frozen for everything else
         return terms
 
 
 _NAMES: Final = frozenset(f.name for f in dataclass_fields(GameState))
-# Where a state keeps its ``_public_terms``, and the fields they are made of.
-_CACHED: Final = "_public_terms_cache"
+# Whether this module runs compiled (mypyc): its classes then have no ``__dict__``.
+_NATIVE: Final = not __file__.endswith(".py")
+# The fields ``_public_terms`` are made of.
 _STATIC: Final = frozenset(
     {
         "id",
