@@ -82,7 +82,6 @@ RELEASE_SWEEP_S = 10.0
 log = logging.getLogger(__name__)
 
 LOBBY_TICK_S = 1.0
-MARK_S = 0.025  # how often this hub publishes its watermark (clock.py)
 WATCH_LIST_EVERY = 3  # lobby ticks between pushes of the list of games to watch
 
 
@@ -165,7 +164,7 @@ class Hub:
             steps=(matches.advance, self.rater.finish),
             defer=self.scheduler.busy,
         )
-        self.bot = BotWorker(redis, scripts, games, settings, clock)
+        self.bot = BotWorker(redis, scripts, games, settings, clock, self.marks)
         self.lobby = Lobby(
             redis, scripts, games, rating=self.rater.lookup, matches=matches, clock=clock.now_ms
         )
@@ -186,6 +185,7 @@ class Hub:
             self.turns.on_commit,
             self.reminders.on_commit,
             self.listings.on_commit,
+            self.scheduler.on_commit,
         ]
         games.committer.lost_hooks.append(fanout.resync)
         fanout.hooks.append(games.cache.observe)
@@ -246,7 +246,8 @@ class Hub:
         """The background work of this process, each run by loops.run."""
         s = self.settings
         return [
-            loops.Loop("marks", self.marks.write, MARK_S),
+            # Every 25 ms while a socket or bot turn is here; idle, about once a second.
+            loops.Loop("marks", self.marks.tick, self.marks.every_s),
             loops.Loop("heartbeat", self.heartbeat.turn, self.heartbeat.every_s, reads_redis=False),
             loops.Loop(
                 "scheduler",
@@ -311,7 +312,9 @@ class Hub:
             self.sockets.tell_lobby(frames.games(await self.lobby.watch_list()))
 
     async def websocket(self, ws: WebSocket) -> None:
-        await connection.serve(self.connection_services, ws)
+        # In use from before the socket is accepted (no move can come sooner) to its end.
+        async with self.marks.in_use():
+            await connection.serve(self.connection_services, ws)
 
     async def stats(self, request: Request) -> JSONResponse:
         """Counters for the benchmarks (bench/load.py): what pub/sub brought this process."""

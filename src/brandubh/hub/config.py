@@ -92,7 +92,7 @@ class Settings:
     bot_processes: int = 1  # processes per hub that run the bot's search; 0: none here
     redis_pool_size: int = 64
     time_scale: float = 1.0  # multiplies every move deadline; tests shorten them with it
-    scheduler_poll_s: float = 0.05
+    scheduler_poll_s: float = 1.0
     outage_after_s: float = 30.0  # no scheduler beat for this long: the service was down
     # PostgreSQL unanswering for this long: /healthz says 503 (a shorter outage: 200).
     database_down_after_s: float = 30.0

@@ -34,7 +34,7 @@ from brandubh.hub.background import Tasks
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import Refusal
 from brandubh.hub.live.changes import Change
-from brandubh.hub.live.clock import RedisClock
+from brandubh.hub.live.clock import Marks, RedisClock
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import BOT_ID
 from brandubh.hub.redis import Scripts, keys
@@ -76,9 +76,11 @@ class BotWorker:
         games: GameService,
         settings: Settings,
         clock: RedisClock,
+        marks: Marks | None = None,
     ) -> None:
         self.redis = redis
         self.clock = clock
+        self.marks = marks  # a bot turn stamps a move: the hub is in use meanwhile
         self.scripts = scripts
         self.games = games
         self.settings = settings
@@ -124,17 +126,11 @@ class BotWorker:
         room = self.settings.bot_processes * 2 - len(self._busy)
         if room <= 0:
             return  # enough thinking queued here; other hubs take the rest
-        claims: list[redis_client.Call] = [
-            (
-                self.scripts.claim,
-                [keys.bot_jobs(b)],
-                [LEASE_MS, min(room, CLAIM_BATCH), "", "scores"],
-            )
-            for b in range(keys.BUCKETS)
-        ]
+        sets = [keys.bot_jobs(b) for b in range(keys.BUCKETS)]
+        args = [LEASE_MS, min(room, CLAIM_BATCH), "", "scores"]
         claimed: list[tuple[float, str]] = []
-        for batch in await redis_client.run_scripts(self.redis, claims):
-            pairs = batch or []  # None: its node cannot answer now; next turn
+        # (On a cluster a bucket whose node cannot answer now is claimed next turn.)
+        for pairs in await redis_client.claim_buckets(self.redis, self.scripts.claim, sets, args):
             claimed += [
                 (float(due), raw.decode()) for raw, due in zip(pairs[::2], pairs[1::2], strict=True)
             ]
@@ -199,11 +195,13 @@ class BotWorker:
             return
         finally:
             self._thinking_for -= whom
-        received = self.clock.stamp()
+        in_use = self.marks.in_use() if self.marks is not None else contextlib.nullcontext()
         try:
-            # Held, as a socket's move is (connection.py), until it is committed or refused.
-            with self.clock.hold(received):
-                await games.move(BOT_ID, game_id, state.ply, text, f"bot-{state.ply}", received)
+            async with in_use:  # (an idle hub marks first: clock.py)
+                received = self.clock.stamp()
+                # Held, as a socket's move is (connection.py), until committed or refused.
+                with self.clock.hold(received):
+                    await games.move(BOT_ID, game_id, state.ply, text, f"bot-{state.ply}", received)
         except Refusal as exc:
             # Someone else played this turn, or the game ended meanwhile: nothing to do.
             log.info("bot move in %s not applied: %s", game_id, exc.message)

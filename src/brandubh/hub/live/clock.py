@@ -14,14 +14,26 @@ The scheduler fires a deadline only then (``Marks.safe``). A hub is live while i
 connection is open in Redis (a killed process's is closed at once by its kernel); a hub
 that is connected but has written no mark for ``STALLED_MS`` while others did is taken as
 stalled for good and ignored, so one wedged process cannot hold every game's clock.
+
+Only a hub in use writes real marks, every few tens of ms. Whatever can stamp a move (a
+socket, from before it is accepted until it is closed; a bot turn) runs inside
+``Marks.in_use``. A hub with none, holding nothing, writes "idle" instead, about once a
+second, and the first user after that waits until a real mark is in Redis. Why that is
+as safe as marking all the time: a scheduler reads Redis's ``TIME`` (T) and then the
+marks, and judges nothing past T. If it read an idle mark, that hub's next real mark was
+written after the read, so after T; every stamp the hub gives from then on is at or after
+that mark's own writing time (``RedisClock.not_before``), so after T: no move it can
+still receive counts as received before a deadline the scheduler may fire.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import logging
 import time
+from collections.abc import AsyncIterator
 from typing import Final, cast
 
 from redis.asyncio import Redis
@@ -40,6 +52,11 @@ REMEASURE_S: Final = 30.0
 CHECK_ID_EVERY: Final = 40
 # A round trip slower than this gives too loose an estimate of the offset to use it.
 GOOD_RTT_MS: Final = 20.0
+# How often a hub in use writes its watermark (a deadline fires about this long after it
+# passed), and how often an idle hub says again that it is idle.
+MARK_S: Final = 0.025
+IDLE_MARK_S: Final = 1.0
+IDLE: Final = "idle"  # the mark of a hub that holds nothing and stamps nothing before marking
 
 
 class RedisClock:
@@ -75,6 +92,15 @@ class RedisClock:
         """The receipt time of something arriving now: never before an earlier stamp or mark."""
         self._last = max(self._last, self.now_ms())
         return self._last
+
+    def not_before(self, redis_ms: int) -> None:
+        """No later stamp is before this Redis time, a moment that has already passed (a
+        mark's writing): the estimate may lag Redis's clock, a stamp then never does."""
+        self._last = max(self._last, redis_ms)
+
+    def holding(self) -> bool:
+        """Whether a stamped move is uncommitted here."""
+        return bool(self._held)
 
     def hold(self, stamp: int) -> Hold:
         """Count a stamped move as uncommitted for the duration (watermark stays at or below)."""
@@ -124,6 +150,14 @@ class Marks:
         self._redis: Redis | None = None
         self._client_id = 0
         self._writes = 0
+        self.every_s = MARK_S  # the marks loop's pause (app.py)
+        self.users = 0  # sockets and bot turns here (in_use)
+        # Writes one at a time, each deciding idle or not just before it goes: an idle mark
+        # decided before a user came must not land after that user's real mark.
+        self._lock = asyncio.Lock()
+        self._idle_sent = False  # Redis may say idle: a new user must mark first
+        self._idle_at = 0.0  # when the idle mark was last written (time.monotonic())
+        self._used = asyncio.Event()  # a user came: the idle wait ends
 
     def _connection(self) -> Redis:
         """Its own connection, held open: Redis sees it close when this process dies."""
@@ -138,9 +172,45 @@ class Marks:
             self._client_id = 0
         return self._redis
 
+    def idle(self) -> bool:
+        """No socket, no bot turn and no uncommitted move here: nothing can be stamped."""
+        return not self.users and not self.clock.holding()
+
+    @contextlib.asynccontextmanager
+    async def in_use(self) -> AsyncIterator[None]:
+        """Around whatever may stamp a move (a socket's life, a bot turn): when the hub was
+        idle, it first waits until its real watermark is in Redis (the module's proof)."""
+        self.users += 1
+        self._used.set()
+        try:
+            if self._idle_sent:
+                async with self._lock:
+                    if self._idle_sent:  # (unless another user marked meanwhile)
+                        self._client_id = 0  # an idle connection may have been renewed
+                        await self._write()
+            yield
+        finally:
+            self.users -= 1
+
+    async def tick(self) -> None:
+        """The marks loop's step (every MARK_S): write the watermark while in use; when
+        idle, say so about once a second and otherwise wait for a user."""
+        self._used.clear()
+        if self.idle() and self._idle_sent:
+            wait = IDLE_MARK_S - (time.monotonic() - self._idle_at)
+            if wait > 0:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(wait):
+                        await self._used.wait()
+                return
+        await self.write()
+
     async def write(self) -> None:
-        """Publish this hub's watermark (a loop step, every few tens of ms)."""
-        mark = self.clock.watermark()
+        """Publish this hub's watermark, or that it is idle."""
+        async with self._lock:
+            await self._write()
+
+    async def _write(self) -> None:
         self._writes += 1
         redis = self._connection()
         try:
@@ -148,8 +218,16 @@ class Marks:
                 # The id of the connection the marks are written on: Redis drops it when
                 # this process dies. (Checked now and then: a reconnect gives a new one.)
                 self._client_id = int(await redis.client_id())
+            # Decided here, with nothing awaited before the script goes out.
+            idle = self.idle()
+            mark: str | int = IDLE if idle else self.clock.watermark()
+            if idle:
+                self._idle_sent, self._idle_at = True, time.monotonic()
             args: list[str | int] = [self.hub_id, mark, self._client_id]
-            await self.scripts.mark(keys=[keys.hub_marks()], args=args, client=redis)
+            written = await self.scripts.mark(keys=[keys.hub_marks()], args=args, client=redis)
+            if not idle:
+                self.clock.not_before(int(written))
+                self._idle_sent = False
         except redis_client.MOVED_OR_DOWN:
             if self.cluster is not None:  # its node may be lost: find the hash's new master
                 self._redis = None
@@ -168,33 +246,41 @@ class Marks:
     async def safe(self, redis: Redis) -> int:
         """The latest time no live hub can still hold an uncommitted move received before.
 
-        Deadlines up to it may be judged. This process's own watermark is read fresh.
+        Deadlines up to it may be judged. This process's own watermark is read fresh; an
+        idle hub holds nothing before the moment the marks were read (Redis's TIME, read
+        first in the same round trip: the module's proof). A stamp may equal a watermark
+        (both in ms) and a move stamped at its deadline is in time: hence the ms before.
         """
         own = self.clock.watermark()
         redis = self._reader(redis)
-        raw = cast(dict[bytes, bytes], await redis.hgetall(keys.hub_marks()))
-        marks: dict[str, tuple[int, int, int]] = {}
+        async with redis.pipeline(transaction=False) as pipe:
+            pipe.time()
+            pipe.hgetall(keys.hub_marks())
+            (sec, usec), raw = cast(
+                tuple[tuple[int, int], dict[bytes, bytes]], await pipe.execute()
+            )
+        safe = min(own, int(sec) * 1000 + int(usec) // 1000)
+        marks: dict[str, tuple[int | None, int, int]] = {}
         for name, value in raw.items():
             with contextlib.suppress(ValueError):
-                mark, written, client = (int(x) for x in value.decode().split(":"))
-                marks[name.decode()] = (mark, written, client)
+                text, at, conn = value.decode().split(":")
+                marks[name.decode()] = (None if text == IDLE else int(text), int(at), int(conn))
         marks.pop(self.hub_id, None)
         if not marks:
-            return own
+            return safe - 1
         alive = {
             str(c["id"]) for c in await redis.client_list(client_id=[m[2] for m in marks.values()])
         }
         newest = max(m[1] for m in marks.values())
-        safe = own
         gone = []
         for hub, (mark, written, client) in marks.items():
             if str(client) not in alive:
                 gone.append(hub)
-            elif newest - written <= STALLED_MS:
+            elif mark is not None and newest - written <= STALLED_MS:
                 safe = min(safe, mark)
         if gone:
             await redis.hdel(keys.hub_marks(), *gone)
-        return safe
+        return safe - 1
 
     async def close(self) -> None:
         redis, self._redis = self._redis, None

@@ -136,12 +136,10 @@ class Endings:
         and follow it up, MAX_LIVE at once; how many were finished now."""
         if time.monotonic() < self._resume:
             return 0
-        claims: list[redis_client.Call] = [
-            (self.scripts.claim, [keys.finished(b)], [CLAIM_LEASE_MS, CLAIM_BATCH])
-            for b in range(keys.BUCKETS)
-        ]
-        # A bucket whose node cannot answer now (None, on a cluster) is claimed next turn.
-        batches = [b or [] for b in await redis_client.run_scripts(self.redis, claims)]
+        sets = [keys.finished(b) for b in range(keys.BUCKETS)]
+        # A bucket whose node cannot answer now (on a cluster) is claimed next turn.
+        args = [CLAIM_LEASE_MS, CLAIM_BATCH]
+        batches = await redis_client.claim_buckets(self.redis, self.scripts.claim, sets, args)
         claimed = [g for batch in batches for raw in batch if (g := raw.decode()) not in self._held]
         done = 0
         for i in range(0, len(claimed), MAX_LIVE):

@@ -11,10 +11,16 @@ A deadline is fired only once no live hub can still hold a move received before 
 (clock.Marks.safe): a move a hub received in time is never beaten by the timeout because
 Redis, that hub or this scheduler stalled (docs/fair-play.md).
 
-Besides polling, each sweep learns when the earliest deadline left falls due (claim.lua's
-"next") and wakes the loop just after it, once the other hubs' watermarks can have
-passed it (``wake_delay``): a deadline is fired tens of ms after it passed, not whenever
-the next poll happens to come.
+One sweep claims every bucket's due deadlines with one script call on one Redis (on a
+cluster, where a script may touch one slot, one call a bucket, pipelined per node). The
+sweep polls about once a second (``poll_s``): every deadline is set at least a minute
+ahead (terms.MIN_MOVE_TIME), so polling catches it long before it is due. What makes a
+timeout prompt is the planned wake-up: each sweep learns when the earliest deadline left
+falls due (claim.lua's "next"), and every deadline this process commits (a move's, an
+outage's extension) is noted as it is set (``on_commit``); the loop wakes just after the
+earliest, once every hub's watermark can have passed it (``wake_delay``). A deadline
+that is due but held back (a hub's watermark behind it, more due than one claim takes)
+is looked at again after a watermark interval, then less and less often (a stalled hub).
 
 About once a second each scheduler also beats (lua/heartbeat.lua). A gap between beats
 longer than the outage threshold means no hub ran at all: that interval is recorded as an
@@ -30,6 +36,7 @@ from typing import cast
 
 from redis.asyncio import Redis
 
+from brandubh.hub.live.changes import Change
 from brandubh.hub.live.clock import Marks, RedisClock
 from brandubh.hub.live.games import GameService
 from brandubh.hub.redis import Lane, Scripts, keys
@@ -43,20 +50,28 @@ CLAIM_LEASE_MS = 300  # a sweep takes tens of ms; a dead hub's claims wait this 
 # After a sweep that fired deadlines, the follow-up of endings (archive, ratings) waits
 # this long before taking more CPU: in a wave of timeouts the clock comes first.
 BUSY_AFTER_FIRING_S = 0.25
-# A planned wake-up comes this long after the deadline: by then every live hub has
-# written a watermark past it (app.MARK_S is 25 ms), so the claim can take it.
+# A planned wake-up comes this long after the deadline: by then every live hub in use has
+# written a watermark past it (clock.MARK_S is 25 ms), so the claim can take it.
 WAKE_AFTER_DUE_MS = 30
-WAKE_MIN_S = 0.005  # never sooner: a deadline held back longer waits for the poll
+WAKE_MIN_S = 0.005  # never sooner
+# A due deadline held back is looked at again after this long, doubling with each sweep
+# that still finds it held back, up to the poll: a stalled hub costs a few sweeps.
+HELD_BACK_RETRY_S = 0.025
 
 
-def wake_delay(next_due_ms: int | None, now_ms: int, poll_s: float) -> float | None:
-    """How long after now to wake for the earliest deadline left (due, or due already but
-    not yet past every hub's watermark), or None when the poll comes first, or when it
-    is held back longer than a watermark takes (a stalled hub: the poll rechecks)."""
+def wake_delay(
+    next_due_ms: int | None, now_ms: int, poll_s: float, held_back: int = 0
+) -> float | None:
+    """How long after now to sweep again for the earliest deadline left, or None when the
+    poll comes first. A deadline due already was held back (a watermark behind it, or more
+    due than a claim takes): it is retried after HELD_BACK_RETRY_S, doubled for each of
+    the ``held_back`` sweeps before this one that found one held back too."""
     if next_due_ms is None:
         return None
     delay = (next_due_ms + WAKE_AFTER_DUE_MS - now_ms) / 1000
-    return delay if WAKE_MIN_S <= delay < poll_s else None
+    if delay < WAKE_MIN_S:
+        delay = HELD_BACK_RETRY_S * 2 ** min(held_back, 16)
+    return delay if delay < poll_s else None
 
 
 class Scheduler:
@@ -69,7 +84,7 @@ class Scheduler:
         marks: Marks | None = None,
         *,
         lane: Lane | None = None,
-        poll_s: float = 0.05,
+        poll_s: float = 1.0,
         beat_s: float = 1.0,
         outage_after_s: float = 30.0,
     ) -> None:
@@ -88,6 +103,8 @@ class Scheduler:
         self._next_beat = 0.0
         self.wake = asyncio.Event()  # the loop's wake-up: set when a deadline falls due
         self._timer: asyncio.TimerHandle | None = None
+        self._held_back = 0  # sweeps in a row that left a due deadline unfired
+        self._sets = [keys.deadlines(b) for b in range(keys.BUCKETS)]
 
     async def beat(self) -> None:
         """Beat, and measure this process's clock against Redis's on the way."""
@@ -121,21 +138,19 @@ class Scheduler:
         """
         safe = await self.marks.safe(self.redis) if self.marks is not None else None
         args = [CLAIM_LEASE_MS, FIRING_BATCH, "" if safe is None else safe, "next"]
-        lane = self.lane
-        if lane is not None:  # every bucket's claim written at once: one round trip
-            claims = (
-                lane.script(self.scripts.claim, [keys.deadlines(b)], args)
-                for b in range(keys.BUCKETS)
-            )
-            due = cast(list[list[bytes]], await asyncio.gather(*claims))
-        else:  # one pipeline (on a cluster, one per node; None where a node cannot answer)
-            calls: list[redis_client.Call] = [
-                (self.scripts.claim, [keys.deadlines(b)], args) for b in range(keys.BUCKETS)
-            ]
-            due = [c or [] for c in await redis_client.run_scripts(self.redis, calls)]
-        nexts = [int(float(batch[0])) for batch in due if batch and batch[0]]
-        self._plan(min(nexts, default=None))
-        ids = [raw.decode() for batch in due for raw in batch[1:]]
+        if self.lane is not None:  # on one Redis: the claims' round trip, as the commits'
+            reply = await self.lane.script(self.scripts.claim, self._sets, args)
+            replies = [cast(list[bytes], reply)]
+        else:
+            claim = self.scripts.claim
+            replies = await redis_client.claim_buckets(self.redis, claim, self._sets, args)
+        nexts = [int(float(reply[0])) for reply in replies if reply and reply[0]]
+        next_due = min(nexts, default=None)
+        now = self.clock.now_ms()
+        held = next_due is not None and next_due + WAKE_AFTER_DUE_MS - now < WAKE_MIN_S * 1000
+        self._plan(wake_delay(next_due, now, self.poll_s, self._held_back))
+        self._held_back = self._held_back + 1 if held else 0
+        ids = [raw.decode() for reply in replies for raw in reply[1:]]
         done = 0
         for start in range(0, len(ids), FIRING_BATCH):
             batch = ids[start : start + FIRING_BATCH]
@@ -145,14 +160,33 @@ class Scheduler:
             self._busy_until = time.monotonic() + BUSY_AFTER_FIRING_S
         return done
 
-    def _plan(self, next_due_ms: int | None) -> None:
-        """Wake the loop for the earliest deadline left, if it comes before the poll."""
-        delay = wake_delay(next_due_ms, self.clock.now_ms(), self.poll_s)
+    def on_commit(self, change: Change, n: int, frame: bytes) -> None:
+        """Commit hook: a deadline this process just set that falls due before the next
+        poll (a minute's never does, but for tests' scaled times and outage extensions) is
+        planned for at once; other hubs' are found by the sweeps, or fired by their own."""
+        if change.deadline_change == "at":
+            due = change.deadline_ms
+        elif change.deadline_change == "set" and change.deadline_ms < self.poll_s * 1000:
+            due = self.clock.now_ms() + change.deadline_ms  # (Redis's clock, within a ms)
+        else:
+            return
+        self._plan(wake_delay(due, self.clock.now_ms(), self.poll_s))
+
+    def _plan(self, delay: float | None) -> None:
+        """Sweep again after ``delay`` s, unless a sweep is planned sooner already."""
         if delay is None:
             return
+        loop = asyncio.get_running_loop()
+        at = loop.time() + delay
         if self._timer is not None:
+            if self._timer.when() <= at:
+                return
             self._timer.cancel()
-        self._timer = asyncio.get_running_loop().call_later(delay, self.wake.set)
+        self._timer = loop.call_at(at, self._ring)
+
+    def _ring(self) -> None:
+        self._timer = None
+        self.wake.set()
 
     def busy(self) -> bool:
         """Whether deadlines fell due just now (more may follow): work that can wait should."""

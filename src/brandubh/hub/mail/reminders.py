@@ -155,20 +155,18 @@ class Reminders:
 
     async def tick(self) -> int:
         """One turn of the loop: claim due reminders of every bucket and send them."""
-        claims: list[redis_client.Call] = [
-            (self.scripts.claim, [keys.reminders(b)], [CLAIM_LEASE_MS, CLAIM_BATCH])
-            for b in range(keys.BUCKETS)
-        ]
-        due = await redis_client.run_scripts(self.redis, claims)
+        sets = [keys.reminders(b) for b in range(keys.BUCKETS)]
+        args = [CLAIM_LEASE_MS, CLAIM_BATCH]
+        # (On a cluster a bucket whose node cannot answer now is claimed next turn.)
+        due = await redis_client.claim_buckets(self.redis, self.scripts.claim, sets, args)
         fired = 0
-        for b, batch in enumerate(due):
-            for raw in batch or ():  # None: its node cannot answer now; next turn
-                member = raw.decode()
-                outcome = await self.fire(member)
-                if outcome == "later":
-                    continue  # fire() put it back with its new time
-                fired += outcome == "sent"
-                await self.redis.zrem(keys.reminders(b), member)
+        for raw in (raw for batch in due for raw in batch):
+            member = raw.decode()
+            outcome = await self.fire(member)
+            if outcome == "later":
+                continue  # fire() put it back with its new time
+            fired += outcome == "sent"
+            await self.redis.zrem(keys.reminders(keys.bucket(member.rsplit("|", 2)[0])), member)
         self.sent += fired
         return fired
 

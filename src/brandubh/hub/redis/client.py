@@ -144,6 +144,18 @@ async def run_scripts(redis: Redis, calls: Sequence[Call]) -> list[Any]:
     return out
 
 
+async def claim_buckets(
+    redis: Redis, claim: AsyncScript, sets: Sequence[str], args: Sequence[Any]
+) -> list[list[bytes]]:
+    """lua/claim.lua over many buckets' sets: on one Redis one call takes them all; on a
+    cluster, where a script touches one slot, one call a set, pipelined per node (a set
+    whose node cannot answer now is left out: claimed next turn). One reply per call."""
+    if cluster_of(redis) is None:
+        return [cast(list[bytes], await script(claim, sets, args))]
+    replies = await run_scripts(redis, [(claim, [key], args) for key in sets])
+    return [reply for reply in replies if reply is not None]
+
+
 async def _pipelined(redis: Redis, calls: Sequence[Call]) -> list[Any]:
     # The pipeline loads any script the server lacks before it runs (redis-py's Pipeline).
     async with redis.pipeline(transaction=False) as pipe:
