@@ -69,8 +69,13 @@ def test_a_legal_move_advances_the_game_and_sets_the_next_deadline() -> None:
     assert change.new.moves == (move,) and change.new.turn == D.id
     assert change.event == {"kind": "move", "move": move, "by": "attackers"}
     assert (change.ply, change.require_turn, change.deadline_check) == (0, True, "before")
-    assert (change.deadline_change, change.deadline_ms, change.bot_job) == ("set", ALLOWANCE, "del")
-    assert change.write == changes.MOVE_FIELDS
+    assert (change.deadline_change, change.deadline_ms, change.bot_job) == ("set", ALLOWANCE, "")
+    # Only what a move changes is written: no result, no draw offer, no bot job here.
+    assert change.write == changes.PLAY_FIELDS
+    assert {name: change.new.fields()[name] for name in changes.MOVE_FIELDS} == {
+        **state.fields(changes.MOVE_FIELDS),
+        **change.new.fields(changes.PLAY_FIELDS),
+    }
     assert change.game is not None and change.game.ply == 1
 
 
@@ -100,6 +105,14 @@ def test_playing_on_declines_the_opponents_draw_offer() -> None:
     assert change.event["draw_declined"] is True
     assert change.new.draw_offer == ""
     assert change.new.draw_block == (0, changes.DRAW_OFFER_GAP + 1)
+    assert change.write == changes.DECLINING_FIELDS  # the closed offer is written too
+
+
+def test_the_bots_move_drops_its_job() -> None:
+    bot = Player(BOT_ID, "Bot")
+    state = running(joiner=bot, attacker=bot.id, defender=A.id, turn=bot.id, opponent="bot")
+    change = changes.move(state, BOT_ID, 0, first_move(state), "b1", ALLOWANCE)
+    assert change.new.turn == A.id and change.bot_job == "del"
 
 
 def test_a_move_that_makes_it_the_bots_turn_queues_the_bot() -> None:

@@ -42,6 +42,9 @@ MOVE_FIELDS: Final = (
 )
 END_FIELDS: Final = ("turn", "status", "winner", "reason", "draw_offer")
 DRAW_FIELDS: Final = ("draw_offer", "draw_block_a", "draw_block_d")
+# A move that neither ends the game nor declines a draw offer writes only these.
+PLAY_FIELDS: Final = ("ply", "snap", "turn")
+DECLINING_FIELDS: Final = PLAY_FIELDS + DRAW_FIELDS
 
 
 class Played(NamedTuple):
@@ -264,13 +267,14 @@ def move(
     return Change(
         new,
         event,
-        MOVE_FIELDS,
+        DECLINING_FIELDS if "draw_declined" in event else PLAY_FIELDS,
         ply=state.ply,
         require_turn=True,
         deadline_check="before",
         deadline_change="set",
         deadline_ms=allowance_ms,
-        bot_job="add" if next_player == BOT_ID else "del",
+        # Only a game against the bot has a bot job to add or drop.
+        bot_job="add" if next_player == BOT_ID else "del" if state.opponent == "bot" else "",
         game=game,
         played=added,
     )
