@@ -27,8 +27,9 @@ and the same relay on Node's ws package (bench/relay_node.mjs, after
 Games are staged straight into Redis with the service's own code (no sign-ups), so the
 hubs spend the measured time only on play.
 
-Fixed costs: idle, a hub with no socket and no game (its process group's CPU and Redis's
-over --idle-seconds, against the bare relay idle and the same Redis before the hub);
+Fixed costs: idle, a hub with no socket and no game (its CPU with its children's and
+Redis's over --idle-seconds, by bench/idle.py's measure, against the bare relay idle and
+the same Redis before the hub);
 sockets, bench/sockets.py's memory per idle socket on a fresh hub against the bare echo.
 Payload: one long game through a hub, moves chosen from a seed that capture nothing where
 they can and never bring a position round the second time, to the rule set's move limit;
@@ -106,14 +107,8 @@ def start_app(module: str) -> tuple[subprocess.Popen[str], str]:
 
 def start_server(cmd: list[str], name: str) -> tuple[subprocess.Popen[str], str]:
     """A server process of bench/ that prints 'running on http://host:port' once it listens."""
-    # A session of its own, as a hub's: group_cpu_s then counts its process group.
     proc = subprocess.Popen(
-        cmd,
-        cwd=HERE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
+        cmd, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
     )
     assert proc.stdout is not None
     for line in proc.stdout:
@@ -536,46 +531,23 @@ async def echo(url: str, conns: int, seconds: float) -> tuple[int, list[float]]:
 # -- idle, sockets, commit payload -------------------------------------------------------
 
 
-def group_cpu_s(pid: int) -> float:
-    """CPU seconds of every live process in ``pid``'s process group (a hub and its workers)."""
-    total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # (gone meanwhile)
-        if int(fields[2]) == pid:
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
-
-
-def idle_cores(pids: list[int], client: redis.Redis | None, seconds: float) -> tuple[float, float]:
-    """Percent of a core the process groups of ``pids`` and Redis use over ``seconds``."""
-    cpu0 = sum(group_cpu_s(p) for p in pids)
-    redis0 = redis_cpu_s(client) if client else 0.0
-    start = time.perf_counter()
-    time.sleep(seconds)
-    elapsed = time.perf_counter() - start
-    cpu = sum(group_cpu_s(p) for p in pids) - cpu0
-    redis_cpu = (redis_cpu_s(client) - redis0) if client else 0.0
-    return cpu / elapsed * 100, redis_cpu / elapsed * 100
-
-
 def idle(
     client: redis.Redis, start_hub: Callable[[], HubProcess], seconds: float
 ) -> dict[str, float]:
     """The idle load: a hub with no socket and no game, and as baselines the bare relay
-    and the same Redis before ``start_hub`` starts the hub."""
+    and the same Redis before ``start_hub`` starts the hub (bench/idle.py's measure)."""
+    from idle import SETTLE_S, measure
+
     proc, _ = start_app("relay_app")
     try:
-        time.sleep(1)  # past its start-up
-        relay, redis_alone = idle_cores([proc.pid], client, seconds)
+        time.sleep(SETTLE_S)
+        [relay], redis_alone = measure([proc.pid], client, seconds)
     finally:
         proc.terminate()
         proc.wait()
     hub = start_hub()
-    time.sleep(2)  # past its start-up
-    hub_core, redis_core = idle_cores([hub.pid], client, seconds)
+    time.sleep(SETTLE_S)
+    [hub_core], redis_core = measure([hub.pid], client, seconds)
     print(f"\nidle, {seconds:.0f} s: no socket, no game (% of a core)")
     print(f"  hub                     {hub_core:>8.2f} %   (baseline: bare relay {relay:.2f} %)")
     print(
