@@ -86,6 +86,14 @@ export interface Replay {
 
 const enc = encodeURIComponent;
 
+/** A guest's player id starts so (the hub's sessions.GUEST_PREFIX): a guest has no
+ *  profile, so the client never asks for one. */
+export const GUEST_PREFIX = "g_";
+
+export function isGuestId(id: string): boolean {
+  return id.startsWith(GUEST_PREFIX);
+}
+
 export const accountApi = {
   me: () => call<Me>("GET", "/api/me"),
   signup: (email: string, password: string, name?: string) =>

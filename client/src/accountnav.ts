@@ -9,8 +9,9 @@ import { clear, h } from "./dom";
 /** The header's account box (log in / sign up, or the player and log out) and the
  *  Leaderboard link; a session that ended elsewhere reloads the page as a guest. */
 export function installAccounts(ctx: AppContext, whoami: HTMLElement): void {
-  const nav = document.getElementById("site-nav");
-  nav?.append(h("a", { href: "/leaderboard", "data-nav": "/leaderboard", text: "Leaderboard" }));
+  // The header's folding part: the sections, then the account's area (main.ts).
+  const more = document.getElementById("nav-more");
+  more?.insertBefore(h("a", { href: "/leaderboard", "data-nav": "/leaderboard", text: "Leaderboard" }), document.getElementById("nav-user"));
   const box = h("span", { class: "account-box", id: "account-box" });
   whoami.after(box);
   let known: Me | null = null;
@@ -47,6 +48,7 @@ export function installAccounts(ctx: AppContext, whoami: HTMLElement): void {
     }
   };
   void ctx.me.then((me) => render(me as Me | null));
+  ctx.onSession((me) => render(me as Me | null)); // logged in without a reload
 
   // Logged out elsewhere (or the password changed there): the server closed the socket
   // (4004) and it came back without the session. Start afresh as a guest.

@@ -54,7 +54,7 @@ export class Board {
   } | null = null;
   private suppressClick = false;
 
-  constructor(private readonly onMove: (move: string) => void) {
+  constructor(private readonly onMove: (move: string, how: "click" | "drag") => void) {
     this.root = h("div", {
       class: "board",
       role: "group",
@@ -112,13 +112,16 @@ export class Board {
   }
 
   /** Slide the piece of a move just shown from its square to its destination (a transform:
-   *  no layout moves); nothing with reduced motion. */
-  animate(move: string): void {
+   *  no layout moves) and fade out the pieces it captured; nothing with reduced motion.
+   *  `slide` false: the piece was dragged there, only the captures fade. */
+  animate(move: string, slide = true): void {
     const m = parseMove(move);
     const from = m ? this.squares.get(m.from) : undefined;
     const to = m ? this.squares.get(m.to) : undefined;
-    if (!from || !to) return;
+    if (!m || !from || !to) return;
     if (typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+    this.fadeCaptured(m.captures, to.shown);
+    if (!slide) return;
     const a = from.el.getBoundingClientRect();
     const b = to.el.getBoundingClientRect();
     const slot = to.piece;
@@ -135,6 +138,21 @@ export class Board {
     };
     slot.addEventListener("transitionend", done);
     setTimeout(done, 400);
+  }
+
+  /** A copy of each captured piece, already gone from the position, fading out where it
+   *  stood (the mover's own kind tells the captured one: attackers take defenders). */
+  private fadeCaptured(squares: string[], mover: string): void {
+    const kind = mover === "A" ? "D" : "A";
+    for (const name of squares) {
+      const sq = this.squares.get(name);
+      if (!sq || sq.shown) continue;
+      const ghost = h("span", { class: "piece-slot piece-fading", "aria-hidden": "true" }, pieceSvg(kind));
+      sq.el.appendChild(ghost);
+      const gone = () => ghost.remove();
+      ghost.addEventListener("animationend", gone);
+      setTimeout(gone, 600);
+    }
   }
 
   /** Forget the selection (after an error: the board shows the server's state). */
@@ -238,7 +256,7 @@ export class Board {
       const move = this.dests.get(square);
       if (move) {
         this.selected = null;
-        this.onMove(move);
+        this.onMove(move, "click");
         return;
       }
       this.selected = square !== this.selected && movable.has(square) ? square : null;
@@ -332,7 +350,7 @@ export class Board {
     const move = sq ? this.dests.get(sq) : undefined;
     if (move) {
       this.selected = null;
-      this.onMove(move);
+      this.onMove(move, "drag");
     } else {
       this.render();
     }

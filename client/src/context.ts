@@ -8,7 +8,12 @@ export interface AppContext {
   live: LiveClient;
   /** the visitor (GET /api/me; `id` null before a session is made); null when the server
    * could not be reached */
-  me: Promise<Viewer | null>;
+  readonly me: Promise<Viewer | null>;
+  /** Ask the server again who the visitor is (a login without a reload: the confirmed
+   *  mailed link), tell `onSession`'s listeners, and reconnect the socket as that visitor. */
+  refreshSession: () => Promise<Viewer | null>;
+  /** Called with the visitor each time `refreshSession` learns it; returns the unsubscribe. */
+  onSession: (fn: (me: Viewer | null) => void) => () => void;
   rulesets: () => Promise<RulesetInfo[]>;
   navigate: (path: string, replace?: boolean) => void;
   setTitle: (title: string) => void;

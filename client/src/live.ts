@@ -253,6 +253,13 @@ export class LiveClient {
     this.connect();
   }
 
+  /** Close the socket and open a new one at once: after a login without a reload, so that
+   *  the server speaks to the new session (games being watched are watched again). */
+  reconnect(): void {
+    this.dropConnection(0);
+    this.retryNow();
+  }
+
   /** Close the socket as if the network had dropped it (for tests and the dev console). */
   dropConnection(holdMs = 0): void {
     this.holdUntil = this.opts.now() + holdMs;

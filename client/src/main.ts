@@ -3,6 +3,7 @@
 
 import "./style.css";
 import { installAccounts } from "./accountnav";
+import { closeHeaderMenu, installHeaderMenu } from "./headermenu";
 import { api, type RulesetInfo, type Viewer } from "./api";
 import type { AppContext, Unmount } from "./context";
 import { clear, h } from "./dom";
@@ -51,36 +52,50 @@ function wsUrl(): string {
 }
 
 const live = new LiveClient({ url: wsUrl() });
-const me: Promise<Viewer | null> = api.me().catch(() => null);
+let me: Promise<Viewer | null> = api.me().catch(() => null);
+const sessionListeners = new Set<(viewer: Viewer | null) => void>();
 let rulesetsCache: Promise<RulesetInfo[]> | null = null;
 let shownGame: string | null = null;
 const myGames = new MyGames(live, () => shownGame);
 
 const main = h("main", { id: "main", class: "main", tabindex: -1 });
 const connPill = h("span", { class: "conn", id: "conn", role: "status", "data-state": "connecting" });
-const retry = h("button", { type: "button", class: "btn btn-small", id: "conn-retry", text: "Retry now", hidden: true });
+const retry = h("button", { type: "button", class: "btn btn-small btn-on-dark", id: "conn-retry", text: "Retry now", hidden: true });
 retry.addEventListener("click", () => live.retryNow());
 const whoami = h("span", { class: "whoami", id: "whoami" });
 const moveCount = h("span", { class: "count-badge", id: "my-move-count", "data-count": "0", "aria-label": "games waiting for your move", hidden: true });
-// The site's sections (other pages may add their links here).
+// On narrow screens the sections past "Play" and "Your games", and the account's links, fold
+// into a menu (headermenu.ts); on wide ones the same elements sit in one row.
+const navMore = h(
+  "div",
+  { class: "nav-more", id: "nav-more" },
+  h("a", { href: "/lobby", "data-nav": "/lobby", text: "Lobby" }),
+  h("a", { href: "/watch", "data-nav": "/watch", text: "Watch" }),
+  h("div", { class: "nav-user", id: "nav-user" }, whoami),
+);
+const menuButton = h("button", { type: "button", class: "nav-menu-btn", id: "nav-menu", "aria-expanded": "false", "aria-controls": "nav-more", "aria-label": "Menu" }, h("span", { class: "nav-menu-icon", "aria-hidden": "true" }));
+// The site's sections (other pages may add their links to #nav-more).
 const siteNav = h(
   "nav",
   { class: "site-nav", id: "site-nav", "aria-label": "Site" },
   h("a", { href: "/", "data-nav": "/", text: "Play" }),
   h("a", { href: "/games", "data-nav": "/games", id: "nav-games" }, "Your games", moveCount),
-  h("a", { href: "/lobby", "data-nav": "/lobby", text: "Lobby" }),
-  h("a", { href: "/watch", "data-nav": "/watch", text: "Watch" }),
+  navMore,
 );
+// The connection's slot has one width whatever it says, so going offline moves nothing.
+const connBox = h("div", { class: "conn-box", id: "conn-box" }, retry, connPill);
 const header = h(
   "header",
-  { class: "top" },
+  { class: "top", id: "top" },
   h("a", { href: "/", class: "brand", "aria-label": "Brandubh Live: start page" }, h("span", { class: "brand-mark", "aria-hidden": "true" }), h("span", { class: "brand-name", text: "Brandubh Live" })),
   siteNav,
-  h("div", { class: "top-right" }, whoami, connPill, retry),
+  connBox,
+  menuButton,
 );
 const appRoot = document.getElementById("app") ?? document.body;
 clear(appRoot);
 appRoot.append(h("a", { href: "#main", class: "skip", text: "Skip to the page" }), header, main);
+installHeaderMenu(header, menuButton, navMore);
 
 void me.then((p) => {
   if (p?.name) whoami.textContent = p.name;
@@ -141,7 +156,21 @@ function setTitle(title: string): void {
 
 const ctx: AppContext = {
   live,
-  me,
+  get me() {
+    return me;
+  },
+  refreshSession: async () => {
+    me = api.me().catch(() => null);
+    const viewer = await me;
+    for (const fn of sessionListeners) fn(viewer);
+    live.reconnect(); // the socket was opened for the session before
+    void myGames.refresh();
+    return viewer;
+  },
+  onSession: (fn) => {
+    sessionListeners.add(fn);
+    return () => sessionListeners.delete(fn);
+  },
   rulesets: () => (rulesetsCache ??= api.rulesets()),
   navigate,
   setTitle,
@@ -155,6 +184,7 @@ function route(): void {
   const path = location.pathname;
   const matched = matchRoute(path);
   const section = matched?.route.section ?? null;
+  closeHeaderMenu();
   for (const a of siteNav.querySelectorAll<HTMLAnchorElement>("a[data-nav]")) {
     if (a.dataset.nav === section) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");

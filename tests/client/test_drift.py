@@ -108,7 +108,16 @@ def test_the_hub_serves_every_page_of_the_clients_route_table() -> None:
     http = (HUB / "http" / "games.py").read_text()
     patterns = [
         re.compile("^" + re.sub(r"\{[a-z_]+\}", "[^/]+", p) + "/?$")
-        for p in re.findall(r'Route\("([^"]+)", page\)', http)
+        for p in re.findall(r'Route\("([^"]+)", (?:page|ruleset_page)\)', http)
     ]
     unserved = [e for e in examples if not any(p.match(e) for p in patterns)]
     assert not unserved, f"client pages the hub does not serve: {unserved}"
+
+
+def test_the_client_tells_guests_by_the_hubs_prefix() -> None:
+    """The client asks no profile of a guest (none exists): it knows them by their id's
+    prefix, which must be the hub's."""
+    from brandubh.hub.accounts.sessions import GUEST_PREFIX
+
+    source = (ROOT / "client" / "src" / "account.ts").read_text()
+    assert f'export const GUEST_PREFIX = "{GUEST_PREFIX}";' in source

@@ -47,7 +47,7 @@ def sign_up_form(page: Page, base: str, name: str) -> tuple[str, str]:
     follow_confirmation(page, email)
     page.click("#verify-email-lobby")
     page.wait_for_url(re.compile(r"/lobby$"))
-    profile = page.wait_for_selector("#nav-profile")
+    profile = page.wait_for_selector("#nav-profile", state="attached")
     assert profile.inner_text() == name  # the header says who is logged in
     pid = str(profile.get_attribute("data-player"))
     return email, pid
@@ -89,8 +89,9 @@ def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
     ben_email, ben_id = sign_up_form(ben, base, "Ben Tafl")
     shot(ben, "accounts-profile-new-phone")
     # Log out from the header, then log in again through the form (a wrong password first).
+    ben.click("#nav-menu")  # on a phone the account's links are in the menu
     ben.click("#nav-logout")
-    ben.wait_for_selector("#nav-login")
+    ben.wait_for_selector("#nav-login", state="attached")
     ben.goto(base + "/login")
     ben.fill("#login-email", ben_email)
     ben.fill("#login-password", "not my password")
@@ -99,7 +100,7 @@ def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
     ben.fill("#login-password", PASSWORD)
     ben.click("#login-submit")
     ben.wait_for_url(re.compile(rf"/u/{ben_id}$"))
-    ben.wait_for_selector(f"#nav-profile[data-player='{ben_id}']")
+    ben.wait_for_selector(f"#nav-profile[data-player='{ben_id}']", state="attached")
 
     # Ann starts a rated game against a friend; Ben joins with the invite link.
     ann.goto(base + "/")

@@ -147,17 +147,18 @@ def test_games_are_labelled_by_where_they_came_from(new_page: Any, web_hub: HubP
 
 
 def test_the_phone_header_fits_with_an_account(new_page: Any, web_hub: HubProcess) -> None:
-    """At 390 px, "Play" and "Your games" with its count stay in sight beside the account's
-    name and log-out button (the site's other links scroll into view)."""
+    """At 390 px, "Play" and "Your games" with its count stay in sight beside the menu
+    button, which holds the other sections and the account's name in full and log-out."""
     page = new_page(PHONE)
     sign_up(page, web_hub.url, "Maximilian Long")
     page.goto(web_hub.url + "/games")
-    page.wait_for_selector("#nav-profile")
-    nav = page.locator("#site-nav").bounding_box()
+    page.wait_for_selector("#nav-profile", state="attached")
     games = page.locator("#nav-games").bounding_box()
-    account = page.locator("#account-box").bounding_box()
-    assert nav is not None and games is not None and account is not None
-    assert games["x"] + games["width"] <= nav["x"] + nav["width"] + 0.5, (games, nav)
-    assert nav["x"] + nav["width"] <= account["x"] + 0.5, (nav, account)
-    assert account["x"] + account["width"] <= PHONE["width"] + 0.5, account
+    menu = page.locator("#nav-menu").bounding_box()
+    assert games is not None and menu is not None
+    assert games["x"] + games["width"] <= menu["x"] + 0.5, (games, menu)
+    assert menu["x"] + menu["width"] <= PHONE["width"] + 0.5, menu
+    page.click("#nav-menu")
+    assert page.inner_text("#nav-profile") == "Maximilian Long"
+    assert page.locator("#nav-logout").is_visible()
     shot(page, "inv-phone-header", full=False)

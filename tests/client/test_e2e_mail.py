@@ -81,7 +81,7 @@ def test_forgot_password_reset_then_log_in(new_page: Any, web_hub: HubProcess) -
     base = web_hub.url
     page = new_page(PHONE)
     email = sign_up_form(page, base)  # never confirmed: the reset link confirms it too
-    page.wait_for_selector("#nav-login")
+    page.wait_for_selector("#nav-login", state="attached")
     page.goto(base + "/login")
     page.click("#forgot-link")
     page.wait_for_url(base + "/forgot-password")
@@ -108,7 +108,7 @@ def test_forgot_password_reset_then_log_in(new_page: Any, web_hub: HubProcess) -
     page.fill("#login-password", NEW_PASSWORD)
     page.click("#login-submit")
     page.wait_for_url(re.compile(r"/u/[A-Za-z0-9_-]+$"))
-    page.wait_for_selector("#nav-profile")
+    page.wait_for_selector("#nav-profile", state="attached")
     # The link cannot be used twice: its page says so and offers a new one.
     page.goto(link)
     page.wait_for_selector('#reset-status[data-state="token_used"]')
@@ -171,7 +171,7 @@ def test_a_confirmation_link_asks_and_never_swaps_the_browsers_account(
     victim.locator("#verify-email-login").wait_for()
     shot(victim, "mail-verify-kept-session")
     victim.goto(base + "/lobby")
-    assert victim.wait_for_selector("#nav-profile").inner_text() == victim_name
+    assert victim.wait_for_selector("#nav-profile", state="attached").text_content() == victim_name
     assert attacker_login() == 200  # confirmed all the same
 
 

@@ -6,7 +6,7 @@
 // comes and goes (notices, offers, the connection, controls, the game-over panel) lives in
 // slots of fixed size beside or under it (style.css, "game page").
 
-import { type Profile, accountApi, deltaText, ratingText } from "../account";
+import { type Profile, accountApi, deltaText, isGuestId, ratingText } from "../account";
 import { GameActions } from "../actions";
 import { Board } from "../board";
 import { ClockBar } from "../clockbar";
@@ -100,7 +100,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   const alert = h("div", { class: "slot-msg alert", id: "game-error", role: "alert" });
   const notice = h("p", { class: "slot-msg notice", id: "game-notice", "aria-live": "polite" });
   const repetition = h("p", { class: "slot-msg notice notice-warn", id: "repetition-warning", role: "status", hidden: true });
-  const board = new Board((move) => play(move, "board"));
+  const board = new Board((move, how) => play(move, how === "drag" ? "dragged" : "board"));
   const clocks = new ClockBar(live.clock);
   clocks.onLow = () => playSound("low");
   const actions = new GameActions((kind, accept) => act(kind, accept));
@@ -243,7 +243,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     render();
   }
 
-  function play(text: string, from: "board" | "typed"): void {
+  function play(text: string, from: "board" | "dragged" | "typed"): void {
     const state = tracker.state;
     infoMessage = "";
     if (!state) return;
@@ -259,7 +259,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     justPlayed = text;
     playSound(capturesOf(findLegal(state.legal, parseMove(text)?.from ?? "", parseMove(text)?.to ?? "") ?? text).length ? "capture" : "move");
     render();
-    if (from === "typed") board.animate(text);
+    board.animate(text, from !== "dragged"); // a dragged piece is there already
   }
 
   /** Resign, abort, offer or answer a draw, ask for a rematch: the server's answer comes back as a change. */
@@ -397,7 +397,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   // -- the players ---------------------------------------------------------------------
 
   function profileOf(id: string | undefined): Profile | null | undefined {
-    if (!id || id === "bot") return null;
+    if (!id || id === "bot" || isGuestId(id)) return null; // a guest has no profile
     if (!profiles.has(id)) {
       profiles.set(id, null);
       accountApi
@@ -424,7 +424,9 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       bar.icon.replaceChildren(pieceSvg(icon));
     }
     const name = p ? `${p.name}${mine ? " (you)" : ""}` : state.withdrawn ? "no player" : "waiting for a player";
-    bar.name.textContent = name;
+    // "(you)" is its own part: a phone says it to screen readers only, to keep the room
+    // for the name (the status line says which side is yours).
+    bar.name.replaceChildren(p ? p.name : name, p && mine ? h("span", { class: "pbar-you", text: " (you)" }) : "");
     bar.name.title = `${side === "attackers" ? "Attackers" : "Defenders"}: ${name}`;
     const profile = profileOf(p?.id);
     const r = profile?.ratings?.[state.ruleset];
@@ -632,6 +634,8 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       return;
     }
     page.dataset.status = state.status;
+    // Clocks under an hour read "9:05": a narrower slot, so the names have the room.
+    page.dataset.clock = state.move_time < 3600 ? "short" : "long";
     const side = sideOf(state, meId);
     page.dataset.side = side ?? "spectator";
     status.dataset.turn = state.turn ?? "";

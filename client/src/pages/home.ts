@@ -74,13 +74,17 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   ratedBox.checked = true;
   const accountHint = h(
     "p",
-    { class: "hint", id: "friend-needs-account", hidden: true },
+    { class: "hint", id: "friend-needs-account" },
     "A friend or quick pairing needs an account: ",
     h("a", { href: "/signup", text: "sign up" }),
     " or ",
     h("a", { href: "/login", text: "log in" }),
     " (the bot needs none).",
   );
+  // The line under the three buttons has its room from the first paint (the guest's words,
+  // unseen until the session is known), so its answer moves nothing (no layout shift).
+  const accountNote = h("p", { class: "hint", id: "account-note", hidden: true });
+  const accountLine = h("div", { class: "account-line", id: "account-line", "data-known": "false" }, accountHint, accountNote);
   let isAccount = false;
   let hasSession = false; // a first visit has none: starting a game makes it
   // A click before the session is known waits for it (an account holder is never told
@@ -89,9 +93,17 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
     .then((me) => {
       hasSession = !!me?.id;
       isAccount = !!(me && (me as { account?: boolean }).account);
-      accountHint.hidden = isAccount;
+      if (isAccount && me) {
+        accountLine.style.minHeight = `${accountLine.offsetHeight}px`;
+        accountNote.textContent = `You play as ${me.name}: games against people are rated unless you untick “Rated”.`;
+        accountHint.hidden = true;
+        accountNote.hidden = false;
+      }
     })
-    .catch(() => undefined);
+    .catch(() => undefined)
+    .finally(() => {
+      accountLine.dataset.known = "true";
+    });
   const error = h("p", { class: "error", role: "alert", id: "home-error" });
 
   const playBot = h("button", { type: "button", class: "play-btn primary", id: "play-bot" }, h("strong", { text: "Play the bot" }), h("span", { text: "Starts at once · no account needed" }));
@@ -129,7 +141,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
     "div",
     { class: "home-slot" },
     h("div", { class: "play-buttons" }, playBot, playFriend, playQuick),
-    accountHint,
+    accountLine,
     error,
     settings,
   );

@@ -10,16 +10,31 @@ import { RULES, RULESET_ORDER } from "../rules";
 export const REFRESH_MS = 5000;
 
 export function mountLeaderboard(root: HTMLElement, ctx: AppContext, ruleset: string | null): Unmount {
+  const known = ruleset === null || !!RULES[ruleset];
   const current = ruleset && RULES[ruleset] ? ruleset : RULESET_ORDER[0];
-  ctx.setTitle(`Leaderboard · ${RULES[current].title}`);
-  let gone = false;
   const tabs = h(
     "nav",
     { class: "tabs", "aria-label": "Rule sets" },
     ...RULESET_ORDER.map((id) =>
-      h("a", { href: `/leaderboard/${id}`, class: "tab", "data-ruleset": id, "aria-current": id === current ? "page" : null, text: RULES[id].title }),
+      h("a", { href: `/leaderboard/${id}`, class: "tab", "data-ruleset": id, "aria-current": known && id === current ? "page" : null, text: RULES[id].title }),
     ),
   );
+  if (!known) {
+    // Said plainly, never another rule set's board in its place (the hub answers 404).
+    ctx.setTitle("Leaderboard not found");
+    root.append(
+      h(
+        "div",
+        { class: "page page-leaderboard page-missing", id: "leaderboard-missing" },
+        h("h1", { text: "Leaderboard not found" }),
+        h("p", { class: "error", role: "alert", text: `There is no rule set called “${ruleset}”. The leaderboards are:` }),
+        tabs,
+      ),
+    );
+    return () => undefined;
+  }
+  ctx.setTitle(`Leaderboard · ${RULES[current].title}`);
+  let gone = false;
   const body = h("div", { class: "leaderboard", id: "leaderboard", "data-ruleset": current });
   const status = h("p", { class: "hint", id: "leaderboard-updated", "aria-live": "polite" });
   root.append(

@@ -3,8 +3,8 @@
 // confirming logs this browser in, and asks. Only the button confirms (so a link opened by
 // a mail scanner, or by another site navigating here, confirms nobody and logs nobody in).
 // A browser that speaks for another player keeps doing so: the address is confirmed and
-// the page offers to log in. The next link reloads, so that the header and the live
-// connection speak for the new session; a used, expired or unknown link says which and
+// the page offers to log in. A login here reaches the header, the pages and the live
+// connection at once (ctx.refreshSession); a used, expired or unknown link says which and
 // what to do.
 
 import type { Me } from "../account";
@@ -29,11 +29,11 @@ export function mountVerifyEmail(root: HTMLElement, ctx: AppContext, token: stri
         : h("p", { id: "verify-email-again" }, "If you confirmed already, ", h("a", { href: `/login`, text: "log in" }), ". Otherwise ", h("a", { href: "/signup", text: "sign up again" }), " with the same address: we mail a new link."),
     );
   };
-  void Promise.all([mailApi.checkVerify(token), ctx.me]).then(([link, me]) => ask(page, status, token, link, me, failed), failed);
+  void Promise.all([mailApi.checkVerify(token), ctx.me]).then(([link, me]) => ask(ctx, page, status, token, link, me, failed), failed);
   return () => undefined;
 }
 
-function ask(page: HTMLElement, status: HTMLElement, token: string, link: VerifyLink, me: Viewer | null, failed: (err: unknown) => Promise<void>): void {
+function ask(ctx: AppContext, page: HTMLElement, status: HTMLElement, token: string, link: VerifyLink, me: Viewer | null, failed: (err: unknown) => Promise<void>): void {
   const name = link.name ?? "your account";
   status.dataset.state = "ask";
   status.replaceChildren("This link confirms the address ", h("strong", { text: link.email }), " for the account ", h("strong", { id: "verify-email-account", text: name }), ".");
@@ -62,15 +62,12 @@ function ask(page: HTMLElement, status: HTMLElement, token: string, link: Verify
           return;
         }
         status.textContent = `${res.email} is confirmed, and you are logged in as ${res.name}. You can now play people, be rated and appear on the leaderboards.`;
+        // The header, the pages and the socket pick up the new session (no reload).
+        void ctx.refreshSession();
         const back = takeReturn();
         const next = back
           ? h("a", { href: back, class: "btn btn-primary", id: "verify-email-invite", text: "Back to the invitation" })
           : h("a", { href: "/lobby", class: "btn btn-primary", id: "verify-email-lobby", text: "Find an opponent" });
-        // A full load: the header and the websocket were opened for the session before.
-        next.addEventListener("click", (e) => {
-          e.preventDefault();
-          window.location.assign(next.getAttribute("href") ?? "/");
-        });
         page.append(h("p", {}, next));
         document.getElementById("mail-banner")?.remove();
       },

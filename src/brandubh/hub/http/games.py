@@ -10,6 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, Final
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
@@ -329,6 +330,13 @@ def routes(web: Services, static: Path) -> list[Route]:
             )
         return FileResponse(index)  # a read: no session is made (see ``me``)
 
+    async def ruleset_page(request: Request) -> Response:
+        """A page of one rule set (its rules, its leaderboard): 404 for one we do not have,
+        whose page the client shows as not found."""
+        if request.path_params["ruleset"] not in RULESETS:
+            raise HTTPException(404)
+        return await page(request)
+
     return [
         Route("/api/me", me),
         Route("/api/rulesets", rulesets),
@@ -344,7 +352,7 @@ def routes(web: Services, static: Path) -> list[Route]:
         Route("/", page),
         Route("/g/{game_id}", page),
         Route("/join/{game_id}/{invite}", page),
-        Route("/rules/{ruleset}", page),
+        Route("/rules/{ruleset}", ruleset_page),
         Route("/lobby", page),
         Route("/watch", page),
         Route("/signup", page),
@@ -352,7 +360,7 @@ def routes(web: Services, static: Path) -> list[Route]:
         Route("/account", page),
         Route("/u/{player_id}", page),
         Route("/leaderboard", page),
-        Route("/leaderboard/{ruleset}", page),
+        Route("/leaderboard/{ruleset}", ruleset_page),
         Route("/replay/{game_id}", page),
         Route("/games", page),
     ]

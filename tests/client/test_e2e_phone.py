@@ -1,0 +1,282 @@
+"""The header and the phone (issue 30, part 5), at 1280×800 and 390×844: every section
+reachable through the narrow screen's menu (a real button, keyboard too); the connection
+pill and "Retry now" inside the header; the phone's game page on one screen; a confirmed
+mailed link logging the page in without a reload; no layout shift on the home page for a
+guest; no profile asked of a guest. Screenshots go to test-output/screenshots/.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from typing import Any
+
+import pytest
+from test_e2e import shot, sign_up, wait_my_turn
+from test_e2e_experience import DESKTOP, PHONE, SIZES, click_move, in_view, name_of
+
+import wsclient
+
+Page = Any
+HubProcess = Any
+PASSWORD = "correct horse battery"
+
+# Every layout shift from the page's start (buffered: the first answers of the server count).
+SHIFTS_FROM_START = """
+window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__shifts.push(e.value);
+}).observe({ type: "layout-shift", buffered: true });
+"""
+
+
+# Whether an element's own text is drawn whole (not cut with an ellipsis): its first text
+# node's width against the element's (scrollWidth rounds a cut of a pixel or two away).
+FITS = """e => {
+  const r = document.createRange();
+  r.selectNodeContents(e.firstChild);
+  return r.getBoundingClientRect().width <= e.getBoundingClientRect().width + 0.01;
+}"""
+
+
+def box(page: Page, selector: str) -> dict[str, float]:
+    b = page.locator(selector).bounding_box()
+    assert b is not None, f"{selector} has no box"
+    return dict(b)
+
+
+def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
+    return (
+        inner["x"] >= outer["x"] - 0.5
+        and inner["y"] >= outer["y"] - 0.5
+        and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 0.5
+        and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5
+    )
+
+
+def until(page: Page, script: str, tries: int = 400) -> None:
+    """Poll a predicate in the page (the site's CSP forbids wait_for_function's eval)."""
+    for _ in range(tries):
+        if page.evaluate(script):
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError(f"never true: {script}")
+
+
+def open_menu(page: Page) -> None:
+    page.click("#nav-menu")
+    assert page.get_attribute("#nav-menu", "aria-expanded") == "true"
+    page.locator("#nav-more").wait_for(state="visible")
+
+
+def through_menu(page: Page, selector: str, url: str) -> None:
+    """Open the menu, check the link is wholly on the screen, follow it."""
+    open_menu(page)
+    link = page.locator(selector)
+    assert link.is_visible() and in_view(page, selector), f"{selector} is not on the screen"
+    link.click()
+    page.wait_for_url(re.compile(url))
+    assert page.get_attribute("#nav-menu", "aria-expanded") == "false"
+    assert page.locator("#nav-more").is_hidden()
+
+
+def test_every_header_link_is_reachable_at_390_px(new_page: Any, web_hub: HubProcess) -> None:
+    base = web_hub.url
+    guest = new_page(PHONE)
+    guest.goto(base + "/lobby")
+    guest.wait_for_selector("#nav-login", state="attached")
+    assert guest.locator("#nav-more").is_hidden()  # folded until asked for
+    for sel in ("#site-nav a[href='/']", "#nav-games", "#nav-menu", "#conn"):
+        assert in_view(guest, sel), f"{sel} is not in the header's row"
+    open_menu(guest)
+    shot(guest, "phone-menu-guest", full=False)
+    guest.keyboard.press("Escape")  # closes, and the focus goes back to the button
+    assert guest.get_attribute("#nav-menu", "aria-expanded") == "false"
+    assert guest.evaluate("document.activeElement.id") == "nav-menu"
+    # The keyboard alone: Enter opens it with the focus on its first link, Tab walks on.
+    guest.keyboard.press("Enter")
+    assert guest.get_attribute("#nav-menu", "aria-expanded") == "true"
+    assert guest.evaluate("document.activeElement.getAttribute('href')") == "/lobby"
+    guest.keyboard.press("Tab")
+    assert guest.evaluate("document.activeElement.getAttribute('href')") == "/watch"
+    guest.keyboard.press("Enter")
+    guest.wait_for_url(re.compile(r"/watch$"))
+    assert guest.get_attribute("#nav-menu", "aria-expanded") == "false"
+    for sel, url in (
+        ("#nav-more a[href='/lobby']", r"/lobby$"),
+        ("#nav-more a[href='/watch']", r"/watch$"),
+        ("#nav-more a[href='/leaderboard']", r"/leaderboard$"),
+        ("#nav-login", r"/login"),
+        ("#nav-signup", r"/signup"),
+    ):
+        through_menu(guest, sel, url)
+    # A click outside the open menu folds it.
+    open_menu(guest)
+    guest.mouse.click(200, 600)
+    assert guest.get_attribute("#nav-menu", "aria-expanded") == "false"
+    guest.click("#nav-games")
+    guest.wait_for_url(re.compile(r"/games$"))
+    guest.click("#site-nav a[href='/']")
+    guest.wait_for_url(re.compile(r"/$"))
+
+    member = new_page(PHONE)
+    account = sign_up(member, base, "Maximilian Long")
+    member.goto(base + "/games")
+    member.wait_for_selector("#nav-profile", state="attached")
+    open_menu(member)
+    assert member.inner_text("#nav-profile") == "Maximilian Long"  # in full, not cut short
+    shot(member, "phone-menu-account", full=False)
+    member.keyboard.press("Escape")
+    through_menu(member, "#nav-profile", rf"/u/{account['id']}$")
+    through_menu(member, "#nav-account", r"/account$")
+    through_menu(member, "#nav-more a[href='/leaderboard']", r"/leaderboard$")
+    open_menu(member)
+    member.click("#nav-logout")
+    member.wait_for_selector("#nav-login", state="attached")
+
+    # A wide screen has no menu: every link is in the row.
+    wide = new_page(DESKTOP)
+    sign_up(wide, base, "Maximilian Long")
+    wide.goto(base + "/")
+    wide.wait_for_selector("#nav-profile")
+    assert wide.locator("#nav-menu").is_hidden()
+    for sel in (
+        "#site-nav a[href='/']",
+        "#nav-games",
+        "#nav-more a[href='/lobby']",
+        "#nav-more a[href='/watch']",
+        "#nav-more a[href='/leaderboard']",
+        "#nav-profile",
+        "#nav-account",
+        "#nav-logout",
+        "#conn",
+    ):
+        assert in_view(wide, sel), f"{sel} is not in the header at 1280 px"
+        assert inside(box(wide, sel), box(wide, "#top")), sel
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_connection_pill_and_retry_stay_inside_the_header(
+    new_page: Any, web_hub: HubProcess, size: dict[str, int]
+) -> None:
+    page = new_page(size)
+    sign_up(page, web_hub.url, "Maximilian Long")
+    page.goto(web_hub.url + "/")
+    page.wait_for_selector('#conn[data-state="open"]')
+    page.wait_for_selector("#nav-profile", state="attached")
+    header = box(page, "#top")
+    before = {sel: box(page, sel) for sel in ("#site-nav", "#conn-box", "#main")}
+    page.evaluate("window.__brandubh.dropConnection(60000)")
+    page.wait_for_selector('#conn[data-state="down"]')
+    page.wait_for_selector("#conn-retry", state="visible")
+    until(page, "document.getElementById('conn').textContent.includes('retrying in')")
+    assert box(page, "#top") == header  # the header keeps its size
+    for sel in ("#conn", "#conn-retry"):
+        assert inside(box(page, sel), header), f"{sel} leaves the header: {box(page, sel)}"
+    for sel, was in before.items():
+        assert box(page, sel) == was, f"{sel} moved when the connection dropped"
+    if size is DESKTOP:  # the words in full, never clipped
+        assert page.eval_on_selector("#conn", "e => e.scrollWidth <= e.clientWidth")
+        assert "Offline — retrying in" in page.inner_text("#conn")
+    shot(page, f"phone-offline-header-{name_of(size)}", full=False)
+    page.click("#conn-retry")
+    page.wait_for_selector('#conn[data-state="open"]')
+    assert page.locator("#conn-retry").is_hidden()
+
+
+def test_the_phone_game_page_fits_one_screen(new_page: Any, web_hub: HubProcess) -> None:
+    page = new_page(PHONE)
+    sign_up(page, web_hub.url, "Brave Hedgehog")
+    page.goto(web_hub.url + "/")
+    page.check("#time-60")
+    page.click("#play-bot")
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector('.page-game[data-status="active"]')
+    side = page.get_attribute(".page-game", "data-side")
+    legal = wait_my_turn(page, 0 if side == "attackers" else 1)
+    click_move(page, legal[0])
+    ply = 2 if side == "attackers" else 3
+    wait_my_turn(page, ply)
+    for sel in ("#status-line", "#bar-top", ".board", "#bar-bottom", "#controls"):
+        assert in_view(page, sel), f"{sel} is not on the screen"
+    # No empty band between the board and the actions.
+    under = box(page, "#bar-bottom")
+    gap = box(page, "#controls")["y"] - (under["y"] + under["height"])
+    assert gap <= 24, f"{gap} px between the board and the actions"
+    # The first row of the move list is wholly on the screen.
+    assert in_view(page, "#moves li[data-number='1']")
+    # The names are said in full where there is room.
+    for bar in ("#bar-top", "#bar-bottom"):
+        name = page.locator(f"{bar} .pbar-name")
+        assert name.evaluate(FITS), name.inner_text()
+    assert "Brave Hedgehog" in page.inner_text("#players")
+    shot(page, "phone-game", full=False)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_confirming_the_mailed_link_logs_the_page_in_without_a_reload(
+    new_page: Any, web_hub: HubProcess, size: dict[str, int]
+) -> None:
+    base = web_hub.url
+    page = new_page(size)
+    email = f"carol{secrets.token_hex(4)}@example.org"
+    page.goto(base + "/signup")
+    page.fill("#signup-email", email)
+    page.fill("#signup-password", PASSWORD)
+    page.fill("#signup-name", "Carol Confirm")
+    page.click("#signup-submit")
+    page.wait_for_selector("#signup-sent")
+    link = wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/")
+    page.goto(link)
+    page.wait_for_selector("#verify-email-confirm")
+    page.evaluate("window.__notReloaded = true")
+    page.click("#verify-email-confirm")
+    page.wait_for_selector('#verify-email-status[data-state="ok"]')
+    assert "logged in as Carol Confirm" in page.inner_text("#verify-email-status")
+    # The header says so at once, and the socket speaks for the account.
+    page.wait_for_selector("#nav-profile:has-text('Carol Confirm')", state="attached")
+    assert page.locator("#nav-login").count() == 0
+    until(page, "window.__brandubh.live.player?.name === 'Carol Confirm'")
+    if size is PHONE:
+        open_menu(page)
+    assert page.locator("#nav-profile").is_visible()
+    shot(page, f"phone-confirmed-header-{name_of(size)}", full=False)
+    if size is PHONE:
+        page.keyboard.press("Escape")
+    page.click("#site-nav a[href='/']")
+    page.wait_for_url(re.compile(r"/$"))
+    page.wait_for_selector('#account-line[data-known="true"]')
+    assert page.locator("#friend-needs-account").is_hidden()
+    page.click("#play-friend")
+    page.wait_for_selector("#invite-link")
+    assert page.evaluate("window.__notReloaded === true")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_home_page_does_not_shift_for_a_guest(
+    new_page: Any, web_hub: HubProcess, size: dict[str, int]
+) -> None:
+    page = new_page(size)
+    page.add_init_script(SHIFTS_FROM_START)
+    page.goto(web_hub.url + "/")
+    page.wait_for_selector('#account-line[data-known="true"]')
+    page.wait_for_selector("#friend-needs-account", state="visible")
+    page.wait_for_selector("#nav-login", state="attached")
+    page.wait_for_selector('#conn[data-state="open"]')
+    # Two frames more, for a shift from the last answer to be reported.
+    page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    assert page.evaluate("window.__shifts") == []
+
+
+def test_a_guests_game_page_asks_for_no_profile(new_page: Any, web_hub: HubProcess) -> None:
+    page = new_page(DESKTOP)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/players/" in r.url else None)
+    page.goto(web_hub.url + "/")
+    page.click("#play-bot")
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    page.wait_for_selector('.page-game[data-status="active"]')
+    page.wait_for_selector("#bar-bottom .pbar-name:not(:empty)")
+    page.wait_for_selector("#bar-top .pbar-name:not(:empty)")
+    assert asked == []
+    assert not [f for f in page.failed if "/api/players/" in f]
