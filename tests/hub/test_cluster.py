@@ -59,6 +59,10 @@ from test_spectate_reconnect import (  # noqa: F401
     test_spectator_sees_every_move_and_cannot_act,
     test_two_different_moves_for_one_ply_exactly_one_applies,
 )
+from test_sweep import (  # noqa: F401  (one script call a bucket there, per node)
+    hubs,
+    test_two_schedulers_fire_each_deadline_once,
+)
 
 from brandubh.hub.redis import keys
 from brandubh.redis_server import EmbeddedCluster, RedisNotFound
