@@ -121,3 +121,17 @@ def test_the_client_tells_guests_by_the_hubs_prefix() -> None:
 
     source = (ROOT / "client" / "src" / "account.ts").read_text()
     assert f'export const GUEST_PREFIX = "{GUEST_PREFIX}";' in source
+
+
+def test_the_mail_writes_move_times_as_the_site_does() -> None:
+    """A reminder says "1 day per move" where the site says "1 day": the mail's
+    move_time gives what the client's durationText test expects, value for value."""
+    from brandubh.hub.mail.mails import move_time
+
+    test = (ROOT / "client" / "src" / "status.test.ts").read_text()
+    found = re.search(r"\[([\d, ]+)\]\.map\(durationText\)\)\.toEqual\(\[\s*([^\]]+)\]", test)
+    assert found, "status.test.ts no longer lists durationText's cases"
+    seconds = [int(x) for x in found.group(1).split(",")]
+    words = re.findall(r'"([^"]+)"', found.group(2))
+    assert len(seconds) == len(words) >= 7
+    assert [move_time(s) for s in seconds] == words

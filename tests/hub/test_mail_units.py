@@ -55,6 +55,24 @@ def state(**over: Any) -> GameState:
     return replace(base, **over)
 
 
+def test_a_bad_link_says_how_long_links_of_its_kind_last() -> None:
+    from brandubh.hub.mail.tokens import refusal
+
+    reset = refusal("unknown", "reset").message
+    assert "a password-reset link works for 30 minutes" in reset and "week" not in reset
+    assert "works for 48 hours" in refusal("expired", "verify").message
+    assert "works for" not in refusal("used", "reset").message  # age is not why
+
+
+def test_reminders_say_the_time_per_move_as_the_site_does() -> None:
+    assert [mails.move_time(s) for s in (60, 3600, 86400, 3 * 86400)] == [
+        "1 minute",
+        "1 hour",
+        "1 day",
+        "3 days",
+    ]
+
+
 def test_the_mails_for_a_sign_up_with_a_taken_address() -> None:
     login, reset = "https://b.test/login", "https://b.test/reset-password/" + "t" * 43
     taken = mails.signup_taken("ann@example.org", "Ann", login, reset, 1800)

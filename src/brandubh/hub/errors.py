@@ -117,7 +117,7 @@ CODES: Final[dict[str, Code]] = {
     ),
     "already_verified": Code(409, "this address is confirmed already"),
     "token_unknown": Code(
-        404, "this link is not one we sent: it may be mistyped, or older than a week"
+        404, "this link is not one we sent (it may be mistyped), or it is long past its expiry"
     ),
     "token_expired": Code(410, "this link has expired"),
     "token_used": Code(410, "this link was used already: each works once"),

@@ -81,6 +81,16 @@ def lifetime(seconds: int) -> str:
     return f"{n} {unit}{'s' if n != 1 else ''}"
 
 
+def move_time(seconds: int) -> str:
+    """A time per move as the site writes it (the client's ``durationText``): in the largest
+    unit that divides it, "3 minutes", "1 hour", "1 day", "7 days"."""
+    for size, unit in ((86400, "day"), (3600, "hour"), (60, "minute")):
+        if seconds >= size and seconds % size == 0:
+            n = seconds // size
+            return f"{n} {unit}{'s' if n != 1 else ''}"
+    return f"{seconds} second{'s' if seconds != 1 else ''}"
+
+
 def ruleset_name(ruleset: str) -> str:
     """A rule set as docs/rules.md names it: "Nielsen", "Federation"."""
     return ruleset.capitalize()
@@ -204,9 +214,7 @@ class Reminder:
 
 def reminder(r: Reminder) -> Mail:
     moment = when(r.deadline_ms, r.now_ms)
-    per_move = (
-        lifetime(r.move_time_s) if r.move_time_s < 2 * 86400 else f"{r.move_time_s // 86400} days"
-    )
+    per_move = move_time(r.move_time_s)
     if r.quarter:
         subject = f"{SITE}: a quarter of your time is left against {r.opponent}"
         first = (

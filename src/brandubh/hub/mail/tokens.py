@@ -20,6 +20,7 @@ from typing import Final, Literal, cast
 from redis.asyncio import Redis
 
 from brandubh.hub.errors import CODES, Refusal
+from brandubh.hub.mail.mails import lifetime
 from brandubh.hub.redis import Scripts, keys
 
 Kind = Literal["verify", "reset", "unsubscribe"]
@@ -34,16 +35,33 @@ class Holder:
     email: str
 
 
+# How long a link of each kind works (keys.py), and how a person calls it.
+LIFETIMES: Final[dict[Kind, int]] = {
+    "verify": keys.VERIFY_TOKEN_S,
+    "reset": keys.RESET_TOKEN_S,
+    "unsubscribe": keys.UNSUBSCRIBE_TOKEN_S,
+}
+_NAMES: Final[dict[Kind, str]] = {
+    "verify": "a confirmation link",
+    "reset": "a password-reset link",
+    "unsubscribe": "an unsubscribe link",
+}
+
+
 def refusal(state: str, kind: Kind) -> Refusal:
     """The refusal for a token that is not good (``state``: lua/token.lua's ``used``,
-    ``expired`` or ``unknown``): the code's message, then where to get a new link."""
+    ``expired`` or ``unknown``): the code's message, the link's real lifetime when age may
+    be why, then where to get a new link."""
     code = f"token_{state}"
     again = {
         "verify": "ask for a new one from your account page",
         "reset": "ask for a new one on the 'forgot password' page",
         "unsubscribe": "you can turn reminders off on your account page",
     }[kind]
-    return Refusal(code, f"{CODES[code].message}; {again}")
+    message = CODES[code].message
+    if state in ("unknown", "expired"):
+        message += f" ({_NAMES[kind]} works for {lifetime(LIFETIMES[kind])})"
+    return Refusal(code, f"{message}; {again}")
 
 
 class Tokens:
