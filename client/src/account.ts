@@ -77,6 +77,7 @@ export interface Replay {
   id: string;
   ruleset: string;
   status: string;
+  players: Record<"attackers" | "defenders", { id: string; name: string } | null>;
   moves: string[];
   /** positions[0] is the start; positions[i] the position after move i */
   positions: string[];

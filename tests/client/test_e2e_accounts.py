@@ -29,6 +29,12 @@ Page = Any  # playwright.sync_api.Page
 HubProcess = Any  # services.HubProcess
 
 PASSWORD = "a long walk to the corner"
+# The smallest rendered size of the chart's labels: CSS size × the SVG's scale on screen.
+LABEL_PX = """els => Math.min(...els.map((e) => {
+  const svg = e.ownerSVGElement;
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return parseFloat(getComputedStyle(e).fontSize) * scale;
+}))"""
 OPENING = ["g4-g3", "d5-g5", "g3-g2"]
 
 
@@ -149,6 +155,8 @@ def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
         assert p.get_attribute("#rating-nielsen", "data-provisional") == "true"
         p.wait_for_selector(f'#games [data-game="{game_id}"]')
         assert p.locator("#rating-chart svg .chart-dot").count() == 1
+        # The chart is drawn at its width on the screen: labels of 11 px or more, phone too.
+        assert p.eval_on_selector_all("#rating-chart .chart-label", LABEL_PX) >= 11
         assert p.locator("#leaderboard-optin").is_visible()  # own profile only
     assert winner.get_attribute(f'#games [data-game="{game_id}"]', "data-outcome") == "won"
     assert loser.get_attribute(f'#games [data-game="{game_id}"]', "data-outcome") == "lost"

@@ -1,8 +1,10 @@
-"""The header and the phone (issue 30, part 5), at 1280×800 and 390×844: every section
-reachable through the narrow screen's menu (a real button, keyboard too); the connection
-pill and "Retry now" inside the header; the phone's game page on one screen; a confirmed
-mailed link logging the page in without a reload; no layout shift on the home page for a
-guest; no profile asked of a guest. Screenshots go to test-output/screenshots/.
+"""The header, the phone and smaller things (issue 30, part 5), at 1280×800 and 390×844:
+every section reachable through the narrow screen's menu (a real button, keyboard too);
+the connection pill and "Retry now" inside the header; the phone's game page on one
+screen; a confirmed mailed link logging the page in without a reload; no layout shift on
+the home page for a guest; no profile asked of a guest; one's own clicked moves sliding
+and captured pieces fading; the replay's step buttons and names in sight; an unknown
+rule set's leaderboard not found. Screenshots go to test-output/screenshots/.
 """
 
 from __future__ import annotations
@@ -13,7 +15,15 @@ from typing import Any
 
 import pytest
 from test_e2e import shot, sign_up, wait_my_turn
-from test_e2e_experience import DESKTOP, PHONE, SIZES, click_move, in_view, name_of
+from test_e2e_experience import (
+    DESKTOP,
+    PHONE,
+    SIZES,
+    click_move,
+    friend_game_via_home,
+    in_view,
+    name_of,
+)
 
 import wsclient
 
@@ -280,3 +290,88 @@ def test_a_guests_game_page_asks_for_no_profile(new_page: Any, web_hub: HubProce
     page.wait_for_selector("#bar-top .pbar-name:not(:empty)")
     assert asked == []
     assert not [f for f in page.failed if "/api/players/" in f]
+
+
+# What the board animates, as it happens: squares a piece slides into, and the squares
+# where a captured piece fades out.
+ANIMATIONS = """
+window.__anim = { arriving: [], fading: [] };
+new MutationObserver((records) => {
+  for (const m of records) {
+    if (m.type === "attributes" && m.target.classList.contains("arriving")) {
+      window.__anim.arriving.push(m.target.dataset.square);
+    }
+    for (const n of m.addedNodes) {
+      if (n.classList && n.classList.contains("piece-fading")) {
+        window.__anim.fading.push(n.parentElement.dataset.square);
+      }
+    }
+  }
+}).observe(document.querySelector(".board"), {
+  subtree: true, childList: true, attributes: true, attributeFilter: ["class"],
+});
+"""
+
+# Nielsen from the start: the attackers close c3 and c5 around the defender on c4.
+CAPTURE_LINE = ["d2-c2", "e4-e5", "c2-c3", "e5-e6", "d6-c6", "e6-f6", "c6-c5"]
+
+
+def test_own_clicked_moves_slide_and_captured_pieces_fade(
+    new_page: Any, web_hub: HubProcess
+) -> None:
+    pages, _ = friend_game_via_home(new_page, web_hub.url, DESKTOP)
+    for p in pages.values():
+        p.evaluate(ANIMATIONS)
+    for ply, move in enumerate(CAPTURE_LINE):
+        mover = pages["attackers" if ply % 2 == 0 else "defenders"]
+        legal = wait_my_turn(mover, ply)
+        played = next(m for m in legal if m.startswith(move))
+        click_move(mover, played)
+        for p in pages.values():
+            p.wait_for_selector(f'.board[data-ply="{ply + 1}"]')
+        dest = move.split("-")[1]
+        # The mover's own click slides too, as the opponent's move does on the other page.
+        for p in pages.values():
+            assert dest in p.evaluate("window.__anim.arriving"), (move, p.evaluate("window.__anim"))
+    assert "xc4" in played
+    for p in pages.values():
+        assert p.evaluate("window.__anim.fading") == ["c4"]
+        p.wait_for_selector('.board [data-square="c4"][data-piece=""]')
+        p.wait_for_selector(".piece-fading", state="detached")  # gone once faded
+
+
+def test_the_replay_shows_the_names_and_its_steps_above_the_fold(
+    new_page: Any, web_hub: HubProcess
+) -> None:
+    page = new_page(DESKTOP)
+    sign_up(page, web_hub.url, "Rita Replay")
+    page.goto(web_hub.url + "/")
+    page.click("#play-bot")
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector('.page-game[data-status="active"]')
+    side = page.get_attribute(".page-game", "data-side")
+    first = 0 if side == "attackers" else 1
+    click_move(page, wait_my_turn(page, first)[0])
+    wait_my_turn(page, first + 2)
+    page.goto(f"{web_hub.url}/replay/{game_id}")
+    page.wait_for_selector("#replay-caption:not(:empty)")
+    for sel in ("#replay-first", "#replay-prev", "#replay-next", "#replay-last", "#replay-players"):
+        assert in_view(page, sel), f"{sel} is below the fold"
+    names = page.inner_text("#replay-players")
+    assert "Rita Replay" in names and "Bot (level 1)" in names, names
+    page.click("#replay-first")
+    assert page.get_attribute(".page-replay", "data-ply") == "0"
+    shot(page, "phone-replay-desktop", full=False)
+
+
+def test_an_unknown_rule_sets_leaderboard_is_not_found(new_page: Any, web_hub: HubProcess) -> None:
+    page = new_page(PHONE)
+    answer = page.goto(web_hub.url + "/leaderboard/xyz")
+    assert answer is not None and answer.status == 404
+    page.wait_for_selector("#leaderboard-missing")
+    assert "There is no rule set called “xyz”" in page.inner_text("#leaderboard-missing")
+    assert page.locator("#leaderboard").count() == 0  # no other rule set's board instead
+    page.click("#leaderboard-missing a[data-ruleset='nielsen']")
+    page.wait_for_selector('#leaderboard[data-ruleset="nielsen"]')
+    page.failed.clear()  # the 404 above was the point

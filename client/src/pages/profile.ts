@@ -125,14 +125,26 @@ export function mountProfile(root: HTMLElement, ctx: AppContext, playerId: strin
     // One chart at a time, chosen by rule set (the one with the most games first).
     const chartSlot = h("div", { class: "chart-slot", id: "rating-chart" });
     const picker = h("div", { class: "tabs", role: "group", "aria-label": "Rating history of" });
-    const show = (id: string) => {
+    // Drawn at the width the slot has on the screen (labels at their CSS size, never scaled
+    // down on a phone): once the slot is laid out, and again when its width changes.
+    let current = "";
+    let drawnWidth = 0;
+    const draw = () => {
+      const slotWidth = chartSlot.clientWidth;
+      if (!current || slotWidth === 0) return;
+      const width = Math.round(Math.min(600, Math.max(280, slotWidth)));
+      if (width === drawnWidth && chartSlot.dataset.ruleset === current) return;
+      drawnWidth = width;
       clear(chartSlot);
-      const r = profile.ratings[id];
-      chartSlot.dataset.ruleset = id;
-      const width = Math.round(Math.min(600, Math.max(280, chartSlot.clientWidth || 600)));
-      chartSlot.append(ratingChart(r.history, `${profile.name}'s rating history in ${rulesetTitle(id)}`, width));
+      chartSlot.dataset.ruleset = current;
+      chartSlot.append(ratingChart(profile.ratings[current].history, `${profile.name}'s rating history in ${rulesetTitle(current)}`, width));
+    };
+    const show = (id: string) => {
+      current = id;
+      draw();
       for (const b of picker.querySelectorAll<HTMLButtonElement>("button")) b.setAttribute("aria-pressed", String(b.dataset.ruleset === id));
     };
+    if (typeof ResizeObserver === "function") new ResizeObserver(draw).observe(chartSlot);
     for (const id of ids) {
       const b = h("button", { type: "button", class: "tab", "data-ruleset": id, text: rulesetTitle(id) });
       b.addEventListener("click", () => show(id));

@@ -43,6 +43,12 @@ export function startPly(search: string, last: number): number {
   return Number.isInteger(asked) && asked >= 0 && asked <= last && new URLSearchParams(search).has("ply") ? asked : last;
 }
 
+/** "Attackers: Ann · Defenders: Ben", the names in bold. */
+function playersLine(replay: Replay): (Node | string)[] {
+  const name = (side: "attackers" | "defenders") => h("strong", { "data-side": side, text: replay.players?.[side]?.name ?? "nobody" });
+  return ["Attackers: ", name("attackers"), " · Defenders: ", name("defenders")];
+}
+
 export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): Unmount {
   ctx.setTitle("Replay");
   let gone = false;
@@ -129,6 +135,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
     ctx.setTitle(`Replay of ${game}`);
     page.append(
       h("h1", { text: "Replay" }),
+      h("p", { class: "replay-players", id: "replay-players" }, ...playersLine(replay)),
       h(
         "p",
         { class: "muted", id: "replay-info" },
@@ -138,7 +145,15 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
       h(
         "div",
         { class: "replay-layout" },
-        h("div", { class: "replay-board" }, board.root, caption, h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the game" }, buttons.first, buttons.prev, buttons.next, buttons.end), h("p", { class: "hint", text: "Arrow keys step through the moves; Home and End jump." })),
+        // The step buttons above the board: in sight at once, whatever the screen's height.
+        h(
+          "div",
+          { class: "replay-board" },
+          h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the game" }, buttons.first, buttons.prev, buttons.next, buttons.end),
+          caption,
+          board.root,
+          h("p", { class: "hint", text: "Arrow keys step through the moves; Home and End jump." }),
+        ),
         h(
           "div",
           { class: "replay-side" },

@@ -171,6 +171,7 @@ def routes(web: Services) -> list[Route]:
                 "id": state.id,
                 "ruleset": state.ruleset,
                 "status": state.status,
+                "players": state.public(game)["players"],
                 "moves": played,
                 "positions": shown,
                 "result": (
