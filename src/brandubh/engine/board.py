@@ -12,7 +12,7 @@ from typing import Final
 
 from brandubh.engine.errors import InvalidPosition
 from brandubh.engine.newsome import StepRules
-from brandubh.engine.rules import Rules
+from brandubh.engine.rules import Position, Rules
 from brandubh.engine.rulesets import RuleSet
 from brandubh.engine.slide import SlideRules
 from brandubh.engine.squares import CORNERS, NUM_SQUARES, SIZE, squares_of
@@ -44,10 +44,10 @@ def rules_for(ruleset: RuleSet) -> Rules:
 Undo = tuple[int, int, int, int, int, tuple[int, int, int, int]]
 
 
-class Board:
+class Board(Position):
     """Pieces, side to move and hash of one position under one rule set."""
 
-    __slots__ = ("att", "dfn", "hash", "king", "rules", "ruleset", "side", "woods")
+    __slots__ = ("hash", "rules", "ruleset", "woods")  # and Position's
 
     def __init__(self, ruleset: RuleSet, position: str = START_POSITION) -> None:
         self.ruleset = ruleset

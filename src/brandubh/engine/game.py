@@ -169,14 +169,13 @@ class Game:
             rules = board.rules
             king = board.king if board.side else -1
             zone = rules.capture_zone(board)
-            plain, captures = PLAIN_TEXTS, rules.captures
             texts = []
             for m in self._legal_codes():
-                caps = captures(board, m) if zone >> (m >> 6) & 1 else None
+                caps = rules.captures(board, m) if zone >> (m >> 6) & 1 else None
                 if caps:
                     texts.append(move_text(m, m & 63 == king, caps))
                 else:
-                    texts.append(plain[m | (m & 63 == king) << 12])
+                    texts.append(PLAIN_TEXTS[m | (m & 63 == king) << 12])
             self._legal_text = texts
         return texts.copy()
 
@@ -325,6 +324,18 @@ class Snapshot:
     woods: tuple[int, int, int, int]
     recent: tuple[int, ...]
     result: Result | None = None
+
+    def __reduce__(self) -> tuple[type[Snapshot], tuple[object, ...]]:
+        # Pickled by its fields: compiled (mypyc), the default would set them on a frozen instance.
+        return Snapshot, (
+            self.ruleset,
+            self.start_position,
+            self.position,
+            self.ply,
+            self.woods,
+            self.recent,
+            self.result,
+        )
 
 
 def _judged(outcome: Outcome, reason: str, mover: Side) -> Result:

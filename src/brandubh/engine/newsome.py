@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from brandubh.engine.rules import Position
+from brandubh.engine.rules import Position, Rules
 from brandubh.engine.rulesets import RuleSet
 from brandubh.engine.squares import (
     DIAGONAL_JUMPS,
@@ -34,7 +34,7 @@ _JUMPS: Final = tuple(
 )
 
 
-class StepRules:
+class StepRules(Rules):
     """Move generation and capture for newsome."""
 
     __slots__ = ("ruleset",)

@@ -37,6 +37,10 @@ class Move:
     def __str__(self) -> str:
         return self.text
 
+    def __reduce__(self) -> tuple[type[Move], tuple[str, str, bool, tuple[str, ...]]]:
+        # Pickled by its fields: compiled (mypyc), the default would set them on a frozen instance.
+        return Move, (self.origin, self.destination, self.king, self.captures)
+
     @property
     def code(self) -> int:
         """The move as the engine's int: ``origin | destination << 6``."""
@@ -51,6 +55,10 @@ class MoveText:
     destination: int
     king: bool
     captures: tuple[int, ...] | None  # None when no capture suffix was written
+
+    def __reduce__(self) -> tuple[type[MoveText], tuple[int, int, bool, tuple[int, ...] | None]]:
+        # Pickled by its fields: compiled (mypyc), the default would set them on a frozen instance.
+        return MoveText, (self.origin, self.destination, self.king, self.captures)
 
 
 def parse_move(text: str) -> MoveText:

@@ -44,6 +44,10 @@ class Result:
             known = ", ".join(sorted(REASONS))
             raise InvalidResult(f"unknown reason {self.reason!r}: one of {known}")
 
+    def __reduce__(self) -> tuple[type[Result], tuple[Side | None, str]]:
+        # Pickled by its fields: compiled (mypyc), the default would set them on a frozen instance.
+        return Result, (self.winner, self.reason)
+
     @property
     def is_draw(self) -> bool:
         return self.winner is None

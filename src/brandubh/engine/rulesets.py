@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Final
 
@@ -55,6 +55,10 @@ class RuleSet:
 
     def __str__(self) -> str:
         return self.name
+
+    def __reduce__(self) -> tuple[type[RuleSet], tuple[object, ...]]:
+        # Pickled by its fields: compiled (mypyc), the default would set them on a frozen instance.
+        return RuleSet, tuple(getattr(self, f.name) for f in fields(self))
 
 
 NIELSEN: Final = RuleSet(

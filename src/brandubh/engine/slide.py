@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from brandubh.engine.rules import Position
+from brandubh.engine.rules import Position, Rules
 from brandubh.engine.rulesets import KingCapture, RuleSet
 from brandubh.engine.squares import (
     CAPTURE_LINES,
@@ -65,7 +65,7 @@ KING_TABLES_RETURN: Final = _tables(0)
 KING_TABLES_NO_RETURN: Final = _tables(THRONE_BB)
 
 
-class SlideRules:
+class SlideRules(Rules):
     """Move generation and capture for a rook-slide rule set."""
 
     __slots__ = ("king_tables", "ruleset")

@@ -167,6 +167,10 @@ class Field:
     expect: str
     default: Value = REQUIRED
 
+    def __reduce__(self) -> tuple[type[Field], tuple[str, Check, str, Value]]:
+        # Pickled by its fields: compiled (mypyc), the default would set them on a frozen instance.
+        return Field, (self.name, self.check, self.expect, self.default)
+
 
 # -- the messages a client may send ---------------------------------------------------------
 #
