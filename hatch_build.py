@@ -1,5 +1,6 @@
-"""Build hook: compile the bot's search with mypyc where a C compiler is at hand, else ship it
-as plain Python, which makes the same moves more slowly (docs/bot.md, "Compiled")."""
+"""Build hook: compile the hot path with mypyc where a C compiler is at hand (the engine, the
+hub's messages, the bot's search: pyproject.toml's include), else ship it as plain Python,
+which gives the same results more slowly (docs/architecture.md, "Compiled")."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 from hatch_mypyc.plugin import MypycBuildHook
 
 
-class BotBuildHook(MypycBuildHook):
+class CompiledBuildHook(MypycBuildHook):
     """hatch-mypyc's hook, which fails the install when compiling fails; this one warns."""
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
@@ -17,11 +18,13 @@ class BotBuildHook(MypycBuildHook):
         except Exception as exc:  # mypyc or the C compiler; the message holds their output
             lines = str(exc).strip().splitlines()
             self.app.display_warning(
-                "brandubh: the bot's search was not compiled, so it runs as plain Python "
-                f"(the same moves, three to four times slower): {lines[-1] if lines else exc!r}"
+                "brandubh: nothing was compiled, so the engine, the hub's messages and the "
+                "bot's search run as plain Python (the same results and moves; about twice "
+                "the CPU per move, the bot three to four times slower): "
+                f"{lines[-1] if lines else exc!r}"
             )
 
 
-def get_build_hook() -> type[BotBuildHook]:
+def get_build_hook() -> type[CompiledBuildHook]:
     """The hook class, named for hatchling (the module also holds the class it extends)."""
-    return BotBuildHook
+    return CompiledBuildHook

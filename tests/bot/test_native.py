@@ -1,26 +1,17 @@
-"""The compiled search (mypyc): built by the install, refused when older than its source, and
-move for move the same as the same code run uncompiled."""
+"""The compiled search (mypyc): move for move the same as the same code run uncompiled.
+(tests/test_compiled.py checks the build itself, and the engine and hub modules.)"""
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-import types
 from pathlib import Path
 
 import pytest
 
-import brandubh.uncompiled_bot
-from brandubh.bot import bitboards, evaluation, search
-from brandubh.bot.native import (
-    StaleBuildError,
-    check_fresh,
-    is_compiled,
-    search_is_compiled,
-)
+from brandubh.bot import bitboards, evaluation, search, search_is_compiled
 from brandubh.engine import RULESETS
+from compiled_probe import run_uncompiled
 
 COMPILED = search_is_compiled()
 
@@ -62,24 +53,7 @@ def _probe_here() -> list[object]:
 
 
 def _probe_pure() -> list[object]:
-    script = (
-        "import brandubh.uncompiled_bot\nbrandubh.uncompiled_bot.install()\n"
-        + PROBE
-        + """
-from brandubh.bot import bitboards
-assert bitboards.__file__.endswith(".py"), bitboards.__file__
-print(json.dumps(probe()))
-"""
-    )
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)  # type: ignore[no-any-return]
+    return run_uncompiled(PROBE + "\nprint(json.dumps(probe()))")  # type: ignore[no-any-return]
 
 
 def test_the_install_compiled_the_search() -> None:
@@ -96,40 +70,3 @@ def test_compiled_and_uncompiled_search_agree() -> None:
     here = _probe_here()
     assert {row[0] for row in here} == set(RULESETS)  # type: ignore[index]
     assert here == _probe_pure()
-
-
-def _fake_module(tmp_path: Path, suffix: str) -> types.ModuleType:
-    module = types.ModuleType("brandubh.bot.search")
-    built = tmp_path / f"search{suffix}"
-    built.write_bytes(b"")
-    (tmp_path / "search.py").write_text("")
-    module.__file__ = str(built)
-    return module
-
-
-def test_a_build_older_than_its_source_is_refused(tmp_path: Path) -> None:
-    module = _fake_module(tmp_path, ".cpython-311-x86_64-linux-gnu.so")
-    os.utime(tmp_path / "search.py", (2_000_000_000, 2_000_000_000))
-    os.utime(str(module.__file__), (1_000_000_000, 1_000_000_000))
-    with pytest.raises(StaleBuildError, match=r"pip install -e \."):
-        check_fresh(module)
-
-
-def test_a_build_newer_than_its_source_is_used(tmp_path: Path) -> None:
-    module = _fake_module(tmp_path, ".cpython-311-x86_64-linux-gnu.so")
-    os.utime(tmp_path / "search.py", (1_000_000_000, 1_000_000_000))
-    os.utime(str(module.__file__), (2_000_000_000, 2_000_000_000))
-    check_fresh(module)
-    assert is_compiled(module)
-
-
-def test_an_uncompiled_module_is_never_stale(tmp_path: Path) -> None:
-    module = _fake_module(tmp_path, ".py")
-    assert not is_compiled(module)
-    check_fresh(module)
-
-
-def test_the_sources_cannot_replace_modules_already_imported() -> None:
-    with pytest.raises(RuntimeError, match="already imported"):
-        brandubh.uncompiled_bot.install()
-    assert sys.meta_path[0].__class__.__name__ != "_SourceFinder"

@@ -16,7 +16,7 @@ counted in nodes (``levels.LEVELS``), so a finished bot game replays move for mo
 Modules: ``bitboards`` (the search's int positions: moves, captures, make per rule set),
 ``evaluation`` (tafl features and escape threats, newsome material, forced escapes),
 ``search`` (PVS with a transposition table and quiescence), ``native`` (whether the
-first three run compiled), ``levels`` (the five levels and
+first three run compiled: mypyc, docs/architecture.md), ``levels`` (the five levels and
 their names), ``player`` (seeded choice, ``choose_move``, ``think``). docs/bot.md explains
 how it plays and what it measures.
 """
@@ -30,7 +30,7 @@ from brandubh.bot.evaluation import (
     open_lanes,
 )
 from brandubh.bot.levels import LEVEL_NAMES, LEVELS, Level, level_for
-from brandubh.bot.native import StaleBuildError, check_build, search_is_compiled
+from brandubh.bot.native import search_is_compiled
 from brandubh.bot.player import (
     choose_code,
     choose_move,
@@ -40,8 +40,9 @@ from brandubh.bot.player import (
     think,
 )
 from brandubh.bot.search import Searcher, SearchResult
+from brandubh.native import StaleBuildError, check_build
 
-check_build()  # a compiled module older than its source would run code that is not there
+check_build(__name__)  # a compiled module older than its source would run code that is not there
 
 __all__ = [
     "LEVELS",

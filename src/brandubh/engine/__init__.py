@@ -1,8 +1,10 @@
 """The rules engine: five Brandubh rule sets, notation, positions, results and records.
 
-Pure: no I/O. The hub, scheduler, bot, verifier and CLI all build on it.
+Pure: no I/O. The hub, scheduler, bot, verifier and CLI all build on it. The install
+compiles its hot modules with mypyc (docs/architecture.md, Compiled).
 """
 
+from brandubh import native
 from brandubh.engine.board import START_POSITION, Board, format_position, parse_position
 from brandubh.engine.errors import (
     EngineError,
@@ -21,6 +23,9 @@ from brandubh.engine.perft import perft
 from brandubh.engine.record import Record, format_record, parse_record
 from brandubh.engine.result import ENGINE_REASONS, REASONS, SITE_REASONS, Result, Side, opponent
 from brandubh.engine.rulesets import DEFAULT_RULESET, RULESETS, RuleSet, get_ruleset
+
+# A compiled module older than its source would run code that is not there.
+native.check_build(__name__)
 
 __all__ = [
     "DEFAULT_RULESET",

@@ -26,6 +26,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from brandubh import native
 from brandubh.hub import loops
 from brandubh.hub.accounts import Accounts, Resets, Sessions, Verification
 from brandubh.hub.config import Settings
@@ -270,6 +271,7 @@ class Hub:
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
         """Start everything, run until the app stops, then stop everything."""
+        log.info("%s", native.summary())  # engine and hub modules; the bot's at its pool
         await self.redis.ping()
         await self.accounts.start()
         await self.scheduler.beat()  # before any deadline is judged: was the service down?
