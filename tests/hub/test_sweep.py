@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import socket
 from collections.abc import AsyncIterator, Callable
 from typing import cast
 
@@ -25,7 +26,7 @@ from brandubh.hub.live.clock import IDLE, Marks, RedisClock
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.scheduler import Scheduler
 from brandubh.hub.live.state import GameState, Player
-from brandubh.hub.redis import Scripts, keys
+from brandubh.hub.redis import UNREACHABLE, Scripts, keys
 from brandubh.hub.redis import client as redis_client
 from services import CLUSTER_URLS
 
@@ -248,3 +249,15 @@ async def test_a_deadline_inside_an_outage_is_extended_then_fires(
     assert ended_at >= extended.deadline
     assert ended.ply == 0 and ended.result is not None  # (no move came: aborted)
     assert one.scheduler.fired == 2
+
+
+async def test_a_hub_that_cannot_mark_takes_no_user(hubs: Callable[..., Hub]) -> None:
+    one = await hubs("hub-one")
+    with socket.socket() as s:  # a port nothing listens on: Redis is out of reach
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cut_off = Marks(f"redis://127.0.0.1:{port}/0", one.scripts, RedisClock(), "hub-cut")
+    with pytest.raises(UNREACHABLE):
+        async with cut_off.in_use():
+            pytest.fail("a socket was let in with no watermark in Redis")
+    assert cut_off.idle()  # and nothing counts as in use

@@ -60,7 +60,7 @@ from brandubh.hub.mail import (
     Tokens,
     transport_for,
 )
-from brandubh.hub.messages import CLOSE_SERVER_SHUTDOWN, frames
+from brandubh.hub.messages import CLOSE_SERVER_SHUTDOWN, CLOSE_TRY_AGAIN_LATER, frames
 from brandubh.hub.redis import Lane, Scripts, outage
 from brandubh.hub.redis import client as redis_client
 from brandubh.hub.wire import (
@@ -141,7 +141,15 @@ class Hub:
             replicas=replicas,
             hub_id=hub_id,
         )
-        self.marks = Marks(settings.redis_url, scripts, clock, hub_id, cluster)
+        self.marks = Marks(
+            settings.redis_url,
+            scripts,
+            clock,
+            hub_id,
+            cluster,
+            replicas=settings.redis_wait_replicas,
+            wait_ms=settings.redis_wait_ms,
+        )
         self.scheduler = Scheduler(
             redis,
             scripts,
@@ -315,7 +323,15 @@ class Hub:
 
     async def websocket(self, ws: WebSocket) -> None:
         # In use from before the socket is accepted (no move can come sooner) to its end.
-        async with self.marks.in_use():
+        async with contextlib.AsyncExitStack() as stack:
+            try:
+                await stack.enter_async_context(self.marks.in_use())
+            except outage.UNREACHABLE as exc:  # an idle hub's first mark could not be written
+                outage.report("socket", exc)
+                await ws.accept()
+                why = "the service is unavailable: try again shortly"
+                await ws.close(CLOSE_TRY_AGAIN_LATER, why)
+                return
             await connection.serve(self.connection_services, ws)
 
     async def stats(self, request: Request) -> JSONResponse:

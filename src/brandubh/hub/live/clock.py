@@ -23,7 +23,8 @@ as safe as marking all the time: a scheduler reads Redis's ``TIME`` (T) and then
 marks, and judges nothing past T. If it read an idle mark, that hub's next real mark was
 written after the read, so after T; every stamp the hub gives from then on is at or after
 that mark's own writing time (``RedisClock.not_before``), so after T: no move it can
-still receive counts as received before a deadline the scheduler may fire.
+still receive counts as received before a deadline the scheduler may fire. (Where commits
+wait for replicas, that first real mark does too: a failover must not bring back "idle".)
 """
 
 from __future__ import annotations
@@ -138,6 +139,9 @@ class Marks:
         clock: RedisClock,
         hub_id: str,
         cluster: RedisCluster | None = None,
+        *,
+        replicas: int = 0,
+        wait_ms: int = 0,
     ) -> None:
         self.url = url
         self.scripts = scripts
@@ -146,6 +150,9 @@ class Marks:
         # On a cluster the marks hash, its writes and CLIENT LIST are all on the master
         # that holds the hash's slot: connections are listed by the node they are open on.
         self.cluster = cluster
+        # A first real mark after idleness waits for this many replicas (up to wait_ms):
+        # a failover must not bring back the idle mark it replaced.
+        self.replicas, self.wait_ms = replicas, wait_ms
         self._node = ""
         self._redis: Redis | None = None
         self._client_id = 0
@@ -155,7 +162,7 @@ class Marks:
         # Writes one at a time, each deciding idle or not just before it goes: an idle mark
         # decided before a user came must not land after that user's real mark.
         self._lock = asyncio.Lock()
-        self._idle_sent = False  # Redis may say idle: a new user must mark first
+        self._unmarked = True  # Redis may hold no real mark of ours: a new user marks first
         self._idle_at = 0.0  # when the idle mark was last written (time.monotonic())
         self._used = asyncio.Event()  # a user came: the idle wait ends
 
@@ -183,11 +190,11 @@ class Marks:
         self.users += 1
         self._used.set()
         try:
-            if self._idle_sent:
+            if self._unmarked:
                 async with self._lock:
-                    if self._idle_sent:  # (unless another user marked meanwhile)
+                    if self._unmarked:  # (unless another user marked meanwhile)
                         self._client_id = 0  # an idle connection may have been renewed
-                        await self._write()
+                        await self._write(confirm=True)
             yield
         finally:
             self.users -= 1
@@ -196,7 +203,7 @@ class Marks:
         """The marks loop's step (every MARK_S): write the watermark while in use; when
         idle, say so about once a second and otherwise wait for a user."""
         self._used.clear()
-        if self.idle() and self._idle_sent:
+        if self.idle() and self._unmarked:
             wait = IDLE_MARK_S - (time.monotonic() - self._idle_at)
             if wait > 0:
                 with contextlib.suppress(TimeoutError):
@@ -210,7 +217,7 @@ class Marks:
         async with self._lock:
             await self._write()
 
-    async def _write(self) -> None:
+    async def _write(self, confirm: bool = False) -> None:
         self._writes += 1
         redis = self._connection()
         try:
@@ -222,12 +229,14 @@ class Marks:
             idle = self.idle()
             mark: str | int = IDLE if idle else self.clock.watermark()
             if idle:
-                self._idle_sent, self._idle_at = True, time.monotonic()
+                self._unmarked, self._idle_at = True, time.monotonic()
             args: list[str | int] = [self.hub_id, mark, self._client_id]
             written = await self.scripts.mark(keys=[keys.hub_marks()], args=args, client=redis)
+            if confirm and self.replicas:
+                await redis.wait(self.replicas, self.wait_ms)
             if not idle:
                 self.clock.not_before(int(written))
-                self._idle_sent = False
+                self._unmarked = False
         except redis_client.MOVED_OR_DOWN:
             if self.cluster is not None:  # its node may be lost: find the hash's new master
                 self._redis = None
