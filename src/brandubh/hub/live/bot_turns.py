@@ -6,7 +6,7 @@ take any bot turn, so bot work scales by adding hub processes.
 
 A commit that makes it the bot's turn queues the game in its bucket's job set; the
 worker of the hub that committed it wakes at once (a commit hook), every other on a slow
-poll, and claims due turns of all buckets in one pipelined call. A claim is a short
+poll, and claims due turns of all buckets in one script call. A claim is a short
 lease (``LEASE_MS``) that the worker renews while it thinks; a worker that dies stops
 renewing, so its turns are due again within a lease and another hub plays them. The move
 is committed with the message id ``bot-<ply>``, so two workers racing on one turn apply
