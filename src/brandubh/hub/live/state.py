@@ -208,8 +208,6 @@ class GameState:
             raise TypeError(f"GameState has no field {unknown}")
         if self.terms is not None and not _STATIC.isdisjoint(changes):
             changes["terms"] = None
-        if _NATIVE:  # compiled (mypyc): its __init__ is fast, and there is no __dict__
-            return replace(self, **changes)
         new = object.__new__(GameState)
         fields = new.__dict__
         fields.update(self.__dict__)
@@ -329,8 +327,6 @@ class GameState:
 
 
 _NAMES: Final = frozenset(f.name for f in dataclass_fields(GameState))
-# Whether this module runs compiled (mypyc): its classes then have no ``__dict__``.
-_NATIVE: Final = not __file__.endswith(".py")
 # The fields ``_public_terms`` are made of.
 _STATIC: Final = frozenset(
     {
