@@ -1,5 +1,6 @@
 // The 7×7 board: squares as buttons (keyboard: arrows move, Enter/Space select and move),
-// pieces told apart by shape, legal destinations from state.legal, click or drag to move.
+// pieces told apart by shape, legal destinations from state.legal, click or drag to move;
+// during the opponent's turn the same picks make a premove (premove.ts) drawn in blue.
 
 import { h } from "./dom";
 import {
@@ -17,6 +18,7 @@ import {
   type Position,
 } from "./notation";
 import { PIECE_NAMES, cornerSvg, pieceSvg, throneSvg } from "./pieces";
+import "./premove.css";
 
 export interface BoardView {
   position: Position;
@@ -28,6 +30,10 @@ export interface BoardView {
   ply: number;
   status: string;
   turn: string | null;
+  /** `legal` holds premoves (src/premove.ts): picked as moves are, during the opponent's turn */
+  premove?: boolean;
+  /** the premove queued now, drawn on its two squares */
+  queued?: { from: string; to: string; text: string } | null;
 }
 
 interface SquareEl {
@@ -102,7 +108,7 @@ export class Board {
 
   /** Show a state; the selection survives only while the position is the same. */
   update(view: BoardView): void {
-    const key = `${view.ply}|${view.position.toMove}|${view.interactive}|${view.pending ?? ""}|${view.legal.length}`;
+    const key = `${view.ply}|${view.position.toMove}|${view.interactive}|${view.premove ?? false}|${view.pending ?? ""}|${view.legal.length}`;
     if (key !== this.viewKey) {
       this.selected = null;
       this.viewKey = key;
@@ -166,8 +172,13 @@ export class Board {
     return this.selected;
   }
 
+  /** Whether a square picked now makes a move (or a premove). */
+  private get acts(): boolean {
+    return !!this.view && (this.view.interactive || !!this.view.premove);
+  }
+
   private get movable(): Set<string> {
-    return this.view && this.view.interactive ? movableSquares(this.view.legal) : new Set();
+    return this.view && this.acts ? movableSquares(this.view.legal) : new Set();
   }
 
   private get dests(): Map<string, string> {
@@ -183,6 +194,11 @@ export class Board {
     const last = view.last ? parseMove(view.last) : null;
     const captured = new Set(capturesOf(view.last));
     const pending = view.pending ? parseMove(view.pending) : null;
+    const queued = view.queued ?? null;
+    const pre = view.premove ? "premove " : "";
+    this.root.dataset.premove = String(!!view.premove);
+    this.root.dataset.queued = queued?.text ?? "";
+    this.root.classList.toggle("premoving", !!view.premove);
     this.root.dataset.ply = String(view.ply);
     this.root.dataset.status = view.status;
     this.root.dataset.turn = view.turn ?? "";
@@ -209,6 +225,8 @@ export class Board {
         ["captured", !pending && captured.has(name) && !piece],
         ["pending-from", pending?.from === name],
         ["pending-to", pending?.to === name],
+        ["premove-from", queued?.from === name],
+        ["premove-to", queued?.to === name],
       ];
       for (const [cls, on] of flags) el.classList.toggle(cls, on);
       if (dests.has(name)) el.dataset.move = dests.get(name);
@@ -219,15 +237,17 @@ export class Board {
       if (isCorner(name)) parts.push("corner");
       parts.push(piece ? PIECE_NAMES[piece as "A" | "D" | "K"] : "empty");
       if (this.selected === name) parts.push("selected");
-      else if (movable.has(name) && !this.selected) parts.push("can move");
-      if (dests.has(name)) parts.push(`move ${this.selected} here`);
+      else if (movable.has(name) && !this.selected) parts.push(`can ${pre || "move"}`.trim());
+      if (dests.has(name)) parts.push(`${pre || "move "}${this.selected} here`);
+      if (queued?.from === name) parts.push("premove leaving here");
+      if (queued?.to === name) parts.push("premove going here");
       if (pending?.from === name) parts.push("your move is leaving here, waiting for the server");
       if (pending?.to === name) parts.push("your move is going here, waiting for the server");
       if (!pending && last?.from === name) parts.push("last move from here");
       if (!pending && last?.to === name) parts.push("last move to here");
       if (!pending && captured.has(name) && !piece) parts.push("captured on the last move");
       el.setAttribute("aria-label", parts.join(", "));
-      el.setAttribute("aria-disabled", String(!view.interactive));
+      el.setAttribute("aria-disabled", String(!this.acts));
     }
   }
 
@@ -250,7 +270,7 @@ export class Board {
   /** A click, tap, Enter or Space on a square. */
   activate(square: string): void {
     const view = this.view;
-    if (!view || !view.interactive) return;
+    if (!view || !this.acts) return;
     const movable = this.movable;
     if (this.selected) {
       const move = this.dests.get(square);
@@ -303,7 +323,7 @@ export class Board {
   // -- dragging -------------------------------------------------------------------------
 
   private onPointerDown(e: PointerEvent): void {
-    if (e.button !== 0 || !this.view?.interactive) return;
+    if (e.button !== 0 || !this.acts) return;
     const sq = this.squareOf(e.target);
     if (!sq || !this.movable.has(sq)) return;
     this.drag = { from: sq, pointerId: e.pointerId, x: e.clientX, y: e.clientY, ghost: null };
