@@ -33,6 +33,7 @@ import {
 } from "../notation";
 import type { Settlement } from "../pending";
 import { cornerSvg, pieceSvg, throneSvg } from "../pieces";
+import { type Premove, droppedText, makePremove, premoveAllowed, premoveMoves, queuedText, resolvePremove } from "../premove";
 import type { State } from "../protocol";
 import { RULES } from "../rules";
 import { isMuted, play as playSound, setMuted } from "../sound";
@@ -92,6 +93,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   let shownMoves = -1; // how many moves the board showed last (for sounds and motion)
   let shownStatus = "";
   let justPlayed: string | null = null; // my own move, already drawn where it goes
+  let premove: Premove | null = null; // queued during the opponent's turn (premove.ts)
   const profiles = new Map<string, Profile | null>();
   let ratingAsked = false;
 
@@ -176,10 +178,11 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     h("li", {}, h("span", { class: "swatch swatch-dest", "aria-hidden": "true" }), "Where it can go"),
     h("li", {}, h("span", { class: "swatch swatch-last", "aria-hidden": "true" }), "Last move"),
     h("li", {}, h("span", { class: "swatch swatch-captured", "aria-hidden": "true" }), "Captured by the last move"),
+    h("li", {}, h("span", { class: "swatch swatch-premove", "aria-hidden": "true" }), "Your premove, queued"),
   );
   const howTo = h("p", {
     class: "hint",
-    text: "Pick one of your pieces to see where it can go, then pick a square — or drag the piece. With the keyboard: arrow keys, then Enter.",
+    text: "Pick one of your pieces to see where it can go, then pick a square — or drag the piece. With the keyboard: arrow keys, then Enter. In a game under an hour a move, doing so during the opponent's turn queues a premove, played the moment your turn comes if it is still legal; click anywhere or press Escape to cancel it.",
   });
 
   const playArea = h(
@@ -251,6 +254,11 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     if (!side) return showError("You are watching this game: only its players can move.");
     if (state.status !== "active") return showError(state.status === "waiting" ? "The game has not started yet." : "The game is over: no more moves.");
     if (live.pending.forGame(game)) return showError("Wait until your last move has been confirmed.");
+    if (from !== "typed" && premoveAllowed(state, side)) {
+      premove = makePremove(text, state.ply);
+      errorMessage = "";
+      return render();
+    }
     if (state.turn !== side) return showError(`It is not your move: wait for the ${otherSide(side)}.`);
     errorMessage = "";
     viewPly = null;
@@ -345,6 +353,31 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     }
   }
 
+  /** A queued premove once the turn is ours: played at once if still legal, else dropped. */
+  function firePremove(): void {
+    const state = tracker.state;
+    if (!premove || !state || live.pending.forGame(game)) return;
+    const side = sideOf(state, meId);
+    const r = side ? resolvePremove(premove, state, side) : ({ kind: "drop", why: "ended" } as const);
+    if (r.kind === "wait") return;
+    const queued = premove;
+    premove = null;
+    if (r.kind === "play") {
+      render(); // the opponent's move first: its sound and slide, then ours
+      play(r.move, "board");
+    } else if (r.why === "illegal") {
+      infoMessage = droppedText(queued, state.last);
+    }
+  }
+  // Any click or tap cancels a queued premove (one on a piece may start the next), as Escape does.
+  const cancelPremove = (e: Event) => {
+    if (!premove || (e instanceof KeyboardEvent && e.key !== "Escape")) return;
+    premove = null;
+    render();
+  };
+  document.addEventListener("pointerdown", cancelPremove, true);
+  document.addEventListener("keydown", cancelPremove);
+
   let matchChoice = "";
   const unsubscribe = live.subscribe((c: Change) => {
     if (c.type === "hello") meId = live.player?.id ?? meId;
@@ -369,6 +402,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       showError(errorText(c.code, c.message));
       return;
     }
+    firePremove();
     render();
   });
   void ctx.me.then((me) => {
@@ -668,7 +702,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     const latest = tracker.notes.at(-1);
     const news =
       latest && latest.n === tracker.n && state.status === "active" && latest.kind !== "draw_offer" ? latest.text : "";
-    let noticeText = infoMessage || news;
+    let noticeText = premove ? queuedText(premove) : infoMessage || news;
     if (pending) {
       noticeText = pending.sent
         ? `Sending your move ${pending.move}…`
@@ -676,6 +710,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     }
     notice.textContent = noticeText;
     notice.dataset.pending = pending ? pending.move : "";
+    notice.dataset.premove = premove?.text ?? "";
     notice.hidden = !noticeText;
     notice.dataset.wants = noticeText ? "1" : "";
 
@@ -695,10 +730,13 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       if (showPending) position = applyMoveLocally(position, showPending);
     }
     const interactive = viewPly === null && isMyTurn(state, meId) && !pending;
+    const premoving = viewPly === null && !pending && side !== null && premoveAllowed(state, side);
     board.update({
       position,
-      legal: interactive ? state.legal : [],
+      legal: interactive ? state.legal : premoving && side ? premoveMoves(position, side, state.ruleset) : [],
       interactive,
+      premove: premoving,
+      queued: premove,
       last,
       pending: showPending,
       ply: viewPly ?? state.ply,
@@ -798,6 +836,8 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     clearInterval(timer);
     clearInterval(clockTimer);
     document.removeEventListener("keydown", onKey);
+    document.removeEventListener("pointerdown", cancelPremove, true);
+    document.removeEventListener("keydown", cancelPremove);
     unsubscribe();
     live.unwatch(game);
   };
