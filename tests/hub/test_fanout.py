@@ -64,6 +64,32 @@ async def test_a_hub_with_no_socket_of_a_game_receives_none_of_its_events(
         await sock.close()
 
 
+async def test_two_players_and_a_spectator_on_one_hub_each_get_every_event_once_in_order(
+    hub: HubProcess,
+) -> None:
+    """Local delivery, each frame written straight to its socket: every event reaches the
+    two players and a spectator once and in order, and each move's ack its mover after
+    its event."""
+    game, alice, bob = await friend_game(hub.url)
+    sockets = await seated(game, alice, bob)
+    spectator = await Socket.open(hub.url)
+    snap = await spectator.watch(game)
+    start = snap["n"]
+    last = await play(game, sockets, snap["state"], start, 40)
+    for sock in (*sockets.values(), spectator):
+        await sock.seen_or_next(lambda m: m["t"] == "event" and m["n"] == last)
+        numbers = [e["n"] for e in sock.events(game)]
+        assert numbers[numbers.index(start + 1) :] == list(range(start + 1, last + 1))
+    for sock in sockets.values():
+        while sum(f["t"] == "ack" for f in sock.frames) < 20:  # the last one may follow
+            await sock.recv()
+        kinds = [f["t"] for f in sock.frames if f["t"] in ("event", "ack")]
+        acks = [i for i, kind in enumerate(kinds) if kind == "ack"]
+        assert len(acks) == 20 and all(kinds[i - 1] == "event" for i in acks)
+    for sock in (*sockets.values(), spectator):
+        await sock.close()
+
+
 async def test_a_socket_that_starts_following_mid_game_sees_every_event_once_in_order(
     hub: HubProcess, hub2: HubProcess
 ) -> None:

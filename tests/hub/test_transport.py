@@ -1,25 +1,33 @@
 """The hub's websocket protocol (hub/wire/transport.py) under a real uvicorn, over real sockets:
-what an accepted socket keeps, and writing under back-pressure through its lean gate."""
+what an accepted socket keeps, writing under back-pressure through its lean gate, and a
+connection's frames written straight out, or queued while the socket cannot take them."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import msgpack
 import pytest
 import uvicorn
 import websockets
+from starlette.websockets import WebSocket
 from websockets.asyncio.client import connect
 from websockets.client import ClientProtocol
-from websockets.frames import Frame
+from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 from websockets.uri import parse_uri
 
+from brandubh.hub.config import Settings
+from brandubh.hub.messages import CLOSE_TOO_SLOW
+from brandubh.hub.wire.connection import Connection, Services
+from brandubh.hub.wire.heartbeat import Heartbeat
 from brandubh.hub.wire.inbox import Gate, Inbox
-from brandubh.hub.wire.transport import GuardedWebSocket
+from brandubh.hub.wire.transport import GuardedWebSocket, binary_frame
 from services import HubProcess
 
 BURST = 64  # frames of FRAME bytes (4 MiB): far more than the fixed kernel buffers hold
@@ -48,14 +56,22 @@ async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 @pytest.fixture
 async def server() -> AsyncIterator[tuple[uvicorn.Server, str]]:
+    async with serving(app) as running:
+        yield running
+
+
+@contextlib.asynccontextmanager
+async def serving(
+    asgi: Any, ws: type[asyncio.Protocol] | str = GuardedWebSocket
+) -> AsyncIterator[tuple[uvicorn.Server, str]]:
+    """uvicorn serving ``asgi`` on a free port, in this loop, with the websocket protocol
+    ``ws``: the server and its URL."""
     sock = socket.socket()
     # A small send buffer, fixed, which accepted sockets inherit: the kernel would grow it
-    # to some MiB on loopback, and hide the pauses the slow-reader test is after.
+    # to some MiB on loopback, and hide the pauses the slow-reader tests are after.
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 64 * 1024)
     sock.bind(("127.0.0.1", 0))  # a free port, chosen by the kernel
-    config = uvicorn.Config(
-        app, ws=GuardedWebSocket, lifespan="off", log_level="warning", ws_ping_interval=None
-    )
+    config = uvicorn.Config(asgi, ws=ws, lifespan="off", log_level="warning", ws_ping_interval=None)
     srv = uvicorn.Server(config)
     task = asyncio.create_task(srv.serve(sockets=[sock]))
     while not srv.started:
@@ -86,33 +102,62 @@ async def test_an_accepted_socket_keeps_nothing_of_its_handshake(
         assert isinstance(proto.queue, Inbox) and isinstance(proto.writable, Gate)
 
 
+class SlowClient:
+    """A client on websockets' sans-I/O protocol over a plain socket with a small receive
+    buffer, fixed: nothing is read while the test does not read."""
+
+    def __init__(self, url: str) -> None:
+        self.ws = ClientProtocol(parse_uri(url), max_size=2 * FRAME)
+        self.url = url
+        self.got: list[bytes] = []  # the data frames read so far
+        self.close_code: int | None = None
+
+    async def open(self) -> SlowClient:
+        client = socket.socket()
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
+        client.connect(("127.0.0.1", int(self.url.rsplit(":", 1)[1].strip("/"))))
+        self.reader, self.writer = await asyncio.open_connection(sock=client)
+        self.ws.send_request(self.ws.connect())
+        self.writer.write(b"".join(self.ws.data_to_send()))
+        while self.ws.state is not State.OPEN:
+            self.ws.receive_data(await asyncio.wait_for(self.reader.read(4096), 10))
+        return self
+
+    def send(self, data: bytes) -> None:
+        self.ws.send_binary(data)
+        self.writer.write(b"".join(self.ws.data_to_send()))
+
+    async def read(self, count: int) -> list[bytes]:
+        """Read until ``count`` data frames in all, or the server's close."""
+        while True:
+            for event in self.ws.events_received():  # (some came with the handshake)
+                if isinstance(event, Frame) and event.opcode is Opcode.CLOSE:
+                    self.close_code = int.from_bytes(event.data[:2], "big")
+                elif isinstance(event, Frame) and event.opcode is Opcode.BINARY:
+                    self.got.append(bytes(event.data))
+            if len(self.got) >= count or self.close_code is not None:
+                return self.got
+            data = await asyncio.wait_for(self.reader.read(1 << 20), 10)
+            if not data:
+                return self.got
+            self.ws.receive_data(data)
+
+    def drop(self) -> None:
+        self.writer.close()
+
+
 async def test_writes_wait_for_a_slow_reader_and_lose_nothing(
     server: tuple[uvicorn.Server, str],
 ) -> None:
     srv, url = server
-    # A client on websockets' sans-I/O protocol over a plain socket, so that nothing
-    # reads while the test does not, with a small receive buffer, fixed as well.
-    client = socket.socket()
-    client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
-    client.connect(("127.0.0.1", int(url.rsplit(":", 1)[1].strip("/"))))
-    reader, writer = await asyncio.open_connection(sock=client)
-    ws = ClientProtocol(parse_uri(url), max_size=2 * FRAME)
-    ws.send_request(ws.connect())
-    writer.write(b"".join(ws.data_to_send()))
-    while ws.state is not State.OPEN:
-        ws.receive_data(await asyncio.wait_for(reader.read(4096), 10))
-    ws.send_binary(b"burst")
-    writer.write(b"".join(ws.data_to_send()))
+    client = await SlowClient(url).open()
+    client.send(b"burst")
     await asyncio.sleep(0.5)  # the client reads nothing: the server's writes must pause
     (proto,) = protocols(srv)
     assert not proto.writable.is_set(), "the transport never paused writing"
-    got: list[bytes] = []
-    while len(got) < BURST:
-        ws.receive_data(await asyncio.wait_for(reader.read(1 << 20), 10))
-        got += [bytes(e.data) for e in ws.events_received() if isinstance(e, Frame)]
-    assert got == [numbered(i) for i in range(BURST)]
+    assert await client.read(BURST) == [numbered(i) for i in range(BURST)]
     assert proto.writable.is_set()
-    writer.close()
+    client.drop()
 
 
 async def test_only_ws_is_a_socket_of_the_hub(hub: HubProcess) -> None:
@@ -226,3 +271,148 @@ def test_a_peer_that_never_answers_the_close_is_dropped(hub: HubProcess) -> None
         pytest.fail(f"still open after {read_after_close} frames read after the close")
     assert read_after_close <= 2_000, read_after_close
     client.sock.close()
+
+
+# -- a connection's frames: straight out, or queued while the socket cannot take them ------
+
+QUEUE = 16  # the outbound queue's bound in these tests (BRANDUBH_OUTBOUND_QUEUE)
+
+
+@contextlib.asynccontextmanager
+async def connections(
+    ws: type[asyncio.Protocol] | str = GuardedWebSocket,
+) -> AsyncIterator[tuple[uvicorn.Server, str, list[Connection]]]:
+    """The hub's Connection on each socket of a real uvicorn (what a socket's run needs
+    of the services, nothing else): the server, its URL, the connections as made."""
+    made: list[Connection] = []
+    given: dict[str, Any] = dict.fromkeys(f.name for f in dataclasses.fields(Services))
+    given["settings"] = Settings(outbound_queue=QUEUE)
+    given["clock"] = lambda: 0
+    given["heartbeat"] = Heartbeat(2.5)
+    services = Services(**given)
+
+    async def hub_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        conn = Connection(services, WebSocket(scope, receive, send), None, False)
+        made.append(conn)
+        await conn.run()
+
+    async with serving(hub_app, ws) as (srv, url):
+        yield srv, url, made
+
+
+async def until(condition: Callable[[], bool], pause: float = 0.01) -> None:
+    """Wait until the condition holds (at most some thousand turns: a test must end)."""
+    for _ in range(5_000):
+        if condition():
+            return
+        await asyncio.sleep(pause)
+    pytest.fail("waited in vain")
+
+
+def small(i: int) -> bytes:
+    return b"f%d" % i
+
+
+async def test_frames_go_straight_out_in_order_with_no_task(caplog: Any) -> None:
+    async with connections() as (_, url, made), connect(url) as ws:
+        assert msgpack.unpackb(await ws.recv())["t"] == "hello"
+        (conn,) = made
+        tasks = len(asyncio.all_tasks())
+        for i in range(200):
+            conn.send(small(i))
+            assert not conn.out  # written, not queued
+        assert len(asyncio.all_tasks()) == tasks  # and no writer started
+        assert [await ws.recv() for _ in range(200)] == [small(i) for i in range(200)]
+    assert "failed" not in caplog.text
+
+
+async def test_another_websocket_protocol_sends_through_the_queue() -> None:
+    """uvicorn's own protocol offers no direct writes: every frame takes the ASGI send."""
+    async with connections("websockets-sansio") as (_, url, made), connect(url) as ws:
+        assert msgpack.unpackb(await ws.recv())["t"] == "hello"
+        (conn,) = made
+        for i in range(QUEUE):
+            conn.send(small(i))
+        assert conn.out  # queued for the writer
+        assert [await ws.recv() for _ in range(QUEUE)] == [small(i) for i in range(QUEUE)]
+        assert not conn.out
+
+
+async def test_frames_queued_while_writes_pause_keep_their_order_with_direct_ones() -> None:
+    async with connections() as (srv, url, made):
+        client = await SlowClient(url).open()
+        (conn,) = made
+        await client.read(1)  # hello
+        sent = 0
+        while not conn.out and sent < 1000:  # direct until the transport pauses, then queued
+            conn.send(numbered(sent))
+            sent += 1
+        assert conn.out, "the transport never paused writing"
+        for _ in range(QUEUE // 2):
+            conn.send(numbered(sent))
+            sent += 1
+        assert conn.closing is None
+        (proto,) = protocols(srv)
+        reading = asyncio.create_task(client.read(1 + sent + 100))
+        for _ in range(50):  # as writes resume, before the writer has sent the queue on
+            await until(lambda: not conn.out or proto.writable.is_set(), pause=0)
+            conn.send(numbered(sent))
+            sent += 1
+            await asyncio.sleep(0)
+        await until(lambda: not conn.out)
+        direct = 0
+        for _ in range(50):  # the queue sent, the client reading: straight out again
+            conn.send(numbered(sent))
+            sent += 1
+            direct += not conn.out
+            await asyncio.sleep(0.005)
+        got = await reading
+        assert got[1:] == [numbered(i) for i in range(sent)]
+        assert direct > 0 and not conn.out
+        client.drop()
+
+
+async def test_a_reader_that_never_reads_is_closed_at_the_queue_s_bound(caplog: Any) -> None:
+    async with connections() as (_, url, made):
+        client = await SlowClient(url).open()
+        (conn,) = made
+        await client.read(1)  # hello
+        sent = 0
+        while conn.closing is None and sent < 1000:
+            conn.send(numbered(sent))
+            sent += 1
+        assert conn.closing == (CLOSE_TOO_SLOW, "too slow: outbound queue full")
+        assert len(conn.out) == QUEUE
+        conn.send(b"dropped")  # a closing socket takes nothing more, and does not raise
+        got = await client.read(1 + sent)
+        # What was written or queued arrives in order (what the second allowed for the
+        # flush did not send is dropped), then the close.
+        assert got[1:] == [numbered(i) for i in range(len(got) - 1)]
+        assert client.close_code == CLOSE_TOO_SLOW
+        client.drop()
+    assert "failed" not in caplog.text
+
+
+@pytest.mark.parametrize("how", ["close", "drop"])
+async def test_frames_to_a_socket_that_went_away_do_not_raise(how: str, caplog: Any) -> None:
+    async with connections() as (_, url, made):
+        client = await SlowClient(url).open()
+        (conn,) = made
+        await client.read(1)  # hello
+        if how == "close":
+            client.ws.send_close(1000)
+            client.writer.write(b"".join(client.ws.data_to_send()))
+        else:
+            client.writer.transport.abort()
+        for _ in range(100):
+            conn.send(small(0))  # direct, then refused and queued, then dropped: no raise
+            await asyncio.sleep(0.002)
+        await until(lambda: conn.ws.client_state.name == "DISCONNECTED")
+        client.drop()
+    assert "failed" not in caplog.text and "Traceback" not in caplog.text
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 65535, 65536, 70000])
+def test_a_direct_frame_is_what_websockets_would_write(size: int) -> None:
+    data = bytes(range(256)) * (size // 256) + bytes(size % 256)
+    assert binary_frame(data) == Frame(Opcode.BINARY, data).serialize(mask=False)
