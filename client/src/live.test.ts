@@ -146,6 +146,17 @@ describe("LiveClient", () => {
     expect(client.games.get("game01")?.moves).toEqual(["d1-c1"]);
   });
 
+  it("reconnects at once as the new session after a login without a reload", () => {
+    client.watch("game01");
+    client.start();
+    const s = connect();
+    client.reconnect();
+    expect(s.closed).toBe(true);
+    expect(sockets).toHaveLength(2); // no backoff: a new socket straight away
+    const s2 = connect();
+    expect(s2.of("watch")).toHaveLength(1); // the game is watched again on the new socket
+  });
+
   it("settles a refused move and reports errors without an id", () => {
     client.watch("game01");
     client.start();

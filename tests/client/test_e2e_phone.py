@@ -49,6 +49,18 @@ FITS = """e => {
 }"""
 
 
+def contrast(fg: str, bg: str) -> float:
+    """WCAG's contrast ratio of two CSS rgb() colours."""
+
+    def luminance(css: str) -> float:
+        r, g, b = (int(v) / 255 for v in re.findall(r"\d+", css)[:3])
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
 def box(page: Page, selector: str) -> dict[str, float]:
     b = page.locator(selector).bounding_box()
     assert b is not None, f"{selector} has no box"
@@ -220,6 +232,12 @@ def test_the_phone_game_page_fits_one_screen(new_page: Any, web_hub: HubProcess)
         name = page.locator(f"{bar} .pbar-name")
         assert name.evaluate(FITS), name.inner_text()
     assert "Brave Hedgehog" in page.inner_text("#players")
+    # The your-move count (this game waits for my move) reads at 4.5:1 or more.
+    page.wait_for_selector("#my-move-count:not([hidden])")
+    colours = page.eval_on_selector(
+        "#my-move-count", "e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor]"
+    )
+    assert contrast(*colours) >= 4.5, colours
     shot(page, "phone-game", full=False)
 
 
