@@ -18,7 +18,7 @@ RETRY = scheduler.HELD_BACK_RETRY_S
         (1_000, 1_000, 0, 0.030),  # due now: once the other hubs' watermarks pass it
         (990, 1_000, 0, 0.020),  # due, but not yet past a watermark
         (965, 1_000, 0, RETRY),  # held back longer: looked at again a watermark later
-        (965, 1_000, 2, RETRY * 4),  # ... less and less often while it stays held back
+        (965, 1_000, 2, RETRY * 4),  # ... less and less often while the watermarks are stuck
         (965, 1_000, 40, None),  # ... until the poll comes first (a stalled hub)
         (1_000 + 1_000, 1_000, 0, None),  # the poll comes first
     ],

@@ -20,7 +20,8 @@ falls due (claim.lua's "next"), and every deadline this process commits (a move'
 outage's extension) is noted as it is set (``on_commit``); the loop wakes just after the
 earliest, once every hub's watermark can have passed it (``wake_delay``). A deadline
 that is due but held back (a hub's watermark behind it, more due than one claim takes)
-is looked at again after a watermark interval, then less and less often (a stalled hub).
+is looked at again after a watermark interval; less and less often only while the
+watermarks do not move on (a stalled hub), not while they merely trail a wave of deadlines.
 
 About once a second each scheduler also beats (lua/heartbeat.lua). A gap between beats
 longer than the outage threshold means no hub ran at all: that interval is recorded as an
@@ -55,7 +56,8 @@ BUSY_AFTER_FIRING_S = 0.25
 WAKE_AFTER_DUE_MS = 30
 WAKE_MIN_S = 0.005  # never sooner
 # A due deadline held back is looked at again after this long, doubling with each sweep
-# that still finds it held back, up to the poll: a stalled hub costs a few sweeps.
+# in a row that finds the watermarks no further on, up to the poll: a stalled hub costs a
+# few sweeps. (In a wave of deadlines the watermarks trail by a few tens of ms, but move.)
 HELD_BACK_RETRY_S = 0.025
 
 
@@ -65,7 +67,7 @@ def wake_delay(
     """How long after now to sweep again for the earliest deadline left, or None when the
     poll comes first. A deadline due already was held back (a watermark behind it, or more
     due than a claim takes): it is retried after HELD_BACK_RETRY_S, doubled for each of
-    the ``held_back`` sweeps before this one that found one held back too."""
+    the ``held_back`` sweeps in a row that found the watermarks stuck."""
     if next_due_ms is None:
         return None
     delay = (next_due_ms + WAKE_AFTER_DUE_MS - now_ms) / 1000
@@ -103,7 +105,8 @@ class Scheduler:
         self._next_beat = 0.0
         self.wake = asyncio.Event()  # the loop's wake-up: set when a deadline falls due
         self._timer: asyncio.TimerHandle | None = None
-        self._held_back = 0  # sweeps in a row that left a due deadline unfired
+        self._held_back = 0  # sweeps in a row that left a due deadline, the marks stuck
+        self._safe: int | None = None  # the time safe to judge up to at the last sweep
         self._sets = [keys.deadlines(b) for b in range(keys.BUCKETS)]
 
     async def beat(self) -> None:
@@ -148,8 +151,10 @@ class Scheduler:
         next_due = min(nexts, default=None)
         now = self.clock.now_ms()
         held = next_due is not None and next_due + WAKE_AFTER_DUE_MS - now < WAKE_MIN_S * 1000
+        stuck = held and safe is not None and self._safe is not None and safe <= self._safe
+        self._held_back = self._held_back + 1 if stuck else 0
+        self._safe = safe
         self._plan(wake_delay(next_due, now, self.poll_s, self._held_back))
-        self._held_back = self._held_back + 1 if held else 0
         ids = [raw.decode() for reply in replies for raw in reply[1:]]
         done = 0
         for start in range(0, len(ids), FIRING_BATCH):
