@@ -27,7 +27,9 @@ from pathlib import Path
 
 import msgpack
 import redis as redis_sync
+import websockets
 from redis.asyncio import BlockingConnectionPool, Redis
+from websockets.asyncio.client import ClientConnection
 
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import Player
@@ -38,7 +40,6 @@ from brandubh.redis_server import EmbeddedRedis
 # One hub launcher for the tests and the benchmarks: tests/services.py.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from services import HubProcess, shared_database
-from wsclient import Socket
 
 
 def pct(values: list[float], p: float) -> float:
@@ -84,25 +85,30 @@ async def due(url: str, ids: list[str], window_s: float) -> dict[str, int]:
     return dues
 
 
-def hold_sockets(urls: list[str]) -> Callable[[], None]:
+def hold_sockets(ws_urls: list[str]) -> Callable[[], None]:
     """One websocket on each hub, its pings answered, on a thread of its own (the hubs are
     then in use: docs/fair-play.md); returns what closes them."""
     loop = asyncio.new_event_loop()
     threading.Thread(target=loop.run_forever, daemon=True).start()
     tasks: list[asyncio.Task[None]] = []
 
-    async def keep(sock: Socket) -> None:
+    async def keep(ws: ClientConnection) -> None:
         try:
-            while True:
-                await sock.recv(timeout=3600)
+            async for data in ws:
+                msg = msgpack.unpackb(data, raw=False)
+                if msg["t"] == "ping":
+                    await ws.send(msgpack.packb({"t": "pong", "n": msg["n"]}))
         except Exception:
             pass  # a killed hub ends its socket
         finally:
             with contextlib.suppress(Exception):
-                await sock.ws.close()
+                await ws.close()
 
     async def open_all() -> None:
-        tasks.extend([asyncio.create_task(keep(await Socket.open(url))) for url in urls])
+        for url in ws_urls:
+            ws = await websockets.connect(url)
+            await ws.recv()  # its hello: the hub has taken the socket
+            tasks.append(asyncio.create_task(keep(ws)))
 
     async def close_all() -> None:
         for task in tasks:
@@ -116,6 +122,10 @@ def hold_sockets(urls: list[str]) -> Callable[[], None]:
         loop.call_soon_threadsafe(loop.stop)
 
     return stop
+
+
+def no_sockets() -> None:
+    """What ``--idle-hubs`` closes: nothing."""
 
 
 def main() -> None:
@@ -150,7 +160,7 @@ def main() -> None:
             HubProcess(server.url, env, database_url=shared_database()).start()
             for _ in range(args.hubs)
         ]
-        stop_sockets = (lambda: None) if args.idle_hubs else hold_sockets([h.url for h in hubs])
+        stop_sockets = no_sockets if args.idle_hubs else hold_sockets([h.ws_url for h in hubs])
         dues = asyncio.run(due(server.url, ids, args.window))  # once the hubs run
         print(
             f"staged {len(ids)} running games in {time.perf_counter() - t0:.1f} s; "
