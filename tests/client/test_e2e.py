@@ -255,7 +255,11 @@ def test_illegal_move_shows_the_error_and_changes_nothing(
     dfn.fill("#move-input", "d3-c3")
     dfn.press("#move-input", "Enter")
     dfn.wait_for_selector("#game-error:has-text('not your move')")
+    # A click picks a piece only for a premove (test_e2e_premove.py); Escape lets it go.
     square(dfn, "d3").click(force=True)
+    assert board(dfn).get_attribute("data-premove") == "true"
+    assert board(dfn).get_attribute("data-interactive") == "false"
+    dfn.keyboard.press("Escape")
     assert dfn.locator(".board .selected").count() == 0
 
     # Nothing changed anywhere; a real move still works afterwards.
