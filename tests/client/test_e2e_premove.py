@@ -2,7 +2,8 @@
 the defenders queue a move during the attackers' turn (keys on the desktop, taps on a
 touch phone) and it is committed when the attackers move, with nothing more done on the
 defenders' page; a cancelled premove (Escape, a click elsewhere) is not sent; one made
-illegal by the opponent's move is dropped with a notice; a spectator cannot premove.
+illegal by the opponent's move is dropped with a notice, and nothing of it shifts the
+layout; a spectator cannot premove.
 Screenshots go to test-output/screenshots/.
 """
 
@@ -15,7 +16,15 @@ from typing import Any
 import httpx
 import pytest
 from test_e2e import board, from_to, keyboard_move, shot, square, wait_my_turn, wait_ply
-from test_e2e_experience import PHONE, SIZES, click_move, friend_game_via_home, name_of
+from test_e2e_experience import (
+    PHONE,
+    SIZES,
+    click_move,
+    friend_game_via_home,
+    name_of,
+    shifts,
+    watch_shifts,
+)
 
 Page = Any
 HubProcess = Any
@@ -101,6 +110,8 @@ def test_a_premove_is_played_when_the_turn_arrives(
     wait_ply(dfn, 0)
     assert board(dfn).get_attribute("data-premove") == "true"
     assert board(dfn).get_attribute("data-interactive") == "false"
+    dfn.wait_for_selector('#bar-top[data-online="true"]')
+    watch_shifts(dfn)  # the premove's note and squares move nothing
     pick(dfn, "d3-c3", touch)
     assert_queued(dfn, "d3-c3")
     shot(dfn, f"premove-queued-{tag}", full=False)
@@ -152,3 +163,5 @@ def test_a_premove_is_played_when_the_turn_arrives(
     shot(dfn, f"premove-dropped-{tag}", full=False)
     moves = httpx.get(f"{base}/api/games/{game_id}").json()["moves"]
     assert moves == ["g4-g3", "d3-c3", "g3-g2", "e4-e3", "d2-c2"]
+    moved = [s for s in shifts(dfn) if s["value"] > 0]
+    assert moved == [], f"the premover's page shifted: {moved}"
