@@ -17,6 +17,7 @@ import httpx
 import pytest
 from test_e2e import board, from_to, keyboard_move, shot, square, wait_my_turn, wait_ply
 from test_e2e_experience import (
+    DESKTOP,
     PHONE,
     SIZES,
     click_move,
@@ -165,3 +166,18 @@ def test_a_premove_is_played_when_the_turn_arrives(
     assert moves == ["g4-g3", "d3-c3", "g3-g2", "e4-e3", "d2-c2"]
     moved = [s for s in shifts(dfn) if s["value"] > 0]
     assert moved == [], f"the premover's page shifted: {moved}"
+
+
+def test_no_premove_in_a_game_of_an_hour_a_move(
+    touch_page: Callable[[dict[str, int]], Page], web_hub: HubProcess
+) -> None:
+    """Correspondence (an hour or more a move): the opponent's turn leaves the board still."""
+    pages, _ = friend_game_via_home(touch_page, web_hub.url, DESKTOP, move_time=3600)
+    att, dfn = pages["attackers"], pages["defenders"]
+    wait_my_turn(att, 0)
+    wait_ply(dfn, 0)
+    assert board(dfn).get_attribute("data-premove") == "false"
+    assert square(dfn, "d3").get_attribute("aria-disabled") == "true"
+    square(dfn, "d3").click(force=True)
+    assert dfn.locator(".board .selected").count() == 0
+    assert board(dfn).get_attribute("data-queued") == ""
