@@ -121,7 +121,9 @@ def test_a_moves_arguments_carry_its_checks_its_stamp_and_the_placeholder() -> N
     games = [of(old.id) for of in (keys.game, keys.events, keys.acks)]
     buckets = [of(bucket) for of in (keys.bot_jobs, keys.deadlines, keys.finished)]
     stores = [of(old.id) for of in (keys.moves, keys.repetitions)]
-    assert keys_ == [*games, *buckets, keys.game_hubs(old.id), *stores]
+    trees = [keys.conditional(old.id, p) for p in (old.attacker, old.defender)]
+    cond = [*trees, keys.conditional_jobs(bucket)]
+    assert keys_ == [*games, *buckets, keys.game_hubs(old.id), *stores, *cond]
     assert sent == frame
     params = msgpack.unpackb(packed, raw=True)
     assert params[b"seq"] == old.seq and params[b"ply"] == 0 and params[b"turn"] is True

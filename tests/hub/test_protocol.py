@@ -42,6 +42,7 @@ GOOD: dict[str, st.SearchStrategy[Any]] = {
     "n": st.integers(0, MAX_EVENT),
     "ply": st.integers(0, MAX_PLY),
     "move": st.text(min_size=1, max_size=32),
+    "lines": st.lists(st.lists(st.text(min_size=1, max_size=32), max_size=6), max_size=4),
     "ruleset": st.sampled_from(sorted(RULESETS)),
     "move_time": st.sampled_from([60, 180, 600, 3600, 86400, 604800]),
     "side": st.sampled_from(["attackers", "defenders"]),
@@ -164,9 +165,9 @@ def test_an_error_names_the_id_and_game_of_the_message_it_answers() -> None:
 # -- what parse refuses, word for word ----------------------------------------------------
 
 KNOWN = (
-    "abort, accept_seek, answer_draw, cancel_quick, cancel_seek, choose_sides, "
-    "decline_rematch, lobby, move, offer_draw, ping, pong, quick, rematch, resign, seek, "
-    "unwatch, watch"
+    "abort, accept_seek, answer_draw, cancel_quick, cancel_seek, choose_sides, conditional, "
+    "decline_rematch, get_conditional, lobby, move, offer_draw, ping, pong, quick, rematch, "
+    "resign, seek, unwatch, watch"
 )
 
 

@@ -41,7 +41,10 @@ from brandubh.hub.http import (
 )
 from brandubh.hub.http import routes as http_routes
 from brandubh.hub.live import (
+    CONDITIONAL_POLL_S,
     BotWorker,
+    Conditionals,
+    ConditionalWorker,
     Endings,
     GameService,
     Listings,
@@ -174,6 +177,10 @@ class Hub:
             defer=self.scheduler.busy,
         )
         self.bot = BotWorker(redis, scripts, games, settings, clock, self.marks)
+        self.conditionals = Conditionals(redis, scripts, games)
+        self.conditional_replies = ConditionalWorker(
+            redis, scripts, games, clock, self.marks, enabled=settings.conditional_replies
+        )
         self.lobby = Lobby(
             redis, scripts, games, rating=self.rater.lookup, matches=matches, clock=clock.now_ms
         )
@@ -191,6 +198,7 @@ class Hub:
             lambda change, n, frame: fanout.deliver(change.new.id, n, frame),
             self.endings.on_commit,
             self.bot.on_commit,
+            self.conditional_replies.on_commit,
             self.turns.on_commit,
             self.reminders.on_commit,
             self.listings.on_commit,
@@ -218,6 +226,7 @@ class Hub:
             budgets=SharedBudgets(settings),
             require_verified=self.accounts.require_verified,
             heartbeat=self.heartbeat,
+            conditionals=self.conditionals,
         )
         self._ticks = 0
 
@@ -267,6 +276,12 @@ class Hub:
             ),
             loops.Loop("archive sweep", self.endings.sweep, s.archive_poll_s),
             loops.Loop("bot worker", self.bot.sweep, s.bot_poll_s, wake=self.bot.wake),
+            loops.Loop(
+                "conditional replies",
+                self.conditional_replies.sweep,
+                CONDITIONAL_POLL_S,
+                wake=self.conditional_replies.wake,
+            ),
             loops.Loop("session re-check", self.session_guard.recheck, SessionGuard.RECHECK_S),
             loops.Loop("lobby", self.lobby_tick, LOBBY_TICK_S),
             loops.Loop("fan-out renewal", self.fanout.renew, RENEW_S, reads_redis=False),
@@ -300,6 +315,7 @@ class Hub:
             await self.endings.stop()
             await self.listings.stop()
             await self.bot.stop()
+            await self.conditional_replies.stop()
             await self.reminders.stop()
             await self.marks.close()
             if self.lane is not None:

@@ -90,6 +90,7 @@ class Settings:
     replay_window: int = 20  # a client further behind than this gets a snapshot
     bot_poll_s: float = 1.0
     bot_processes: int = 1  # processes per hub that run the bot's search; 0: none here
+    conditional_replies: bool = True  # False: this hub plays no conditional replies
     redis_pool_size: int = 64
     time_scale: float = 1.0  # multiplies every move deadline; tests shorten them with it
     scheduler_poll_s: float = 1.0
@@ -159,6 +160,9 @@ class Settings:
             replay_window=_int("BRANDUBH_REPLAY_WINDOW", cls.replay_window),
             bot_poll_s=_float("BRANDUBH_BOT_POLL_S", cls.bot_poll_s),
             bot_processes=_count("BRANDUBH_BOT_PROCESSES", cls.bot_processes),
+            conditional_replies=_flag("BRANDUBH_CONDITIONAL_REPLIES")
+            if "BRANDUBH_CONDITIONAL_REPLIES" in os.environ
+            else cls.conditional_replies,
             redis_pool_size=_int("BRANDUBH_REDIS_POOL", cls.redis_pool_size),
             time_scale=_float("BRANDUBH_TIME_SCALE", cls.time_scale),
             scheduler_poll_s=_float("BRANDUBH_SCHEDULER_POLL_S", cls.scheduler_poll_s),

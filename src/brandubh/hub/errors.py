@@ -73,6 +73,18 @@ CODES: Final[dict[str, Code]] = {
         "both sides have moved, so the game can no longer be aborted: "
         "resign or offer a draw instead",
     ),
+    "conditional_live": Code(
+        400, "conditional moves are for correspondence games: an hour or more a move"
+    ),
+    "conditional_illegal": Code(
+        400, "a conditional line is not legal from the current position: see which move"
+    ),
+    "conditional_conflict": Code(
+        400, "two conditional lines reply differently to the same moves: keep one reply"
+    ),
+    "conditional_too_large": Code(
+        400, "too many conditional lines or moves: at most 32 lines of 6 moves"
+    ),
     "draw_offer_open": Code(400, "a draw offer is open already"),
     "draw_offer_too_soon": Code(400, "your last draw offer was declined too few plies ago"),
     "no_draw_offer": Code(400, "there is no draw offer to answer"),

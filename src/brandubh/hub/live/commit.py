@@ -23,6 +23,7 @@ from brandubh.hub.live import events, stored
 from brandubh.hub.live.cache import GameCache
 from brandubh.hub.live.changes import Build, Change, script_refusal
 from brandubh.hub.live.state import GameState, counts_of
+from brandubh.hub.live.terms import is_live
 from brandubh.hub.redis import Lane, Orphan, Scripts, keys
 from brandubh.hub.redis import client as redis_client
 
@@ -109,6 +110,10 @@ def arguments(
         params["append"] = played.text + " "
         params["rep"] = str(played.position)
         params["rep_reset"] = played.new_run
+        if not is_live(old.move_time):
+            # Correspondence: each player's conditional moves follow the move (commit.lua
+            # prunes them, queueing a reply due from the player now on turn).
+            params["cond"] = new.turn
     if old.legacy:  # stored before keys.moves and keys.repetitions: move them there
         params["moves_all"] = "".join(m + " " for m in old.moves)
         params["reps_all"] = counts_of(old.recent)
@@ -123,6 +128,9 @@ def arguments(
         keys.game_hubs(old.id),
         keys.moves(old.id),
         keys.repetitions(old.id),
+        keys.conditional(old.id, old.attacker),
+        keys.conditional(old.id, old.defender),
+        keys.conditional_jobs(bucket),
     ], [cast(bytes, msgpack.packb(params, use_bin_type=False)), frame]
 
 

@@ -126,6 +126,14 @@ def _move_text(v: object) -> bool:
     return isinstance(v, str) and 0 < len(v) <= 32
 
 
+def _lines(v: object) -> bool:
+    # The shape only: how many lines, how long, and whether legal is the game's to say
+    # (live/conditional.py); the frame's size limit bounds the work.
+    return isinstance(v, list) and all(
+        isinstance(line, list) and all(map(_move_text, line)) for line in v
+    )
+
+
 def _ruleset(v: object) -> bool:
     return isinstance(v, str)  # which rule sets and move times: live/terms.py refuses others
 
@@ -196,6 +204,22 @@ class Move(NamedTuple):
     game: str
     ply: int  # the ply the move is for
     move: str  # move text, checked by the engine
+    id: str
+
+
+class SetConditional(NamedTuple):
+    """The ``conditional`` message: replace the player's conditional moves in a game."""
+
+    game: str
+    ply: int  # the ply the lines start at (the state's 'ply')
+    lines: list[list[str]]  # each a sequence of move texts; none clears them
+    id: str
+
+
+class GetConditional(NamedTuple):
+    """The ``get_conditional`` message: the player's own conditional moves in a game."""
+
+    game: str
     id: str
 
 
@@ -279,7 +303,17 @@ class Pong(NamedTuple):
 
 
 # What a socket's player does in a game it plays (each checked against the game).
-GameAction = Move | Resign | Abort | OfferDraw | AnswerDraw | Rematch | DeclineRematch
+GameAction = (
+    Move
+    | Resign
+    | Abort
+    | OfferDraw
+    | AnswerDraw
+    | Rematch
+    | DeclineRematch
+    | SetConditional
+    | GetConditional
+)
 # What an account does in the lobby: seeks, quick pairing, a match's sides.
 LobbyAction = Seek | CancelSeek | AcceptSeek | Quick | CancelQuick | ChooseSides
 # What acts for the socket's player: stamped on arrival, and the session must be alive.
@@ -345,6 +379,15 @@ MESSAGES: Final[dict[str, Shape]] = {
         ),
         _shape("rematch", Rematch, _GAME, _ID),
         _shape("decline_rematch", DeclineRematch, _GAME, _ID),
+        _shape(
+            "conditional",
+            SetConditional,
+            _GAME,
+            Field("ply", _ply, "the ply the lines start at (the state's 'ply')"),
+            Field("lines", _lines, "an array of lines, each an array of move texts"),
+            _ID,
+        ),
+        _shape("get_conditional", GetConditional, _GAME, _ID),
         _shape("lobby", FollowLobby, Field("on", _bool, "true to follow the lobby, false to stop")),
         _shape(
             "seek",

@@ -104,6 +104,21 @@ def bot_jobs(n: int) -> str:
     return f"{PREFIX}:{tag(n)}:bot"
 
 
+def conditional(game_id: str, player_id: str) -> str:
+    """String: a player's conditional moves in a correspondence game, JSON
+    ``{"player", "ply", "lines", "due"}`` (live/conditional.py). Read by nothing that reaches
+    anyone but that player. Lives: from the player's store until the tree runs out, a move
+    off it discards it, or the game ends (commit.lua deletes it with the final change)."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:cond:{game_id}:{player_id}"
+
+
+def conditional_jobs(n: int) -> str:
+    """Sorted set per bucket: game id -> when a hub may claim its conditional reply (ms).
+    Lives: for ever (BUCKETS keys); an entry from the move a stored line answers until the
+    reply commits (commit.lua) or is found moot (lua/conditional.lua)."""
+    return f"{PREFIX}:{tag(n)}:cnd"
+
+
 def deadlines(n: int) -> str:
     """Sorted set per bucket: game id -> its move deadline (ms, Redis clock). Lives: for
     ever (BUCKETS keys); an entry while its game has a deadline (removed at the end)."""

@@ -47,6 +47,7 @@ class Scripts:
     notice: AsyncScript
     member: AsyncScript
     read: AsyncScript
+    conditional: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -71,4 +72,5 @@ class Scripts:
             notice=redis.register_script(_source("notice")),
             member=redis.register_script(_source("member")),
             read=redis.register_script(_source("read")),
+            conditional=redis.register_script(_source("conditional")),
         )

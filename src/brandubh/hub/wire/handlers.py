@@ -26,6 +26,7 @@ from brandubh.hub.messages import (
     Following,
     FollowLobby,
     GameAction,
+    GetConditional,
     LobbyAction,
     Move,
     OfferDraw,
@@ -35,6 +36,7 @@ from brandubh.hub.messages import (
     Rematch,
     Resign,
     Seek,
+    SetConditional,
     Unwatch,
     Watch,
     frames,
@@ -150,9 +152,28 @@ async def act_on_game(conn: Connection, player: Player, msg: GameAction) -> None
             agreed = await games.decline_rematch(player.id, msg.game, msg.id)
             conn.send(frames.ack(msg.id, "decline_rematch", game=msg.game, next=agreed))
             return
+        case SetConditional() | GetConditional():
+            await _conditional(conn, player, msg)
+            return
         case _:
             assert_never(msg)
     conn.send(frames.ack(msg.id, of, game=msg.game, n=done.n, duplicate=done.duplicate))
+
+
+async def _conditional(
+    conn: Connection, player: Player, msg: SetConditional | GetConditional
+) -> None:
+    """Store or read the player's conditional moves: the answer goes to this socket alone,
+    never to the game's channel (docs/protocol.md §3.5)."""
+    conditionals = conn.services.conditionals
+    ply: int | None
+    if isinstance(msg, SetConditional):
+        of, ply = "conditional", msg.ply
+        lines = await conditionals.store(player.id, msg.game, msg.ply, msg.lines)
+    else:
+        of, tree = "get_conditional", await conditionals.read(player.id, msg.game)
+        ply, lines = (tree.ply, tree.lines) if tree is not None else (None, [])
+    conn.send(frames.ack(msg.id, of, game=msg.game, ply=ply, lines=lines))
 
 
 # -- acting in the lobby: an account -------------------------------------------------------

@@ -11,6 +11,8 @@
 -- KEYS[5] deadline zset   KEYS[6] finished-games zset (to archive and rate: endings.py)
 -- KEYS[7] the set of hubs that follow the game (fanout.py)
 -- KEYS[8] moves string   KEYS[9] repetitions hash (keys.moves, keys.repetitions)
+-- KEYS[10], KEYS[11] the attacker's and the defender's conditional moves (keys.conditional)
+-- KEYS[12] the conditional-reply job zset (keys.conditional_jobs)
 -- ARGV[1] a msgpack map (commit.py builds it):
 --   actor, id      the actor's id; the client message id ('' for none)
 --   fp             what the message asked for; an id reused for another action is refused
@@ -38,6 +40,10 @@
 --   rep            a move: the new position's hash (decimal), counted in KEYS[9]; with
 --   rep_reset      true when the move changed the piece count: older positions cannot
 --                  come round again, so the counts start afresh
+--   cond           a move in a correspondence game: the id of the player on turn after
+--                  it. Each stored tree of conditional moves (live/conditional.py) keeps
+--                  the lines that begin with this move, less it, or goes; a tree left
+--                  whose owner is on turn is marked due and its game queued in KEYS[12]
 --   moves_all, reps_all  a game stored before KEYS[8] and KEYS[9] existed (its moves in
 --                  the hash, its recent positions in the snapshot): what they hold before
 --                  this change (moves, each followed by a space; hash, count, ...)
@@ -137,6 +143,37 @@ elseif p.bot == 'del' then
   redis.call('ZREM', KEYS[4], p.game)
 end
 if p.archive_after then redis.call('ZADD', KEYS[6], now + p.archive_after, p.game) end
+if p.cond then
+  -- Here, not after the commit, so a hub that dies in between loses no reply and no
+  -- prune: the answer is queued with the move that calls for it, once.
+  redis.call('ZREM', KEYS[12], p.game)
+  local played = string.sub(p.append, 1, -2)
+  for k = 10, 11 do
+    local raw = redis.call('GET', KEYS[k])
+    if raw then
+      local tree = cjson.decode(raw)
+      local kept = {}
+      if tree.ply == p.ply then
+        for _, line in ipairs(tree.lines) do
+          if line[1] == played and #line > 1 then
+            table.remove(line, 1)
+            kept[#kept + 1] = line
+          end
+        end
+      end
+      if #kept == 0 or p.archive_after then
+        redis.call('DEL', KEYS[k])
+      else
+        tree.ply = p.ply + 1
+        tree.lines = kept
+        tree.due = tree.player == p.cond
+        redis.call('SET', KEYS[k], cjson.encode(tree))
+        if tree.due then redis.call('ZADD', KEYS[12], now, p.game) end
+      end
+    end
+  end
+end
+if p.archive_after then redis.call('DEL', KEYS[10], KEYS[11]) end
 -- Only hubs that follow the game hear it; the committing one delivers to its own sockets.
 publish(KEYS[7], p.channel, n .. ' ' .. frame, p.hub, now)
 return {'ok', n, tostring(deadline)}
