@@ -4,7 +4,8 @@ The fixtures below put this module's hubs on the session's cluster with
 BRANDUBH_REDIS_CLUSTER=1; the tests imported from the other modules then run here,
 unchanged, on the cluster: whole games between two hubs, spectators, reconnect and
 catch-up, events only to the hubs that follow the game (sharded channels), resends,
-draws, resignation, deadlines, the bot, the lobby, matches, sessions and login limits.
+draws, resignation, deadlines, the bot, conditional moves (across a hub SIGKILL too), the
+lobby, matches, sessions and login limits.
 The tests written here are the cluster's own: games spread over the masters, a master
 SIGKILLed mid-game (its replica takes over, the players on two hubs), a deadline on it
 fires once, and a master restarted with no replica (its games pause and go on, nothing
@@ -26,6 +27,10 @@ from test_accounts import (  # noqa: F401  (run here, on the cluster)
     test_friend_games_need_accounts_and_are_rated_by_default,
     test_login_limit_per_account,
     test_logout_ends_the_session_and_closes_its_sockets_on_every_hub,
+)
+from test_conditional import (  # noqa: F401
+    test_a_conditional_line_answers_the_opponents_move_and_the_opponent_never_learns_it,
+    test_conditional_moves_across_a_hub_sigkill,
 )
 from test_fanout import (  # noqa: F401
     test_a_hub_with_no_socket_of_a_game_receives_none_of_its_events,
