@@ -10,6 +10,7 @@ import { type Profile, accountApi, deltaText, isGuestId, ratingText } from "../a
 import { GameActions } from "../actions";
 import { Board } from "../board";
 import { ClockBar } from "../clockbar";
+import { ConditionalPanel } from "../conditional";
 import { type AppContext, type Unmount, recallInvite } from "../context";
 import { clear, h } from "../dom";
 import { GameOverPanel } from "../gameover";
@@ -166,6 +167,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   const invite = h("div", { class: "invite-slot" });
   const soundToggle = h("button", { type: "button", class: "btn btn-small sound-toggle", id: "sound-toggle" });
   const notifyGame = h("button", { type: "button", class: "btn btn-small", id: "notify-ask-game", text: "Notify me of my moves", hidden: true });
+  const conditional = new ConditionalPanel(live, game); // correspondence games only (conditional.ts)
   const legend = h(
     "ul",
     { class: "legend", "aria-label": "Legend" },
@@ -223,6 +225,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     clocks.root,
   );
   root.appendChild(page);
+  conditional.place(page.querySelector<HTMLElement>("#game-actions")!, info.parentElement!, info.nextSibling);
   topBar.clockSlot.append(clocks.el("attackers"));
   bottomBar.clockSlot.append(clocks.el("defenders"));
 
@@ -782,6 +785,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     input.disabled = state.status !== "active";
     const canNotify = side !== null && state.move_time >= 3600 && state.status !== "ended" && notificationState() === "default";
     notifyGame.hidden = !canNotify;
+    conditional.update(state, side);
 
     watchers.textContent = watchersText(tracker.watchers, side === null && !waitingForFriend);
     watchers.dataset.count = String(tracker.watchers);
@@ -839,6 +843,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     document.removeEventListener("pointerdown", cancelPremove, true);
     document.removeEventListener("keydown", cancelPremove);
     unsubscribe();
+    conditional.destroy();
     live.unwatch(game);
   };
 }
