@@ -26,8 +26,7 @@ def add_line(page: Page, moves: str) -> None:
 
 def lines(page: Page) -> list[str]:
     return [
-        str(li.get_attribute("data-line"))
-        for li in page.locator("#conditional-lines li").all()
+        str(li.get_attribute("data-line")) for li in page.locator("#conditional-lines li").all()
     ]
 
 
