@@ -314,9 +314,12 @@ def small(i: int) -> bytes:
 
 
 async def test_frames_go_straight_out_in_order_with_no_task(caplog: Any) -> None:
-    async with connections() as (_, url, made), connect(url) as ws:
+    async with connections() as (srv, url, made), connect(url) as ws:
         assert msgpack.unpackb(await ws.recv())["t"] == "hello"
         (conn,) = made
+        # (This client asks for compression, which uvicorn's default allows: the frames
+        # are websockets' own; SlowClient's, below, are framed by binary_frame.)
+        assert protocols(srv)[0].conn.extensions
         tasks = len(asyncio.all_tasks())
         for i in range(200):
             conn.send(small(i))
