@@ -23,6 +23,7 @@ from brandubh.hub.live.changes import Change
 from brandubh.hub.live.clock import Marks, RedisClock
 from brandubh.hub.live.conditional import parse
 from brandubh.hub.live.games import GameService
+from brandubh.hub.live.terms import is_live
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
 
@@ -58,8 +59,10 @@ class ConditionalWorker:
         await self._running.cancel()
 
     def on_commit(self, change: Change, n: int, frame: bytes) -> None:
-        """Commit hook: a move in a correspondence game may have queued a reply."""
-        if change.played is not None and change.new.status == "active":
+        """Commit hook: a move in a correspondence game may have queued a reply (a live
+        game's never does: the move path of live games stays free of it)."""
+        new = change.new
+        if change.played is not None and new.status == "active" and not is_live(new.move_time):
             self.wake.set()
 
     async def sweep(self) -> None:
