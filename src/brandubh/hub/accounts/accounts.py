@@ -122,9 +122,7 @@ class Accounts:
         the account's, so that it ends when the address is confirmed, or the account's
         sessions are ended (log out everywhere, a reset, a release).
         """
-        email = normalize_email(email_raw)
-        password = check_password(password_raw, email)
-        name = check_name(name_raw) if name_raw is not None else None
+        email, password, name = check_signup(email_raw, password_raw, name_raw)
         await self.limits.signup(address)
         encoded = await self.passwords.hash_for_signup(password)  # taken or not: one hash
         guest = current is not None and not current.account
@@ -343,6 +341,15 @@ class Accounts:
         if released:
             await self.end_every_session(account_id)
         return released
+
+
+def check_signup(
+    email_raw: object, password_raw: object, name_raw: object
+) -> tuple[str, str, str | None]:
+    """A sign-up's fields checked (each refusal says why): email, password, name or None."""
+    email = normalize_email(email_raw)
+    password = check_password(password_raw, email)
+    return email, password, check_name(name_raw) if name_raw is not None else None
 
 
 def not_logged_in() -> Refusal:
