@@ -10,6 +10,8 @@ player id a sign-up adopted: it speaks for that id, and so ends with the account
 
 A guest session is made with a short life (an hour) and the game it was made for gives
 it an account's (``keep``), so that a first act that fails leaves nothing behind for long.
+A newcomer who signs up on an invitation's card gets a guest session that may join that
+game (``seat_newcomer``) and lives as long as an unconfirmed sign-up, account or none.
 """
 
 from __future__ import annotations
