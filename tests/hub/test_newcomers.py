@@ -284,3 +284,36 @@ async def test_a_newcomer_never_confirmed_is_released_and_its_session_ends(
     for p in (host, newcomer, owner):
         await p.close()
     await sock.close()
+
+
+async def test_a_second_sign_up_from_a_newcomers_browser_tells_nothing_of_the_first(
+    hub: HubProcess, mailbox: Mailbox
+) -> None:
+    """Adopting a session's id twice would tell whether the first sign-up made an account
+    (the second's link would or would not log that browser in): a card sign-up always
+    gets a new session, and a newcomer's session is never adopted by a later sign-up."""
+    owner = await Player(hub.url).signup()
+    host = await Player(hub.url).signup()
+    seen = []
+    for first in (f"free{time.time_ns()}@example.org", owner.email):
+        prober = await Player(hub.url).guest()  # a guest who played the bot first
+        guest_cookie = prober.cookie
+        r = await card_signup(prober, await host.create_game(opponent="friend"), first)
+        assert r.status_code == 202, r.text
+        assert prober.cookie != guest_cookie  # a new session, always
+        again = f"mine{time.time_ns()}@example.org"
+        r = await card_signup(prober, await host.create_game(opponent="friend"), again)
+        assert r.status_code == 202, r.text
+        link = (await mailbox.wait(again, "confirm your email")).link("/verify-email/")
+        card = (await prober.http.get(f"/api/verify-email/{link.rsplit('/', 1)[1]}")).json()
+        plain = f"plain{time.time_ns()}@example.org"
+        r = await prober.http.post("/api/signup", json={"email": plain, "password": NEW_PASSWORD})
+        assert r.status_code == 202, r.text
+        link = (await mailbox.wait(plain, "confirm your email")).link("/verify-email/")
+        later = (await prober.http.get(f"/api/verify-email/{link.rsplit('/', 1)[1]}")).json()
+        seen.append((card["logs_in"], later["logs_in"]))
+        await prober.close()
+    # The card's sign-up adopts its new session's id; a plain one from it adopts nothing.
+    assert seen == [(True, False), (True, False)], seen
+    await owner.close()
+    await host.close()

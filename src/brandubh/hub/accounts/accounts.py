@@ -125,7 +125,9 @@ class Accounts:
         email, password, name = check_signup(email_raw, password_raw, name_raw)
         await self.limits.signup(address)
         encoded = await self.passwords.hash_for_signup(password)  # taken or not: one hash
-        guest = current is not None and not current.account
+        # A newcomer's session signed up once already: its id is never adopted again, or
+        # whether this adoption succeeds would tell whether the first sign-up made an account.
+        guest = current is not None and not current.account and not current.pending
         account_id = current.player.id if guest and current else _new_id()
         if name is None:
             name = current.player.name if guest and current else _default_name()

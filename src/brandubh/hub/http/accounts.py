@@ -77,7 +77,7 @@ def routes(web: Services) -> list[Route]:
         current = await session_of(request)
         game = await invitation_of(body, current)
         if game is not None:
-            return await signup_to_play(request, body, current, game)
+            return await signup_to_play(request, body, game)
         email = await accounts.signup(
             body.get("email"), body.get("password"), body.get("name"), current, address(request)
         )
@@ -99,31 +99,30 @@ def routes(web: Services) -> list[Route]:
             raise Refusal(
                 "bad_field", "this browser is logged in: join from the invitation, no sign-up"
             )
-        await web.games.check_invite(game, invite, current.player.id if current else "")
+        await web.games.check_invite(game, invite, "")  # the seat goes to a new session
         return game
 
-    async def signup_to_play(
-        request: Request, body: dict[str, object], current: Session | None, game: str
-    ) -> Response:
+    async def signup_to_play(request: Request, body: dict[str, object], game: str) -> Response:
         """A newcomer's sign-up on an invitation's card: the same sign-up (and the same
-        answer whether or not the address has an account), and the browser's guest session,
-        made now if it has none, may join that one game at once (docs/accounts.md)."""
+        answer whether or not the address has an account), and a new guest session for the
+        browser that may join that one game at once (docs/accounts.md)."""
         _, _, name = check_signup(body.get("email"), body.get("password"), body.get("name"))
-        token = None
-        if current is None:  # the fields are good: a session is worth making now
-            if not await accounts.limits.guest(address(request)):
-                raise RateLimited("too many new sessions from your address: try again later", 60)
-            token, current = unsaved_guest()
+        # The fields are good: a session is worth making now. Always a new one, whose id
+        # the sign-up adopts if it makes an account: adopting a session's id that an earlier
+        # sign-up may have taken would tell whether that one made an account.
+        if not await accounts.limits.guest(address(request)):
+            raise RateLimited("too many new sessions from your address: try again later", 60)
+        token, fresh = unsaved_guest()
         email = await accounts.signup(
-            body.get("email"), body.get("password"), name, current, address(request)
+            body.get("email"), body.get("password"), name, fresh, address(request)
         )
-        await web.sessions.seat_newcomer(current, name or current.player.name, email, game)
+        await web.sessions.seat_newcomer(fresh, name or fresh.player.name, email, game)
         response = JSONResponse(
             {"sent": True, "email": email, "message": newcomer_answer(email), "game": game},
             status_code=202,
             headers={"Cache-Control": "no-store"},
         )
-        return set_session_cookie(response, token, request) if token else response
+        return set_session_cookie(response, token, request)
 
     async def login(request: Request) -> Response:
         body = await read_json(request, settings, {"email", "password"})
