@@ -129,13 +129,17 @@ def test_a_premove_is_played_when_the_turn_arrives(
     assert square(dfn, "c3").get_attribute("data-piece") == "D"
     shot(dfn, f"premove-played-{tag}", full=False)
 
-    # 2. A premove cancelled by Escape, another by a click (a tap) elsewhere: neither is sent.
+    # 2. A premove cancelled by Escape, another replaced, then cancelled by a click (a tap)
+    # elsewhere: none is sent.
     pick(dfn, "e4-e3", touch)
     assert_queued(dfn, "e4-e3")
     dfn.keyboard.press("Escape")
     dfn.wait_for_selector('.board[data-queued=""]')
     pick(dfn, "e4-e3", touch)
     assert_queued(dfn, "e4-e3")
+    pick(dfn, "e4-e2", touch)  # a second premove replaces the first
+    assert_queued(dfn, "e4-e2")
+    assert "premove-to" not in (square(dfn, "e3").get_attribute("class") or "")
     if touch:
         dfn.tap("#status-line")
     else:

@@ -152,7 +152,9 @@ class Connection:
             self.close(CLOSE_TOO_SLOW, "too slow: outbound queue full")
             return
         out.append(frame)
-        if self._writer is None and self._accepted:
+        writer = self._writer
+        # (A writer that has just ended is done before its callback forgets it.)
+        if (writer is None or writer.done()) and self._accepted:
             self._start_writer()
 
     def follows(self, game_id: str) -> bool:
