@@ -10,6 +10,20 @@ import { reasonText } from "./status";
 export interface Me extends PlayerInfo {
   account: boolean;
   email: string | null;
+  /** a newcomer seated from an invitation (a guest session): the address it gave, not yet
+   *  confirmed, and the game it may join (docs/accounts.md) */
+  pending?: string;
+  invited?: string;
+}
+
+/** Whether a session is a newcomer's seated from an invitation, its address unconfirmed. */
+export function isNewcomer(me: unknown): me is Me & { pending: string } {
+  return !!me && typeof (me as Me).pending === "string" && !(me as Me).account;
+}
+
+/** What a newcomer is told on asking for a game other than the one they were invited to. */
+export function confirmFirst(email: string): string {
+  return `Confirm your email address first: open the link we mailed to ${email}. Until then you can play the game you were invited to, and the bot.`;
 }
 
 /** `POST /api/signup`: the same answer whether or not the address has an account. */
@@ -17,6 +31,8 @@ export interface SignupAnswer {
   sent: true;
   email: string;
   message: string;
+  /** a sign-up from an invitation: the game this browser may join now */
+  game?: string;
 }
 
 export interface HistoryPoint {
@@ -99,6 +115,9 @@ export const accountApi = {
   me: () => call<Me>("GET", "/api/me"),
   signup: (email: string, password: string, name?: string) =>
     call<SignupAnswer>("POST", "/api/signup", name ? { email, password, name } : { email, password }),
+  /** A newcomer's sign-up on an invitation's card: this browser may then join that game. */
+  signupToPlay: (email: string, password: string, name: string | undefined, game: string, invite: string) =>
+    call<SignupAnswer>("POST", "/api/signup", { email, password, game, invite, ...(name ? { name } : {}) }),
   login: (email: string, password: string) => call<Me>("POST", "/api/login", { email, password }),
   logout: (everywhere: boolean) => call<{ ended: number }>("POST", "/api/logout", { everywhere }),
   changePassword: (current: string, next: string) =>

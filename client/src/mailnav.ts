@@ -1,7 +1,7 @@
 // The mail flows' part of the frame: the pages their links open, the banner of an
 // unconfirmed account, and the mail settings on the account page.
 
-import type { Me } from "./account";
+import { type Me, isNewcomer } from "./account";
 import { ApiError } from "./api";
 import type { AppContext, Unmount } from "./context";
 import { h } from "./dom";
@@ -35,6 +35,10 @@ function errorText(err: unknown): string {
 export function installMailBanner(ctx: AppContext, before: HTMLElement): void {
   void ctx.me.then(async (raw) => {
     const me = raw as Me | null;
+    if (isNewcomer(me)) {
+      before.before(newcomerBanner(me.pending));
+      return;
+    }
     if (!me?.account) return;
     const status = await mailApi.status().catch(() => null);
     if (!status || status.verified) return;
@@ -49,6 +53,18 @@ export function installMailBanner(ctx: AppContext, before: HTMLElement): void {
       ),
     );
   });
+}
+
+/** Above every page of a newcomer seated from an invitation: the game is theirs now, the
+ *  account theirs once the address is confirmed (docs/accounts.md). */
+function newcomerBanner(email: string): HTMLElement {
+  return h(
+    "div",
+    { class: "panel mail-banner", id: "mail-banner", role: "status" },
+    "Confirm your address to keep your account and to play others: we mailed a link to ",
+    h("strong", { text: email }),
+    ".",
+  );
 }
 
 /** The account page's mail section: confirmation and move reminders. */

@@ -244,11 +244,13 @@ def test_a_guest_opening_an_invite_is_asked_to_sign_up_and_comes_back(
     guest.fill("#invite-email", email)
     guest.fill("#invite-password", PASSWORD)
     guest.click("#invite-submit")
-    # Signed up right there: the mailed link logs in, and its page leads back here.
-    guest.wait_for_selector(f"#signup-sent:has-text('We sent a link to {email}')")
+    # Signed up right there and seated at once; the mailed link logs in, and its page
+    # leads back to the game.
+    guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))  # joined
+    guest.wait_for_selector('.page-game[data-status="active"]')
     follow_confirmation(guest, email)
     guest.click("#verify-email-invite")
-    guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))  # joined
+    guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     guest.wait_for_selector('.page-game[data-status="active"]')
     game_id = guest.url.rsplit("/", 1)[1]
     assert httpx.get(f"{base}/api/games/{game_id}").json()["state"]["rated"] is False

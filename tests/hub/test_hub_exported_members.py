@@ -106,9 +106,11 @@ EXPORTED = {
         "Session",
         "Sessions",
         "Verification",
+        "check_signup",
         "confirming_logs_in",
         "not_logged_in",
         "reachable",
+        "unsaved_guest",
     ],
     "lobby": ["Lobby"],
     "wire": [

@@ -96,6 +96,7 @@ async def account(accounts: Accounts, n: int) -> Seat:
     email = await accounts.signup(f"player{n}@example.org", PASSWORD, None, None)
     made = await accounts.get(str(await accounts.account_of(email)))
     assert made is not None
+    assert await accounts.mark_verified(made.id, email)  # only confirmed accounts are rated
     return Seat(made.id, made.name)
 
 

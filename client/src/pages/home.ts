@@ -2,6 +2,7 @@
 // defaults (Nielsen rules, three minutes a move); the rule set and the time below them,
 // the rule sets folded away with one plain sentence each; a board beside them.
 
+import { confirmFirst, isNewcomer } from "../account";
 import { ApiError, api, type RulesetInfo } from "../api";
 import { Board } from "../board";
 import { type AppContext, type Unmount, rememberInvite } from "../context";
@@ -86,6 +87,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   const accountNote = h("p", { class: "hint", id: "account-note", hidden: true });
   const accountLine = h("div", { class: "account-line", id: "account-line", "data-known": "false" }, accountHint, accountNote);
   let isAccount = false;
+  let newcomer = ""; // the unconfirmed address of a newcomer seated from an invitation
   let hasSession = false; // a first visit has none: starting a game makes it
   // A click before the session is known waits for it (an account holder is never told
   // they need one because /api/me was slow to answer).
@@ -93,6 +95,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
     .then((me) => {
       hasSession = !!me?.id;
       isAccount = !!(me && (me as { account?: boolean }).account);
+      newcomer = isNewcomer(me) ? me.pending : "";
       if (isAccount && me) {
         accountLine.style.minHeight = `${accountLine.offsetHeight}px`;
         accountNote.textContent = `You play as ${me.name}: games against people are rated unless you untick “Rated”.`;
@@ -229,6 +232,10 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   async function start(opponent: "bot" | "friend"): Promise<void> {
     error.textContent = "";
     await known; // who the visitor is decides what follows (a click may come first)
+    if (opponent === "friend" && newcomer) {
+      error.textContent = confirmFirst(newcomer);
+      return;
+    }
     if (opponent === "friend" && !isAccount) {
       error.textContent = "Playing a friend needs an account — sign up or log in first (it takes a moment), then come back here.";
       accountHint.hidden = false;
@@ -263,6 +270,10 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   playFriend.addEventListener("click", () => void start("friend"));
   playQuick.addEventListener("click", async () => {
     await known;
+    if (newcomer) {
+      error.textContent = confirmFirst(newcomer);
+      return;
+    }
     if (!isAccount) {
       error.textContent = "Quick pairing is a game against a person: it needs an account — sign up or log in first.";
       accountHint.hidden = false;

@@ -1,10 +1,10 @@
 // `/join/<id>/<token>`: an invitation. Who invites you, the rule set, the time per move,
 // rated or casual; with an account you join at once and land in the game, seated; without
-// one you log in right here and land there all the same, or sign up: the mailed link logs
-// you in and its page leads back here.
+// one you log in right here and land there all the same, or sign up right here and are
+// seated at once too: the invitation lets a newcomer play that one game before confirming
+// the mailed link (docs/accounts.md, "Seated from an invitation").
 
-import { accountApi, accountErrorText } from "../account";
-import { signupSent } from "./auth";
+import { accountApi, accountErrorText, isNewcomer } from "../account";
 import { ApiError, api, joinErrorText } from "../api";
 import { type AppContext, type Unmount, rememberReturn } from "../context";
 import { clear, h } from "../dom";
@@ -54,9 +54,10 @@ export function mountJoin(root: HTMLElement, ctx: AppContext, game: string, invi
     );
   }
 
-  /** Join, then open the game; `reload` after a sign-up, so the socket speaks for the account. */
-  function join(reload: boolean): void {
-    clear(body);
+  /** Join, then open the game; `reload` after a sign-up or login, so the socket speaks for
+   *  the new session; `fresh` clears the card first. */
+  function join(reload: boolean, fresh = true): void {
+    if (fresh) clear(body);
     body.append(h("p", { class: "waiting", role: "status", id: "join-status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Joining the game…"));
     api
       .joinGame(game, invite)
@@ -69,7 +70,7 @@ export function mountJoin(root: HTMLElement, ctx: AppContext, game: string, invi
       .catch(fail);
   }
 
-  function accountForm(): void {
+  function accountForm(rated: boolean): void {
     clear(body);
     let mode: "signup" | "login" = "signup";
     const email = h("input", { type: "email", id: "invite-email", autocomplete: "email", required: true, "aria-label": "Email" });
@@ -82,7 +83,7 @@ export function mountJoin(root: HTMLElement, ctx: AppContext, game: string, invi
     const form = h(
       "form",
       { class: "invite-auth", id: "invite-auth" },
-      h("p", { id: "invite-auth-why", text: "Playing a person needs an account — an email address and a password. It takes a moment, and you land in the game." }),
+      h("p", { id: "invite-auth-why", text: `Playing a person needs an account: an email address and a password. Sign up here and you are at the board at once; confirm your address from the mail later to keep your account${rated ? " (the game is rated if you confirm before it ends)" : ""}.` }),
       h("label", { class: "field" }, "Email ", email),
       h("label", { class: "field" }, "Password ", password),
       nameRow,
@@ -101,15 +102,17 @@ export function mountJoin(root: HTMLElement, ctx: AppContext, game: string, invi
       e.preventDefault();
       error.textContent = "";
       submit.disabled = true;
-      // Signing up mails a link (which logs in) and logs nobody in: this invite link is
-      // opened again afterwards. Logging in joins at once.
+      // Signing up here seats this browser at once (the invitation is the permission); the
+      // mailed link, followed later, keeps the account. Logging in joins at once too. The
+      // page loads anew, so that the socket and the header speak for the session.
       const done =
         mode === "signup"
-          ? accountApi.signup(email.value.trim(), password.value, name.value.trim() || undefined).then((sent) => {
+          ? accountApi.signupToPlay(email.value.trim(), password.value, name.value.trim() || undefined, game, invite).then((sent) => {
               if (gone) return;
-              rememberReturn(window.location.pathname);
+              rememberReturn(window.location.pathname); // the mailed link's page leads back here, then to the game
               clear(body);
-              body.append(signupSent(sent.email), h("p", { class: "hint", id: "invite-after-signup", text: "Its page brings you back to this invitation." }));
+              body.append(h("p", { class: "notice", role: "status", id: "invite-after-signup", text: `You can play now. We sent a link to ${sent.email}: confirm your address later to keep your account.` }));
+              join(true, false);
             })
           : accountApi.login(email.value.trim(), password.value).then(() => {
               if (!gone) join(true);
@@ -140,12 +143,18 @@ export function mountJoin(root: HTMLElement, ctx: AppContext, game: string, invi
         );
         return;
       }
+      const seated = Object.values(state.players ?? {}).some((p) => p && me && p.id === me.id);
+      if (seated) {
+        ctx.navigate(`/g/${game}`, true); // one's own game (a newcomer back from the mailed link)
+        return;
+      }
       if (state.status !== "waiting") {
         fail(new ApiError("game_not_waiting", "", 409));
         return;
       }
       if (me && (me as { account?: boolean }).account) join(false);
-      else accountForm();
+      else if (isNewcomer(me) && me.invited === game) join(false); // signed up from this card
+      else accountForm(state.rated);
     })
     .catch(fail);
 

@@ -3,6 +3,7 @@
 // cancel yours), a form to open a seek, and the games in progress. Both players are taken to
 // the game the moment they are paired (pairing.ts).
 
+import { confirmFirst, isNewcomer } from "../account";
 import type { RulesetInfo } from "../api";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
@@ -392,7 +393,8 @@ export function mountLobby(root: HTMLElement, ctx: AppContext): Unmount {
   void ctx.me.then((me) => {
     // `account` (GET /api/me) is false for a guest; a server without accounts leaves it out.
     if (unmounted || !me || (me as { account?: boolean }).account !== false) return;
-    guest.append("You are playing as a guest. Games against people need an account: ", ...accountLinks("guest"), ". You can watch games and ", h("a", { href: "/", text: "play the bot" }), " without one.");
+    if (isNewcomer(me)) guest.append(confirmFirst(me.pending));
+    else guest.append("You are playing as a guest. Games against people need an account: ", ...accountLinks("guest"), ". You can watch games and ", h("a", { href: "/", text: "play the bot" }), " without one.");
     guest.hidden = false;
   });
 

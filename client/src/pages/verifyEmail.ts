@@ -66,7 +66,7 @@ function ask(ctx: AppContext, page: HTMLElement, status: HTMLElement, token: str
         void ctx.refreshSession();
         const back = takeReturn();
         const next = back
-          ? h("a", { href: back, class: "btn btn-primary", id: "verify-email-invite", text: "Back to the invitation" })
+          ? h("a", { href: back, class: "btn btn-primary", id: "verify-email-invite", text: "Back to your game" })
           : h("a", { href: "/lobby", class: "btn btn-primary", id: "verify-email-lobby", text: "Find an opponent" });
         page.append(h("p", {}, next));
         document.getElementById("mail-banner")?.remove();

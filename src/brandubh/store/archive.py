@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from sqlalchemy import bindparam, func, select, update
+from sqlalchemy import bindparam, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -82,7 +82,8 @@ class FinalGame:
 
 
 def counts_for_rating(game: FinishedGame, accounts_found: set[str]) -> bool:
-    """A game is rated when created rated, between two different accounts, not aborted."""
+    """A game is rated when created rated, between two different confirmed accounts, not
+    aborted."""
     ids = [s.id for s in game.humans]
     return (
         game.wants_rating
@@ -225,9 +226,14 @@ class ArchiveQueries(Base):
         return Archived("ok", rated, summary)
 
     async def _accounts_in(self, conn: AsyncConnection, ids: list[str]) -> set[str]:
+        """Those of ``ids`` that are confirmed accounts (no ``verified`` field counts as
+        confirmed): a newcomer seated from an invitation is rated once it confirms."""
         if not ids:
             return set()
-        return set(await conn.scalars(select(accounts.c.id).where(accounts.c.id.in_(ids))))
+        confirmed = or_(accounts.c.verified.is_(None), accounts.c.verified.is_(True))
+        return set(
+            await conn.scalars(select(accounts.c.id).where(accounts.c.id.in_(ids), confirmed))
+        )
 
     async def _lock_ratings(self, conn: AsyncConnection, game: FinishedGame) -> dict[str, Rating]:
         """Both players' ratings in the game's rule set, their rows locked until the end of

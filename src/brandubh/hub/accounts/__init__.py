@@ -6,12 +6,13 @@ hubs' channel, and ``wire`` closes their sockets."""
 
 from brandubh.hub.accounts.accounts import (
     Accounts,
+    check_signup,
     confirming_logs_in,
     not_logged_in,
     reachable,
 )
 from brandubh.hub.accounts.resets import Resets
-from brandubh.hub.accounts.sessions import COOKIE, TTL_S, Session, Sessions
+from brandubh.hub.accounts.sessions import COOKIE, TTL_S, Session, Sessions, unsaved_guest
 from brandubh.hub.accounts.verification import Verification
 
 __all__ = [
@@ -22,7 +23,9 @@ __all__ = [
     "Session",
     "Sessions",
     "Verification",
+    "check_signup",
     "confirming_logs_in",
     "not_logged_in",
     "reachable",
+    "unsaved_guest",
 ]

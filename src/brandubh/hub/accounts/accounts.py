@@ -122,12 +122,12 @@ class Accounts:
         the account's, so that it ends when the address is confirmed, or the account's
         sessions are ended (log out everywhere, a reset, a release).
         """
-        email = normalize_email(email_raw)
-        password = check_password(password_raw, email)
-        name = check_name(name_raw) if name_raw is not None else None
+        email, password, name = check_signup(email_raw, password_raw, name_raw)
         await self.limits.signup(address)
         encoded = await self.passwords.hash_for_signup(password)  # taken or not: one hash
-        guest = current is not None and not current.account
+        # A newcomer's session signed up once already: its id is never adopted again, or
+        # whether this adoption succeeds would tell whether the first sign-up made an account.
+        guest = current is not None and not current.account and not current.pending
         account_id = current.player.id if guest and current else _new_id()
         if name is None:
             name = current.player.name if guest and current else _default_name()
@@ -343,6 +343,15 @@ class Accounts:
         if released:
             await self.end_every_session(account_id)
         return released
+
+
+def check_signup(
+    email_raw: object, password_raw: object, name_raw: object
+) -> tuple[str, str, str | None]:
+    """A sign-up's fields checked (each refusal says why): email, password, name or None."""
+    email = normalize_email(email_raw)
+    password = check_password(password_raw, email)
+    return email, password, check_name(name_raw) if name_raw is not None else None
 
 
 def not_logged_in() -> Refusal:

@@ -10,6 +10,8 @@ player id a sign-up adopted: it speaks for that id, and so ends with the account
 
 A guest session is made with a short life (an hour) and the game it was made for gives
 it an account's (``keep``), so that a first act that fails leaves nothing behind for long.
+A newcomer who signs up on an invitation's card gets a guest session that may join that
+game (``seat_newcomer``) and lives as long as an unconfirmed sign-up, account or none.
 """
 
 from __future__ import annotations
@@ -91,11 +93,22 @@ def session_id(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def unsaved_guest() -> tuple[str, Session]:
+    """A new guest's token and session, not yet stored."""
+    token = secrets.token_urlsafe(32)
+    player = Player(f"{GUEST_PREFIX}{secrets.token_urlsafe(9)}", guest_name())
+    return token, Session(session_id(token), player, False)
+
+
 @dataclass(frozen=True)
 class Session:
     id: str  # session_id(token)
     player: Player
     account: bool  # False for a guest
+    # A guest session that signed up from an invitation (docs/accounts.md, "Seated from an
+    # invitation"): the address it gave, and the one game it may join before confirming.
+    pending: str = ""
+    invited: str = ""
 
 
 class Sessions:
@@ -113,29 +126,58 @@ class Sessions:
         if not token or len(token) > 64:
             return None
         sid = session_id(token)
-        pid, name, kind = cast(
-            list[bytes | None], await self.redis.hmget(keys.session(sid), ["id", "name", "kind"])
+        pid, name, kind, pending, invited = cast(
+            list[bytes | None],
+            await self.redis.hmget(keys.session(sid), ["id", "name", "kind", "pending", "invited"]),
         )
         if pid is None or name is None:
             return None
-        return Session(sid, Player(pid.decode(), name.decode()), kind == b"account")
+        return Session(
+            sid,
+            Player(pid.decode(), name.decode()),
+            kind == b"account",
+            pending.decode() if pending else "",
+            invited.decode() if invited else "",
+        )
 
     async def create_guest(self, ttl_s: int = TTL_S) -> tuple[str, Player]:
         """A new guest session: its token and player. It lives ``ttl_s`` unless ``keep``
         gives it the full life (a visitor who only looked costs an hour of memory)."""
-        token = secrets.token_urlsafe(32)
-        player = Player(f"{GUEST_PREFIX}{secrets.token_urlsafe(9)}", guest_name())
-        sid = session_id(token)
-        key = keys.session(sid)
+        token, session = unsaved_guest()
+        player = session.player
+        key = keys.session(session.id)
         pipe = self.redis.pipeline(transaction=True)
         pipe.hset(key, mapping={"id": player.id, "name": player.name, "kind": "guest"})
         pipe.expire(key, ttl_s)
         await pipe.execute()
-        return token, player
+        return token, session.player
+
+    async def seat_newcomer(self, session: Session, name: str, email: str, game: str) -> Session:
+        """Store a guest session that signed up from an invitation to ``game``: named as it
+        chose, it may join that game, and it lives no longer than an unconfirmed sign-up
+        (keys.RELEASE_AFTER_S), whether or not the sign-up made an account."""
+        key = keys.session(session.id)
+        pipe = self.redis.pipeline(transaction=True)
+        pipe.hset(
+            key,
+            mapping={
+                "id": session.player.id,
+                "name": name,
+                "kind": "guest",
+                "pending": email,
+                "invited": game,
+            },
+        )
+        pipe.expire(key, keys.RELEASE_AFTER_S)
+        await pipe.execute()
+        return Session(session.id, Player(session.player.id, name), False, email, game)
 
     async def keep(self, token: str) -> None:
-        """Give a session that was used (a game was started) its full life."""
-        await self.redis.expire(keys.session(session_id(token)), TTL_S)
+        """Give a session that was used (a game was started) its full life; a newcomer's
+        keeps the life of its sign-up (seat_newcomer), or it would outlive a released one."""
+        key = keys.session(session_id(token))
+        if not await self.redis.hexists(key, "pending"):
+            await self.redis.expire(key, TTL_S)
 
     async def list_with_account(self, session: Session) -> None:
         """List a guest session with the account that adopted its player id (a sign-up),

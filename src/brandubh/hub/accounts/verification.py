@@ -8,9 +8,11 @@ browser that held no other player's session (Accounts.confirmed). Until then the
 account cannot log in (Accounts.login), so that signing up says nothing about whether the
 address had an account. A sign-up for a taken address mails its owner instead
 (``signed_up_again``). Playing people (friend games, seeks, quick pairing) and the
-leaderboards need a confirmed address (``verification_required``), and so only confirmed
-accounts are ever rated. A sign-up never confirmed is deleted after 7 days, releasing its
-address (``sweep``, claimed like every background job, so one hub does each).
+leaderboards need a confirmed address (``verification_required``), but for the one game
+a newcomer signed up from on its invitation (docs/accounts.md); only games between
+confirmed accounts are rated (store.archive). A sign-up never confirmed is deleted after
+7 days, releasing its address (``sweep``, claimed like every background job, so one hub
+does each).
 """
 
 from __future__ import annotations

@@ -13,8 +13,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from brandubh.engine import RULESETS, EngineError, Game
-from brandubh.hub.accounts import COOKIE, Session, not_logged_in, reachable
-from brandubh.hub.errors import Refusal, no_game
+from brandubh.hub.accounts import (
+    COOKIE,
+    Session,
+    check_signup,
+    not_logged_in,
+    reachable,
+    unsaved_guest,
+)
+from brandubh.hub.errors import RateLimited, Refusal, no_game
 from brandubh.hub.http.base import (
     Services,
     address,
@@ -65,20 +72,57 @@ def routes(web: Services) -> list[Route]:
 
     async def signup(request: Request) -> Response:
         # One answer whether or not the address has an account, and no session either way
-        # (docs/accounts.md, "Signing up says nothing").
-        body = await read_json(request, settings, {"email", "password", "name"})
+        # (docs/accounts.md, "Signing up says nothing"), unless it comes from an invitation.
+        body = await read_json(request, settings, {"email", "password", "name", "game", "invite"})
+        current = await session_of(request)
+        game = await invitation_of(body, current)
+        if game is not None:
+            return await signup_to_play(request, body, game)
         email = await accounts.signup(
-            body.get("email"),
-            body.get("password"),
-            body.get("name"),
-            await session_of(request),
-            address(request),
+            body.get("email"), body.get("password"), body.get("name"), current, address(request)
         )
         return JSONResponse(
             {"sent": True, "email": email, "message": signup_answer(email)},
             status_code=202,
             headers={"Cache-Control": "no-store"},
         )
+
+    async def invitation_of(body: dict[str, object], current: Session | None) -> str | None:
+        """The game a sign-up comes from, if it names one; its invitation is checked first,
+        so that a bad one costs no hash and says nothing about the address."""
+        game, invite = body.get("game"), body.get("invite")
+        if game is None and invite is None:
+            return None
+        if not isinstance(game, str) or not isinstance(invite, str) or not GAME_ID_RE.match(game):
+            raise Refusal("bad_field", "game and invite must be the two parts of the invite link")
+        if current is not None and current.account:
+            raise Refusal(
+                "bad_field", "this browser is logged in: join from the invitation, no sign-up"
+            )
+        await web.games.check_invite(game, invite, "")  # the seat goes to a new session
+        return game
+
+    async def signup_to_play(request: Request, body: dict[str, object], game: str) -> Response:
+        """A newcomer's sign-up on an invitation's card: the same sign-up (and the same
+        answer whether or not the address has an account), and a new guest session for the
+        browser that may join that one game at once (docs/accounts.md)."""
+        _, _, name = check_signup(body.get("email"), body.get("password"), body.get("name"))
+        # The fields are good: a session is worth making now. Always a new one, whose id
+        # the sign-up adopts if it makes an account: adopting a session's id that an earlier
+        # sign-up may have taken would tell whether that one made an account.
+        if not await accounts.limits.guest(address(request)):
+            raise RateLimited("too many new sessions from your address: try again later", 60)
+        token, fresh = unsaved_guest()
+        email = await accounts.signup(
+            body.get("email"), body.get("password"), name, fresh, address(request)
+        )
+        await web.sessions.seat_newcomer(fresh, name or fresh.player.name, email, game)
+        response = JSONResponse(
+            {"sent": True, "email": email, "message": newcomer_answer(email), "game": game},
+            status_code=202,
+            headers={"Cache-Control": "no-store"},
+        )
+        return set_session_cookie(response, token, request)
 
     async def login(request: Request) -> Response:
         body = await read_json(request, settings, {"email", "password"})
@@ -198,6 +242,15 @@ def routes(web: Services) -> list[Route]:
 def signup_answer(email: str) -> str:
     """What every sign-up is told, whether or not the address has an account."""
     return f"We sent a link to {email}. Open it to finish signing up."
+
+
+def newcomer_answer(email: str) -> str:
+    """What every sign-up from an invitation is told, whether or not the address has an
+    account."""
+    return (
+        f"You can play now. We sent a link to {email}: open it within 7 days to keep "
+        "your account (until then you can play this game only)."
+    )
 
 
 def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:

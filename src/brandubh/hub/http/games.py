@@ -17,8 +17,8 @@ from starlette.routing import Route
 
 from brandubh import fairplay
 from brandubh.engine import RULESETS, EngineError, Record, format_record, parse_record
-from brandubh.hub.accounts import COOKIE
-from brandubh.hub.errors import RateLimited, Refusal, no_game
+from brandubh.hub.accounts import COOKIE, Session
+from brandubh.hub.errors import RateLimited, Refusal, no_game, verification_required
 from brandubh.hub.http.base import (
     Services,
     address,
@@ -127,19 +127,24 @@ def routes(web: Services, static: Path) -> list[Route]:
             )
         if session is not None:
             player = session.player
-            return JSONResponse(
-                {"id": player.id, "name": player.name, "account": False, "email": None}
-            )
+            body = {"id": player.id, "name": player.name, "account": False, "email": None}
+            if session.pending:  # a newcomer seated from an invitation: the address it gave
+                body |= {"pending": session.pending, "invited": session.invited}
+            return JSONResponse(body)
         # No session: a guest view, and nothing written (a session is made by the first
         # request that needs one, such as starting a game against the bot).
         return JSONResponse({"id": None, "name": None, "account": False, "email": None})
 
-    async def require_account(request: Request) -> None:
-        """Games against people need an account session (the bot needs none)."""
-        session = await web.sessions.get_session(request.cookies.get(COOKIE))
+    async def require_account(session: Session | None) -> Session:
+        """Games against people need a confirmed account's session (the bot needs none).
+        A newcomer seated from an invitation is told to confirm, whether or not its
+        sign-up made an account (docs/accounts.md)."""
+        if session is not None and session.pending:
+            raise verification_required()
         if session is None or not session.account:
             raise Refusal("account_required")
         await web.accounts.require_verified(session.player.id)
+        return session
 
     async def create_game(request: Request) -> Response:
         body = await read_json(request, settings, CREATE_FIELDS)
@@ -167,7 +172,7 @@ def routes(web: Services, static: Path) -> list[Route]:
         if (match or invitee) and opponent != "friend":
             raise Refusal("bad_field", "match and invitee are for games against a person")
         if opponent == "friend":
-            await require_account(request)
+            await require_account(await web.sessions.get_session(request.cookies.get(COOKIE)))
         player, token, guest = await player_for(request)
         match_id = "m" + secrets.token_urlsafe(8) if match else ""
         state, invite = await web.games.create(
@@ -199,11 +204,14 @@ def routes(web: Services, static: Path) -> list[Route]:
         invite = body.get("invite")
         if not isinstance(invite, str):
             raise Refusal("bad_field", "invite must be the token from the invite link")
-        await require_account(request)
-        player, token, _ = await player_for(request)  # an account's (require_account)
+        session = await web.sessions.get_session(request.cookies.get(COOKIE))
+        if session is not None and session.pending and session.invited == game_id:
+            player = session.player  # a newcomer seated by its invitation's sign-up
+        else:
+            player = (await require_account(session)).player
         state = await web.games.join(player, game_id, invite)
         await web.matches.joined(state)
-        return with_cookie(JSONResponse({"id": state.id, "url": f"/g/{state.id}"}), token, request)
+        return JSONResponse({"id": state.id, "url": f"/g/{state.id}"})
 
     async def withdraw_game(request: Request) -> Response:
         """The creator withdraws an invitation nobody has accepted yet."""

@@ -347,19 +347,17 @@ class GameService:
         """End an unwanted, just-created game with no result."""
         await self.committer.act("server", game_id, "", "", changes.discard)
 
+    async def check_invite(self, game_id: str, invite: str, player_id: str) -> GameState:
+        """The game an invite token opens to ``player_id``, waiting for a friend; refused
+        (withdrawn, started, a wrong token, a challenge for someone else) otherwise."""
+        return opened_by(await self.load(game_id), invite, player_id)
+
     async def join(self, player: Player, game_id: str, invite: str) -> GameState:
         """Join a friend's game with its invite token; the game starts at once."""
         state = await self.load(game_id)
         if state.is_player(player.id):
             return state  # opening one's own invite link again changes nothing
-        if state.withdrawn():
-            raise withdrawn(state)
-        if state.status != "waiting" or state.opponent != "friend":
-            raise Refusal("game_not_waiting")
-        if not invite or not secrets.compare_digest(invite, state.invite):
-            raise Refusal("bad_invite")
-        if state.invitee and state.invitee != player.id:
-            raise Refusal("not_invited")
+        opened_by(state, invite, player.id)
         try:
             return await self._start(state, player, await self.seed(game_id))
         except Refusal:
@@ -497,6 +495,19 @@ class GameService:
             else:  # gone, not due after all, or raced: the single path decides
                 done += await self.expire(game_id, outages, safe) not in ("not_due", "gone")
         return done
+
+
+def opened_by(state: GameState, invite: str, player_id: str) -> GameState:
+    """``state`` if ``invite`` opens it to ``player_id`` now; refused otherwise."""
+    if state.withdrawn():
+        raise withdrawn(state)
+    if state.status != "waiting" or state.opponent != "friend":
+        raise Refusal("game_not_waiting")
+    if not invite or not secrets.compare_digest(invite, state.invite):
+        raise Refusal("bad_invite")
+    if state.invitee and state.invitee != player_id:
+        raise Refusal("not_invited")
+    return state
 
 
 def withdrawn(state: GameState) -> Refusal:

@@ -107,11 +107,13 @@ class Connection:
         player: Player | None,
         account: bool,
         session_id: str | None = None,
+        pending: bool = False,
     ) -> None:
         self.services = services
         self.ws = ws
         self.player = player
         self.account = account  # the session is an account's, not a guest's
+        self.pending = pending  # a newcomer's, seated from an invitation (accounts.md)
         self.session_id = session_id
         self.session_checked = time.monotonic()  # the session was read just now
         self._renewing = False  # a check of the session is on its way
@@ -394,7 +396,14 @@ async def serve(services: Services, ws: WebSocket) -> None:
             return
         player = session.player if session else None
         sid = session.id if session else None
-        conn = Connection(services, ws, player, bool(session and session.account), sid)
+        conn = Connection(
+            services,
+            ws,
+            player,
+            bool(session and session.account),
+            sid,
+            pending=bool(session and session.pending),
+        )
         player_id = player.id if player else None
         if sid is not None:
             conn.shared = budgets.join(sid)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, assert_never
 
-from brandubh.hub.errors import Refusal
+from brandubh.hub.errors import Refusal, verification_required
 from brandubh.hub.live import Player
 from brandubh.hub.messages import (
     Abort,
@@ -145,6 +145,9 @@ async def act_on_game(conn: Connection, player: Player, msg: GameAction) -> None
             of = "answer_draw"
             done = await games.answer_draw(player.id, msg.game, msg.accept, msg.id)
         case Rematch():
+            # A newcomer plays only the game it was invited to (and the bot) until it confirms.
+            if conn.pending and (await games.load(msg.game)).opponent == "friend":
+                raise verification_required()
             outcome, next_game = await games.rematch(player.id, msg.game)
             conn.send(frames.ack(msg.id, "rematch", game=msg.game, outcome=outcome, next=next_game))
             return
@@ -181,6 +184,8 @@ async def _conditional(
 
 def _account_player(conn: Connection) -> Player:
     """The player behind a seek or pairing: games against people need an account."""
+    if conn.pending:  # a newcomer seated from an invitation: the same either way
+        raise verification_required()
     if not conn.account or conn.player is None:  # (a first visit has no session yet)
         raise Refusal("account_required")
     return conn.player
