@@ -121,7 +121,8 @@ def test_a_moves_arguments_carry_its_checks_its_stamp_and_the_placeholder() -> N
     games = [of(old.id) for of in (keys.game, keys.events, keys.acks)]
     buckets = [of(bucket) for of in (keys.bot_jobs, keys.deadlines, keys.finished)]
     stores = [of(old.id) for of in (keys.moves, keys.repetitions)]
-    assert keys_ == [*games, *buckets, keys.game_hubs(old.id), *stores]
+    claims = [keys.presence(old.id), keys.gone(old.id)]  # read by a claim only
+    assert keys_ == [*games, *buckets, keys.game_hubs(old.id), *stores, *claims]
     assert sent == frame
     params = msgpack.unpackb(packed, raw=True)
     assert params[b"seq"] == old.seq and params[b"ply"] == 0 and params[b"turn"] is True

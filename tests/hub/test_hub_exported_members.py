@@ -36,6 +36,7 @@ EXPORTED = {
         "AcceptSeek",
         "Acting",
         "AnswerDraw",
+        "Claim",
         "CancelQuick",
         "CancelSeek",
         "ChooseSides",

@@ -109,6 +109,15 @@ def arguments(
         params["append"] = played.text + " "
         params["rep"] = str(played.position)
         params["rep_reset"] = played.new_run
+    absent = change.absent
+    if absent is not None:
+        params.update(
+            absent=absent.player,
+            grace=absent.grace_ms,
+            after=absent.after,
+            beat=absent.beat,
+            gap=absent.gap_ms,
+        )
     if old.legacy:  # stored before keys.moves and keys.repetitions: move them there
         params["moves_all"] = "".join(m + " " for m in old.moves)
         params["reps_all"] = counts_of(old.recent)
@@ -123,6 +132,8 @@ def arguments(
         keys.game_hubs(old.id),
         keys.moves(old.id),
         keys.repetitions(old.id),
+        keys.presence(old.id),
+        keys.gone(old.id),
     ], [cast(bytes, msgpack.packb(params, use_bin_type=False)), frame]
 
 

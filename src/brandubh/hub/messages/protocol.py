@@ -220,6 +220,14 @@ class AnswerDraw(NamedTuple):
     id: str
 
 
+class Claim(NamedTuple):
+    """End a live game whose opponent left: a win, or a draw (``draw``)."""
+
+    game: str
+    draw: bool
+    id: str
+
+
 class Rematch(NamedTuple):
     game: str
     id: str
@@ -279,7 +287,7 @@ class Pong(NamedTuple):
 
 
 # What a socket's player does in a game it plays (each checked against the game).
-GameAction = Move | Resign | Abort | OfferDraw | AnswerDraw | Rematch | DeclineRematch
+GameAction = Move | Resign | Abort | OfferDraw | AnswerDraw | Claim | Rematch | DeclineRematch
 # What an account does in the lobby: seeks, quick pairing, a match's sides.
 LobbyAction = Seek | CancelSeek | AcceptSeek | Quick | CancelQuick | ChooseSides
 # What acts for the socket's player: stamped on arrival, and the session must be alive.
@@ -341,6 +349,13 @@ MESSAGES: Final[dict[str, Shape]] = {
             AnswerDraw,
             _GAME,
             Field("accept", _bool, "true to accept the draw, false to decline it"),
+            _ID,
+        ),
+        _shape(
+            "claim",
+            Claim,
+            _GAME,
+            Field("draw", _bool, "false to claim victory, true to call it a draw"),
             _ID,
         ),
         _shape("rematch", Rematch, _GAME, _ID),

@@ -21,6 +21,7 @@ from brandubh.hub.messages import (
     CancelQuick,
     CancelSeek,
     ChooseSides,
+    Claim,
     ClientMessage,
     DeclineRematch,
     Following,
@@ -141,6 +142,8 @@ async def act_on_game(conn: Connection, player: Player, msg: GameAction) -> None
         case AnswerDraw():
             of = "answer_draw"
             done = await games.answer_draw(player.id, msg.game, msg.accept, msg.id)
+        case Claim():
+            of, done = "claim", await games.claim(player.id, msg.game, msg.draw, msg.id)
         case Rematch():
             outcome, next_game = await games.rematch(player.id, msg.game)
             conn.send(frames.ack(msg.id, "rematch", game=msg.game, outcome=outcome, next=next_game))
