@@ -48,7 +48,7 @@ export function goneText(ms: number): string {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** The banner in the message slot beside the board; its buttons keep their place. */
+/** The banner in the message slot beside the board (a slot of fixed size: style.css). */
 export class ClaimBanner {
   readonly root: HTMLElement;
   private readonly text: HTMLElement;
@@ -76,11 +76,11 @@ export class ClaimBanner {
     const wait = offer.due
       ? ""
       : offer.wait > 0
-        ? ` — you may claim the game in ${Math.ceil(offer.wait / 1000)} s if they do not come back.`
-        : " — fewer than two moves were played: you may abort the game instead.";
+        ? ` · you may claim the game in ${Math.ceil(offer.wait / 1000)} s`
+        : " · fewer than two moves were played: you may abort instead";
     this.text.textContent = `${offer.name} left the game — ${goneText(offer.gone)}${wait}`;
-    // Hidden, not removed, until due: the banner keeps its size.
-    this.buttons.style.visibility = offer.due ? "" : "hidden";
+    // The banner has its own fixed slot: the buttons come in without moving anything else.
+    this.buttons.hidden = !offer.due;
     this.victory.disabled = this.draw.disabled = !offer.due || busy;
     this.hint.textContent = "They may still come back: a return before you claim cancels this.";
   }

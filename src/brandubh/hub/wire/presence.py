@@ -4,8 +4,9 @@ when it becomes their move in any game.
 
 A player counts as connected to a game while at least one of their sockets, on any hub,
 follows it; when their last one goes, presence.lua keeps since when they are gone
-(``keys.gone``), which the frames carry and a claim is judged by (changes.claim). Entries expire after ``PRESENCE_TTL_MS`` unless refreshed, so a hub that dies
-does not leave its players shown as connected.
+(``keys.gone``), which the frames carry and a claim is judged by (changes.claim).
+Entries expire after ``PRESENCE_TTL_MS`` unless refreshed, so a hub that dies does not
+leave its players shown as connected.
 """
 
 from __future__ import annotations
