@@ -184,6 +184,7 @@ def test_a_timeout_is_lost_by_the_side_to_move_only() -> None:
         (1, Result("attackers", "aborted"), "with no winner"),
         (3, Result(None, "resignation"), "names no winner"),
         (3, Result("defenders", "draw_agreed"), "an agreed draw, but the defenders won"),
+        (1, Result("defenders", "abandoned"), "claimed only after both sides moved"),
     ],
 )
 def test_an_ending_must_agree_with_the_moves(plies: int, result: Result, needle: str) -> None:
@@ -201,6 +202,8 @@ def test_an_ending_must_agree_with_the_moves(plies: int, result: Result, needle:
         (0, Result("defenders", "resignation")),
         (6, Result(None, "draw_agreed")),
         (7, Result("attackers", "timeout")),
+        (4, Result("defenders", "abandoned")),  # a claimed victory, on either side's turn
+        (5, Result(None, "abandoned")),  # a claim called a draw
     ],
 )
 def test_endings_as_the_service_writes_them_verify(plies: int, result: Result) -> None:

@@ -27,6 +27,8 @@ export class GameTracker {
   rematch: RematchBook = NO_REMATCH;
   /** the ids of the game's players connected now (`presence`); null until told */
   online: string[] | null = null;
+  /** each player who left the game: since when (server clock, ms; `presence.gone`) */
+  gone: Record<string, number> = {};
   /** an abort because the first move never came: the side whose clock ran out */
   abortTimeout: Side | null = null;
   /** the match this game belongs to, as the last `match` frame told it */
@@ -87,8 +89,9 @@ export class GameTracker {
     return this.rematch !== before;
   }
 
-  setOnline(ids: readonly string[]): void {
+  setOnline(ids: readonly string[], gone: Record<string, number> = {}): void {
     this.online = [...ids];
+    this.gone = { ...gone };
   }
 
   /** Whether a player is connected: true for the bot, null while unknown. */

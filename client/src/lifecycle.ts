@@ -164,6 +164,11 @@ export function eventNote(frame: EventFrame): string | null {
       return by ? `The ${by} accepted the draw: the game is drawn.` : "The players agreed a draw.";
     case "resign":
       return by ? `The ${by} resigned.` : "A player resigned.";
+    case "claim":
+      if (!by) return "The game was claimed: the opponent had left.";
+      return frame.draw
+        ? `The ${otherSide(by)} left the game and the ${by} called it a draw.`
+        : `The ${otherSide(by)} left the game and the ${by} claimed victory.`;
     case "abort":
       if (by) return `The ${by} aborted the game: no result.`;
       if (frame.timeout) return `Aborted: the ${frame.timeout} did not make their first move in time.`;

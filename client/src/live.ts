@@ -2,6 +2,7 @@
 // actions (resign, abort, draw offers, rematches), the server's clock, and reconnecting
 // with backoff (docs/protocol.md §3–4). No DOM here; pages listen for changes.
 
+import { CLAIM_GRACE_MS } from "./claim";
 import { ServerClock } from "./clock";
 import { GameTracker } from "./gamestate";
 import { PendingMoves, isSilentTooLong, jitteredDelay, type PendingMove, type Settlement } from "./pending";
@@ -32,7 +33,15 @@ export interface SocketLike {
 export type ConnectionState = "connecting" | "open" | "down";
 
 /** A player's action on a game other than a move. */
-export type ActionKind = "resign" | "abort" | "offer_draw" | "answer_draw" | "rematch" | "decline_rematch";
+export type ActionKind =
+  | "resign"
+  | "abort"
+  | "offer_draw"
+  | "answer_draw"
+  | "claim_victory"
+  | "claim_draw"
+  | "rematch"
+  | "decline_rematch";
 
 /** An action waiting for its answer (`ack` or `error` with its id). */
 export interface PendingAction {
@@ -88,6 +97,8 @@ export class LiveClient {
   readonly pending: PendingMoves;
   /** the server's clock, from `hello.now` and each `ping.now` (deadlines count by it) */
   readonly clock = new ServerClock();
+  /** how long an opponent must be gone before a claim (`hello.limits.claim_grace`) */
+  claimGraceMs = CLAIM_GRACE_MS;
   /** actions sent (or waiting for the connection) whose answer has not come */
   private readonly actions = new Map<string, PendingAction>();
 
@@ -343,6 +354,7 @@ export class LiveClient {
     switch (frame.t) {
       case "hello":
         if (frame.now !== undefined) this.clock.observe(frame.now, this.opts.now());
+        if (frame.limits?.claim_grace !== undefined) this.claimGraceMs = frame.limits.claim_grace * 1000;
         this.onHello(frame.player);
         break;
       case "ping":
@@ -375,7 +387,7 @@ export class LiveClient {
       case "presence": {
         const tracker = this.games.get(frame.game);
         if (tracker) {
-          tracker.setOnline(frame.online ?? []);
+          tracker.setOnline(frame.online ?? [], frame.gone ?? {});
           this.emit({ type: "presence", game: frame.game });
         }
         break;
@@ -505,6 +517,9 @@ export class LiveClient {
   private sendAction(a: PendingAction): boolean {
     if (a.kind === "answer_draw") {
       return this.send({ t: "answer_draw", game: a.game, accept: a.accept === true, id: a.id });
+    }
+    if (a.kind === "claim_victory" || a.kind === "claim_draw") {
+      return this.send({ t: "claim", game: a.game, draw: a.kind === "claim_draw", id: a.id });
     }
     return this.send({ t: a.kind, game: a.game, id: a.id });
   }

@@ -61,7 +61,7 @@ export interface HelloFrame {
   ping_interval: number;
   /** the server's clock, ms since the epoch */
   now?: number;
-  limits: { max_frame_bytes: number; credits: number; credit_window: number };
+  limits: { max_frame_bytes: number; credits: number; credit_window: number; claim_grace?: number };
 }
 export interface SnapshotFrame {
   t: "snapshot";
@@ -77,6 +77,7 @@ export type EventKind =
   | "draw_offer"
   | "draw_declined"
   | "draw_agreed"
+  | "claim"
   | "resign"
   | "abort"
   | "timeout"
@@ -94,6 +95,8 @@ export interface EventFrame {
   by?: Side | null;
   /** move: this move declined the opponent's open draw offer */
   draw_declined?: boolean;
+  /** claim: the claimant called it a draw rather than claiming victory */
+  draw?: boolean;
   /** abort: the side that did not make its first move in time */
   timeout?: Side;
   /** timeout: the side whose deadline passed */
@@ -157,6 +160,8 @@ export interface PresenceFrame {
   t: "presence";
   game: string;
   online: string[];
+  /** each player who left: when their last socket went (server clock, ms) */
+  gone?: Record<string, number>;
 }
 /** To every socket of the player whose move it now is, in any game. */
 export interface TurnFrame {
@@ -295,6 +300,7 @@ export type GameClientFrame =
   | { t: "abort"; game: string; id: string }
   | { t: "offer_draw"; game: string; id: string }
   | { t: "answer_draw"; game: string; accept: boolean; id: string }
+  | { t: "claim"; game: string; draw: boolean; id: string }
   | { t: "rematch"; game: string; id: string }
   | { t: "decline_rematch"; game: string; id: string }
   | { t: "ping"; n?: number }

@@ -39,6 +39,7 @@ const REASONS: Record<string, string> = {
   timeout: "a player's time for a move ran out",
   resignation: "a player resigned",
   draw_agreed: "the players agreed a draw",
+  abandoned: "a player left the game and the other claimed it",
   aborted: "the game was aborted before both sides had moved",
 };
 
@@ -51,6 +52,7 @@ export function reasonText(reason: string, winner: Side | null = null): string {
     const loser = otherSide(winner);
     if (reason === "timeout") return `the ${loser} ran out of time`;
     if (reason === "resignation") return `the ${loser} resigned`;
+    if (reason === "abandoned") return `the ${loser} left the game`;
     if (reason === "no_legal_moves") return `the ${loser} had no legal move`;
   }
   return REASONS[reason] ?? reason.replace(/_/g, " ");

@@ -135,7 +135,8 @@ def _check_ending(game: Game) -> None:
     """An ending the service decides must agree with the position the moves reach, as the
     service decides it (live/changes.py): only the side to move runs out of time, and not
     before two plies (a first move that never came aborts the game); only a game of fewer
-    than two plies is aborted; a resignation has a winner and an agreed draw none."""
+    than two plies is aborted; a resignation has a winner and an agreed draw none; a game
+    claimed when the opponent left (abandoned, a win or a draw) had both sides move."""
     result, plies = game.result, len(game.moves)
     assert result is not None
     reason, winner, mover = result.reason, result.winner, game.side_to_move
@@ -159,6 +160,11 @@ def _check_ending(game: Game) -> None:
         raise VerificationFailed("the record says a resignation, but names no winner")
     elif reason == "draw_agreed" and winner is not None:
         raise VerificationFailed(f"the record says an agreed draw, but the {winner} won")
+    elif reason == "abandoned" and plies < 2:
+        raise VerificationFailed(
+            f"the record says abandoned after {plies} plies: a game is claimed only after "
+            f"both sides moved (before, it is aborted)"
+        )
 
 
 def _check_match_sides(record: Record, match: MatchGame, earlier: Sequence[Record]) -> None:

@@ -331,3 +331,48 @@ def test_the_origin_survives_the_hash_and_an_older_hash_has_none() -> None:
 def test_a_fingerprint_tells_actions_apart() -> None:
     assert changes.fingerprint("move", "0:d1-c1") != changes.fingerprint("move", "0:d1-b1")
     assert changes.fingerprint("resign") == "resign"
+
+
+# -- claims: an opponent who left ------------------------------------------------------------
+
+ABSENCE = changes.Absence("", 30_000, 5_000, 9_000, 30_000)
+
+
+def test_a_claim_ends_the_game_and_names_the_opponent_for_commit_lua_to_check() -> None:
+    state = running("d1-c1", "d3-c3")
+    won = changes.claim(state, D.id, False, "c1", ABSENCE)
+    assert won.new.result == Result("defenders", "abandoned")
+    assert won.event == {
+        "kind": "claim",
+        "by": "defenders",
+        "draw": False,
+        "result": {"winner": "defenders", "reason": "abandoned"},
+    }
+    assert won.absent == ABSENCE._replace(player=A.id)  # the attackers must be gone
+    assert won.deadline_change == "del" and not won.require_turn  # on either side's turn
+    drawn = changes.claim(state, A.id, True, "c2", ABSENCE)
+    assert drawn.new.result == Result(None, "abandoned") and drawn.absent is not None
+    assert drawn.absent.player == D.id
+
+
+@pytest.mark.parametrize(
+    ("state", "who", "code"),
+    [
+        (running("d1-c1", "d3-c3", move_time=3600), A.id, "not_live"),  # correspondence
+        (running("d1-c1", "d3-c3", opponent="bot"), A.id, "not_live"),
+        (running("d1-c1"), D.id, "claim_too_soon"),  # before both moved: abort instead
+        (running("d1-c1", "d3-c3"), "someone", "not_a_player"),
+        (running("d1-c1", "d3-c3", status="ended"), A.id, "game_not_active"),
+    ],
+)
+def test_a_claim_is_refused_saying_why(state: GameState, who: str, code: str) -> None:
+    assert refusal(lambda: changes.claim(state, who, False, "c", ABSENCE)) == code
+
+
+def test_commit_luas_claim_refusals_say_the_time_left() -> None:
+    change = changes.claim(running("d1-c1", "d3-c3"), A.id, False, "c", ABSENCE)
+    soon = changes.script_refusal("claim_too_soon", "12001", change)
+    assert soon.code == "claim_too_soon" and "in 13 s" in soon.message
+    assert changes.script_refusal("opponent_back", "", change).code == "opponent_back"
+    never = changes.script_refusal("opponent_back", "never", change)
+    assert "has not left" in never.message

@@ -123,7 +123,8 @@ def test_a_moves_arguments_carry_its_checks_its_stamp_and_the_placeholder() -> N
     stores = [of(old.id) for of in (keys.moves, keys.repetitions)]
     trees = [keys.conditional(old.id, p) for p in (old.attacker, old.defender)]
     cond = [*trees, keys.conditional_jobs(bucket)]
-    assert keys_ == [*games, *buckets, keys.game_hubs(old.id), *stores, *cond]
+    claims = [keys.presence(old.id), keys.gone(old.id)]  # read by a claim only
+    assert keys_ == [*games, *buckets, keys.game_hubs(old.id), *stores, *cond, *claims]
     assert sent == frame
     params = msgpack.unpackb(packed, raw=True)
     assert params[b"seq"] == old.seq and params[b"ply"] == 0 and params[b"turn"] is True

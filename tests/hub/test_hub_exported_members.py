@@ -39,6 +39,7 @@ EXPORTED = {
         "CancelQuick",
         "CancelSeek",
         "ChooseSides",
+        "Claim",
         "ClientMessage",
         "DeclineRematch",
         "FollowLobby",

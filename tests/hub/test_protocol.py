@@ -19,6 +19,7 @@ from brandubh.hub.messages.protocol import (
     MAX_PLY,
     MESSAGES,
     ChooseSides,
+    Claim,
     FollowLobby,
     Move,
     Ping,
@@ -47,6 +48,7 @@ GOOD: dict[str, st.SearchStrategy[Any]] = {
     "move_time": st.sampled_from([60, 180, 600, 3600, 86400, 604800]),
     "side": st.sampled_from(["attackers", "defenders"]),
     "accept": st.booleans(),
+    "draw": st.booleans(),
     "on": st.booleans(),
     "rated": st.booleans(),
     "match": st.booleans(),
@@ -118,6 +120,8 @@ def test_every_documented_shape_becomes_its_typed_value() -> None:
     assert type(seek) is Seek and (seek.rated, seek.match) == (True, False)  # the defaults
     sides = parse({"t": "choose_sides", "match": game, "side": "attackers", "id": "c"})
     assert type(sides) is ChooseSides and sides.side == "attackers"
+    claim = parse({"t": "claim", "game": game, "draw": False, "id": "c-1"})
+    assert type(claim) is Claim and claim == Claim(game, False, "c-1")
     assert type(parse({"t": "ping"})) is Ping and parse({"t": "ping"}) == Ping(0)
     assert type(parse({"t": "pong", "n": 4})) is Pong and parse({"t": "pong", "n": 4}) == Pong(4)
 
@@ -165,9 +169,9 @@ def test_an_error_names_the_id_and_game_of_the_message_it_answers() -> None:
 # -- what parse refuses, word for word ----------------------------------------------------
 
 KNOWN = (
-    "abort, accept_seek, answer_draw, cancel_quick, cancel_seek, choose_sides, conditional, "
-    "decline_rematch, get_conditional, lobby, move, offer_draw, ping, pong, quick, rematch, "
-    "resign, seek, unwatch, watch"
+    "abort, accept_seek, answer_draw, cancel_quick, cancel_seek, choose_sides, claim, "
+    "conditional, decline_rematch, get_conditional, lobby, move, offer_draw, ping, pong, "
+    "quick, rematch, resign, seek, unwatch, watch"
 )
 
 

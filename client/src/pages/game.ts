@@ -9,6 +9,7 @@
 import { type Profile, accountApi, deltaText, isGuestId, ratingText } from "../account";
 import { GameActions } from "../actions";
 import { Board } from "../board";
+import { ClaimBanner, claimOffer } from "../claim";
 import { ClockBar } from "../clockbar";
 import { ConditionalPanel } from "../conditional";
 import { type AppContext, type Unmount, recallInvite } from "../context";
@@ -108,6 +109,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   clocks.onLow = () => playSound("low");
   const actions = new GameActions((kind, accept) => act(kind, accept));
   actions.drawBanner.classList.add("slot-msg");
+  const claimBanner = new ClaimBanner((kind) => act(kind));
   const gameOver = new GameOverPanel(
     game,
     () => act("rematch"),
@@ -199,7 +201,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     { class: "page page-game", "data-game": game },
     h("div", { class: "g-status" }, status),
     playArea,
-    h("div", { class: "g-msg", id: "game-messages" }, connBanner, alert, actions.drawBanner, repetition, notice),
+    h("div", { class: "g-msg", id: "game-messages" }, connBanner, alert, claimBanner.root, actions.drawBanner, repetition, notice),
     h("div", { class: "g-actions", id: "game-actions" }, actions.bar, gameOver.root, matchBox, invite),
     h(
       "section",
@@ -289,6 +291,8 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       abort: "The game was not aborted",
       offer_draw: "No draw was offered",
       answer_draw: "The draw offer was not answered",
+      claim_victory: "The game was not claimed",
+      claim_draw: "The game was not drawn",
       rematch: "No rematch was arranged",
       decline_rematch: "The rematch was not declined",
     };
@@ -555,8 +559,8 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     // A move waiting for the connection says both (the move, and that the connection is down).
     const waitingMove = notice.dataset.pending !== "" && notice.dataset.wants === "1";
     const order = waitingMove
-      ? [notice, connBanner, alert, actions.drawBanner, repetition]
-      : [connBanner, alert, actions.drawBanner, repetition, notice];
+      ? [notice, connBanner, alert, claimBanner.root, actions.drawBanner, repetition]
+      : [connBanner, alert, claimBanner.root, actions.drawBanner, repetition, notice];
     let shown = false;
     for (const el of order) {
       const wants = el.dataset.wants === "1";
@@ -655,6 +659,19 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     if (shownStatus === "active" && state.status === "ended") playSound("end");
     shownMoves = n;
     shownStatus = state.status;
+  }
+
+  /** "X left the game — 0:12", then the claim's buttons (claim.ts): re-drawn every tick. */
+  function renderClaim(): void {
+    const state = tracker.state;
+    const offer =
+      state && live.clock.known
+        ? claimOffer(state, sideOf(state, meId), tracker.online, tracker.gone, live.clock.now(Date.now()), live.claimGraceMs)
+        : null;
+    const busy = live.actionsFor(game).some((a) => a.kind === "claim_victory" || a.kind === "claim_draw");
+    const was = claimBanner.root.dataset.wants;
+    claimBanner.update(offer, busy);
+    if (claimBanner.root.dataset.wants !== was) chooseMessage();
   }
 
   function render(): void {
@@ -778,6 +795,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     }
     askRatingChange(state);
     renderMatch(state);
+    renderClaim();
     chooseMessage();
 
     moveForm.classList.toggle("slot-invisible", side === null || state.status === "ended");
@@ -833,7 +851,10 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   const timer = setInterval(() => {
     if (live.connection !== "open" || !connBanner.classList.contains("slot-hidden")) render();
   }, 500);
-  const clockTimer = setInterval(() => clocks.tick(), 250);
+  const clockTimer = setInterval(() => {
+    clocks.tick();
+    renderClaim();
+  }, 250);
   render();
 
   return () => {

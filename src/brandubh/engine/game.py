@@ -241,7 +241,7 @@ class Game:
 
     def finish(self, winner: Side | None, reason: str) -> Result:
         """End a running game for a reason the service decides: timeout, resignation,
-        draw_agreed or aborted. Raises GameOver or InvalidResult and changes nothing."""
+        draw_agreed, aborted or abandoned. Raises GameOver or InvalidResult and changes nothing."""
         if self.result is not None:
             raise GameOver(f"the game is over ({self.result}): it cannot end again")
         if reason not in SITE_REASONS:

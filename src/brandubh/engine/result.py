@@ -24,7 +24,8 @@ ENGINE_REASONS: Final = frozenset(
 # Endings decided by the players or the clock, which the service records (docs/rules.md
 # §Results).
 # "aborted" is the end of a game with no result: cancelled before both sides moved.
-SITE_REASONS: Final = frozenset({"timeout", "resignation", "draw_agreed", "aborted"})
+# "abandoned": a live game claimed, as a win or a draw, by the player whose opponent left.
+SITE_REASONS: Final = frozenset({"timeout", "resignation", "draw_agreed", "aborted", "abandoned"})
 REASONS: Final = ENGINE_REASONS | SITE_REASONS
 
 

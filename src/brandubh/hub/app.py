@@ -143,6 +143,8 @@ class Hub:
             lane=self.lane,
             replicas=replicas,
             hub_id=hub_id,
+            claim_grace_s=settings.claim_grace_s,
+            outage_after_s=settings.outage_after_s,
         )
         self.marks = Marks(
             settings.redis_url,

@@ -95,6 +95,7 @@ class Settings:
     time_scale: float = 1.0  # multiplies every move deadline; tests shorten them with it
     scheduler_poll_s: float = 1.0
     outage_after_s: float = 30.0  # no scheduler beat for this long: the service was down
+    claim_grace_s: float = 30.0  # an opponent gone this long may be claimed against
     # PostgreSQL unanswering for this long: /healthz says 503 (a shorter outage: 200).
     database_down_after_s: float = 30.0
     client_dir: str = ""  # built client (index.html and assets); empty: the package's build
@@ -167,6 +168,7 @@ class Settings:
             time_scale=_float("BRANDUBH_TIME_SCALE", cls.time_scale),
             scheduler_poll_s=_float("BRANDUBH_SCHEDULER_POLL_S", cls.scheduler_poll_s),
             outage_after_s=_float("BRANDUBH_OUTAGE_AFTER_S", cls.outage_after_s),
+            claim_grace_s=_float("BRANDUBH_CLAIM_GRACE_S", cls.claim_grace_s),
             database_down_after_s=_float(
                 "BRANDUBH_DATABASE_DOWN_AFTER_S", cls.database_down_after_s
             ),

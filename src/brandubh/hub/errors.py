@@ -89,6 +89,18 @@ CODES: Final[dict[str, Code]] = {
     "draw_offer_too_soon": Code(400, "your last draw offer was declined too few plies ago"),
     "no_draw_offer": Code(400, "there is no draw offer to answer"),
     "bot_declines": Code(400, "the bot plays every game out: it does not agree to draws"),
+    # -- an opponent who left (changes.claim) -----------------------------------------------
+    "not_live": Code(
+        400,
+        "only a live game against a person (under an hour per move) can be claimed when the "
+        "opponent leaves",
+    ),
+    "opponent_back": Code(
+        400, "your opponent is in the game (one of their pages follows it): play on"
+    ),
+    "claim_too_soon": Code(
+        400, "your opponent has not been gone long enough yet (30 s) to claim the game"
+    ),
     # -- after the end: rematches ----------------------------------------------------------
     "game_not_over": Code(
         400, "the game is not over: a rematch can be asked for or declined after the end"

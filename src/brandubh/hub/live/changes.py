@@ -16,8 +16,10 @@ from typing import Any, Final, Literal, NamedTuple
 from brandubh.engine import Game, IllegalMove, Result, Side, opponent
 from brandubh.hub.errors import Refusal, no_game
 from brandubh.hub.live.state import BOT_ID, GameState, Player, pack_snapshot
+from brandubh.hub.live.terms import is_live
 
 DRAW_OFFER_GAP: Final = 10  # plies after a declined offer before that player may offer again
+CLAIM_REASON: Final = "abandoned"  # a game claimed because the opponent left (a win or a draw)
 
 # What commit.lua checks of the deadline: nothing, not yet passed (a move), passed (a timeout).
 DeadlineCheck = Literal["", "before", "after"]
@@ -56,6 +58,17 @@ class Played(NamedTuple):
     new_run: bool
 
 
+class Absence(NamedTuple):
+    """What a claim needs of the opponent (commit.lua checks it by Redis's clock): no socket
+    following the game, and gone ``grace_ms``, not counting any outage of the service."""
+
+    player: str  # the opponent ("" until changes.claim names them)
+    grace_ms: int
+    after: int  # the end of the last recorded outage (ms, Redis clock); 0 for none
+    beat: int  # the schedulers' last heartbeat (ms): older than ``gap_ms``, an outage
+    gap_ms: int
+
+
 @dataclass(frozen=True, slots=True)
 class Change:
     """A validated change to a game, with what commit.lua must check and update."""
@@ -72,6 +85,7 @@ class Change:
     bot_job: BotJob = ""
     game: Game | None = None  # the engine's game at ``new``, when at hand
     played: Played | None = None  # a move's text and position
+    absent: Absence | None = None  # a claim: the opponent must have left (commit.lua)
 
 
 Build = Callable[[GameState], Change]
@@ -144,6 +158,11 @@ def script_refusal(code: str, detail: str, change: Change) -> Refusal:
         return no_game(change.new.id)
     if code in ("not_your_turn", "deadline_passed", "deadline_not_passed", "id_reused"):
         return Refusal(code)
+    if code == "opponent_back":
+        return Refusal(code, "your opponent has not left the game") if detail else Refusal(code)
+    if code == "claim_too_soon":
+        left = -(-int(detail) // 1000)
+        return Refusal(code, f"your opponent may still come back: you may claim in {left} s")
     raise RuntimeError(f"commit.lua failed for game {change.new.id}: {code} {detail}")
 
 
@@ -341,6 +360,26 @@ def answer_draw(state: GameState, player_id: str, accept: bool, msg_id: str) -> 
         return ending(state.next(), Result(None, "draw_agreed"), event)
     new = declined(state.next(), state.draw_offer)
     return Change(new, {"kind": "draw_declined", "by": side}, DRAW_FIELDS)
+
+
+def claim(state: GameState, player_id: str, draw: bool, msg_id: str, absence: Absence) -> Change:
+    """A player whose opponent left a live game ends it: a win for the claimant, or a draw
+    (``draw``), reason ``abandoned``. commit.lua checks that the opponent is still gone and
+    has been for the grace."""
+    side = playing_side(state, player_id, msg_id)
+    if state.opponent == "bot" or not is_live(state.move_time):
+        raise Refusal("not_live", msg_id=msg_id)
+    if state.ply < 2:
+        raise Refusal(
+            "claim_too_soon",
+            "fewer than two plies have been played: abort the game instead",
+            msg_id,
+        )
+    other = state.player_of(opponent(side))
+    winner = None if draw else side
+    event = {"kind": "claim", "by": side, "draw": draw}
+    change = ending(state.next(), Result(winner, CLAIM_REASON), event)
+    return replace(change, absent=absence._replace(player=other))
 
 
 def expiry(state: GameState, outages: list[tuple[int, int]]) -> Change:

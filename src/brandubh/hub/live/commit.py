@@ -114,6 +114,15 @@ def arguments(
             # Correspondence: each player's conditional moves follow the move (commit.lua
             # prunes them, queueing a reply due from the player now on turn).
             params["cond"] = new.turn
+    absent = change.absent
+    if absent is not None:
+        params.update(
+            absent=absent.player,
+            grace=absent.grace_ms,
+            after=absent.after,
+            beat=absent.beat,
+            gap=absent.gap_ms,
+        )
     if old.legacy:  # stored before keys.moves and keys.repetitions: move them there
         params["moves_all"] = "".join(m + " " for m in old.moves)
         params["reps_all"] = counts_of(old.recent)
@@ -131,6 +140,8 @@ def arguments(
         keys.conditional(old.id, old.attacker),
         keys.conditional(old.id, old.defender),
         keys.conditional_jobs(bucket),
+        keys.presence(old.id),
+        keys.gone(old.id),
     ], [cast(bytes, msgpack.packb(params, use_bin_type=False)), frame]
 
 

@@ -6,6 +6,7 @@ module chooses the change for each request, and reads games for everyone else.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import ipaddress
 import secrets
@@ -52,6 +53,8 @@ class GameService:
         lane: Lane | None = None,
         replicas: ReplicaWait | None = None,
         hub_id: str = "",
+        claim_grace_s: float = 30.0,
+        outage_after_s: float = 30.0,
     ) -> None:
         self.redis = redis
         self.scripts = scripts
@@ -61,6 +64,10 @@ class GameService:
         self.archive = archive
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production
         self.bot_games = bot_games  # live bot games a player may have at once; 0: any
+        # How long an opponent must be gone before a claim (docs/fair-play.md), and the
+        # schedulers' outage threshold, which says whether the service is in an outage.
+        self.claim_grace_ms = int(claim_grace_s * 1000)
+        self.outage_after_ms = int(outage_after_s * 1000)
 
     def allowance_ms(self, state: GameState) -> int:
         """How long the side to move has for one move, in ms."""
@@ -455,6 +462,23 @@ class GameService:
             msg_id,
             changes.fingerprint("answer_draw", "yes" if accept else "no"),
             lambda state: changes.answer_draw(state, player_id, accept, msg_id),
+        )
+
+    async def claim(self, player_id: str, game_id: str, draw: bool, msg_id: str) -> Committed:
+        """End a live game whose opponent left: a win for the claimant, or a draw."""
+        beat, outages = await asyncio.gather(
+            self.redis.get(keys.alive()), self.redis.lrange(keys.outages(), 0, -1)
+        )
+        ends = [int(item.split(b":")[1]) for item in cast(list[bytes], outages)]
+        absence = changes.Absence(
+            "", self.claim_grace_ms, max(ends, default=0), int(beat or 0), self.outage_after_ms
+        )
+        return await self.committer.act(
+            player_id,
+            game_id,
+            msg_id,
+            changes.fingerprint("claim", "draw" if draw else "win"),
+            lambda state: changes.claim(state, player_id, draw, msg_id, absence),
         )
 
     async def expire(

@@ -78,9 +78,13 @@ def snapshot(game_id: str, n: int, state: dict[str, Any], moves: list[str], watc
     )  # fmt: skip
 
 
-def presence(game_id: str, online: list[str]) -> bytes:
-    """Which of the game's players have a socket following it now."""
-    return encode({"t": "presence", "game": game_id, "online": sorted(online)})
+def presence(game_id: str, online: list[str], gone: dict[str, int] | None = None) -> bytes:
+    """Which of the game's players have a socket following it now, and since when (ms,
+    Redis clock) each player who left has had none (``gone``, absent when nobody left)."""
+    frame: dict[str, Any] = {"t": "presence", "game": game_id, "online": sorted(online)}
+    if gone:
+        frame["gone"] = gone
+    return encode(frame)
 
 
 def turn(game_id: str, ply: Any, last: Any, deadline: Any, opponent: str | None) -> bytes:

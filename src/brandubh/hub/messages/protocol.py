@@ -244,6 +244,14 @@ class AnswerDraw(NamedTuple):
     id: str
 
 
+class Claim(NamedTuple):
+    """End a live game whose opponent left: a win, or a draw (``draw``)."""
+
+    game: str
+    draw: bool
+    id: str
+
+
 class Rematch(NamedTuple):
     game: str
     id: str
@@ -309,6 +317,7 @@ GameAction = (
     | Abort
     | OfferDraw
     | AnswerDraw
+    | Claim
     | Rematch
     | DeclineRematch
     | SetConditional
@@ -375,6 +384,13 @@ MESSAGES: Final[dict[str, Shape]] = {
             AnswerDraw,
             _GAME,
             Field("accept", _bool, "true to accept the draw, false to decline it"),
+            _ID,
+        ),
+        _shape(
+            "claim",
+            Claim,
+            _GAME,
+            Field("draw", _bool, "false to claim victory, true to call it a draw"),
             _ID,
         ),
         _shape("rematch", Rematch, _GAME, _ID),

@@ -87,6 +87,13 @@ def presence(game_id: str) -> str:
     return f"{PREFIX}:{tag(bucket(game_id))}:on:{game_id}"
 
 
+def gone(game_id: str) -> str:
+    """Hash: player id -> when their last socket following the game went (ms, Redis clock),
+    written by lua/presence.lua, cleared when one comes back; commit.lua reads it to judge
+    a claim (changes.claim). Lives: ``GONE_TTL_MS`` (wire/presence.py) after the last write."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:gone:{game_id}"
+
+
 def player_active(player_id: str) -> str:
     """Sorted set: a player's games in progress -> when they started (ms); kept by the hub
     that commits the start and the end (live/listings.py)."""

@@ -277,6 +277,8 @@ class Connection:
                     "max_frame_bytes": settings.max_frame_bytes,
                     "credits": settings.credits,
                     "credit_window": settings.credit_window_s,
+                    # How long an opponent must be gone before a claim (docs/fair-play.md).
+                    "claim_grace": settings.claim_grace_s,
                 },
             )
         )

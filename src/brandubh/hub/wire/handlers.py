@@ -21,6 +21,7 @@ from brandubh.hub.messages import (
     CancelQuick,
     CancelSeek,
     ChooseSides,
+    Claim,
     ClientMessage,
     DeclineRematch,
     Following,
@@ -144,6 +145,8 @@ async def act_on_game(conn: Connection, player: Player, msg: GameAction) -> None
         case AnswerDraw():
             of = "answer_draw"
             done = await games.answer_draw(player.id, msg.game, msg.accept, msg.id)
+        case Claim():
+            of, done = "claim", await games.claim(player.id, msg.game, msg.draw, msg.id)
         case Rematch():
             # A newcomer plays only the game it was invited to (and the bot) until it confirms.
             if conn.pending and (await games.load(msg.game)).opponent == "friend":

@@ -3,8 +3,10 @@
 when it becomes their move in any game.
 
 A player counts as connected to a game while at least one of their sockets, on any hub,
-follows it. Entries expire after ``PRESENCE_TTL_MS`` unless refreshed, so a hub that dies
-does not leave its players shown as connected.
+follows it; when their last one goes, presence.lua keeps since when they are gone
+(``keys.gone``), which the frames carry and a claim is judged by (changes.claim).
+Entries expire after ``PRESENCE_TTL_MS`` unless refreshed, so a hub that dies does not
+leave its players shown as connected.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from brandubh.hub.redis import keys
 from brandubh.hub.wire.sockets import Sockets
 
 PRESENCE_TTL_MS: Final = 60_000  # refreshed every eight pings (20 s) by each socket
+# How long a player's "gone since" is kept: longer than a live game can wait for a move.
+GONE_TTL_MS: Final = 2 * 3600 * 1000
 
 Op = Literal["add", "del", "get"]
 
@@ -37,23 +41,36 @@ class Presence:
         self, game_id: str, conn_id: str, player_id: str, op: Op, *, publish: bool = True
     ) -> list[str]:
         """Add, refresh or drop one socket of a player; the ids connected afterwards."""
-        reply = await self.script(
-            keys=[keys.presence(game_id), keys.game_hubs(game_id)],
+        return (await self._call(game_id, f"{conn_id}|{player_id}", op, publish))[0]
+
+    async def frame(self, game_id: str) -> bytes:
+        """The ``presence`` frame for a game as it stands: sent after each catch-up."""
+        online, gone = await self._call(game_id, "|", "get", publish=False)
+        return frames.presence(game_id, online, gone)
+
+    async def _call(
+        self, game_id: str, member: str, op: Op, publish: bool
+    ) -> tuple[list[str], dict[str, int]]:
+        """presence.lua: who is connected, and since when each player who left is gone."""
+        online, flat = await self.script(
+            keys=[keys.presence(game_id), keys.game_hubs(game_id), keys.gone(game_id)],
             args=[
-                f"{conn_id}|{player_id}",
+                member,
                 op,
                 PRESENCE_TTL_MS,
                 keys.game_channel_stem(game_id),
                 game_id,
                 "1" if publish else "0",
+                GONE_TTL_MS,
             ],
         )
-        return sorted(r.decode() if isinstance(r, bytes) else str(r) for r in reply or [])
+        text = [_text(r) for r in flat or []]
+        gone = {text[i]: int(text[i + 1]) for i in range(0, len(text) - 1, 2)}
+        return sorted(_text(r) for r in online or []), gone
 
-    async def frame(self, game_id: str) -> bytes:
-        """The ``presence`` frame for a game as it stands: sent after each catch-up."""
-        online = await self.update(game_id, "", "", "get", publish=False)
-        return frames.presence(game_id, online)
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 class TurnNotices:

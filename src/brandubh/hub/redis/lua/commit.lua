@@ -5,7 +5,7 @@
 -- new fields, appends the numbered event, publishes it (SPUBLISH, as "<n> <frame>", on
 -- the channel of each hub that follows the game but the committing one: publish.lua)
 -- and updates the deadline and bot indexes -- all or nothing. Check order (docs/architecture.md): resend, status,
--- ply, turn, deadline, version: otherwise a harmless resend reads as "not your turn". Redis's TIME is the one clock.
+-- ply, turn, deadline, a claim's absence, version: otherwise a harmless resend reads as "not your turn". Redis's TIME is the one clock.
 --
 -- KEYS[1] game hash   KEYS[2] event list   KEYS[3] ack hash   KEYS[4] bot job zset
 -- KEYS[5] deadline zset   KEYS[6] finished-games zset (to archive and rate: endings.py)
@@ -13,6 +13,7 @@
 -- KEYS[8] moves string   KEYS[9] repetitions hash (keys.moves, keys.repetitions)
 -- KEYS[10], KEYS[11] the attacker's and the defender's conditional moves (keys.conditional)
 -- KEYS[12] the conditional-reply job zset (keys.conditional_jobs)
+-- KEYS[13] presence zset  KEYS[14] gone hash (keys.presence, keys.gone: lua/presence.lua)
 -- ARGV[1] a msgpack map (commit.py builds it):
 --   actor, id      the actor's id; the client message id ('' for none)
 --   fp             what the message asked for; an id reused for another action is refused
@@ -45,6 +46,12 @@
 --                  it. Each stored tree of conditional moves (live/conditional.py) keeps
 --                  the lines that begin with this move, less it, or goes; a tree left
 --                  whose owner is on turn is marked due and its game queued in KEYS[12]
+--   absent         a claim (changes.claim): the opponent's id; the claim holds only if
+--                  none of their sockets follows the game and they have been gone for
+--   grace          ms, counted from when they went or, if later, from
+--   after          the end of the last recorded outage of the service (ms), or from now if
+--   beat, gap      the schedulers' last heartbeat (ms) is more than gap ms old: an outage
+--                  not yet recorded (docs/fair-play.md §Outages)
 --   moves_all, reps_all  a game stored before KEYS[8] and KEYS[9] existed (its moves in
 --                  the hash, its recent positions in the snapshot): what they hold before
 --                  this change (moves, each followed by a space; hash, count, ...)
@@ -78,6 +85,26 @@ if p.check == 'before' and deadline > 0 and now > deadline then
 end
 if p.check == 'after' and (deadline == 0 or now <= deadline or (p.safe and p.safe < deadline)) then
   return {'err', 'deadline_not_passed', tostring(deadline)}
+end
+if p.absent then
+  for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[13], now, '+inf')) do
+    if string.match(m, '^[^|]*|(.*)$') == p.absent then return {'err', 'opponent_back', ''} end
+  end
+  local since = tonumber(redis.call('HGET', KEYS[14], p.absent) or '')
+  if not since then  -- gone with a hub that died, not yet noticed: when their entries ran out
+    local z = redis.call('ZRANGE', KEYS[13], 0, -1, 'WITHSCORES')
+    for i = 1, #z, 2 do
+      if string.match(z[i], '^[^|]*|(.*)$') == p.absent then
+        since = math.max(since or 0, tonumber(z[i + 1]))
+      end
+    end
+  end
+  if not since then return {'err', 'opponent_back', 'never'} end
+  local from = math.max(since, p.after)
+  if now - p.beat > p.gap then from = now end
+  if now - from < p.grace then
+    return {'err', 'claim_too_soon', tostring(from + p.grace - now)}
+  end
 end
 if st[3] ~= tostring(p.seq) then return {'retry'} end
 

@@ -1,37 +1,63 @@
 -- Add, refresh or remove a player's connection to a game they play, and publish who is
 -- connected when that changes. Entries expire so that a hub that dies does not leave its
--- players shown as connected for longer than the ttl.
+-- players shown as connected for longer than the ttl. When a player's last socket goes,
+-- the time is kept as theirs "gone since" (an opponent may claim the game after a grace:
+-- changes.claim, commit.lua); a socket of theirs coming back clears it.
 -- KEYS[1] presence zset: "<connection id>|<player id>" -> expiry (ms, Redis clock)
 -- KEYS[2] the game's set of hubs (publish.lua)
+-- KEYS[3] gone hash: player id -> when their last socket went (ms, Redis clock)
 -- ARGV[1] member   ARGV[2] 'add', 'del' or 'get'   ARGV[3] ttl (ms)
 -- ARGV[4] channel stem  ARGV[5] game id                 ARGV[6] '1' to publish a change
--- Returns the ids of the players connected now.
+-- ARGV[7] how long a gone time is kept (ms)
+-- Returns {the ids of the players connected now, {player id, gone since, ...}}.
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 
+-- The ids of the players connected, in order, and each one's latest expiry.
 local function online()
-  local seen, out = {}, {}
-  for _, m in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-    local pid = string.match(m, '^[^|]*|(.*)$')
-    if pid and not seen[pid] then
-      seen[pid] = true
-      out[#out + 1] = pid
+  local z, last, out = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES'), {}, {}
+  for i = 1, #z, 2 do
+    local pid, at = string.match(z[i], '^[^|]*|(.*)$'), tonumber(z[i + 1])
+    if pid then
+      if not last[pid] then out[#out + 1] = pid end
+      if not last[pid] or at > last[pid] then last[pid] = at end
     end
   end
   table.sort(out)
-  return out
+  return out, last
 end
 
-local before = table.concat(online(), ' ')
+local was, expiry = online()
+local before = table.concat(was, ' ')
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+local player = string.match(ARGV[1], '^[^|]*|(.*)$')
 if ARGV[2] == 'add' then
   redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
   redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+  redis.call('HDEL', KEYS[3], player)
 elseif ARGV[2] == 'del' then
   redis.call('ZREM', KEYS[1], ARGV[1])
 end
 local after = online()
-if ARGV[6] == '1' and table.concat(after, ' ') ~= before then
-  publish(KEYS[2], ARGV[4], '0 ' .. cmsgpack.pack({t = 'presence', game = ARGV[5], online = after}), '', now)
+local here = {}
+for _, pid in ipairs(after) do here[pid] = true end
+for _, pid in ipairs(was) do
+  if not here[pid] then
+    -- Gone: now if their last socket closed, else when their last entry ran out (a hub
+    -- that died): never earlier than they could still have been there.
+    local since = now
+    if ARGV[2] ~= 'del' or pid ~= player then since = math.min(now, expiry[pid]) end
+    redis.call('HSET', KEYS[3], pid, since)
+    redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[7]))
+  end
 end
-return after
+local gone = redis.call('HGETALL', KEYS[3])
+if ARGV[6] == '1' and table.concat(after, ' ') ~= before then
+  local frame = {t = 'presence', game = ARGV[5], online = after}
+  if #gone > 0 then
+    frame.gone = {}
+    for i = 1, #gone, 2 do frame.gone[gone[i]] = tonumber(gone[i + 1]) end
+  end
+  publish(KEYS[2], ARGV[4], '0 ' .. cmsgpack.pack(frame), '', now)
+end
+return {after, gone}
