@@ -39,7 +39,8 @@ async def presence_frame(game_id: str) -> bytes:
     return b"presence"
 
 
-def following(sent: list[bytes]) -> tuple[Subscription, Games]:
+def catching_up(sent: list[bytes]) -> tuple[Subscription, Games, asyncio.Task[None]]:
+    """A spectator's subscription sending into ``sent``, its first catch-up started."""
     games = Games()
     services = SimpleNamespace(
         games=games,
@@ -48,28 +49,25 @@ def following(sent: list[bytes]) -> tuple[Subscription, Games]:
         presence=SimpleNamespace(frame=presence_frame),
     )
     conn = SimpleNamespace(services=services, send=sent.append)
-    return Subscription(cast(Connection, conn), "g1", spectator=True), games
+    sub = Subscription(cast(Connection, conn), "g1", spectator=True)
+    sub.start(None)
+    assert sub.task is not None
+    return sub, games, sub.task
 
 
 async def test_a_finished_catch_up_is_not_held_while_the_socket_follows() -> None:
     sent: list[bytes] = []
-    sub, games = following(sent)
-    sub.start(None)
-    catching_up = sub.task
-    assert catching_up is not None
+    sub, games, first = catching_up(sent)
     sub.on_frame(4, b"event 4")  # live, during the catch-up: delivered after it
     games.release.set()
-    await asyncio.wait_for(catching_up, 5)
+    await asyncio.wait_for(first, 5)
     assert sent == [b"snapshot", b"presence", b"event 4"]
     assert sub.task is None and not sub.syncing and sub.last == 4
 
 
 async def test_a_gap_found_by_a_catch_up_keeps_the_next_one() -> None:
     sent: list[bytes] = []
-    sub, games = following(sent)
-    sub.start(None)
-    first = sub.task
-    assert first is not None
+    sub, games, first = catching_up(sent)
     sub.on_frame(6, b"event 6")  # event 4 and 5 are missing: a second catch-up follows
     games.release.set()
     await asyncio.wait_for(first, 5)
