@@ -208,9 +208,9 @@ class RawClient:
         while True:
             if len(self.buf) >= 2:
                 size, at = self.buf[1] & 0x7F, 2
-                if size == 126 and len(self.buf) >= 4:
+                if size == 126 and len(self.buf) >= 4:  # a 16-bit length (a hello, say)
                     size, at = int.from_bytes(self.buf[2:4], "big"), 4
-                if size < 126 and len(self.buf) >= at + size:
+                if (at == 4 or size < 126) and len(self.buf) >= at + size:
                     opcode, payload = self.buf[0] & 0x0F, self.buf[at : at + size]
                     self.buf = self.buf[at + size :]
                     return opcode, payload
