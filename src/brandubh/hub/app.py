@@ -42,6 +42,7 @@ from brandubh.hub.http import (
 from brandubh.hub.http import routes as http_routes
 from brandubh.hub.live import (
     BotWorker,
+    ChatService,
     Endings,
     GameService,
     Listings,
@@ -164,7 +165,8 @@ class Hub:
         self.sessions = sessions = Sessions(redis, self.lane)
         self.accounts = Accounts(redis, scripts, sessions, settings, store)
         self.session_guard = SessionGuard(sessions, sockets)
-        self.rater = Rater(redis, games, store, grace_s=settings.live_grace_s)
+        self.chat = ChatService(redis, scripts, store)
+        self.rater = Rater(redis, games, store, grace_s=settings.live_grace_s, chat=self.chat)
         self.matches = matches = MatchService(redis, games, store, settings.live_grace_s)
         # The match step first: it reads the game's live state, which the rater lets go.
         self.endings = Endings(
@@ -218,6 +220,7 @@ class Hub:
             budgets=SharedBudgets(settings),
             require_verified=self.accounts.require_verified,
             heartbeat=self.heartbeat,
+            chat=self.chat,
         )
         self._ticks = 0
 
@@ -392,6 +395,7 @@ def create_app(settings: Settings | None = None) -> Entry:
         games=hub.games,
         matches=hub.matches,
         rater=hub.rater,
+        chat=hub.chat,
     )
     mail_web = MailServices(
         settings=settings,

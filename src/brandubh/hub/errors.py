@@ -77,6 +77,13 @@ CODES: Final[dict[str, Code]] = {
     "draw_offer_too_soon": Code(400, "your last draw offer was declined too few plies ago"),
     "no_draw_offer": Code(400, "there is no draw offer to answer"),
     "bot_declines": Code(400, "the bot plays every game out: it does not agree to draws"),
+    # -- chat ------------------------------------------------------------------------------
+    "no_chat": Code(403, "this game has no chat: games against the bot have none"),
+    "chat_room": Code(
+        403,
+        "players write in the player room, everyone else in the spectator room: "
+        "that is the one this socket sees",
+    ),
     # -- after the end: rematches ----------------------------------------------------------
     "game_not_over": Code(
         400, "the game is not over: a rematch can be asked for or declined after the end"

@@ -11,7 +11,7 @@ from redis.commands.core import AsyncScript
 
 # The scripts that publish about a game: lua/publish.lua's ``publish`` goes before each.
 PUBLISHING: Final = frozenset(
-    {"commit", "watchers", "presence", "rematch", "rematch_decline", "notice"}
+    {"commit", "watchers", "presence", "rematch", "rematch_decline", "notice", "chat"}
 )
 
 
@@ -47,6 +47,7 @@ class Scripts:
     notice: AsyncScript
     member: AsyncScript
     read: AsyncScript
+    chat: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -71,4 +72,5 @@ class Scripts:
             notice=redis.register_script(_source("notice")),
             member=redis.register_script(_source("member")),
             read=redis.register_script(_source("read")),
+            chat=redis.register_script(_source("chat")),
         )

@@ -31,7 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from brandubh.hub.accounts import COOKIE, Sessions
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import CODES, ProtocolError, Refusal
-from brandubh.hub.live import GameService, MatchService, Player
+from brandubh.hub.live import ChatService, GameService, MatchService, Player
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.messages import (
     CLOSE_HEARTBEAT,
@@ -84,6 +84,7 @@ class Services:
     # Refuses (verification_required) unless the account confirmed its address.
     require_verified: Callable[[str], Awaitable[None]]
     heartbeat: Heartbeat
+    chat: ChatService
 
 
 def disconnected(exc: BaseException) -> bool:
