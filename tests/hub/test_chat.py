@@ -278,3 +278,49 @@ async def test_chat_off_is_remembered_with_the_account(hub: HubProcess, off: boo
     r = await alice.http.put("/api/me/chat", json={"chat_off": off})
     assert r.status_code == 200 and r.json() == {"chat_off": off}
     assert (await alice.http.get("/api/me/chat")).json() == {"chat_off": off}
+
+
+async def test_the_moderation_command_lists_reports_mutes_and_clears(
+    hub: HubProcess, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from brandubh.cli import main
+
+    game, alice, bob = await friend_game(hub.url)
+    a = await alice.connect()
+    await a.watch(game)
+    b = await bob.connect()
+    await b.watch(game)
+    first = await say(a, game, "players", "<b>spam</b>\u202e")
+    second = await say(a, game, "players", "more spam")
+    for n, msg_id in ((first["n"], "q1"), (second["n"], "q2")):
+        await b.send({"t": "report", "game": game, "room": "players", "line": n, "id": msg_id})
+        await b.reply_to(msg_id)
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    runner = CliRunner()
+
+    def run(*args: str) -> str:
+        done = runner.invoke(main, ["moderation", *args], catch_exceptions=False)
+        assert done.exit_code == 0, done.output
+        return done.output
+
+    listed = [
+        line for line in (await asyncio.to_thread(run, "reports")).splitlines() if game in line
+    ]
+    assert len(listed) == 2 and "'<b>spam</b>'" in listed[0] and alice.id in listed[0]
+    report_id = listed[0].split()[0].lstrip("#")
+    assert "cleared" in await asyncio.to_thread(run, "clear", report_id)
+    await asyncio.to_thread(run, "mute", alice.id)
+    assert game not in await asyncio.to_thread(run, "reports")  # the other closed by the mute
+    assert game in await asyncio.to_thread(run, "reports", "--status", "muted")
+
+    # Muted now: alice's next line reaches bob no more.
+    await say(a, game, "players", "unseen")
+    await heard(a, game, "players", "unseen")
+    await say(b, game, "players", "barrier")
+    await heard(b, game, "players", "barrier")
+    assert "unseen" not in lines_seen(b, game)
+    await asyncio.to_thread(run, "unmute", alice.id)
+    for sock in (a, b):
+        await sock.close()
