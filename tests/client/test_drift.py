@@ -62,14 +62,23 @@ def server_frame_types() -> set[str]:
 
 
 def public_state_keys() -> set[str]:
-    """The keys of the dict GameState.public() returns, read from its source."""
+    """The keys of the dict GameState.public() returns, read from its source: its own dict
+    literal and, spread into it, the one of ``_public_terms`` (the terms no move changes)."""
     tree = ast.parse((HUB / "live" / "state.py").read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef) and node.name == "public":
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Return) and isinstance(sub.value, ast.Dict):
-                    return {k.value for k in sub.value.keys if isinstance(k, ast.Constant)}
-    raise AssertionError("GameState.public() returns no dict literal")
+    functions = {
+        node.name: node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name in ("public", "_public_terms")
+    }
+    assert set(functions) == {"public", "_public_terms"}, "GameState.public() moved"
+    keys: set[str] = set()
+    for function in functions.values():
+        for sub in ast.walk(function):
+            value = sub.value if isinstance(sub, ast.Return | ast.Assign) else None
+            if isinstance(value, ast.Dict):
+                keys |= {str(k.value) for k in value.keys if isinstance(k, ast.Constant)}
+    assert keys, "GameState.public() returns no dict literal"
+    return keys
 
 
 def ts_state_fields(source: str) -> set[str]:

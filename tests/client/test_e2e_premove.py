@@ -2,7 +2,8 @@
 the defenders queue a move during the attackers' turn (keys on the desktop, taps on a
 touch phone) and it is committed when the attackers move, with nothing more done on the
 defenders' page; a cancelled premove (Escape, a click elsewhere) is not sent; one made
-illegal by the opponent's move is dropped with a notice; a spectator cannot premove.
+illegal by the opponent's move is dropped with a notice, and nothing of it shifts the
+layout; a spectator cannot premove.
 Screenshots go to test-output/screenshots/.
 """
 
@@ -15,7 +16,16 @@ from typing import Any
 import httpx
 import pytest
 from test_e2e import board, from_to, keyboard_move, shot, square, wait_my_turn, wait_ply
-from test_e2e_experience import PHONE, SIZES, click_move, friend_game_via_home, name_of
+from test_e2e_experience import (
+    DESKTOP,
+    PHONE,
+    SIZES,
+    click_move,
+    friend_game_via_home,
+    name_of,
+    shifts,
+    watch_shifts,
+)
 
 Page = Any
 HubProcess = Any
@@ -101,6 +111,8 @@ def test_a_premove_is_played_when_the_turn_arrives(
     wait_ply(dfn, 0)
     assert board(dfn).get_attribute("data-premove") == "true"
     assert board(dfn).get_attribute("data-interactive") == "false"
+    dfn.wait_for_selector('#bar-top[data-online="true"]')
+    watch_shifts(dfn)  # the premove's note and squares move nothing
     pick(dfn, "d3-c3", touch)
     assert_queued(dfn, "d3-c3")
     shot(dfn, f"premove-queued-{tag}", full=False)
@@ -117,13 +129,17 @@ def test_a_premove_is_played_when_the_turn_arrives(
     assert square(dfn, "c3").get_attribute("data-piece") == "D"
     shot(dfn, f"premove-played-{tag}", full=False)
 
-    # 2. A premove cancelled by Escape, another by a click (a tap) elsewhere: neither is sent.
+    # 2. A premove cancelled by Escape, another replaced, then cancelled by a click (a tap)
+    # elsewhere: none is sent.
     pick(dfn, "e4-e3", touch)
     assert_queued(dfn, "e4-e3")
     dfn.keyboard.press("Escape")
     dfn.wait_for_selector('.board[data-queued=""]')
     pick(dfn, "e4-e3", touch)
     assert_queued(dfn, "e4-e3")
+    pick(dfn, "e4-e2", touch)  # a second premove replaces the first
+    assert_queued(dfn, "e4-e2")
+    assert "premove-to" not in (square(dfn, "e3").get_attribute("class") or "")
     if touch:
         dfn.tap("#status-line")
     else:
@@ -152,3 +168,20 @@ def test_a_premove_is_played_when_the_turn_arrives(
     shot(dfn, f"premove-dropped-{tag}", full=False)
     moves = httpx.get(f"{base}/api/games/{game_id}").json()["moves"]
     assert moves == ["g4-g3", "d3-c3", "g3-g2", "e4-e3", "d2-c2"]
+    moved = [s for s in shifts(dfn) if s["value"] > 0]
+    assert moved == [], f"the premover's page shifted: {moved}"
+
+
+def test_no_premove_in_a_game_of_an_hour_a_move(
+    touch_page: Callable[[dict[str, int]], Page], web_hub: HubProcess
+) -> None:
+    """Correspondence (an hour or more a move): the opponent's turn leaves the board still."""
+    pages, _ = friend_game_via_home(touch_page, web_hub.url, DESKTOP, move_time=3600)
+    att, dfn = pages["attackers"], pages["defenders"]
+    wait_my_turn(att, 0)
+    wait_ply(dfn, 0)
+    assert board(dfn).get_attribute("data-premove") == "false"
+    assert square(dfn, "d3").get_attribute("aria-disabled") == "true"
+    square(dfn, "d3").click(force=True)
+    assert dfn.locator(".board .selected").count() == 0
+    assert board(dfn).get_attribute("data-queued") == ""

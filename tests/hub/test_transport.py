@@ -27,7 +27,7 @@ from brandubh.hub.messages import CLOSE_TOO_SLOW
 from brandubh.hub.wire.connection import Connection, Services
 from brandubh.hub.wire.heartbeat import Heartbeat
 from brandubh.hub.wire.inbox import Gate, Inbox
-from brandubh.hub.wire.transport import GuardedWebSocket, binary_frame
+from brandubh.hub.wire.transport import DIRECT, GuardedWebSocket, binary_frame
 from services import HubProcess
 
 BURST = 64  # frames of FRAME bytes (4 MiB): far more than the fixed kernel buffers hold
@@ -278,6 +278,15 @@ def test_a_peer_that_never_answers_the_close_is_dropped(hub: HubProcess) -> None
 QUEUE = 16  # the outbound queue's bound in these tests (BRANDUBH_OUTBOUND_QUEUE)
 
 
+def bare_services() -> Services:
+    """What a socket's run needs of the services, nothing else."""
+    given: dict[str, Any] = dict.fromkeys(f.name for f in dataclasses.fields(Services))
+    given["settings"] = Settings(outbound_queue=QUEUE)
+    given["clock"] = lambda: 0
+    given["heartbeat"] = Heartbeat(2.5)
+    return Services(**given)
+
+
 @contextlib.asynccontextmanager
 async def connections(
     ws: type[asyncio.Protocol] | str = GuardedWebSocket,
@@ -285,11 +294,7 @@ async def connections(
     """The hub's Connection on each socket of a real uvicorn (what a socket's run needs
     of the services, nothing else): the server, its URL, the connections as made."""
     made: list[Connection] = []
-    given: dict[str, Any] = dict.fromkeys(f.name for f in dataclasses.fields(Services))
-    given["settings"] = Settings(outbound_queue=QUEUE)
-    given["clock"] = lambda: 0
-    given["heartbeat"] = Heartbeat(2.5)
-    services = Services(**given)
+    services = bare_services()
 
     async def hub_app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         conn = Connection(services, WebSocket(scope, receive, send), None, False)
@@ -314,9 +319,12 @@ def small(i: int) -> bytes:
 
 
 async def test_frames_go_straight_out_in_order_with_no_task(caplog: Any) -> None:
-    async with connections() as (_, url, made), connect(url) as ws:
+    async with connections() as (srv, url, made), connect(url) as ws:
         assert msgpack.unpackb(await ws.recv())["t"] == "hello"
         (conn,) = made
+        # (This client asks for compression, which uvicorn's default allows: the frames
+        # are websockets' own; SlowClient's, below, are framed by binary_frame.)
+        assert protocols(srv)[0].conn.extensions
         tasks = len(asyncio.all_tasks())
         for i in range(200):
             conn.send(small(i))
@@ -416,3 +424,24 @@ async def test_frames_to_a_socket_that_went_away_do_not_raise(how: str, caplog: 
 def test_a_direct_frame_is_what_websockets_would_write(size: int) -> None:
     data = bytes(range(256)) * (size // 256) + bytes(size % 256)
     assert binary_frame(data) == Frame(Opcode.BINARY, data).serialize(mask=False)
+
+
+async def test_a_frame_queued_as_the_writer_ends_is_written_too() -> None:
+    """The writer's task is done a turn of the loop before its callback forgets it: a
+    frame queued in between (writes paused by the writer's last frame) starts another."""
+    sent: list[bytes] = []
+
+    class Paused:
+        def __init__(self) -> None:
+            self.scope = {"extensions": {DIRECT: {"write": lambda frame: False}}}
+
+        async def send_bytes(self, frame: bytes) -> None:
+            sent.append(frame)
+
+    conn = Connection(bare_services(), Paused(), None, False)  # type: ignore[arg-type]
+    conn._accepted = True  # (run() sets it once the socket is accepted)
+    conn.send(b"a")
+    await asyncio.sleep(0)  # the writer sends a and ends; its callback waits a turn
+    conn.send(b"b")
+    await until(lambda: not conn.out)
+    assert sent == [b"a", b"b"]

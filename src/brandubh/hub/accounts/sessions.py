@@ -14,13 +14,14 @@ it an account's (``keep``), so that a first act that fails leaves nothing behind
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import logging
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -178,6 +179,14 @@ class Sessions:
             pipe.srem(keys.account_sessions(account_id), *ended)
             await pipe.execute()
         return ended
+
+    def probe(self, sid: str) -> asyncio.Future[Any] | None:
+        """Whether a session exists (its EXISTS reply, truthy if so), asked on the lane and
+        not waited for here: it goes out with what the caller commits next. None without
+        a lane (a cluster): the caller waits for ``alive`` instead."""
+        if self.lane is None:
+            return None
+        return asyncio.ensure_future(self.lane.call("EXISTS", keys.session(sid)))
 
     async def alive(self, sids: Iterable[str]) -> set[str]:
         """Which of these sessions still exist."""

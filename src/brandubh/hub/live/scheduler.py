@@ -112,9 +112,12 @@ class Scheduler:
     async def beat(self) -> None:
         """Beat, and measure this process's clock against Redis's on the way."""
         sent = time.monotonic()
-        now, started = await self.scripts.heartbeat(
-            keys=[keys.alive(), keys.outages()],
-            args=[int(self.outage_after_s * 1000), OUTAGES_KEPT],
+        now, started, *raw = cast(
+            list[bytes],
+            await self.scripts.heartbeat(
+                keys=[keys.alive(), keys.outages()],
+                args=[int(self.outage_after_s * 1000), OUTAGES_KEPT],
+            ),
         )
         self.clock.measured(int(now), sent, time.monotonic())
         if int(started):
@@ -122,7 +125,6 @@ class Scheduler:
                 "the whole service was down for %.1f s: extending deadlines",
                 (int(now) - int(started)) / 1000,
             )
-        raw = cast(list[bytes], await self.redis.lrange(keys.outages(), 0, -1))
         self.outages = [(int(a), int(b)) for a, b in (item.decode().split(":") for item in raw)]
         self._next_beat = time.monotonic() + self.beat_s
 

@@ -61,7 +61,10 @@ from brandubh.hub.wire.watchers import Watchers
 
 log = logging.getLogger(__name__)
 
-SESSION_CHECK_S: Final = 1.0  # an acting socket's session is re-read at most this stale
+# A socket acts only if its session was seen alive at most SESSION_CHECK_S ago; a check
+# is sent along with an action (not waited for) once the last is SESSION_RENEW_S old.
+SESSION_CHECK_S: Final = 1.0
+SESSION_RENEW_S: Final = 0.5
 
 
 @dataclass(frozen=True)
@@ -111,6 +114,7 @@ class Connection:
         self.account = account  # the session is an account's, not a guest's
         self.session_id = session_id
         self.session_checked = time.monotonic()  # the session was read just now
+        self._renewing = False  # a check of the session is on its way
         self.id = secrets.token_hex(8)
         settings = services.settings
         # Frames waiting for the writer (a list: lighter than an asyncio.Queue's deques);
@@ -147,7 +151,9 @@ class Connection:
             self.close(CLOSE_TOO_SLOW, "too slow: outbound queue full")
             return
         out.append(frame)
-        if self._writer is None and self._accepted:
+        writer = self._writer
+        # (A writer that has just ended is done before its callback forgets it.)
+        if (writer is None or writer.done()) and self._accepted:
             self._start_writer()
 
     def follows(self, game_id: str) -> bool:
@@ -207,16 +213,49 @@ class Connection:
 
     # -- the session ----------------------------------------------------------------------
 
+    def session_fresh(self) -> bool:
+        """Whether the session was seen alive recently enough to act for (its notice of
+        an end may have been lost); once half that old, it is checked again on the way,
+        pipelined with the action's own command: a socket acting more often than every
+        SESSION_RENEW_S never waits for the check."""
+        if self.session_id is None:
+            return True
+        age = time.monotonic() - self.session_checked
+        if age >= SESSION_CHECK_S:
+            return False
+        if age >= SESSION_RENEW_S and not self._renewing:
+            self._renew(self.session_id)
+        return True
+
+    def _renew(self, sid: str) -> None:
+        asked = time.monotonic()
+        probe = self.services.sessions.probe(sid)
+        if probe is None:
+            return  # no lane: checked, waiting, when stale
+
+        def answered(reply: asyncio.Future[object]) -> None:
+            self._renewing = False
+            if reply.cancelled() or reply.exception() is not None:
+                return  # unknown: the next action past SESSION_CHECK_S waits for a check
+            if reply.result():
+                self.session_checked = max(self.session_checked, asked)
+            else:
+                self.close(CLOSE_SESSION_ENDED, "session ended")
+
+        self._renewing = True
+        probe.add_done_callback(answered)
+
     async def check_session(self) -> None:
-        """Refuse to act for a session that ended (its notice may have been lost): read
-        at most once a second, so acting costs at most one EXISTS a second."""
+        """Refuse to act for a session that ended, after reading it (at most once a
+        second: ``session_fresh``)."""
         sid = self.session_id
-        if sid is None or time.monotonic() - self.session_checked < SESSION_CHECK_S:
+        if sid is None:
             return
+        asked = time.monotonic()
         if not await self.services.sessions.alive([sid]):
             self.close(CLOSE_SESSION_ENDED, "session ended")
             raise Refusal("session_ended")
-        self.session_checked = time.monotonic()
+        self.session_checked = max(self.session_checked, asked)
 
     # -- the socket's life ----------------------------------------------------------------
 

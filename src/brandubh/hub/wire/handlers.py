@@ -54,12 +54,13 @@ MAX_GAMES_PER_SOCKET: Final = 16
 async def handle(conn: Connection, msg: ClientMessage) -> None:
     """Answer one message from this socket (a Refusal is answered by the reader)."""
     if isinstance(msg, Acting):
-        # Stamped on arrival, before any wait (the session check reads Redis): a move
+        # Stamped on arrival, before any wait (a stale session is read first): a move
         # received by its deadline is in time whatever stalls after, and the hold keeps
         # this hub's watermark from passing it (clock.py).
         conn.received = conn.services.stamp()
         with conn.services.hold(conn.received):
-            await conn.check_session()
+            if not conn.session_fresh():
+                await conn.check_session()
             if isinstance(msg, GameAction):
                 await act_on_game(conn, _player(conn), msg)
             elif isinstance(msg, ChatAction):

@@ -28,8 +28,9 @@
 --   stamp          a move: when it reached the hub (ms, Redis clock as the hub estimates
 --                  it); absent for none. A move stamped by its deadline is in time even if
 --                  this runs after it, unless the stamp is older than max_age ms
---   safe           a timeout: the time up to which no hub can still hold an uncommitted
---                  move (clock.py); the deadline is not passed unless safe is past it
+--   safe           a timeout: the last time (ms) that may be judged, since no hub can
+--                  still hold an uncommitted move stamped at or before it (clock.py,
+--                  Marks.safe); a deadline after it is not passed yet
 --   fields         the fields to write: an array of name, value, ...
 --   placeholder    the 9 bytes that stand for the new deadline in the frame (absent: none)
 --   archive_after  when this change ends the game: after how many ms a sweep may take it

@@ -5,7 +5,7 @@
 -- extended by it.
 -- KEYS[1] last beat (ms)   KEYS[2] outage list ("start:end" ms)
 -- ARGV[1] threshold (ms)   ARGV[2] outages to keep
--- Returns {now, outage start or 0}
+-- Returns {now, outage start or 0, the outages recorded ("start:end", oldest first)...}
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 local last = tonumber(redis.call('GET', KEYS[1]) or '0')
@@ -16,4 +16,4 @@ if last > 0 and now - last > tonumber(ARGV[1]) then
   started = last
 end
 redis.call('SET', KEYS[1], now)
-return {now, started}
+return {now, started, unpack(redis.call('LRANGE', KEYS[2], 0, -1))}
