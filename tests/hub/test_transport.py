@@ -99,7 +99,10 @@ async def test_an_accepted_socket_keeps_nothing_of_its_handshake(
         # emptied, and the handshake's answer dropped, once the socket is accepted.
         assert len(proto.request.headers) == 0
         assert proto.response is None
+        assert list(proto.scope["headers"]) == []  # (the app read them before it accepted)
         assert isinstance(proto.queue, Inbox) and isinstance(proto.writable, Gate)
+        # Every attribute uvicorn set is in a slot: no __dict__ table of its own per socket.
+        assert vars(proto) == {}
 
 
 class SlowClient:

@@ -326,16 +326,20 @@ class Hub:
 
     async def websocket(self, ws: WebSocket) -> None:
         # In use from before the socket is accepted (no move can come sooner) to its end.
-        async with contextlib.AsyncExitStack() as stack:
-            try:
-                await stack.enter_async_context(self.marks.in_use())
-            except outage.UNREACHABLE as exc:  # an idle hub's first mark could not be written
-                outage.report("socket", exc)
-                await ws.accept()
-                why = "the service is unavailable: try again shortly"
-                await ws.close(CLOSE_TRY_AGAIN_LATER, why)
-                return
+        # (enter and leave, not in_use: its generator and an exit stack would be held for
+        # the socket's life, about 1.3 KiB.)
+        try:
+            await self.marks.enter()
+        except outage.UNREACHABLE as exc:  # an idle hub's first mark could not be written
+            outage.report("socket", exc)
+            await ws.accept()
+            why = "the service is unavailable: try again shortly"
+            await ws.close(CLOSE_TRY_AGAIN_LATER, why)
+            return
+        try:
             await connection.serve(self.connection_services, ws)
+        finally:
+            self.marks.leave()
 
     async def stats(self, request: Request) -> JSONResponse:
         """Counters for the benchmarks (bench/load.py): what pub/sub brought this process."""

@@ -185,8 +185,17 @@ class Marks:
 
     @contextlib.asynccontextmanager
     async def in_use(self) -> AsyncIterator[None]:
-        """Around whatever may stamp a move (a socket's life, a bot turn): when the hub was
-        idle, it first waits until its real watermark is in Redis (the module's proof)."""
+        """Around whatever may stamp a move (a bot turn; a socket's life uses ``enter`` and
+        ``leave``, lighter than this generator for as long as the socket lives)."""
+        await self.enter()
+        try:
+            yield
+        finally:
+            self.leave()
+
+    async def enter(self) -> None:
+        """A user begins: when the hub was idle, it first waits until its real watermark is
+        in Redis (the module's proof). Each return is matched by one ``leave``."""
         self.users += 1
         self._used.set()
         try:
@@ -195,9 +204,13 @@ class Marks:
                     if self._unmarked:  # (unless another user marked meanwhile)
                         self._client_id = 0  # an idle connection may have been renewed
                         await self._write(confirm=True)
-            yield
-        finally:
+        except BaseException:
             self.users -= 1
+            raise
+
+    def leave(self) -> None:
+        """A user that ``enter`` admitted ends."""
+        self.users -= 1
 
     async def tick(self) -> None:
         """The marks loop's step (every MARK_S): write the watermark while in use; when

@@ -12,6 +12,8 @@ from brandubh.hub.config import Settings
 class TokenBucket:
     """``capacity`` tokens, refilled continuously at ``rate`` per second."""
 
+    __slots__ = ("capacity", "rate", "stamp", "tokens")  # two per socket
+
     def __init__(self, capacity: float, rate: float) -> None:
         self.capacity = capacity
         self.rate = rate

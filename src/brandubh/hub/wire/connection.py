@@ -26,6 +26,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Final
 
+from starlette.datastructures import Headers
+from starlette.requests import cookie_parser
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from brandubh.hub.accounts import COOKIE, Sessions
@@ -375,7 +377,10 @@ class Connection:
 
 async def serve(services: Services, ws: WebSocket) -> None:
     """The websocket endpoint: check the origin, find the session, run the connection."""
-    if not origin_allowed(ws.headers, services.settings.allowed_origins):
+    # Read uncached (not ws.headers, ws.cookies): what the socket's object caches, it keeps
+    # for the socket's life, and the handshake is not needed once accepted.
+    headers = Headers(scope=ws.scope)
+    if not origin_allowed(headers, services.settings.allowed_origins):
         await ws.close(code=CLOSE_ORIGIN_REFUSED, reason="origin not allowed")
         return
     address = ws.client.host if ws.client else "unknown"
@@ -386,7 +391,8 @@ async def serve(services: Services, ws: WebSocket) -> None:
         return
     try:
         try:
-            session = await services.sessions.get_session(ws.cookies.get(COOKIE))
+            cookie = cookie_parser(headers.get("cookie", "")).get(COOKIE)
+            session = await services.sessions.get_session(cookie)
         except UNREACHABLE as exc:
             outage.report("socket", exc)
             await ws.accept()

@@ -3,7 +3,7 @@
 uvicorn gives every socket an ``asyncio.Queue`` for what arrives and an ``asyncio.Event``
 for whether it may write. Both allocate their deques at once (the queue three and an event
 of its own with one more, the event one): about 3.8 KiB a socket, idle or not, where a
-whole idle socket costs the hub about 15 KiB (bench/sockets.py). ``Inbox`` and ``Gate``
+whole idle socket costs the hub about 12 KiB (bench/sockets.py). ``Inbox`` and ``Gate``
 do what uvicorn uses of them, on a list and a future made only while someone waits.
 """
 

@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 class Subscription:
     """One socket following one game: delivers each event once, in order, with no gap."""
 
+    __slots__ = ("conn", "game_id", "last", "pending", "spectator", "syncing", "task")
+
     def __init__(self, conn: Connection, game_id: str, spectator: bool) -> None:
         self.conn = conn
         self.game_id = game_id
@@ -28,7 +30,7 @@ class Subscription:
         self.last = -1  # last event number sent; -1 until the first sync
         self.syncing = False
         self.pending: list[tuple[int, bytes]] = []
-        self.task: asyncio.Task[None] | None = None
+        self.task: asyncio.Task[None] | None = None  # the catch-up, while it runs
 
     # -- the socket's entry: a spectator is counted, a player is present -----------------
 
@@ -99,6 +101,15 @@ class Subscription:
         self.task = asyncio.create_task(self._sync(since))
 
     async def _sync(self, since: int | None) -> None:
+        try:
+            await self._catch_up(since)
+        finally:
+            # Done: not held for as long as the socket follows the game (memory per socket),
+            # unless a gap found meanwhile started the next catch-up.
+            if self.task is asyncio.current_task():
+                self.task = None
+
+    async def _catch_up(self, since: int | None) -> None:
         services = self.conn.services
         games = services.games
         try:

@@ -7,8 +7,9 @@ arrive within ``header_timeout_s`` (counted from the connection, or from a later
 request's first byte) and refuses a peer that holds ``connections_per_address`` already.
 ``GuardedWebSocket`` says "going away" (1001) when the server stops, as docs/protocol.md
 promises, where uvicorn says 1012, and keeps little while a socket sits idle: nothing of
-its handshake once accepted, and inbox.py's queue and gate. A reverse proxy in front
-still has its own part to play (docs/accounts.md, "Behind a reverse proxy").
+its handshake once accepted, its attributes in slots, and inbox.py's queue and gate. A
+reverse proxy in front still has its own part to play (docs/accounts.md, "Behind a
+reverse proxy").
 
 ``GuardedWebSocket`` also lets the app write a binary frame straight to the transport
 (``write_frame``, found in the socket's scope by ``direct_writer``): the bytes uvicorn's
@@ -147,6 +148,50 @@ class GuardedHttp(HttpToolsProtocol):
 class GuardedWebSocket(WebSocketsSansIOProtocol):
     """The websocket protocol: 1001 at shutdown, its peer slot released, lean when idle."""
 
+    # uvicorn's protocol sets more attributes than a dict shares keys for (30), so each
+    # socket's __dict__ would be a table of its own, about 1.5 KiB; as slots, 8 bytes each.
+    # (One uvicorn adds later lands in the __dict__, which still works.)
+    __slots__ = (
+        "app",
+        "app_state",
+        "asgi_version",
+        "client",
+        "close_sent",
+        "close_timeout",
+        "close_timer",
+        "config",
+        "conn",
+        "connections",
+        "curr_msg_data_type",
+        "default_headers",
+        "disconnected",
+        "frames",
+        "handshake_complete",
+        "handshake_initiated",
+        "initial_response",
+        "last_ping_rtt",
+        "late_bytes",
+        "logger",
+        "loop",
+        "pending_ping_payload",
+        "ping_interval",
+        "ping_sent_at",
+        "ping_timeout",
+        "ping_timer",
+        "pong_timer",
+        "queue",
+        "read_paused",
+        "request",
+        "response",
+        "root_path",
+        "scheme",
+        "scope",
+        "server",
+        "tasks",
+        "transport",
+        "writable",
+    )
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue = Inbox()  # type: ignore[assignment]
@@ -206,8 +251,12 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
             raise ClientDisconnected()
         await super().send(message)
         if message["type"] == "websocket.accept":
-            # Sent: the handshake's answer is not needed again (memory per idle socket).
+            # Sent: the handshake's answer is not needed again, nor its headers, which the
+            # app read before it accepted (memory per idle socket).
             self.response = None  # type: ignore[assignment]
+            headers = self.scope["headers"]
+            if isinstance(headers, list):  # (emptied in place: a view of it may be cached)
+                headers.clear()
 
     def send_receive_event_to_app(self) -> None:
         # A text message that is not UTF-8 is closed with 1007 (RFC 6455, 8.1), as uvicorn
