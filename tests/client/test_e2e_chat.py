@@ -11,11 +11,12 @@ line is shown, an earlier one that is not shown never came.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 from test_e2e import shot, sign_up
-from test_e2e_experience import PHONE, SIZES, friend_game_via_home, name_of
+from test_e2e_experience import DESKTOP, PHONE, SIZES, friend_game_via_home, name_of
 
 from brandubh.store import Store
 from services import run_async
@@ -117,3 +118,48 @@ def test_players_and_spectators_chat_in_their_own_rooms(
         wait_line(page, "barrier two")
     assert "a muted line" not in lines(att) and "a muted line" in lines(dfn)
     shot(dfn, f"chat-muted-self-{tag}", full=size is PHONE)
+
+
+def test_a_report_chat_off_and_the_replay_chat(
+    new_page: Any, web_hub: HubProcess, database_url: str
+) -> None:
+    """A line reported with its flag, chat turned off and still off after a reload, and
+    the player chat on the replay for the players only."""
+    base = web_hub.url
+    pages, game_id = friend_game_via_home(new_page, base, DESKTOP)
+    att, dfn = pages["attackers"], pages["defenders"]
+    for page in (att, dfn):
+        open_chat(page)
+    say(att, "<script>report me</script>")
+    wait_line(dfn, "report me")
+    dfn.click("#chat-lines .chat-report")
+    dfn.wait_for_selector("#chat-lines .chat-report:disabled")
+    store = Store.from_url(database_url)
+    try:
+        reports = [r for r in run_async(store.chat_reports()) if r.game_id == game_id]
+        for _ in range(100):  # the report is written as its ack is sent
+            if reports:
+                break
+            time.sleep(0.05)
+            reports = [r for r in run_async(store.chat_reports()) if r.game_id == game_id]
+    finally:
+        run_async(store.close())
+    assert [r.text for r in reports] == ["<script>report me</script>"]
+
+    dfn.click("#chat-off")
+    dfn.wait_for_selector("#chat-lines", state="hidden")
+    dfn.reload()
+    dfn.wait_for_selector("#chat[data-off='1']")
+    assert dfn.inner_text("#chat-note") == "Chat is off for you."
+    dfn.click("#chat-off")
+    dfn.wait_for_selector("#chat-lines .chat-text")
+
+    att.goto(f"{base}/replay/{game_id}")
+    att.wait_for_selector("#replay-chat:not([hidden])")
+    assert att.inner_text("#replay-chat-lines").strip().endswith("<script>report me</script>")
+    shot(att, "chat-replay-desktop", full=False)
+    other = new_page(DESKTOP)
+    sign_up(other, base, "Dee Other")
+    other.goto(f"{base}/replay/{game_id}")
+    other.wait_for_selector("#replay-caption")
+    assert other.locator("#replay-chat").is_hidden()
