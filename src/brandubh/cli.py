@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from brandubh.store import Store
+
+T = TypeVar("T")
 
 
 @click.group()
@@ -139,6 +145,92 @@ def migrate_from_redis(data_dir: Path) -> None:
     with redis_url(data_dir / "redis") as r_url, database_url(data_dir / "postgres") as db_url:
         upgrade_schema(db_url)
         click.echo(f"brandubh: {asyncio.run(run(r_url, db_url))}")
+
+
+@main.group()
+def moderation() -> None:
+    """Game chat's reports and muted accounts (docs/accounts.md, "Chat and moderation")."""
+
+
+_DATA = click.option(
+    "--data",
+    "data_dir",
+    default=".brandubh",
+    show_default=True,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The embedded PostgreSQL's data is in postgres/ here (unused with DATABASE_URL).",
+)
+
+
+def _with_store(data_dir: Path, work: Callable[[Store], Awaitable[T]]) -> T:
+    """Run ``work(store)`` on the deployment's PostgreSQL; its answer."""
+    import asyncio
+
+    from brandubh.serve import database_url
+    from brandubh.store import Store
+
+    async def run(url: str) -> T:
+        store = Store.from_url(url)
+        try:
+            return await work(store)
+        finally:
+            await store.close()
+
+    with database_url(data_dir / "postgres") as url:
+        return asyncio.run(run(url))
+
+
+@moderation.command("reports")
+@_DATA
+@click.option(
+    "--status",
+    type=click.Choice(["open", "cleared", "muted"]),
+    default="open",
+    show_default=True,
+    help="Which reports: open ones, or those cleared or closed by a mute.",
+)
+def moderation_reports(data_dir: Path, status: str) -> None:
+    """List reported chat lines, oldest first: the line as said, its author and reporter."""
+    reports = _with_store(data_dir, lambda store: store.chat_reports(status))
+    if not reports:
+        click.echo(f"brandubh: no {status} reports")
+    for r in reports:
+        # repr: a line's control characters and markup print as text, never act.
+        click.echo(
+            f"#{r.id} game {r.game_id} {r.room} line {r.n}: {r.author_name} ({r.author_id})"
+            f" said {r.text!r}; reported by {r.reporter_id}"
+        )
+
+
+@moderation.command("mute")
+@_DATA
+@click.argument("account_id")
+def moderation_mute(data_dir: Path, account_id: str) -> None:
+    """Mute an account: its chat lines are shown to itself only, from its next line on;
+    its open reports close as muted."""
+    if not _with_store(data_dir, lambda store: store.set_muted(account_id, True)):
+        raise click.ClickException(f"there is no account {account_id}")
+    click.echo(f"brandubh: {account_id} is muted")
+
+
+@moderation.command("unmute")
+@_DATA
+@click.argument("account_id")
+def moderation_unmute(data_dir: Path, account_id: str) -> None:
+    """Lift an account's mute: its next lines reach the others again."""
+    if not _with_store(data_dir, lambda store: store.set_muted(account_id, False)):
+        raise click.ClickException(f"there is no account {account_id}")
+    click.echo(f"brandubh: {account_id} is no longer muted")
+
+
+@moderation.command("clear")
+@_DATA
+@click.argument("report_id", type=int)
+def moderation_clear(data_dir: Path, report_id: int) -> None:
+    """Close an open report with no action."""
+    if not _with_store(data_dir, lambda store: store.clear_report(report_id)):
+        raise click.ClickException(f"there is no open report #{report_id}")
+    click.echo(f"brandubh: report #{report_id} cleared")
 
 
 @main.command()

@@ -222,6 +222,9 @@ class Recorder:
     def on_frame(self, n: int, frame: bytes) -> None:
         self.frames.append((n, frame))
 
+    def on_chat(self, room: str, author: str, muted: bool, frame: bytes) -> None:
+        self.frames.append((0, frame))
+
     def resync(self) -> None:
         self.resyncs += 1
 

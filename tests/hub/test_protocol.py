@@ -52,6 +52,9 @@ GOOD: dict[str, st.SearchStrategy[Any]] = {
     "on": st.booleans(),
     "rated": st.booleans(),
     "match": st.booleans(),
+    "room": st.sampled_from(["players", "spectators"]),
+    "text": st.text(min_size=1, max_size=140),
+    "line": st.integers(0, MAX_EVENT),
 }
 GOOD_BY_TYPE: dict[tuple[str, str], st.SearchStrategy[Any]] = {("choose_sides", "match"): GAME_IDS}
 # Anything a frame may carry: what the fields get when they are not good.
@@ -148,11 +151,12 @@ def test_every_message_is_following_or_acting_on_a_game_or_in_the_lobby() -> Non
         set(typing.get_args(protocol.Following)),
         set(typing.get_args(protocol.GameAction)),
         set(typing.get_args(protocol.LobbyAction)),
+        set(typing.get_args(protocol.ChatAction)),
     ]
     classes = {shape.make for shape in MESSAGES.values()}
     assert set().union(*groups) == classes == set(typing.get_args(protocol.ClientMessage))
     assert sum(len(g) for g in groups) == len(classes) == len(MESSAGES)  # each in one group
-    assert set(typing.get_args(protocol.Acting)) == groups[1] | groups[2]
+    assert set(typing.get_args(protocol.Acting)) == groups[1] | groups[2] | groups[3]
 
 
 def test_an_error_names_the_id_and_game_of_the_message_it_answers() -> None:
@@ -169,9 +173,9 @@ def test_an_error_names_the_id_and_game_of_the_message_it_answers() -> None:
 # -- what parse refuses, word for word ----------------------------------------------------
 
 KNOWN = (
-    "abort, accept_seek, answer_draw, cancel_quick, cancel_seek, choose_sides, claim, "
+    "abort, accept_seek, answer_draw, cancel_quick, cancel_seek, chat, choose_sides, claim, "
     "conditional, decline_rematch, get_conditional, lobby, move, offer_draw, ping, pong, "
-    "quick, rematch, resign, seek, unwatch, watch"
+    "quick, rematch, report, resign, seek, unwatch, watch"
 )
 
 

@@ -6,6 +6,7 @@ import asyncio
 from types import SimpleNamespace
 from typing import Any, cast
 
+from brandubh.hub.messages import frames
 from brandubh.hub.wire.connection import Connection
 from brandubh.hub.wire.subscription import Subscription
 
@@ -39,6 +40,13 @@ async def presence_frame(game_id: str) -> bytes:
     return b"presence"
 
 
+async def recent(state: Any, viewer: str | None) -> tuple[str | None, list[Any]]:
+    return "spectators", []
+
+
+CHAT = frames.chat_lines("g1", "spectators", [])  # the chat's lines, after each catch-up
+
+
 def catching_up(sent: list[bytes]) -> tuple[Subscription, Games, asyncio.Task[None]]:
     """A spectator's subscription sending into ``sent``, its first catch-up started."""
     games = Games()
@@ -47,8 +55,9 @@ def catching_up(sent: list[bytes]) -> tuple[Subscription, Games, asyncio.Task[No
         settings=SimpleNamespace(replay_window=100),
         watchers=SimpleNamespace(count=count),
         presence=SimpleNamespace(frame=presence_frame),
+        chat=SimpleNamespace(recent=recent),
     )
-    conn = SimpleNamespace(services=services, send=sent.append)
+    conn = SimpleNamespace(services=services, send=sent.append, player=None)
     sub = Subscription(cast(Connection, conn), "g1", spectator=True)
     sub.start(None)
     assert sub.task is not None
@@ -61,7 +70,7 @@ async def test_a_finished_catch_up_is_not_held_while_the_socket_follows() -> Non
     sub.on_frame(4, b"event 4")  # live, during the catch-up: delivered after it
     games.release.set()
     await asyncio.wait_for(first, 5)
-    assert sent == [b"snapshot", b"presence", b"event 4"]
+    assert sent == [b"snapshot", b"presence", CHAT, b"event 4"]
     assert sub.task is None and not sub.syncing and sub.last == 4
 
 
@@ -75,4 +84,4 @@ async def test_a_gap_found_by_a_catch_up_keeps_the_next_one() -> None:
     assert second is not None and second is not first and sub.syncing
     games.again.set()
     await asyncio.wait_for(second, 5)
-    assert sub.task is None and sent == [b"snapshot", b"presence", b"presence"]
+    assert sub.task is None and sent == [b"snapshot", b"presence", CHAT, b"presence", CHAT]

@@ -10,6 +10,7 @@ import { type Profile, accountApi, deltaText, isGuestId, ratingText } from "../a
 import { GameActions } from "../actions";
 import { Board } from "../board";
 import { ClaimBanner, claimOffer } from "../claim";
+import { ChatPanel } from "../chat";
 import { ClockBar } from "../clockbar";
 import { ConditionalPanel } from "../conditional";
 import { type AppContext, type Unmount, recallInvite } from "../context";
@@ -189,6 +190,10 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     text: "Pick one of your pieces to see where it can go, then pick a square — or drag the piece. With the keyboard: arrow keys, then Enter. In a game under an hour a move, doing so during the opponent's turn queues a premove, played the moment your turn comes if it is still legal; click anywhere or press Escape to cancel it.",
   });
 
+  const chat = new ChatPanel(live, game, window.matchMedia("(max-width: 899px)").matches);
+  void ctx.me.then((me) => chat.setViewer(me?.id ?? null, me?.account === true));
+  // Followed already (the home page waited for a friend here): ask again for the chat's lines.
+  if (tracker.synced) live.sendExtra({ t: "watch", game, since: tracker.n } as { t: string });
   const playArea = h(
     "section",
     { class: "play", id: "players", "aria-label": "Players and board" },
@@ -224,6 +229,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       h("div", { class: "g-tools" }, watchers, soundToggle, notifyGame),
       h("details", { class: "legend-box" }, h("summary", { text: "Legend and how to move" }), legend, howTo),
     ),
+    chat.root,
     clocks.root,
   );
   root.appendChild(page);
@@ -865,6 +871,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     document.removeEventListener("keydown", cancelPremove);
     unsubscribe();
     conditional.destroy();
+    chat.destroy();
     live.unwatch(game);
   };
 }

@@ -6,6 +6,7 @@ import { ApiError } from "../api";
 import { type Replay, accountApi, accountErrorText } from "../account";
 import "../accounts.css";
 import { Board } from "../board";
+import { replayChat } from "../chat";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
 import { describeMove, parsePosition } from "../notation";
@@ -166,6 +167,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
             " ",
             h("a", { href: `/verify?game=${game}`, class: "btn btn-small", id: "replay-verify", text: "Verify" }),
           ),
+          replayChat(game),
         ),
       ),
     );

@@ -43,6 +43,7 @@ from brandubh.hub.http import routes as http_routes
 from brandubh.hub.live import (
     CONDITIONAL_POLL_S,
     BotWorker,
+    ChatService,
     Conditionals,
     ConditionalWorker,
     Endings,
@@ -169,7 +170,8 @@ class Hub:
         self.sessions = sessions = Sessions(redis, self.lane)
         self.accounts = Accounts(redis, scripts, sessions, settings, store)
         self.session_guard = SessionGuard(sessions, sockets)
-        self.rater = Rater(redis, games, store, grace_s=settings.live_grace_s)
+        self.chat = ChatService(redis, scripts, store)
+        self.rater = Rater(redis, games, store, grace_s=settings.live_grace_s, chat=self.chat)
         self.matches = matches = MatchService(redis, games, store, settings.live_grace_s)
         # The match step first: it reads the game's live state, which the rater lets go.
         self.endings = Endings(
@@ -229,6 +231,7 @@ class Hub:
             require_verified=self.accounts.require_verified,
             heartbeat=self.heartbeat,
             conditionals=self.conditionals,
+            chat=self.chat,
         )
         self._ticks = 0
 
@@ -414,6 +417,7 @@ def create_app(settings: Settings | None = None) -> Entry:
         games=hub.games,
         matches=hub.matches,
         rater=hub.rater,
+        chat=hub.chat,
     )
     mail_web = MailServices(
         settings=settings,

@@ -101,6 +101,13 @@ CODES: Final[dict[str, Code]] = {
     "claim_too_soon": Code(
         400, "your opponent has not been gone long enough yet (30 s) to claim the game"
     ),
+    # -- chat ------------------------------------------------------------------------------
+    "no_chat": Code(403, "this game has no chat: games against the bot have none"),
+    "chat_room": Code(
+        403,
+        "players write in the player room, everyone else in the spectator room: "
+        "that is the one this socket sees",
+    ),
     # -- after the end: rematches ----------------------------------------------------------
     "game_not_over": Code(
         400, "the game is not over: a rematch can be asked for or declined after the end"

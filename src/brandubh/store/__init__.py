@@ -1,7 +1,9 @@
-"""The permanent record in PostgreSQL: accounts, ratings, the archive (docs/storage.md)."""
+"""The permanent record in PostgreSQL: accounts, ratings, the archive, game chat
+(docs/storage.md)."""
 
 from brandubh.store.accounts import Account
 from brandubh.store.archive import Archived, FinalGame, FinishedGame, Seat
+from brandubh.store.chat import ChatReport
 from brandubh.store.db import BadDatabaseURL, create_engine, upgrade, upgrade_url
 from brandubh.store.errors import EmailTaken, IdTaken, StoreError, StoreUnavailable
 from brandubh.store.repository import Store
@@ -10,6 +12,7 @@ __all__ = [
     "Account",
     "Archived",
     "BadDatabaseURL",
+    "ChatReport",
     "EmailTaken",
     "FinalGame",
     "FinishedGame",

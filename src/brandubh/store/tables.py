@@ -1,9 +1,10 @@
 """Every SQL table the service uses, in one place, with what each row holds.
 
 PostgreSQL keeps what must last (docs/storage.md): accounts, ratings and their history,
-every finished game and two-game match. Nothing here expires. Times are milliseconds
-since the epoch (the hub's and Redis's unit), as BIGINT. The migrations in
-``migrations/versions`` create exactly these tables; a test checks that they agree.
+every finished game and two-game match, the player chats and chat reports. Nothing here
+expires. Times are milliseconds since the epoch (the hub's and Redis's unit), as BIGINT.
+The migrations in ``migrations/versions`` create exactly these tables; a test checks
+that they agree.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from sqlalchemy import (
     Column,
     Float,
     ForeignKey,
+    Identity,
     Index,
     Integer,
     LargeBinary,
@@ -21,6 +23,7 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     Table,
     Text,
+    UniqueConstraint,
 )
 from sqlalchemy.dialects.postgresql import JSONB
 
@@ -41,6 +44,10 @@ accounts = Table(
     # mailed link is followed (hub/accounts/verification.py).
     Column("verified", Boolean, nullable=True),
     Column("reminders", Boolean, nullable=False, server_default="true"),  # move reminders
+    Column("chat_off", Boolean, nullable=False, server_default="false"),  # hides game chats
+    # Set by a moderator (``brandubh moderation mute``): the account's chat lines are shown
+    # to itself only (hub/live/chat.py).
+    Column("muted", Boolean, nullable=False, server_default="false"),
 )
 
 # A player's Glicko-2 rating in one rule set, once they have played a rated game in it.
@@ -131,4 +138,38 @@ matches = Table(
     Column("games", Text, nullable=False),  # game ids in order, space separated
     Column("ended", BigInteger, nullable=False),
     Column("summary", JSONB, nullable=False),  # the shape GET /api/matches/<id> answers
+)
+
+# The player chat of each finished game between people (hub/live/chat.py), archived with
+# it: shown on the replay to its two players only. A muted author's lines are kept, marked.
+chat_lines = Table(
+    "chat_lines",
+    metadata,
+    Column("game_id", Text, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("n", Integer, nullable=False),  # the line's number in the player room
+    Column("author_id", Text, nullable=False),
+    Column("author_name", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Column("muted", Boolean, nullable=False),
+    PrimaryKeyConstraint("game_id", "n"),
+)
+
+# A chat line someone reported (hub/live/chat.py), with the line as it was said; open
+# until a moderator clears it or mutes its author (``brandubh moderation``).
+chat_reports = Table(
+    "chat_reports",
+    metadata,
+    Column("id", BigInteger, Identity(), primary_key=True),
+    Column("game_id", Text, nullable=False),
+    Column("room", Text, nullable=False),  # players | spectators
+    Column("n", Integer, nullable=False),  # the line's number in its room
+    Column("author_id", Text, nullable=False),
+    Column("author_name", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("reporter_id", Text, nullable=False),
+    Column("created", BigInteger, nullable=False),
+    Column("status", Text, nullable=False, server_default="open"),  # open | cleared | muted
+    UniqueConstraint("game_id", "room", "n", "reporter_id"),  # one report per reporter
+    Index("chat_reports_open", "status", "id"),
 )

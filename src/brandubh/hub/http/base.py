@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from brandubh.hub.accounts import COOKIE, TTL_S, Accounts, Sessions
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal, http_status
-from brandubh.hub.live import GameService, MatchService, Rater
+from brandubh.hub.live import ChatService, GameService, MatchService, Rater
 from brandubh.hub.wire import unsafe_request_allowed
 
 MAX_BODY: Final = 4096
@@ -31,6 +31,7 @@ class Services:
     games: GameService
     matches: MatchService
     rater: Rater
+    chat: ChatService
 
 
 async def refusal_response(request: Request, exc: Exception) -> Response:

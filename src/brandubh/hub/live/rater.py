@@ -26,6 +26,7 @@ from redis.asyncio import Redis
 from brandubh.engine import format_record
 from brandubh.hub.config import LIVE_GRACE_S
 from brandubh.hub.live import stored
+from brandubh.hub.live.chat import ROOMS, ChatService
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import BOT_ID, GameState, Hash
 from brandubh.hub.redis import keys
@@ -80,10 +81,12 @@ class Rater:
         games: GameService,
         store: Store,
         grace_s: float = LIVE_GRACE_S,
+        chat: ChatService | None = None,
     ) -> None:
         self.redis = redis
         self.games = games
         self.store = store
+        self.chat = chat or ChatService(redis, games.scripts, store)
         self.grace_ms = max(1, int(grace_s * 1000))
 
     # -- archiving one game ------------------------------------------------------------------
@@ -102,6 +105,8 @@ class Rater:
         seed = (await self.games.seed(game_id)).hex()
         record = format_record(await self.games.record(state))
         done = await self.store.archive_game(finished_game(state, raw, seed, record))
+        if state.opponent != "bot":
+            await self.chat.archive(game_id)  # after the game's row, which its lines name
         await self.let_go(game_id)
         return done.outcome
 
@@ -117,6 +122,8 @@ class Rater:
             keys.watchers(game_id),
             keys.moves(game_id),
             keys.repetitions(game_id),
+            keys.chat_numbers(game_id),
+            *(keys.chat(game_id, room) for room in ROOMS),
         ):
             # LT: a later run (a second hub, a retry) never pushes the expiry back.
             pipe.pexpire(key, self.grace_ms, lt=True)

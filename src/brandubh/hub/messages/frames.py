@@ -2,7 +2,7 @@
 
 A few notices are built inside Lua, in the same step as the change they announce:
 ``watchers`` (lua/watchers.lua), ``presence`` when it changes (lua/presence.lua),
-``rematch`` (lua/rematch.lua, lua/rematch_decline.lua), ``seek_removed``
+``rematch`` (lua/rematch.lua, lua/rematch_decline.lua), ``chat`` (lua/chat.lua), ``seek_removed``
 (lua/seek_take.lua, lua/quick.lua), and the deadline inside an ``event`` frame
 (lua/commit.lua fills in ``DEADLINE_PLACEHOLDER``). docs/protocol.md gives every shape.
 """
@@ -76,6 +76,12 @@ def snapshot(game_id: str, n: int, state: dict[str, Any], moves: list[str], watc
         {"t": "snapshot", "game": game_id, "n": n, "state": state, "moves": moves,
          "watchers": watchers}
     )  # fmt: skip
+
+
+def chat_lines(game_id: str, room: str | None, lines: list[dict[str, Any]]) -> bytes:
+    """The latest lines of the chat room a socket sees in a game (``room`` None: it sees
+    none), sent with every snapshot and catch-up; each line as a ``chat`` frame has it."""
+    return encode({"t": "chat_lines", "game": game_id, "room": room, "lines": lines})
 
 
 def presence(game_id: str, online: list[str], gone: dict[str, int] | None = None) -> bytes:

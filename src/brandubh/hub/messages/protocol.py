@@ -36,6 +36,8 @@ PLAYER_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{1,40}\Z")
 MAX_PLY: Final = 10_000
 MAX_EVENT: Final = 1 << 31
 MAX_DEPTH: Final = 8  # no message nests deeper; deeper values are refused unread
+MAX_CHAT: Final = 140  # characters in one chat line
+CHAT_ROOMS: Final = ("players", "spectators")
 
 
 def _reject_ext(code: int, data: bytes) -> NoReturn:
@@ -144,6 +146,14 @@ def _move_time(v: object) -> bool:
 
 def _side(v: object) -> bool:
     return v in ("attackers", "defenders")
+
+
+def _room(v: object) -> bool:
+    return v in CHAT_ROOMS
+
+
+def _chat_text(v: object) -> bool:
+    return isinstance(v, str) and 0 < len(v) <= MAX_CHAT
 
 
 def _bool(v: object) -> bool:
@@ -262,6 +272,24 @@ class DeclineRematch(NamedTuple):
     id: str
 
 
+class Chat(NamedTuple):
+    """Say a line in one of a game's chat rooms (live/chat.py says who may, and where)."""
+
+    game: str
+    room: Literal["players", "spectators"]
+    text: str
+    id: str
+
+
+class Report(NamedTuple):
+    """Report line ``line`` of a game's chat room to the moderators."""
+
+    game: str
+    room: Literal["players", "spectators"]
+    line: int
+    id: str
+
+
 class FollowLobby(NamedTuple):
     """The ``lobby`` message: follow the lobby's seeks and games (``on``), or stop."""
 
@@ -323,10 +351,12 @@ GameAction = (
     | SetConditional
     | GetConditional
 )
+# What an account says in a game's chat, played or watched.
+ChatAction = Chat | Report
 # What an account does in the lobby: seeks, quick pairing, a match's sides.
 LobbyAction = Seek | CancelSeek | AcceptSeek | Quick | CancelQuick | ChooseSides
 # What acts for the socket's player: stamped on arrival, and the session must be alive.
-Acting = GameAction | LobbyAction
+Acting = GameAction | LobbyAction | ChatAction
 # What any socket may send, with or without a player: following, and the heartbeat.
 Following = Watch | Unwatch | FollowLobby | Ping | Pong
 ClientMessage = Acting | Following
@@ -354,6 +384,7 @@ _GAME: Final = Field("game", _game_id, "a game id")
 _ID: Final = Field("id", _msg_id, "a message id")
 _SEEK: Final = Field("seek", _token, "a seek id")
 _RULESET: Final = Field("ruleset", _ruleset, "a rule set id such as 'nielsen'")
+_ROOM: Final = Field("room", _room, "'players' or 'spectators'")
 _MOVE_TIME: Final = Field("move_time", _move_time, "seconds per move, a whole number")
 
 # Every message a client may send, by its type on the wire: its class and its fields, each
@@ -404,6 +435,22 @@ MESSAGES: Final[dict[str, Shape]] = {
             _ID,
         ),
         _shape("get_conditional", GetConditional, _GAME, _ID),
+        _shape(
+            "chat",
+            Chat,
+            _GAME,
+            _ROOM,
+            Field("text", _chat_text, f"the line: text of 1-{MAX_CHAT} characters"),
+            _ID,
+        ),
+        _shape(
+            "report",
+            Report,
+            _GAME,
+            _ROOM,
+            Field("line", _counter, "the number ('n') of the chat line reported"),
+            _ID,
+        ),
         _shape("lobby", FollowLobby, Field("on", _bool, "true to follow the lobby, false to stop")),
         _shape(
             "seek",
@@ -502,7 +549,7 @@ def _id_of(msg: dict[str | bytes, object]) -> str | None:
 
 def reply_to(msg: ClientMessage | None) -> tuple[str | None, str | None]:
     """What an error answering this message names: its id, and its game."""
-    if isinstance(msg, GameAction):
+    if isinstance(msg, GameAction | ChatAction):
         return msg.id, msg.game
     if isinstance(msg, LobbyAction):
         return msg.id, None

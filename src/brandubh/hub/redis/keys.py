@@ -94,6 +94,27 @@ def gone(game_id: str) -> str:
     return f"{PREFIX}:{tag(bucket(game_id))}:gone:{game_id}"
 
 
+def chat(game_id: str, room: str) -> str:
+    """List: the latest lines of one chat room of a game ("players" or "spectators"; at
+    most live/chat.py's KEEP), each a msgpack map (lua/chat.lua). Lives: like the events
+    (as long as the game is played, then the grace once archived: rater.py, and chat.lua
+    gives a line said in the grace the game's remaining time)."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:chat:{room}:{game_id}"
+
+
+def chat_numbers(game_id: str) -> str:
+    """Hash: chat room -> the number of its last line (each room numbers its own lines,
+    apart from the game's events). Lives: like the chat's lists."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:chn:{game_id}"
+
+
+def chat_window(game_id: str, who: str) -> str:
+    """String: lines said in the game's current rate window by one account (its id) or in
+    one room ("room:<room>"): chat.lua's limits. Lives: one window (live/chat.py's WINDOW_MS)
+    from its first line."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:chw:{game_id}:{who}"
+
+
 def player_active(player_id: str) -> str:
     """Sorted set: a player's games in progress -> when they started (ms); kept by the hub
     that commits the start and the end (live/listings.py)."""
@@ -156,7 +177,8 @@ def game_channel_stem(game_id: str) -> str:
 
 def game_channel(game_id: str, hub_id: str) -> str:
     """Sharded pub/sub channel of one game for one hub, under the game's own hash tag:
-    each event as "<n> <frame>", each notice as "0 <frame>". Only that hub subscribes to
+    each event as "<n> <frame>", each notice as "0 <frame>", each chat line as
+    "c <room> <author> <muted> <frame>" (lua/chat.lua). Only that hub subscribes to
     it, while it holds a socket that follows the game (fanout.py)."""
     return game_channel_stem(game_id) + hub_id
 

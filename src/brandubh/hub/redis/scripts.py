@@ -11,7 +11,7 @@ from redis.commands.core import AsyncScript
 
 # The scripts that publish about a game: lua/publish.lua's ``publish`` goes before each.
 PUBLISHING: Final = frozenset(
-    {"commit", "watchers", "presence", "rematch", "rematch_decline", "notice"}
+    {"commit", "watchers", "presence", "rematch", "rematch_decline", "notice", "chat"}
 )
 
 
@@ -47,6 +47,7 @@ class Scripts:
     notice: AsyncScript
     member: AsyncScript
     read: AsyncScript
+    chat: AsyncScript
     conditional: AsyncScript
 
     @classmethod
@@ -72,5 +73,6 @@ class Scripts:
             notice=redis.register_script(_source("notice")),
             member=redis.register_script(_source("member")),
             read=redis.register_script(_source("read")),
+            chat=redis.register_script(_source("chat")),
             conditional=redis.register_script(_source("conditional")),
         )

@@ -33,7 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from brandubh.hub.accounts import COOKIE, Sessions
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import CODES, ProtocolError, Refusal
-from brandubh.hub.live import Conditionals, GameService, MatchService, Player
+from brandubh.hub.live import ChatService, Conditionals, GameService, MatchService, Player
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.messages import (
     CLOSE_HEARTBEAT,
@@ -90,6 +90,7 @@ class Services:
     require_verified: Callable[[str], Awaitable[None]]
     heartbeat: Heartbeat
     conditionals: Conditionals  # each player's own conditional moves (live/conditional.py)
+    chat: ChatService
 
 
 def disconnected(exc: BaseException) -> bool:

@@ -6,7 +6,9 @@ A process subscribes (SSUBSCRIBE) to its own sharded channel of a game
 enters its id in the game's set of hubs (keys.game_hubs); after its last socket leaves it
 unsubscribes and leaves the set. Whatever concerns the game is published on the channel of
 each hub in the set (lua/publish.lua): each event as "<n> <frame>", except to the committing
-hub (commit.lua), each notice as "0 <frame>". So a hub receives only the events of games it
+hub (commit.lua), each notice as "0 <frame>", each chat line as
+"c <room> <author> <muted> <frame>" (lua/chat.lua: no event number, so it never
+disturbs the events). So a hub receives only the events of games it
 holds sockets for, each once, and a game followed on one hub only costs no publication.
 ``add`` returns once the subscription is in effect and the hub is in the set: what the
 caller then reads from the event list (its catch-up) and what pub/sub brings overlap, and
@@ -80,6 +82,7 @@ class Listener(Protocol):
     """Something that follows one game on this process (a socket's subscription)."""
 
     def on_frame(self, n: int, frame: bytes) -> None: ...
+    def on_chat(self, room: str, author: str, muted: bool, frame: bytes) -> None: ...
     def resync(self) -> None: ...
 
 
@@ -461,6 +464,9 @@ class Fanout:
 
     def _dispatch(self, channel: bytes, data: bytes) -> None:
         self.received += 1
+        if data.startswith(b"c "):
+            self._dispatch_chat(channel, data)
+            return
         head, _, frame = data.partition(b" ")
         try:
             n = int(head)
@@ -473,6 +479,18 @@ class Fanout:
         if n:
             for hook in self.hooks:
                 hook(game_id, n)
+
+    def _dispatch_chat(self, channel: bytes, data: bytes) -> None:
+        """A chat line, "c <room> <author> <muted> <frame>" (lua/chat.lua): each listener
+        decides whether its socket may see it. It takes no event number."""
+        try:
+            _, room, author, muted, frame = data.split(b" ", 4)
+        except ValueError:
+            log.error("unreadable chat line on a game channel; dropped")
+            return
+        game_id = keys.game_of_channel(channel)
+        for listener in list(self.games.get(game_id, ())):
+            listener.on_chat(room.decode(), author.decode(), muted == b"1", frame)
 
     def _dispatch_lobby(self, data: bytes) -> None:
         try:

@@ -3,7 +3,8 @@
 checked by each game), acting in the lobby (an account). Each handler takes the typed
 message ``protocol.parse`` made, never the decoded map.
 
-``handle`` answers one message: an acting one is stamped on arrival and needs a live
+``handle`` answers one message: an acting one (a game action, a chat line or report, a
+lobby action) is stamped on arrival and needs a live
 session, then the player it acts for; the refusals a client sees are docs/protocol.md's.
 """
 
@@ -20,6 +21,8 @@ from brandubh.hub.messages import (
     AnswerDraw,
     CancelQuick,
     CancelSeek,
+    Chat,
+    ChatAction,
     ChooseSides,
     Claim,
     ClientMessage,
@@ -35,6 +38,7 @@ from brandubh.hub.messages import (
     Pong,
     Quick,
     Rematch,
+    Report,
     Resign,
     Seek,
     SetConditional,
@@ -62,6 +66,8 @@ async def handle(conn: Connection, msg: ClientMessage) -> None:
                 await conn.check_session()
             if isinstance(msg, GameAction):
                 await act_on_game(conn, _player(conn), msg)
+            elif isinstance(msg, ChatAction):
+                await talk(conn, _account_player(conn), msg)
             else:
                 await act_in_lobby(conn, _account_player(conn), msg)
     else:
@@ -180,6 +186,25 @@ async def _conditional(
         of, tree = "get_conditional", await conditionals.read(player.id, msg.game)
         ply, lines = (tree.ply, tree.lines) if tree is not None else (None, [])
     conn.send(frames.ack(msg.id, of, game=msg.game, ply=ply, lines=lines))
+
+
+# -- chat: an account, in a game it plays or watches --------------------------------------
+
+
+async def talk(conn: Connection, player: Player, msg: ChatAction) -> None:
+    """A chat line (a confirmed account's), or a report of one (any account's)."""
+    services = conn.services
+    state = await services.games.load(msg.game)
+    match msg:
+        case Chat():
+            await services.require_verified(player.id)
+            n = await services.chat.say(state, player, msg.room, msg.text)
+            conn.send(frames.ack(msg.id, "chat", game=msg.game, room=msg.room, n=n))
+        case Report():
+            new = await services.chat.report(state, player, msg.room, msg.line)
+            conn.send(frames.ack(msg.id, "report", game=msg.game, duplicate=not new))
+        case _:
+            assert_never(msg)
 
 
 # -- acting in the lobby: an account -------------------------------------------------------

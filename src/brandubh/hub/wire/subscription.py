@@ -1,5 +1,6 @@
-"""One socket following one game: each event delivered once, in order, with no gap, and
-the entry that says the socket watches (a spectator) or plays (presence) there."""
+"""One socket following one game: each event delivered once, in order, with no gap, the
+chat lines of the room it sees (apart from the events), and the entry that says the
+socket watches (a spectator) or plays (presence) there."""
 
 from __future__ import annotations
 
@@ -71,6 +72,16 @@ class Subscription:
         else:
             self._deliver(n, frame)
 
+    def on_chat(self, room: str, author: str, muted: bool, frame: bytes) -> None:
+        """A chat line: sent at once if this socket sees its room (live/chat.py), and a
+        muted author's only to that author's own sockets. It takes no event number."""
+        player = self.conn.player
+        if room != ("spectators" if self.spectator else "players"):
+            return
+        if muted and (player is None or player.id != author):
+            return
+        self.conn.send(frame)
+
     def _deliver(self, n: int, frame: bytes) -> None:
         if n <= self.last:
             return  # already sent (it arrived by catch-up and by pub/sub)
@@ -122,6 +133,10 @@ class Subscription:
                 self.last = since
             # Who is connected, after the state it belongs to (changes follow as frames).
             self.conn.send(await services.presence.frame(self.game_id))
+            # The chat's latest lines: with each snapshot and catch-up, by their own numbers.
+            player = self.conn.player
+            room, lines = await services.chat.recent(state, player.id if player else None)
+            self.conn.send(frames.chat_lines(self.game_id, room, lines))
             self.syncing = False
             pending, self.pending = sorted(self.pending, key=lambda p: p[0]), []
             for n, frame in pending:
