@@ -53,6 +53,8 @@ async def sides(game: str, *players: tuple[Player, str]) -> dict[str, tuple[Play
 def mentions_lines(value: Any) -> bool:
     """Whether a frame carries a tree of conditional moves anywhere in it."""
     if isinstance(value, dict):
+        if value.get("t") == "chat_lines":  # the chat's lines (§3.7), not moves
+            return False
         return "lines" in value or any(mentions_lines(v) for v in value.values())
     if isinstance(value, list):
         return any(mentions_lines(v) for v in value)
