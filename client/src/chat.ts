@@ -6,16 +6,12 @@
 import "./chat.css";
 import { ApiError, request } from "./api";
 import { h, clear } from "./dom";
+import type { ChatFrame, ChatLine, ChatLinesFrame } from "./protocol";
 
 export const PRESETS = ["Hello", "Good luck", "Good game", "Thank you", "Rematch?"] as const;
 export const MAX_CHAT = 140;
 
-export interface ChatLine {
-  n: number;
-  from: { id: string; name: string };
-  text: string;
-  at: number;
-}
+export type { ChatLine };
 
 /** What the panel needs of the live connection (LiveClient; tests pass a fake). */
 export interface ChatTransport {
@@ -24,8 +20,7 @@ export interface ChatTransport {
   onFrame(fn: (frame: { t: string }) => boolean | void): () => void;
 }
 
-interface ChatFrame { t: "chat"; game: string; room: string; n: number; from: { id: string; name: string }; text: string; at: number }
-interface LinesFrame { t: "chat_lines"; game: string; room: string | null; lines: ChatLine[] }
+type LinesFrame = ChatLinesFrame;
 interface Reply { t: "ack" | "error"; id?: string; code?: string; message?: string }
 
 /** Merge lines by their number, oldest first (a line held already is kept once). */

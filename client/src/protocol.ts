@@ -276,9 +276,39 @@ export type LobbyClientFrame =
   | { t: "cancel_quick"; id: string }
   | { t: "choose_sides"; match: string; side: Side; id: string };
 
-/** Every frame the server sends (docs/protocol.md §3.4 and §3.6). */
+/** A line of a game's chat, as a `chat` frame and in `chat_lines` (docs/protocol.md §3.7). */
+export interface ChatLine {
+  n: number;
+  from: { id: string; name: string };
+  text: string;
+  at: number;
+}
+
+/** A new line in the chat room this socket sees; `n` counts that room's lines. */
+export interface ChatFrame {
+  t: "chat";
+  game: string;
+  room: string;
+  n: number;
+  from: { id: string; name: string };
+  text: string;
+  at: number;
+}
+
+/** The latest lines of the room this socket sees (`room` null: none), after each snapshot
+ * and catch-up. */
+export interface ChatLinesFrame {
+  t: "chat_lines";
+  game: string;
+  room: string | null;
+  lines: ChatLine[];
+}
+
+/** Every frame the server sends (docs/protocol.md §3.4, §3.6 and §3.7). */
 export type ServerFrame =
   | HelloFrame
+  | ChatFrame
+  | ChatLinesFrame
   | SnapshotFrame
   | EventFrame
   | AckFrame
@@ -303,6 +333,10 @@ export type GameClientFrame =
   | { t: "claim"; game: string; draw: boolean; id: string }
   | { t: "rematch"; game: string; id: string }
   | { t: "decline_rematch"; game: string; id: string }
+  | { t: "conditional"; game: string; ply: number; lines: string[][]; id: string }
+  | { t: "get_conditional"; game: string; id: string }
+  | { t: "chat"; game: string; room: string; text: string; id: string }
+  | { t: "report"; game: string; room: string; line: number; id: string }
   | { t: "ping"; n?: number }
   | { t: "pong"; n?: number };
 
