@@ -1,7 +1,7 @@
 // The accounts' part of the frame: who is logged in (header) and the Leaderboard link.
 // Their pages are routed with every other page (routes.ts, main.ts).
 
-import { type Me, accountApi } from "./account";
+import { type Me, accountApi, isNewcomer } from "./account";
 import "./accounts.css";
 import type { AppContext } from "./context";
 import { clear, h } from "./dom";
@@ -36,6 +36,13 @@ export function installAccounts(ctx: AppContext, whoami: HTMLElement): void {
         h("a", { href: `/u/${me.id}`, class: "nav-profile", id: "nav-profile", "data-player": me.id, title: "Your profile", text: me.name }),
         h("a", { href: "/account", class: "nav-account", id: "nav-account", text: "Account" }),
         out,
+      );
+    } else if (isNewcomer(me)) {
+      // Signed up from an invitation, the address not confirmed yet: no second sign-up to
+      // offer; what is left to do is the mailed link (the banner names the address).
+      whoami.hidden = false;
+      box.append(
+        h("span", { class: "nav-pending", id: "nav-pending", title: `We sent a link to ${me.pending}`, text: "Confirm your email" }),
       );
     } else {
       whoami.hidden = false;

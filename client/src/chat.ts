@@ -39,6 +39,7 @@ export class ChatPanel {
   lines: ChatLine[] = [];
   private meId: string | null = null;
   private account = false;
+  private newcomer = false;
   private off = false;
   private readonly sent = new Map<string, string>(); // message id -> what it was
   private readonly list: HTMLOListElement;
@@ -85,10 +86,12 @@ export class ChatPanel {
     this.unhook = transport.onFrame((frame) => this.handle(frame));
   }
 
-  /** Who reads: an account may write (if confirmed) and turn chat off. */
-  setViewer(id: string | null, account: boolean): void {
+  /** Who reads: an account may write (if confirmed) and turn chat off; a newcomer seated
+   *  from an invitation writes once their address is confirmed. */
+  setViewer(id: string | null, account: boolean, newcomer = false): void {
     this.meId = id;
     this.account = account;
+    this.newcomer = newcomer;
     this.offToggle.hidden = !account;
     if (account) {
       request<{ chat_off: boolean }>("GET", "/api/me/chat")
@@ -185,7 +188,7 @@ export class ChatPanel {
     }
     if (this.note.textContent === "Chat is off for you.") this.note.textContent = "";
     this.title.textContent = `${roomName}${this.lines.length ? ` (${this.lines.length})` : ""}`;
-    const guestNote = "Log in to chat.";
+    const guestNote = this.newcomer ? "Confirm your email to chat." : "Log in to chat.";
     if (!this.account && !this.note.textContent) this.note.textContent = guestNote;
     else if (this.account && this.note.textContent === guestNote) this.note.textContent = "";
     clear(this.list);

@@ -69,6 +69,13 @@ def test_a_newcomer_is_at_the_board_from_the_invitation_card(
     assert "Nia Newcomer" in host.inner_text("#players")
     banner = newcomer.inner_text("#mail-banner")
     assert "Confirm your address to keep your account" in banner and email in banner
+    # The header offers no second sign-up: what is left is the mailed link.
+    assert newcomer.locator("#nav-signup").count() == 0
+    assert newcomer.locator("#nav-pending").get_attribute("title") == f"We sent a link to {email}"
+    # (Folded under the page on a phone: its text, not its sight.)
+    newcomer.wait_for_function(
+        "() => document.querySelector('#chat')?.textContent.includes('Confirm your email to chat.')"
+    )
     shot(newcomer, f"newcomer-seated-{name_of(size)}", full=False)
     # They play: the attacker's first move reaches the other side.
     by_side = {p.get_attribute(".page-game", "data-side"): p for p in (host, newcomer)}

@@ -6,7 +6,7 @@
 // comes and goes (notices, offers, the connection, controls, the game-over panel) lives in
 // slots of fixed size beside or under it (style.css, "game page").
 
-import { type Profile, accountApi, deltaText, isGuestId, ratingText } from "../account";
+import { type Profile, accountApi, deltaText, isGuestId, isNewcomer, ratingText } from "../account";
 import { GameActions } from "../actions";
 import { Board } from "../board";
 import { ClaimBanner, claimOffer } from "../claim";
@@ -191,7 +191,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   });
 
   const chat = new ChatPanel(live, game, window.matchMedia("(max-width: 899px)").matches);
-  void ctx.me.then((me) => chat.setViewer(me?.id ?? null, me?.account === true));
+  void ctx.me.then((me) => chat.setViewer(me?.id ?? null, me?.account === true, isNewcomer(me)));
   // Followed already (the home page waited for a friend here): ask again for the chat's lines.
   if (tracker.synced) live.sendExtra({ t: "watch", game, since: tracker.n } as { t: string });
   const playArea = h(
