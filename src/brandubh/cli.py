@@ -87,13 +87,8 @@ def serve(
     )
 
 
-@main.group()
-def db() -> None:
-    """The PostgreSQL schema."""
-
-
-@db.command()
-@click.option(
+# The folder of the embedded PostgreSQL, for the commands that only need the database.
+_DATA = click.option(
     "--data",
     "data_dir",
     default=".brandubh",
@@ -101,6 +96,15 @@ def db() -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="The embedded PostgreSQL's data is in postgres/ here (unused with DATABASE_URL).",
 )
+
+
+@main.group()
+def db() -> None:
+    """The PostgreSQL schema."""
+
+
+@db.command()
+@_DATA
 def upgrade(data_dir: Path) -> None:
     """Apply every schema migration not yet applied (``serve`` does this at start)."""
     from brandubh.serve import database_url, migrate
@@ -150,16 +154,6 @@ def migrate_from_redis(data_dir: Path) -> None:
 @main.group()
 def moderation() -> None:
     """Game chat's reports and muted accounts (docs/accounts.md, "Chat and moderation")."""
-
-
-_DATA = click.option(
-    "--data",
-    "data_dir",
-    default=".brandubh",
-    show_default=True,
-    type=click.Path(file_okay=False, path_type=Path),
-    help="The embedded PostgreSQL's data is in postgres/ here (unused with DATABASE_URL).",
-)
 
 
 def _with_store(data_dir: Path, work: Callable[[Store], Awaitable[T]]) -> T:
