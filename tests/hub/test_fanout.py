@@ -153,7 +153,7 @@ async def test_a_hub_hears_only_what_other_hubs_commit_in_games_it_follows(
     async def heard() -> dict[str, list[int]]:
         got: dict[str, list[int]] = {}
         while (msg := await pubsub.get_message(timeout=0.3)) is not None:
-            if msg["type"] == "smessage" and not msg["data"].startswith(b"0 "):
+            if msg["type"] == "smessage" and not msg["data"].startswith((b"0 ", b"p ")):
                 # events, not notices (watcher counts, presence), by the hub they are for
                 hub = msg["channel"].decode().rpartition(":")[2]
                 got.setdefault(hub, []).append(int(msg["data"].split(b" ", 1)[0]))
@@ -223,6 +223,9 @@ class Recorder:
         self.frames.append((n, frame))
 
     def on_chat(self, room: str, author: str, muted: bool, frame: bytes) -> None:
+        self.frames.append((0, frame))
+
+    def on_presence(self, version: int, frame: bytes) -> None:
         self.frames.append((0, frame))
 
     def resync(self) -> None:

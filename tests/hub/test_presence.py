@@ -4,9 +4,13 @@ and how the hub serves the client's files (gzip, cache headers, its own not-foun
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import httpx
+import msgpack
 
+from brandubh.hub.redis import Scripts, keys
+from brandubh.hub.wire.presence import Presence
 from services import HubProcess
 from wsclient import Player, Socket, friend_game, side_of
 
@@ -154,3 +158,31 @@ async def test_a_bot_game_its_player_left_is_not_on_the_watch_list(hub: HubProce
         await asyncio.sleep(0.1)
     else:
         raise AssertionError("the abandoned bot game is still on the watch list")
+
+
+async def test_each_presence_change_has_a_later_version_even_after_its_hash_expired(
+    redis_async: Any,
+) -> None:
+    presence = Presence(Scripts.register(redis_async).presence)
+    game = "PvErSiOn0001"
+    await presence.update(game, "c1", "alice", "add")
+    first, _ = await presence.frame(game)
+    await presence.update(game, "c1", "alice", "add")  # a renewal: nothing changed
+    assert (await presence.frame(game))[0] == first
+    await presence.update(game, "c2", "bob", "add")
+    second, frame = await presence.frame(game)
+    assert second > first
+    assert msgpack.unpackb(frame)["online"] == ["alice", "bob"]
+    # The hash that holds the version runs out (no change for hours): the next change
+    # still takes a later version than any a socket may have been sent.
+    await redis_async.delete(keys.gone(game))
+    await presence.update(game, "c2", "bob", "del")
+    third, frame = await presence.frame(game)
+    assert third > second
+    assert msgpack.unpackb(frame) == {
+        "t": "presence",
+        "game": game,
+        "online": ["alice"],
+        "gone": {"bob": msgpack.unpackb(frame)["gone"]["bob"]},
+    }
+    assert "#v" not in msgpack.unpackb(frame)["gone"]

@@ -36,8 +36,11 @@ async def count(game_id: str) -> int:
     return 1
 
 
-async def presence_frame(game_id: str) -> bytes:
-    return b"presence"
+PRESENCE_VERSION = [5]  # what the catch-up reads: the version of its presence answer
+
+
+async def presence_frame(game_id: str) -> tuple[int, bytes]:
+    return PRESENCE_VERSION[0], b"presence"
 
 
 async def recent(state: Any, viewer: str | None) -> tuple[str | None, list[Any]]:
@@ -85,3 +88,17 @@ async def test_a_gap_found_by_a_catch_up_keeps_the_next_one() -> None:
     games.again.set()
     await asyncio.wait_for(second, 5)
     assert sub.task is None and sent == [b"snapshot", b"presence", CHAT, b"presence", CHAT]
+
+
+async def test_a_presence_older_than_one_sent_is_not_sent() -> None:
+    # The catch-up's presence and pub/sub's travel on two connections: a change heard on
+    # pub/sub (version 7) may arrive before the catch-up's older read (version 5).
+    sent: list[bytes] = []
+    sub, games, first = catching_up(sent)
+    sub.on_presence(7, b"presence 7")
+    games.release.set()
+    await asyncio.wait_for(first, 5)
+    assert sent == [b"presence 7", b"snapshot", CHAT]
+    sub.on_presence(6, b"presence 6")  # older still: dropped
+    sub.on_presence(8, b"presence 8")
+    assert sent[-1] == b"presence 8" and b"presence 6" not in sent

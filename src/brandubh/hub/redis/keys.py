@@ -90,7 +90,8 @@ def presence(game_id: str) -> str:
 def gone(game_id: str) -> str:
     """Hash: player id -> when their last socket following the game went (ms, Redis clock),
     written by lua/presence.lua, cleared when one comes back; commit.lua reads it to judge
-    a claim (changes.claim). Lives: ``GONE_TTL_MS`` (wire/presence.py) after the last write."""
+    a claim (changes.claim). Field ``#v``: the version of the game's presence (presence.lua).
+    Lives: ``GONE_TTL_MS`` (wire/presence.py) after the last write."""
     return f"{PREFIX}:{tag(bucket(game_id))}:gone:{game_id}"
 
 

@@ -6,7 +6,8 @@ A process subscribes (SSUBSCRIBE) to its own sharded channel of a game
 enters its id in the game's set of hubs (keys.game_hubs); after its last socket leaves it
 unsubscribes and leaves the set. Whatever concerns the game is published on the channel of
 each hub in the set (lua/publish.lua): each event as "<n> <frame>", except to the committing
-hub (commit.lua), each notice as "0 <frame>", each chat line as
+hub (commit.lua), each notice as "0 <frame>", each presence as "p <version> <frame>"
+(lua/presence.lua), each chat line as
 "c <room> <author> <muted> <frame>" (lua/chat.lua: no event number, so it never
 disturbs the events). So a hub receives only the events of games it
 holds sockets for, each once, and a game followed on one hub only costs no publication.
@@ -83,6 +84,7 @@ class Listener(Protocol):
 
     def on_frame(self, n: int, frame: bytes) -> None: ...
     def on_chat(self, room: str, author: str, muted: bool, frame: bytes) -> None: ...
+    def on_presence(self, version: int, frame: bytes) -> None: ...
     def resync(self) -> None: ...
 
 
@@ -467,6 +469,9 @@ class Fanout:
         if data.startswith(b"c "):
             self._dispatch_chat(channel, data)
             return
+        if data.startswith(b"p "):
+            self._dispatch_presence(channel, data)
+            return
         head, _, frame = data.partition(b" ")
         try:
             n = int(head)
@@ -491,6 +496,19 @@ class Fanout:
         game_id = keys.game_of_channel(channel)
         for listener in list(self.games.get(game_id, ())):
             listener.on_chat(room.decode(), author.decode(), muted == b"1", frame)
+
+    def _dispatch_presence(self, channel: bytes, data: bytes) -> None:
+        """Who is connected, "p <version> <frame>" (lua/presence.lua): each listener sends
+        it unless its socket already has a newer one."""
+        try:
+            _, version, frame = data.split(b" ", 2)
+            number = int(version)
+        except ValueError:
+            log.error("unreadable presence on a game channel; dropped")
+            return
+        game_id = keys.game_of_channel(channel)
+        for listener in list(self.games.get(game_id, ())):
+            listener.on_presence(number, frame)
 
     def _dispatch_lobby(self, data: bytes) -> None:
         try:

@@ -6,7 +6,9 @@ A player counts as connected to a game while at least one of their sockets, on a
 follows it; when their last one goes, presence.lua keeps since when they are gone
 (``keys.gone``), which the frames carry and a claim is judged by (changes.claim).
 Entries expire after ``PRESENCE_TTL_MS`` unless refreshed, so a hub that dies does not
-leave its players shown as connected.
+leave its players shown as connected. Each change has a version: what a socket reads with
+its catch-up and what pub/sub brings travel on two connections in no set order, and a
+socket is sent only presences no older than the last it had (subscription.py).
 """
 
 from __future__ import annotations
@@ -43,16 +45,18 @@ class Presence:
         """Add, refresh or drop one socket of a player; the ids connected afterwards."""
         return (await self._call(game_id, f"{conn_id}|{player_id}", op, publish))[0]
 
-    async def frame(self, game_id: str) -> bytes:
-        """The ``presence`` frame for a game as it stands: sent after each catch-up."""
-        online, gone = await self._call(game_id, "|", "get", publish=False)
-        return frames.presence(game_id, online, gone)
+    async def frame(self, game_id: str) -> tuple[int, bytes]:
+        """The ``presence`` frame for a game as it stands, with its version: sent after
+        each catch-up."""
+        online, gone, version = await self._call(game_id, "|", "get", publish=False)
+        return version, frames.presence(game_id, online, gone)
 
     async def _call(
         self, game_id: str, member: str, op: Op, publish: bool
-    ) -> tuple[list[str], dict[str, int]]:
-        """presence.lua: who is connected, and since when each player who left is gone."""
-        online, flat = await self.script(
+    ) -> tuple[list[str], dict[str, int], int]:
+        """presence.lua: who is connected, since when each player who left is gone, and
+        the version of that answer."""
+        online, flat, version = await self.script(
             keys=[keys.presence(game_id), keys.game_hubs(game_id), keys.gone(game_id)],
             args=[
                 member,
@@ -66,7 +70,7 @@ class Presence:
         )
         text = [_text(r) for r in flat or []]
         gone = {text[i]: int(text[i + 1]) for i in range(0, len(text) - 1, 2)}
-        return sorted(_text(r) for r in online or []), gone
+        return sorted(_text(r) for r in online or []), gone, int(version)
 
 
 def _text(value: bytes | str) -> str:

@@ -21,7 +21,16 @@ log = logging.getLogger(__name__)
 class Subscription:
     """One socket following one game: delivers each event once, in order, with no gap."""
 
-    __slots__ = ("conn", "game_id", "last", "pending", "spectator", "syncing", "task")
+    __slots__ = (
+        "conn",
+        "game_id",
+        "last",
+        "pending",
+        "presence",
+        "spectator",
+        "syncing",
+        "task",
+    )
 
     def __init__(self, conn: Connection, game_id: str, spectator: bool) -> None:
         self.conn = conn
@@ -31,6 +40,7 @@ class Subscription:
         self.syncing = False
         self.pending: list[tuple[int, bytes]] = []
         self.task: asyncio.Task[None] | None = None  # the catch-up, while it runs
+        self.presence = -1  # the version of the last presence sent (lua/presence.lua)
 
     # -- the socket's entry: a spectator is counted, a player is present -----------------
 
@@ -82,6 +92,13 @@ class Subscription:
             return
         self.conn.send(frame)
 
+    def on_presence(self, version: int, frame: bytes) -> None:
+        """Who is connected: sent unless this socket already had a newer answer (the
+        catch-up reads presence on another connection than pub/sub brings it on)."""
+        if version >= self.presence:
+            self.presence = version
+            self.conn.send(frame)
+
     def _deliver(self, n: int, frame: bytes) -> None:
         if n <= self.last:
             return  # already sent (it arrived by catch-up and by pub/sub)
@@ -132,7 +149,7 @@ class Subscription:
                         self.conn.send(frame)
                 self.last = since
             # Who is connected, after the state it belongs to (changes follow as frames).
-            self.conn.send(await services.presence.frame(self.game_id))
+            self.on_presence(*await services.presence.frame(self.game_id))
             # The chat's latest lines: with each snapshot and catch-up, by their own numbers.
             player = self.conn.player
             room, lines = await services.chat.recent(state, player.id if player else None)

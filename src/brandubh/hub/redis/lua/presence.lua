@@ -3,13 +3,18 @@
 -- players shown as connected for longer than the ttl. When a player's last socket goes,
 -- the time is kept as theirs "gone since" (an opponent may claim the game after a grace:
 -- changes.claim, commit.lua); a socket of theirs coming back clears it.
+-- Each change takes a version (field '#v' of the gone hash: never below the Redis clock in
+-- microseconds, so it still grows after the hash expired): a hub reads presence on its
+-- command connection and hears changes on pub/sub, two paths with no order between them,
+-- and a socket is sent a presence only if it is no older than the last it was sent.
 -- KEYS[1] presence zset: "<connection id>|<player id>" -> expiry (ms, Redis clock)
 -- KEYS[2] the game's set of hubs (publish.lua)
 -- KEYS[3] gone hash: player id -> when their last socket went (ms, Redis clock)
 -- ARGV[1] member   ARGV[2] 'add', 'del' or 'get'   ARGV[3] ttl (ms)
 -- ARGV[4] channel stem  ARGV[5] game id                 ARGV[6] '1' to publish a change
 -- ARGV[7] how long a gone time is kept (ms)
--- Returns {the ids of the players connected now, {player id, gone since, ...}}.
+-- Returns {the ids of the players connected now, {player id, gone since, ...}, version}.
+-- Publishes "p <version> <frame>" on a change.
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 
@@ -51,13 +56,27 @@ for _, pid in ipairs(was) do
     redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[7]))
   end
 end
-local gone = redis.call('HGETALL', KEYS[3])
-if ARGV[6] == '1' and table.concat(after, ' ') ~= before then
+local version = tonumber(redis.call('HGET', KEYS[3], '#v') or '0')
+local changed = table.concat(after, ' ') ~= before
+if changed then
+  version = math.max(t[1] * 1000000 + t[2], version + 1)
+  redis.call('HSET', KEYS[3], '#v', string.format('%.0f', version))
+  redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[7]))
+end
+local gone = {}
+local flat = redis.call('HGETALL', KEYS[3])
+for i = 1, #flat, 2 do
+  if flat[i] ~= '#v' then
+    gone[#gone + 1] = flat[i]
+    gone[#gone + 1] = flat[i + 1]
+  end
+end
+if ARGV[6] == '1' and changed then
   local frame = {t = 'presence', game = ARGV[5], online = after}
   if #gone > 0 then
     frame.gone = {}
     for i = 1, #gone, 2 do frame.gone[gone[i]] = tonumber(gone[i + 1]) end
   end
-  publish(KEYS[2], ARGV[4], '0 ' .. cmsgpack.pack(frame), '', now)
+  publish(KEYS[2], ARGV[4], 'p ' .. string.format('%.0f', version) .. ' ' .. cmsgpack.pack(frame), '', now)
 end
-return {after, gone}
+return {after, gone, string.format('%.0f', version)}
