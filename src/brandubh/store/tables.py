@@ -1,10 +1,10 @@
 """Every SQL table the service uses, in one place, with what each row holds.
 
 PostgreSQL keeps what must last (docs/storage.md): accounts, ratings and their history,
-every finished game and two-game match, the player chats and chat reports. Nothing here
-expires. Times are milliseconds since the epoch (the hub's and Redis's unit), as BIGINT.
-The migrations in ``migrations/versions`` create exactly these tables; a test checks
-that they agree.
+every finished game and two-game match, the player chats and chat reports, the bot's
+analyses. Nothing here expires. Times are milliseconds since the epoch (the hub's and
+Redis's unit), as BIGINT. The migrations in ``migrations/versions`` create exactly these
+tables; a test checks that they agree.
 """
 
 from __future__ import annotations
@@ -172,4 +172,19 @@ chat_reports = Table(
     Column("status", Text, nullable=False, server_default="open"),  # open | cleared | muted
     UniqueConstraint("game_id", "room", "n", "reporter_id"),  # one report per reporter
     Index("chat_reports_open", "status", "id"),
+)
+
+# The bot's analysis of a finished game (docs/analysis.md), written once by a worker
+# (brandubh.analysis_worker); a new ``ANALYSIS_VERSION`` makes new rows, never changes old
+# ones. No foreign key to ``games``: a worker may finish before the game is archived.
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("game_id", Text, nullable=False),
+    Column("version", Integer, nullable=False),  # brandubh.analysis.ANALYSIS_VERSION
+    Column("ruleset", Text, nullable=False),
+    Column("nodes", Integer, nullable=False),  # the search's budget per ply
+    Column("analysis", JSONB, nullable=False),  # GameAnalysis.to_dict() (docs/analysis.md)
+    Column("created", BigInteger, nullable=False),
+    PrimaryKeyConstraint("game_id", "version"),
 )

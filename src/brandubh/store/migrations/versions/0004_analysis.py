@@ -1,0 +1,33 @@
+"""Analysis by the bot: each finished game's analysis, kept once per game and version.
+
+Revision ID: 0004
+Revises: 0003
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+from sqlalchemy.dialects.postgresql import JSONB
+
+revision = "0004"
+down_revision = "0003"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "analyses",
+        sa.Column("game_id", sa.Text, nullable=False),
+        sa.Column("version", sa.Integer, nullable=False),
+        sa.Column("ruleset", sa.Text, nullable=False),
+        sa.Column("nodes", sa.Integer, nullable=False),
+        sa.Column("analysis", JSONB, nullable=False),
+        sa.Column("created", sa.BigInteger, nullable=False),
+        sa.PrimaryKeyConstraint("game_id", "version"),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("analyses")
