@@ -2,7 +2,7 @@
 
 PostgreSQL keeps what must last (docs/storage.md): accounts, ratings and their history,
 every finished game and two-game match, the player chats and chat reports, the bot's
-analyses. Nothing here expires. Times are milliseconds since the epoch (the hub's and
+analyses, the opening explorer's counts. Nothing here expires. Times are milliseconds since the epoch (the hub's and
 Redis's unit), as BIGINT. The migrations in ``migrations/versions`` create exactly these
 tables; a test checks that they agree.
 """
@@ -187,4 +187,23 @@ analyses = Table(
     Column("analysis", JSONB, nullable=False),  # GameAnalysis.to_dict() (docs/analysis.md)
     Column("created", BigInteger, nullable=False),
     PrimaryKeyConstraint("game_id", "version"),
+)
+
+# The opening explorer (store/explorer.py, docs/analysis.md): for each rule set, position
+# and move, the archived games between people that played that move from that position
+# within their first ``EXPLORER_PLIES`` plies, and how they ended. Kept by the transaction
+# that archives each game; ``brandubh db explorer-rebuild`` makes it again from ``games``.
+explorer_moves = Table(
+    "explorer_moves",
+    metadata,
+    Column("ruleset", Text, nullable=False),
+    Column("position", LargeBinary, nullable=False),  # explorer.position_key: 15 bytes
+    Column("move", Text, nullable=False),  # canonical move text, e.g. "d1-c1"
+    Column("games", Integer, nullable=False),
+    Column("attackers", Integer, nullable=False),  # games the attackers won
+    Column("defenders", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    Column("rated", Integer, nullable=False),  # rated games among them: both ratings known
+    Column("rating_sum", BigInteger, nullable=False),  # both players' ratings before each
+    PrimaryKeyConstraint("ruleset", "position", "move"),
 )
