@@ -2,9 +2,9 @@
 
 PostgreSQL keeps what must last (docs/storage.md): accounts, ratings and their history,
 every finished game and two-game match, the player chats and chat reports, the bot's
-analyses, the opening explorer's counts. Nothing here expires. Times are milliseconds since the epoch (the hub's and
-Redis's unit), as BIGINT. The migrations in ``migrations/versions`` create exactly these
-tables; a test checks that they agree.
+analyses, the opening explorer's counts. Nothing here expires. Times are milliseconds
+since the epoch (the hub's and Redis's unit), as BIGINT. The migrations in
+``migrations/versions`` create exactly these tables; a test checks that they agree.
 """
 
 from __future__ import annotations
