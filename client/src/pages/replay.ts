@@ -5,11 +5,16 @@
 import { ApiError } from "../api";
 import { type Replay, accountApi, accountErrorText } from "../account";
 import "../accounts.css";
+import "../analysis.css";
+import { type Analysis, evalText, judgmentMark, judgmentText } from "../analysis";
+import { AnalysisPanel, mayRequest } from "../analysispanel";
 import { Board } from "../board";
+import { boardUrl } from "../boardurl";
+import { EvalGraph } from "../evalgraph";
 import { replayChat } from "../chat";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
-import { describeMove, parsePosition } from "../notation";
+import { START_POSITION, describeMove, parsePosition } from "../notation";
 import { RULES } from "../rules";
 import { resultText } from "../status";
 
@@ -58,6 +63,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
   const onKey = (e: KeyboardEvent) => keyHandler?.(e);
   let keyHandler: ((e: KeyboardEvent) => void) | null = null;
   document.addEventListener("keydown", onKey);
+  let cleanup: (() => void) | null = null;
 
   accountApi
     .positions(game)
@@ -96,6 +102,60 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
       else list.lastElementChild?.append(" ", b);
     });
 
+    // The analysis, once there is one: the graph under the board, marks in the list, arrows.
+    let analysis: Analysis | null = null;
+    let graph: EvalGraph | null = null;
+    const graphSlot = h("div", { class: "eval-slot", id: "eval-slot" });
+    const plyNote = h("p", { class: "analysis-ply", id: "analysis-ply", "aria-live": "polite" });
+    const boardLink = h("a", { class: "btn btn-small", id: "replay-board-link", text: "Analysis board", hidden: true });
+    const panel = new AnalysisPanel(ctx.live, game, (a) => {
+      analysis = a;
+      graph = new EvalGraph(a, (to) => show(to));
+      graphSlot.replaceChildren(graph.root);
+      graph.draw();
+      a.plies.forEach((p) => {
+        const mark = judgmentMark(p.judgment);
+        const b = plyButtons[p.ply - 1];
+        if (!mark || !b) return;
+        b.dataset.judgment = p.judgment ?? "";
+        b.title = `${describeMove(p.move)} — ${judgmentText(p)}`;
+        b.append(h("span", { class: `judg-mark judg-${p.judgment}`, "aria-hidden": "true", text: mark.symbol }));
+        b.setAttribute("aria-label", `${p.move}, ${judgmentText(p)}`);
+      });
+      show(ply);
+    });
+    cleanup = () => {
+      panel.destroy();
+      graph?.destroy();
+    };
+    const players = [replay.players.attackers?.id, replay.players.defenders?.id];
+    void ctx.me.then((me) => {
+      const mine = !!me?.id && players.includes(me.id);
+      // Never engine help for a player during their own game (the server refuses it too).
+      boardLink.hidden = replay.status !== "ended" && (mine || !me);
+      panel.start(replay.status === "ended", mayRequest(me, players));
+    });
+
+    /** The analysis of the shown ply in words, and its better line as arrows. */
+    const showAnalysis = () => {
+      graph?.mark(ply);
+      const p = analysis && ply > 0 ? analysis.plies[ply - 1] : null;
+      const e = analysis ? (p ?? analysis.start) : null;
+      const line = p?.judgment ? (p.line.length ? p.line : p.best ? [p.best] : []) : [];
+      board.setArrows(line);
+      plyNote.replaceChildren();
+      plyNote.dataset.judgment = p?.judgment ?? "";
+      if (!e) return;
+      if (p?.judgment) {
+        plyNote.append(
+          h("strong", { class: `judg-${p.judgment}`, text: `${judgmentMark(p.judgment)?.symbol} ${judgmentText(p)}` }),
+          line.length > 1 ? ` (line: ${line.join(" ")})` : "",
+          h("br"),
+        );
+      }
+      plyNote.append(evalText(e));
+    };
+
     const show = (to: number) => {
       ply = to;
       const position = parsePosition(replay.positions[ply]);
@@ -117,6 +177,9 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
       if (ply === 0) list.scrollTop = 0;
       buttons.first.disabled = buttons.prev.disabled = ply === 0;
       buttons.next.disabled = buttons.end.disabled = ply === last;
+      const start = replay.positions[0];
+      boardLink.href = boardUrl({ ruleset: replay.ruleset, position: start === START_POSITION ? null : start, moves: replay.moves, ply });
+      showAnalysis();
     };
     buttons.first.addEventListener("click", () => show(0));
     buttons.prev.addEventListener("click", () => show(Math.max(0, ply - 1)));
@@ -153,6 +216,8 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
           h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the game" }, buttons.first, buttons.prev, buttons.next, buttons.end),
           caption,
           board.root,
+          plyNote,
+          graphSlot,
           h("p", { class: "hint", text: "Arrow keys step through the moves; Home and End jump." }),
         ),
         h(
@@ -166,7 +231,10 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
             h("a", { href: `/api/games/${game}/record`, class: "btn btn-small", id: "replay-record", download: `brandubh-${game}.txt`, text: "Download the record" }),
             " ",
             h("a", { href: `/verify?game=${game}`, class: "btn btn-small", id: "replay-verify", text: "Verify" }),
+            " ",
+            boardLink,
           ),
+          panel.root,
           replayChat(game),
         ),
       ),
@@ -176,6 +244,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
 
   return () => {
     gone = true;
+    cleanup?.();
     document.removeEventListener("keydown", onKey);
   };
 }
