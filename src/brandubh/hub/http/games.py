@@ -370,6 +370,7 @@ def routes(web: Services, static: Path) -> list[Route]:
         Route("/leaderboard", page),
         Route("/leaderboard/{ruleset}", ruleset_page),
         Route("/replay/{game_id}", page),
+        Route("/analysis", page),
         Route("/games", page),
     ]
 
