@@ -113,6 +113,28 @@ def upgrade(data_dir: Path) -> None:
         click.echo(f"brandubh: the schema is at revision {migrate(url)}")
 
 
+@db.command("explorer-rebuild")
+@_DATA
+def explorer_rebuild(data_dir: Path) -> None:
+    """Count the whole archive into the opening explorer again (once after upgrading an
+    archive kept before it; safe to run again, and while the service runs)."""
+    import asyncio
+
+    from brandubh.serve import database_url, migrate
+    from brandubh.store import Store
+
+    async def run(url: str) -> int:
+        store = Store.from_url(url, pool_size=1)
+        try:
+            return await store.rebuild_explorer()
+        finally:
+            await store.close()
+
+    with database_url(data_dir / "postgres") as url:
+        migrate(url)
+        click.echo(f"brandubh: the opening explorer counts {asyncio.run(run(url))} games")
+
+
 @main.command("migrate-from-redis")
 @click.option(
     "--data",

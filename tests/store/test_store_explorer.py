@@ -3,8 +3,11 @@ the archived records, once per game, and made again alike by the rebuild."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import os
 import random
+import sys
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -193,3 +196,31 @@ async def test_a_position_is_found_however_it_is_spelled(store: Store) -> None:
         {"move": "d2-b2", "games": 1, "attackers": 0, "defenders": 1, "draws": 0, "rating": None}
     ]
     assert (await store.explorer("federation", START_POSITION))["moves"] == []
+
+
+async def test_the_command_line_rebuilds_an_archive_kept_before_the_explorer(
+    store: Store, fresh_database_url: str
+) -> None:
+    await accounts(store)
+    batch = generated(random.Random(3), 20)
+    for game in batch:
+        await store.archive_game(game)
+    kept = sorted(await table(store))
+    async with store.engine.begin() as conn:
+        await conn.execute(explorer_moves.delete())  # as an archive older than the table
+    env = {**os.environ, "DATABASE_URL": fresh_database_url}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "brandubh",
+        "db",
+        "explorer-rebuild",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await proc.communicate()
+    assert proc.returncode == 0, err.decode()
+    assert sorted(await table(store)) == kept
+    counted = sum(1 for g in batch if g.opponent == "friend" and g.reason != "aborted")
+    assert f"the opening explorer counts {counted} games" in out.decode()
