@@ -21,6 +21,7 @@ from brandubh.analysis.analyse import (
     evaluate_position,
 )
 from brandubh.analysis.board import IllegalLineMove, Step, walk
+from brandubh.analysis.export import record_with_analysis
 from brandubh.analysis.judge import (
     BLUNDER,
     INACCURACY,
@@ -51,6 +52,7 @@ __all__ = [
     "evaluate_position",
     "judge",
     "move_accuracy",
+    "record_with_analysis",
     "walk",
     "win_chance",
 ]
