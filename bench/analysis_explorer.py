@@ -44,11 +44,7 @@ from brandubh.store.tables import explorer_moves, games
 RULESET = "nielsen"
 SIZES = (10_000, 100_000, 1_000_000)
 COPY_BATCH = 50_000
-COLUMNS = (
-    "id ruleset rated opponent bot_level attacker_id attacker_name defender_id defender_name "
-    "winner reason plies move_time created ended moves seed commitment record match_id "
-    "match_no summary final final_seq"
-).split()
+COLUMNS = [c.name for c in games.columns]  # game_records makes rows in this order
 
 
 def playouts(n: int, seed: int) -> list[tuple[str, ...]]:
