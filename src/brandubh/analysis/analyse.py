@@ -40,8 +40,8 @@ _TEXTS: Final[dict[str, str]] = {
     "king_captured": "the king is captured in {n}",
     "attackers_eliminated": "the attackers are all taken in {n}",
     "defenders_eliminated": "the defenders are all taken in {n}",
-    "no_legal_moves": "the {loser} run out of moves in {n}",
-    "repetition": "the {winner} win by repetition in {n}",
+    "no_legal_moves": "the {winner} win in {n}, no move left",
+    "repetition": "the {winner} win in {n} by repetition",
 }
 
 
@@ -216,7 +216,7 @@ def _forced(mover: Side, score: int, game: Game, pv: list[str]) -> Forced | None
     moves = (plies + 1) // 2 if winner == mover else plies // 2
     n = f"{moves} move" if moves == 1 else f"{moves} moves"
     text = _TEXTS.get(reason or "", "the {winner} win in {n}")
-    return Forced(winner, plies, text.format(n=n, winner=winner, loser=opponent(winner)))
+    return Forced(winner, plies, text.format(n=n, winner=winner))
 
 
 def _rng() -> random.Random:
