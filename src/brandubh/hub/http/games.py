@@ -16,6 +16,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from brandubh import fairplay
+from brandubh.analysis import GameAnalysis, record_with_analysis
 from brandubh.engine import RULESETS, EngineError, Record, format_record, parse_record
 from brandubh.hub.accounts import COOKIE, Session
 from brandubh.hub.errors import RateLimited, Refusal, no_game, verification_required
@@ -239,7 +240,15 @@ def routes(web: Services, static: Path) -> list[Route]:
         if not GAME_ID_RE.match(game_id):
             raise no_game(game_id)
         state = await web.games.load(game_id)
-        text = format_record(await web.games.record(state))
+        record = await web.games.record(state)
+        if request.query_params.get("analysis") == "1":
+            # The record with the bot's analysis as comments (docs/record-format.md).
+            analysis = await web.analyses.stored(game_id)
+            if analysis is None:
+                raise Refusal("not_found", f"game {game_id} has no analysis yet")
+            text = record_with_analysis(record, GameAnalysis.from_dict(analysis))
+        else:
+            text = format_record(record)
         return PlainTextResponse(
             text, headers={"Content-Disposition": f'attachment; filename="brandubh-{game_id}.txt"'}
         )
