@@ -9,11 +9,13 @@ import pytest
 
 from brandubh.analysis import (
     ANALYSIS_VERSION,
+    Forced,
     GameAnalysis,
     IllegalLineMove,
     PositionEval,
     SideSummary,
     analyse_game,
+    evaluate_position,
 )
 from brandubh.analysis import analyse as analyse_module
 from brandubh.engine import Game
@@ -111,3 +113,27 @@ def test_each_move_is_judged_by_the_drop_in_its_movers_chance(
         "attackers": SideSummary(inaccuracy=1, mistake=0, blunder=0, accuracy=81.8),
         "defenders": SideSummary(inaccuracy=0, mistake=0, blunder=1, accuracy=62.4),
     }
+
+
+@pytest.mark.parametrize(
+    ("position", "plies", "text"),
+    [
+        # The king on c3 steps to c1: two open lanes (to a1 and g1), one can be blocked.
+        ("4A2/4AA1/7/3D3/2K4/7/7 d", 3, "the king escapes in 2 moves"),
+        # The attackers to move first: whatever they do, the same fork follows.
+        ("4A2/4AA1/7/3D3/2K4/7/7 a", 4, "the king escapes in 2 moves"),
+        # The king already on c1 with both lanes open: one block, then out.
+        ("4A2/4AA1/7/3D3/7/7/2K4 a", 2, "the king escapes in 1 move"),
+    ],
+)
+def test_a_forced_escape_is_found_and_its_line_ends_in_a_corner(
+    position: str, plies: int, text: str
+) -> None:
+    ev = evaluate_position("nielsen", position, nodes=5_000)
+    assert ev.forced == Forced("defenders", plies, text)
+    assert len(ev.pv) == plies
+    game = Game("nielsen", position)
+    for move in ev.pv:
+        game.play(move)
+    assert game.result is not None
+    assert (game.result.winner, game.result.reason) == ("defenders", "king_escaped")
