@@ -9,9 +9,10 @@ the game's number, then both sides play the analysis's search (``NODES_PER_PLY``
 move, the root order drawn from the game and ply). Every searched position gives a pair
 (score in the defenders' view, the game's result: 1 the defenders won, 0 the attackers,
 1/2 a draw); proved scores are left out (they map to 1 or 0 anyway), and so are games that
-reach ``--max-plies``. Then per rule set it fits ``scale`` and ``bias`` of
-``sigmoid(scale * score + bias)`` by minimising the log loss (Newton's method, with a weak
-ridge on both so that one-sided data such as newsome's stays finite), and prints the
+reach ``--max-plies``. Then it fits ``sigmoid(scale * score + bias)`` by minimising the
+log loss (Newton's method, with a weak prior on both so that one-sided data such as
+newsome's stays finite): one scale for the four slide rule sets, which share an
+evaluation, and a bias each (their balance differs); newsome on its own. It prints the
 constants to paste into ``src/brandubh/analysis/winchance.py`` with the log loss of the
 fit against a constant chance. ``--out`` keeps the pairs; ``--from`` fits saved ones
 (add ``--games 0`` to play none).
@@ -31,8 +32,12 @@ from brandubh.bot import Searcher
 from brandubh.bot.evaluation import MATE_BOUND
 from brandubh.engine import RULESETS, Game
 
+SLIDE = [name for name, rs in RULESETS.items() if rs.slides]
 Pair = tuple[str, int, float]  # (rule set, defenders' score, the game's result)
-RIDGE = 1.0  # the weak prior's weight, in log-loss units, on scale (per 100 points) and bias
+# A weak prior, in summed log-loss units: the scale (per 100 points) near PRIOR_SCALE and the
+# bias near 0, so that one-sided data (every game won by one side) stays finite and rising.
+RIDGE = 1.0
+PRIOR_SCALE = 0.4  # a soldier ahead (100 points) is a 60 % chance, with no bias
 
 
 def play(task: tuple[str, int, int, int]) -> tuple[list[Pair], int, float]:
@@ -77,29 +82,41 @@ def _sigmoid(x: float) -> float:
     return e / (1.0 + e)
 
 
-def fit(pairs: list[tuple[int, float]]) -> tuple[float, float]:
-    """(scale, bias) minimising the summed log loss plus RIDGE * (a^2 + b^2), with the
-    score in hundreds (a = 100 * scale) for a well-conditioned Newton step."""
-    a, b = 0.4, 0.0
+def fit(groups: dict[str, list[tuple[int, float]]]) -> tuple[float, dict[str, float]]:
+    """One scale shared by the groups and a bias each, minimising the summed log loss plus
+    RIDGE * ((a - PRIOR_SCALE)^2 + sum of b^2); the score in hundreds (a = 100 * scale).
+
+    Newton's method; the Hessian is an arrow (the scale against each bias), so a step
+    solves it through the Schur complement.
+    """
+    a, bias = PRIOR_SCALE, dict.fromkeys(groups, 0.0)
     for _ in range(100):
-        ga, gb = RIDGE * 2 * a, RIDGE * 2 * b
-        haa, hab, hbb = RIDGE * 2, 0.0, RIDGE * 2
-        for score, result in pairs:
-            x = score / 100
-            p = _sigmoid(a * x + b)
-            ga += (p - result) * x
-            gb += p - result
-            w = p * (1 - p)
-            haa += w * x * x
-            hab += w * x
-            hbb += w
-        det = haa * hbb - hab * hab
-        da = (hbb * ga - hab * gb) / det
-        db = (haa * gb - hab * ga) / det
-        a, b = a - da, b - db
-        if abs(da) < 1e-9 and abs(db) < 1e-9:
+        ga, haa = RIDGE * 2 * (a - PRIOR_SCALE), RIDGE * 2
+        gb, hab, hbb = {}, {}, {}
+        for name, pairs in groups.items():
+            g, hx, hb = RIDGE * 2 * bias[name], 0.0, RIDGE * 2
+            for score, result in pairs:
+                x = score / 100
+                p = _sigmoid(a * x + bias[name])
+                w = p * (1 - p)
+                ga += (p - result) * x
+                haa += w * x * x
+                g += p - result
+                hx += w * x
+                hb += w
+            gb[name], hab[name], hbb[name] = g, hx, hb
+        da = (ga - sum(hab[n] * gb[n] / hbb[n] for n in groups)) / (
+            haa - sum(hab[n] ** 2 / hbb[n] for n in groups)
+        )
+        step = abs(da)
+        a -= da
+        for name in groups:
+            db = (gb[name] - hab[name] * da) / hbb[name]
+            bias[name] -= db
+            step = max(step, abs(db))
+        if step < 1e-9:
             break
-    return a / 100, b
+    return a / 100, bias
 
 
 def main() -> None:
@@ -131,12 +148,21 @@ def main() -> None:
             if args.out and found:
                 with open(args.out, "a") as f:
                     f.writelines(json.dumps(p) + "\n" for p in found)
+    groups = {rs: [(s, r) for name, s, r in pairs if name == rs] for rs in rulesets}
+    # The slide rule sets share one evaluation, so one scale (their balance differs: a bias
+    # each); newsome's evaluation is its own.
+    curves: dict[str, tuple[float, float]] = {}
+    for family in (SLIDE, [rs for rs in rulesets if rs not in SLIDE]):
+        family_pairs = {rs: groups[rs] for rs in family if groups.get(rs)}
+        if family_pairs:
+            scale, biases = fit(family_pairs)
+            curves |= {rs: (scale, b) for rs, b in biases.items()}
     for rs in rulesets:
-        mine = [(s, r) for name, s, r in pairs if name == rs]
-        if not mine:
+        mine = groups[rs]
+        if rs not in curves:
             print(f"{rs}: no pairs")
             continue
-        scale, bias = fit(mine)
+        scale, bias = curves[rs]
         mean = sum(r for _, r in mine) / len(mine)
         clipped = min(max(mean, 1e-6), 1 - 1e-6)
         base = log_loss(mine, 0.0, math.log(clipped / (1 - clipped)))
