@@ -39,7 +39,7 @@ from sqlalchemy import func, select, text
 from brandubh.engine import Board, Game, get_ruleset, parse_position
 from brandubh.engine.squares import parse_square
 from brandubh.postgres_server import EmbeddedPostgres
-from brandubh.store import Store, upgrade_url
+from brandubh.store import FinishedGame, Seat, Store, archive, upgrade_url  # archive: a module
 from brandubh.store.explorer import EXPLORER_PLIES, explorer_answer, rating_sum
 from brandubh.store.tables import explorer_moves, games
 
@@ -232,6 +232,60 @@ async def timed_queries(store: Store, position: str, repeat: int) -> tuple[float
     return statistics.median(times), times[0]
 
 
+async def archive_cost(store: Store, lines: list[tuple[str, ...]], n: int) -> None:
+    """What the explorer adds to ``archive_game``: games between people archived one after
+    another with their explorer rows, then as many with the rows left out (same run)."""
+    rng = random.Random(11)
+
+    def one(i: int, tag: str) -> FinishedGame:
+        moves = lines[rng.randrange(len(lines))]
+        a, d = Seat(f"a{i}", "A", "attackers"), Seat(f"d{i}", "D", "defenders")
+        return FinishedGame(
+            id=f"{tag}{i:06d}",
+            ruleset=RULESET,
+            wants_rating=False,
+            opponent="friend",
+            bot_level=None,
+            seats=(a, d),
+            humans=(a, d),
+            winner="attackers",
+            reason="resignation",
+            plies=len(moves),
+            move_time=600,
+            created=i,
+            ended=i + 1,
+            moves=moves,
+            seed="",
+            commitment="",
+            record="",
+            final=b"\x80",
+            final_seq=0,
+        )
+
+    async def loop(tag: str) -> float:
+        batch = [one(i, tag) for i in range(n)]
+        t0 = time.perf_counter()
+        for game in batch:
+            await store.archive_game(game)
+        return (time.perf_counter() - t0) * 1000 / n
+
+    with_rows = await loop("w")
+    counting = archive._count_opening
+    archive._count_opening = _no_rows  # type: ignore[assignment]
+    try:
+        without = await loop("n")
+    finally:
+        archive._count_opening = counting
+    print(
+        f"archive_game, one game at a time ({n} each): {with_rows:.2f} ms a game with the "
+        f"explorer's rows, {without:.2f} ms without (baseline)"
+    )
+
+
+async def _no_rows(*_: object) -> None:
+    return None
+
+
 async def run(args: argparse.Namespace, url: str) -> None:
     t0 = time.perf_counter()
     lines = playouts(args.playouts, 31)
@@ -289,6 +343,7 @@ async def run(args: argparse.Namespace, url: str) -> None:
                     f"{answer['total']['games']:>9,} {len(answer['moves']):>5} "
                     f"{p50:>12.2f} / {best:<6.2f} {scanned} {ratio}  {same}"
                 )
+        await archive_cost(store, lines, args.archive_games)
     finally:
         await store.close()
 
@@ -302,6 +357,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--playouts", type=int, default=3000, help="distinct games")
     parser.add_argument("--repeat", type=int, default=200, help="explorer calls per position")
+    parser.add_argument(
+        "--archive-games", type=int, default=500, help="games archived for the path's cost"
+    )
     parser.add_argument(
         "--scan-up-to",
         type=lambda s: int(float(s)),
