@@ -1,4 +1,4 @@
-"""Analysis by the bot, measured: ``python bench/analysis.py plies`` (and, later, ``explorer``).
+"""Analysis by the bot, measured: ``python bench/analysis.py plies`` and ``explorer``.
 
 ``plies [--rulesets nielsen,walker] [--plies 12] [--nodes N] [--rounds 1]``: plies analysed
 per CPU second by one worker (``analyse_game`` at ``NODES_PER_PLY`` nodes a position), the
@@ -8,6 +8,10 @@ alike (as bench/compiled.py does); printed side by side with the CPU a 60-ply ga
 Both builds must give the same analyses. The games are seeded: a random opening of four
 plies, then level 2 on both sides, cut at ``--plies``. Without a compiled install the
 compiled column says so.
+
+``explorer [--sizes 1e4,1e5,1e6] [--playouts 3000] [--scan-up-to 1e6]``: the opening
+explorer's query time on generated archives of each size, against a same-run scan of the
+archive computing the same answer (bench/analysis_explorer.py says how).
 """
 
 from __future__ import annotations
@@ -119,12 +123,24 @@ def main() -> None:
     plies.add_argument("--nodes", type=int, default=0, help="nodes a position (NODES_PER_PLY)")
     plies.add_argument("--rounds", type=int, default=1)
     plies.add_argument("--child", choices=("compiled", "uncompiled"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    sub.add_parser(
+        "explorer",
+        help="the opening explorer's query time at 1e4-1e6 games against a scan (see --help)",
+        add_help=False,
+    )
+    args, rest = parser.parse_known_args()  # the explorer's options are its own (cli)
+    if rest and args.command != "explorer":
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if args.command == "plies":
         if args.child:
             plies_child(args.child, args.rulesets.split(","), args.plies, args.nodes)
         else:
             plies_main(args)
+    elif args.command == "explorer":
+        # Imported here only: a plies child must start without the package loaded.
+        from analysis_explorer import cli
+
+        cli(rest)
 
 
 if __name__ == "__main__":

@@ -380,7 +380,14 @@ def main(args: argparse.Namespace) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def cli(argv: list[str] | None = None) -> None:
+    """``python bench/analysis.py explorer [options]`` (or this file run by itself)."""
+    parser = argparse.ArgumentParser(
+        prog="bench/analysis.py explorer", description=__doc__.splitlines()[0]
+    )
+    add_arguments(parser)
+    main(parser.parse_args(argv))
+
+
 if __name__ == "__main__":
-    cli = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_arguments(cli)
-    main(cli.parse_args())
+    cli()
