@@ -18,7 +18,7 @@ from brandubh.analysis import (
     evaluate_position,
 )
 from brandubh.analysis import analyse as analyse_module
-from brandubh.engine import Game
+from brandubh.engine import Game, InvalidPosition, UnknownRuleSet
 
 NODES = 3_000  # small: the tests check the bookkeeping, not the bot's strength
 
@@ -137,3 +137,16 @@ def test_a_forced_escape_is_found_and_its_line_ends_in_a_corner(
         game.play(move)
     assert game.result is not None
     assert (game.result.winner, game.result.reason) == ("defenders", "king_escaped")
+
+
+def test_a_position_already_over_is_certain_without_a_search() -> None:
+    """The king on a corner: the defenders have won; nothing to search."""
+    ev = evaluate_position("nielsen", "K6/7/7/4A2/7/2D2A1/7 a", nodes=1)
+    assert (ev.chance, ev.forced, ev.pv) == (1.0, None, ())
+
+
+def test_a_bad_position_or_rule_set_is_the_engines_error() -> None:
+    with pytest.raises(InvalidPosition):
+        evaluate_position("nielsen", "8/8 a")
+    with pytest.raises(UnknownRuleSet):
+        evaluate_position("chess", "K6/7/7/4A2/7/2D2A1/7 a")
