@@ -146,7 +146,7 @@ export function renderAnswer(answer: ExplorerAnswer, onMove?: (move: string) => 
     h(
       "thead",
       {},
-      h("tr", {}, h("th", { text: "Move" }), h("th", { text: "Games" }), h("th", { text: "Attackers · draws · defenders" }), h("th", { text: "Rating", title: "Average rating of the players, over the rated games" })),
+      h("tr", {}, h("th", { text: "Move" }), h("th", { text: "Games" }), h("th", { text: "Results", title: "Attackers' wins · draws · defenders' wins" }), h("th", { text: "Rating", title: "Average rating of the players, over the rated games" })),
     ),
     body,
     h(
