@@ -13,11 +13,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import select, text
+from sqlalchemy import case, select, text
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
-from brandubh.engine import EngineError, Game, get_ruleset, parse_position
+from brandubh.engine import EngineError, Game, parse_position
 from brandubh.store.base import Base
 from brandubh.store.tables import explorer_moves, games
 
@@ -25,11 +25,14 @@ from brandubh.store.tables import explorer_moves, games
 # nearly every position is one game's own, and the table would grow by a row per ply.
 EXPLORER_PLIES: Final = 40
 COUNTS: Final = ("games", "attackers", "defenders", "draws", "rated", "rating_sum")
-# The rebuild sums rows in memory and writes them when this many differ (bounded memory).
+# The rebuild sums in memory (bounded): games by move list, replayed when this many differ,
+# and rows, written when this many differ.
+REBUILD_GAMES: Final = 10_000
 REBUILD_FLUSH: Final = 100_000
 REBUILD_FETCH: Final = 5_000
 
 Key = tuple[bytes, str]  # (position key, move text)
+Sums = dict[tuple[str, bytes, str], list[int]]  # (rule set, position key, move) -> COUNTS
 
 
 def board_key(att: int, dfn: int, king: int, side: int) -> bytes:
@@ -181,8 +184,9 @@ class ExplorerQueries(Base):
         counted = 0
         async with self._begin() as conn:
             await conn.execute(text("TRUNCATE explorer_moves"))
-            sums: dict[tuple[str, bytes, str], list[int]] = {}
-            openings: dict[tuple[str, str], list[Key]] = {}  # games often share moves
+            # Games with the same moves are summed first, then replayed once.
+            by_moves: dict[tuple[str, str], list[int]] = {}
+            sums: Sums = {}
             result = await conn.stream(
                 select(
                     games.c.ruleset,
@@ -192,7 +196,7 @@ class ExplorerQueries(Base):
                     games.c.attacker_id,
                     games.c.defender_id,
                     games.c.reason,
-                    games.c.summary["ratings"].label("ratings"),
+                    case((games.c.rated, games.c.summary["ratings"])).label("ratings"),
                 ).execution_options(yield_per=REBUILD_FETCH)
             )
             async for row in result:
@@ -201,24 +205,35 @@ class ExplorerQueries(Base):
                 ):
                     continue
                 counted += 1
-                which = (row.ruleset, row.moves)
-                keys = openings.get(which)
-                if keys is None:
-                    if len(openings) >= REBUILD_FLUSH:
-                        openings.clear()
-                    keys = openings[which] = opening(row.ruleset, row.moves.split())
                 add = Outcome(row.winner, rating_sum(row.ratings)).counts()
-                for pos, move in keys:
-                    total = sums.setdefault((row.ruleset, pos, move), [0] * len(COUNTS))
+                total = by_moves.get((row.ruleset, row.moves))
+                if total is None:
+                    by_moves[(row.ruleset, row.moves)] = list(add)
+                else:
                     for i, n in enumerate(add):
                         total[i] += n
-                if len(sums) >= REBUILD_FLUSH:
-                    await _flush(conn, sums)
+                if len(by_moves) >= REBUILD_GAMES:
+                    await _expand(conn, by_moves, sums)
+            await _expand(conn, by_moves, sums)
             await _flush(conn, sums)
         return counted
 
 
-async def _flush(conn: AsyncConnection, sums: dict[tuple[str, bytes, str], list[int]]) -> None:
+async def _expand(
+    conn: AsyncConnection, by_moves: dict[tuple[str, str], list[int]], sums: Sums
+) -> None:
+    """Add each move list's summed games to its opening's rows (written when many)."""
+    for (ruleset, moves), add in by_moves.items():
+        for pos, move in opening(ruleset, moves.split()):
+            total = sums.setdefault((ruleset, pos, move), [0] * len(COUNTS))
+            for i, n in enumerate(add):
+                total[i] += n
+        if len(sums) >= REBUILD_FLUSH:
+            await _flush(conn, sums)
+    by_moves.clear()
+
+
+async def _flush(conn: AsyncConnection, sums: Sums) -> None:
     rows = [
         {"ruleset": rs, "position": pos, "move": move, **dict(zip(COUNTS, n, strict=True))}
         for (rs, pos, move), n in sorted(sums.items())
@@ -226,8 +241,3 @@ async def _flush(conn: AsyncConnection, sums: dict[tuple[str, bytes, str], list[
     for i in range(0, len(rows), REBUILD_FLUSH // 10):
         await add_rows(conn, rows[i : i + REBUILD_FLUSH // 10])
     sums.clear()
-
-
-def check_ruleset(ruleset: str) -> str:
-    """The rule set's name; UnknownRuleSet (an EngineError) naming the known ones if not."""
-    return get_ruleset(ruleset).name
