@@ -2,7 +2,8 @@
 worker processes (``brandubh analyse-worker``) and PostgreSQL. A request is queued once and
 done once, the same as the analysis computed here; a worker SIGKILLed mid-analysis leaves
 the job to another; progress reaches a socket that follows it; every refusal has its code.
-The search's budget is tiny (BRANDUBH_ANALYSIS_NODES) so each test is quick."""
+The search's budget is tiny (BRANDUBH_ANALYSIS_NODES) so each test is quick. test_cluster.py
+runs the first ones again on a Redis Cluster."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ import pytest
 
 from brandubh.analysis import ANALYSIS_VERSION, analyse_game
 from brandubh.engine import Game
-from services import TEST_ENV, HubProcess
+from services import CLUSTER_URLS, TEST_ENV, HubProcess
 from wsclient import Player, friend_game, seated
 
 # The king escapes in 8 plies (nielsen): a finished game between two accounts.
@@ -47,6 +48,8 @@ class Worker:
             "DATABASE_URL": database_url,
             "BRANDUBH_ANALYSIS_LEASE_MS": str(lease_ms),
             "BRANDUBH_LOG_LEVEL": "info",
+            # On a cluster (test_cluster.py runs some of these tests there), its client.
+            "BRANDUBH_REDIS_CLUSTER": "1" if redis_url in CLUSTER_URLS else "0",
         }
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "brandubh", "analyse-worker"],
@@ -81,7 +84,7 @@ class Worker:
 
 
 @pytest.fixture
-def workers(fresh_redis_url: str, database_url: str) -> Iterator[Callable[..., Worker]]:
+def analysis_workers(fresh_redis_url: str, database_url: str) -> Iterator[Callable[..., Worker]]:
     started: list[Worker] = []
 
     def start(lease_ms: int = 30_000) -> Worker:
@@ -135,7 +138,7 @@ async def test_a_request_is_queued_once_done_once_and_the_same_everywhere(
     start_hub: Callable[..., HubProcess],
     fresh_redis_url: str,
     database_url: str,
-    workers: Callable[..., Worker],
+    analysis_workers: Callable[..., Worker],
 ) -> None:
     hub = start_hub(TINY, redis=fresh_redis_url)
     game, alice, bob = await finished_game(hub.url)
@@ -150,7 +153,7 @@ async def test_a_request_is_queued_once_done_once_and_the_same_everywhere(
     assert (again.status_code, again.json()) == (202, {"status": "queued", "position": 1})
     assert (await bob.http.get(f"/api/games/{game}/analysis")).json() == first.json()
 
-    worker = workers()
+    worker = analysis_workers()
     frames = []
     while True:
         frame = await sock.recv(timeout=60)
@@ -183,7 +186,7 @@ async def test_a_worker_killed_mid_analysis_leaves_the_job_to_another(
     start_hub: Callable[..., HubProcess],
     fresh_redis_url: str,
     database_url: str,
-    workers: Callable[..., Worker],
+    analysis_workers: Callable[..., Worker],
 ) -> None:
     # A bigger budget, so that the first worker is surely mid-analysis when it is killed.
     hub = start_hub({**TINY, "BRANDUBH_ANALYSIS_NODES": "20000"}, redis=fresh_redis_url)
@@ -191,14 +194,14 @@ async def test_a_worker_killed_mid_analysis_leaves_the_job_to_another(
     sock = await alice.connect()
     await sock.send({"t": "follow_analysis", "game": game, "on": True})
     assert (await alice.http.post(f"/api/games/{game}/analysis", json={})).status_code == 202
-    first = workers(lease_ms=1000)
+    first = analysis_workers(lease_ms=1000)
     await sock.recv_until(lambda m: m["t"] == "analysis_progress" and m["ply"] >= 1, timeout=60)
     first.kill()
     status = (await alice.http.get(f"/api/games/{game}/analysis")).json()
     assert status["status"] in ("running", "queued"), status  # held by a dead worker's lease
     assert await stored_rows(database_url, game) == 0
 
-    second = workers(lease_ms=1000)
+    second = analysis_workers(lease_ms=1000)
     await sock.recv_until(lambda m: m["t"] == "analysis_done", timeout=60)
     done = (await alice.http.get(f"/api/games/{game}/analysis")).json()
     assert done["status"] == "done" and len(done["analysis"]["plies"]) == len(QUICK_ESCAPE)
@@ -265,7 +268,7 @@ async def test_who_may_ask_and_the_limits(
 async def test_board_evaluations_are_cached_and_never_of_ones_own_game(
     start_hub: Callable[..., HubProcess],
     fresh_redis_url: str,
-    workers: Callable[..., Worker],
+    analysis_workers: Callable[..., Worker],
 ) -> None:
     hub = start_hub({**TINY, "BRANDUBH_ANALYSIS_WAIT_S": "30"}, redis=fresh_redis_url)
     game, alice, bob = await friend_game(hub.url, "nielsen")  # started, not a move yet
@@ -282,7 +285,7 @@ async def test_board_evaluations_are_cached_and_never_of_ones_own_game(
     assert by_id.status_code == 403 and by_id.json()["error"] == "own_game"
 
     spectator = await Player(hub.url).signup()
-    workers()
+    analysis_workers()
     first = await spectator.http.post("/api/analysis/position", json=body)
     assert first.status_code == 200, first.text
     evaluation = first.json()
