@@ -17,7 +17,7 @@ from starlette.routing import Route
 
 from brandubh.analysis import IllegalLineMove, walk
 from brandubh.engine import RULESETS, EngineError
-from brandubh.hub.accounts import COOKIE, Session
+from brandubh.hub.accounts import COOKIE, Session, reachable
 from brandubh.hub.errors import Refusal
 from brandubh.hub.http.base import Services, address, read_json
 from brandubh.hub.live import GameState
@@ -69,13 +69,15 @@ def routes(web: Services) -> list[Route]:
             raise Refusal("not_finished")
         await may_request(session, state)
         account = session.player.id if session is not None and session.account else None
-        _, status = await analyses.request(state, account, address(request))
+        async with reachable():  # PostgreSQL unreachable: 503 unavailable
+            _, status = await analyses.request(state, account, address(request))
         return JSONResponse(status, status_code=202 if status["status"] == "queued" else 200)
 
     async def read_analysis(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         await web.games.load(game_id)  # not_found for a game that never was
-        return JSONResponse(await analyses.status(game_id))
+        async with reachable():
+            return JSONResponse(await analyses.status(game_id))
 
     async def evaluate(request: Request) -> Response:
         body = await read_json(request, web.settings, {"ruleset", "position"})

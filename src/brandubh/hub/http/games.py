@@ -18,7 +18,7 @@ from starlette.routing import Route
 from brandubh import fairplay
 from brandubh.analysis import GameAnalysis, record_with_analysis
 from brandubh.engine import RULESETS, EngineError, Record, format_record, parse_record
-from brandubh.hub.accounts import COOKIE, Session
+from brandubh.hub.accounts import COOKIE, Session, reachable
 from brandubh.hub.errors import RateLimited, Refusal, no_game, verification_required
 from brandubh.hub.http.base import (
     Services,
@@ -243,7 +243,8 @@ def routes(web: Services, static: Path) -> list[Route]:
         record = await web.games.record(state)
         if request.query_params.get("analysis") == "1":
             # The record with the bot's analysis as comments (docs/record-format.md).
-            analysis = await web.analyses.stored(game_id)
+            async with reachable():
+                analysis = await web.analyses.stored(game_id)
             if analysis is None:
                 raise Refusal("not_found", f"game {game_id} has no analysis yet")
             text = record_with_analysis(record, GameAnalysis.from_dict(analysis))
