@@ -64,18 +64,23 @@ export function arrowGeometry(line: readonly string[], max = 4): ArrowShape[] {
 
 const NS = "http://www.w3.org/2000/svg";
 
-/** Draw the arrows into an SVG overlay (emptied first); numbered from the second on. */
-export function drawArrows(svg: SVGSVGElement, line: readonly string[]): void {
+/** Draw the arrows into an SVG overlay (emptied first); numbered from the second on.
+ *  `played`: a move played instead of the line's first, drawn in red beneath it. */
+export function drawArrows(svg: SVGSVGElement, line: readonly string[], played: string | null = null): void {
   svg.replaceChildren();
   svg.dataset.line = line.join(" ");
-  for (const a of arrowGeometry(line)) {
+  const shapes = [
+    ...(played ? arrowGeometry([played]).map((a) => ({ ...a, cls: "arrow-played" })) : []),
+    ...arrowGeometry(line).map((a) => ({ ...a, cls: a.index === 0 ? "arrow-best" : "arrow-line" })),
+  ];
+  for (const a of shapes) {
     const path = document.createElementNS(NS, "path");
     path.setAttribute("d", a.path);
-    path.setAttribute("class", `arrow ${a.index === 0 ? "arrow-best" : "arrow-line"}`);
+    path.setAttribute("class", `arrow ${a.cls}`);
     path.dataset.move = a.move;
     path.dataset.index = String(a.index);
     svg.append(path);
-    if (a.index > 0) {
+    if (a.cls === "arrow-line") {
       const t = document.createElementNS(NS, "text");
       t.setAttribute("x", String((a.x1 + a.x2) / 2));
       t.setAttribute("y", String((a.y1 + a.y2) / 2 + 9));

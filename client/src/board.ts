@@ -165,9 +165,9 @@ export class Board {
 
   /** Draw a line of moves as arrows over the squares (the analysis's better move and what
    *  follows); an empty line takes them away. The overlay lies over the 7×7 squares only. */
-  setArrows(line: readonly string[]): void {
+  setArrows(line: readonly string[], played: string | null = null): void {
     if (!this.arrows) {
-      if (!line.length) return;
+      if (!line.length && !played) return;
       this.arrows = document.createElementNS("http://www.w3.org/2000/svg", "svg");
       this.arrows.setAttribute("viewBox", "0 0 700 700");
       this.arrows.setAttribute("preserveAspectRatio", "none");
@@ -175,8 +175,9 @@ export class Board {
       this.arrows.setAttribute("aria-hidden", "true");
       this.root.appendChild(this.arrows);
     }
-    drawArrows(this.arrows, line);
+    drawArrows(this.arrows, line, played);
     this.root.dataset.arrows = line.join(" ");
+    this.root.dataset.played = played ?? "";
   }
 
   /** Forget the selection (after an error: the board shows the server's state). */

@@ -65,7 +65,7 @@ function el<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, 
   return node;
 }
 
-const HEIGHT = 96;
+const HEIGHT = 80;
 
 /** The graph of an analysis: click or arrow keys choose a ply (`onPly`); `mark` shows one. */
 export class EvalGraph {

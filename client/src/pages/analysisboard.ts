@@ -13,16 +13,10 @@ import { Board } from "../board";
 import { type BoardState, boardUrl, parseBoardUrl, playAt } from "../boardurl";
 import type { AppContext, Unmount } from "../context";
 import { h } from "../dom";
+import { type Explorer, mountExplorer } from "../explorer";
 import { describeMove, parsePosition } from "../notation";
 import { RULES, RULESET_ORDER } from "../rules";
 import { resultText } from "../status";
-
-/** The explorer's component (client/src/explorer.ts), when it is built in. */
-interface ExplorerModule {
-  mountExplorer(host: HTMLElement, opts: { ruleset: string; onMove?: (move: string) => void }): { show(position: string): void };
-}
-// Looked up by pattern: the page builds with or without the explorer's module.
-const explorerModules = import.meta.glob<ExplorerModule>("../explorer.ts");
 
 /** "1. d1-c1 d3-c3 2. …" as buttons: the move number before each attackers' move. */
 function lineButtons(moves: readonly string[], startsWith: "attackers" | "defenders", onPly: (ply: number) => void): HTMLButtonElement[] {
@@ -77,7 +71,7 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
   );
   const positionError = h("p", { class: "error", id: "ab-position-error", role: "alert", hidden: true });
   const explorerHost = h("div", { class: "ab-explorer", id: "ab-explorer" });
-  let explorer: { show(position: string): void } | null = null;
+  let explorer: Explorer | null = null;
   let explorerRuleset = "";
 
   const page = h(
@@ -207,20 +201,12 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
   }
 
   function showExplorer(position: string): void {
-    if (explorer && explorerRuleset === state.ruleset) return explorer.show(position);
-    const load = explorerModules["../explorer.ts"];
-    if (!load) {
-      explorerHost.textContent = "The opening explorer is not part of this build.";
-      return;
-    }
-    const ruleset = state.ruleset;
-    void load().then((mod) => {
-      if (gone || ruleset !== state.ruleset) return;
+    if (!explorer || explorerRuleset !== state.ruleset) {
       explorerHost.replaceChildren();
-      explorerRuleset = ruleset;
-      explorer = mod.mountExplorer(explorerHost, { ruleset, onMove: (move) => void play(move) });
-      explorer.show(steps[state.ply]?.position ?? position);
-    });
+      explorerRuleset = state.ruleset;
+      explorer = mountExplorer(explorerHost, { ruleset: state.ruleset, onMove: (move) => void play(move) });
+    }
+    explorer.show(position);
   }
 
   evaluate.addEventListener("click", async () => {
