@@ -42,8 +42,9 @@ NO_OVERFLOW = "document.scrollingElement.scrollWidth <= window.innerWidth"
 # The font sizes (px) of the analysis's own texts, the graph's labels included.
 FONT_SIZES = """() => [...document.querySelectorAll(
   '#analysis *, #eval-graph text, #analysis-ply, .page-analysis *'
-)].filter(e => e.getClientRects().length && (e.childNodes.length && [...e.childNodes].some(
-  n => n.nodeType === 3 && n.textContent.trim()))).map(e => parseFloat(getComputedStyle(e).fontSize))"""
+)].filter(e => e.getClientRects().length && [...e.childNodes].some(
+  n => n.nodeType === 3 && n.textContent.trim()
+)).map(e => parseFloat(getComputedStyle(e).fontSize))"""
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +101,8 @@ def wait_done(page: Page, hub: HubProcess) -> None:
         page.wait_for_selector('#analysis[data-status="done"]', timeout=60_000)
     except Exception as exc:
         said = page.inner_text("#analysis")
-        raise AssertionError(f"no analysis: the panel says {said!r}; hub: {''.join(hub.log[-30:])}") from exc
+        log = "".join(hub.log[-30:])
+        raise AssertionError(f"no analysis: the panel says {said!r}; hub: {log}") from exc
 
 
 def check_layout(page: Page) -> None:
@@ -157,7 +159,8 @@ def test_request_watch_progress_click_a_judged_move_see_the_better_move(
     assert best.get_attribute("data-move") == (entry["line"] or [entry["best"]])[0]
     assert page.get_attribute(".board-arrows path.arrow-played", "data-move") == entry["move"]
     assert entry["best"] and entry["best"] != entry["move"]
-    position = page.context.request.get(f"{base}/api/games/{finished}/positions").json()["positions"]
+    replay = page.context.request.get(f"{base}/api/games/{finished}/positions").json()
+    position = replay["positions"]
     assert page.locator(".board").get_attribute("data-ply") == str(ply)
     shown = {
         sq.get_attribute("data-square"): sq.get_attribute("data-piece")
@@ -259,7 +262,8 @@ def test_the_analysis_board_from_the_replay_a_line_and_an_evaluation(
     other = new_page(size)
     other.goto(shared)
     other.wait_for_selector('.page-analysis[data-ply="3"]')
-    assert other.locator(".board").get_attribute("data-position") == page.locator(".board").get_attribute("data-position")
+    shown_here = page.locator(".board").get_attribute("data-position")
+    assert other.locator(".board").get_attribute("data-position") == shown_here
     # A position that does not read is refused in words.
     page.fill("#ab-position", "not a position")
     page.click("#ab-set-position")
