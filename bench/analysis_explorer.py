@@ -7,7 +7,13 @@ openings are shared, as people's are), each archived game one of them picked wit
 weights, with a random result; a tenth are games against the bot and a fiftieth aborted
 (neither counts), half are rated (the summary's ratings before the game, as the archive
 keeps them). Rows go in by COPY; the explorer's table is then made by the backfill
-(``Store.rebuild_explorer``: the same ``game_rows`` the archive path adds per game).
+(``Store.rebuild_explorer``: the same ``opening`` the archive path counts per game), and
+padded by COPY with ``--pad-rows`` rows a game of random positions: beyond the shared
+opening most of a real game's 40 positions are its own, so a real table has about that
+many rows a game, which the few thousand playouts here would not make.
+
+Then what the explorer's rows add to ``archive_game``, against ``archive_game`` without
+them, in the same run.
 
 For each size, three positions: the start (every game), one four plies into the most
 played line (common), one twenty plies into a line few games took (rare). The explorer is
@@ -115,12 +121,32 @@ def game_records(
     return rows
 
 
-async def copy_games(store: Store, rows: list[tuple[Any, ...]]) -> None:
+async def copy_rows(
+    store: Store, table: str, rows: list[tuple[Any, ...]], columns: list[str]
+) -> None:
     async with store.engine.connect() as conn:
         raw = await conn.get_raw_connection()
         driver: Any = raw.driver_connection
-        await driver.copy_records_to_table("games", records=rows, columns=COLUMNS)
+        await driver.copy_records_to_table(table, records=rows, columns=columns)
         await conn.commit()
+
+
+async def copy_games(store: Store, rows: list[tuple[Any, ...]]) -> None:
+    await copy_rows(store, "games", rows, COLUMNS)
+
+
+async def pad(store: Store, n: int, seed: int) -> int:
+    """Add ``n`` rows of positions no probe asks for (random keys): a real archive's table
+    holds the unique tail of each game's opening, which the playouts here share."""
+    rng = random.Random(seed)
+    columns = [c.name for c in explorer_moves.columns]
+    for start in range(0, n, COPY_BATCH):
+        rows = [
+            (RULESET, rng.randbytes(15), "a4-a3", 1, 1, 0, 0, 0, 0)
+            for _ in range(min(COPY_BATCH, n - start))
+        ]
+        await copy_rows(store, "explorer_moves", rows, columns)
+    return n
 
 
 _CODES: dict[str, int] = {}
@@ -316,6 +342,7 @@ async def run(args: argparse.Namespace, url: str) -> None:
             t0 = time.perf_counter()
             counted = await store.rebuild_explorer()
             rebuilt = time.perf_counter() - t0
+            padded = await pad(store, counted * args.pad_rows, seed=size)
             async with store.engine.connect() as conn:
                 await conn.execute(text("ANALYZE explorer_moves"))
                 await conn.execute(text("ANALYZE games"))
@@ -325,7 +352,7 @@ async def run(args: argparse.Namespace, url: str) -> None:
                 ) / 2**20
             print(
                 f"# {size:,} archived ({counted:,} between people, not aborted): COPY "
-                f"{copied:.1f} s"
+                f"{copied:.1f} s; the table padded with {padded:,} rows of unique positions"
             )
             for name, position in (await probe_positions(store, lines, picks)).items():
                 p50, best = await timed_queries(store, position, args.repeat)
@@ -357,6 +384,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--playouts", type=int, default=3000, help="distinct games")
     parser.add_argument("--repeat", type=int, default=200, help="explorer calls per position")
+    parser.add_argument(
+        "--pad-rows",
+        type=int,
+        default=30,
+        help="rows of unique positions added to the table per counted game (0: none)",
+    )
     parser.add_argument(
         "--archive-games", type=int, default=500, help="games archived for the path's cost"
     )
