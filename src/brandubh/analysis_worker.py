@@ -39,7 +39,7 @@ from brandubh.hub.messages import frames
 from brandubh.hub.redis import keys, lua_source
 from brandubh.store import Store, StoreUnavailable
 
-log = logging.getLogger("brandubh.analysis_worker")
+log = logging.getLogger(__name__)
 
 POLL_S: Final = 0.2  # an idle worker looks at the queues this often
 TRIES: Final = 3  # a job started this often without finishing is dropped (logged)
