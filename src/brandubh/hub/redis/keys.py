@@ -286,8 +286,9 @@ def finished(n: int) -> str:
 
 
 def hub_channel() -> str:
-    """Pub/sub channel every hub listens on for notices that are not about one game:
-    sessions that ended (their sockets are closed with 4004). Holds nothing."""
+    """Pub/sub channel every hub listens on for notices that are not about one game's
+    events: sessions that ended (their sockets are closed with 4004), turn notices, and the
+    analysis workers' progress, completions and cached evaluations. Holds nothing."""
     return f"{PREFIX}:hubs"
 
 
