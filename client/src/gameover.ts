@@ -2,6 +2,7 @@
 // (spectators), and what anyone needs to check the game: the revealed seed, the
 // commitment shown since the start, the record to download and the verify page.
 
+import "./analysis.css";
 import { analysisApi, analysisErrorText } from "./analysis";
 import { copyText, h } from "./dom";
 import { type RematchBook, type RematchControl, rematchNote, resultDetail, resultHeadline } from "./lifecycle";
@@ -65,12 +66,12 @@ export class GameOverPanel {
       h("p", { class: "result-text", id: "result-text", text: resultDetail(r, side) }),
       this.rematch,
       this.ratingLine,
-      // The players may ask for the bot's analysis here; it shows on the replay.
-      ...(side !== null && r.reason !== "aborted" ? [this.analysisRow()] : []),
       h(
         "p",
         { class: "result-links" },
         h("a", { href: `/replay/${game}`, id: "replay-link", class: "btn btn-small", text: "Replay" }),
+        // The players may ask for the bot's analysis here; it shows on the replay.
+        ...(side !== null && r.reason !== "aborted" ? this.analysisAsk() : []),
         h("a", { href: `/verify?game=${game}`, id: "verify-link", class: "btn btn-small", text: "Verify" }),
         h("a", { href: "/", id: "new-game-link", class: "btn btn-small", text: "New game" }),
       ),
@@ -108,9 +109,10 @@ export class GameOverPanel {
 
   /** "Request computer analysis": asks (POST /api/games/<id>/analysis), then opens the
    *  replay, where the progress and the analysis show; a refusal stays here in words. */
-  private analysisRow(): HTMLElement {
-    const button = h("button", { type: "button", class: "btn btn-small", id: "gameover-analysis", text: "Request computer analysis" });
-    const why = h("span", { class: "error", id: "gameover-analysis-error", role: "alert" });
+  private analysisAsk(): HTMLElement[] {
+    const button = h("button", { type: "button", class: "btn btn-small", id: "gameover-analysis", title: "Request computer analysis", text: "Analyse" });
+    button.setAttribute("aria-label", "Request computer analysis");
+    const why = h("span", { class: "error gameover-analysis-error", id: "gameover-analysis-error", role: "alert" });
     button.addEventListener("click", async () => {
       button.disabled = true;
       why.textContent = "";
@@ -122,7 +124,7 @@ export class GameOverPanel {
         button.disabled = false;
       }
     });
-    return h("p", { class: "analysis-ask" }, button, " ", why);
+    return [button, why];
   }
 
   /** The rating change of a rated game, once the server has rated it ("" to leave it out). */

@@ -299,3 +299,26 @@ def test_the_game_page_offers_the_board_to_spectators_not_to_its_players(
     link.wait_for()
     href = link.get_attribute("href") or ""
     assert href.startswith("/analysis?") and "moves=" + "%2C".join(QUICK_ESCAPE[:2]) in href, href
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_a_player_asks_from_the_game_over_panel_and_lands_on_the_replay(
+    new_page: Any, hub: HubProcess, size: dict[str, int]
+) -> None:
+    base = hub.url
+    game, cookie = run_async(_played(base, QUICK_ESCAPE))
+    page = new_page(size)
+    page.add_init_script(RECORD_STATUS)
+    page.context.add_cookies([{"name": "bd_session", "value": cookie, "url": base}])
+    page.goto(f"{base}/g/{game}")
+    page.wait_for_selector('.page-game[data-status="ended"][data-side="attackers"]')
+    ask = page.locator("#gameover-analysis")
+    ask.wait_for()
+    # After the end a player may open the board too.
+    assert page.locator("#game-board-link").is_visible()
+    check_layout(page)
+    shot(page, f"analysis-gameover-{name_of(size)}", full=False)
+    ask.click()
+    page.wait_for_url(re.compile(rf"/replay/{game}$"))
+    wait_done(page, hub)
+    assert page.locator(".replay-moves .ply[data-judgment]").count() >= 1
