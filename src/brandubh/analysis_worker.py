@@ -44,6 +44,7 @@ log = logging.getLogger(__name__)
 POLL_S: Final = 0.2  # an idle worker looks at the queues this often
 TRIES: Final = 3  # a job started this often without finishing is dropped (logged)
 PAUSE_S: Final = 2.0  # after a failure of Redis or PostgreSQL, before the next claim
+SAVE_TRIES: Final = 30  # a finished analysis waits this many pauses for PostgreSQL
 
 
 class LeaseLost(Exception):
@@ -75,7 +76,8 @@ class Worker:
         self.lease_ms = settings.analysis_lease_ms
 
     def close(self) -> None:
-        self.loop.run(self.store.close())
+        with contextlib.suppress(Exception):  # stopping: what is left open goes with us
+            self.loop.run(self.store.close())
         self.loop.close()
         self.redis.close()
 
@@ -125,11 +127,13 @@ class Worker:
             # A job no worker could do (its moves or position are not the rules'): it goes.
             log.error("analysis job %s:%s cannot be done: %s; dropped", kind, job_id, exc)
             self._call("finish", queue, job_id, kind)
-        except BaseException:
-            # Given back at once (due now), for this or another worker to take; if Redis
+        except BaseException as exc:
+            # Given back, for this or another worker to take: a failure of Redis or
+            # PostgreSQL, or a stop, is not the job's, so its try is not counted. If Redis
             # cannot be told, its lease runs out instead.
+            delay = 0 if isinstance(exc, SystemExit | KeyboardInterrupt) else PAUSE_S
             with contextlib.suppress(redis.RedisError, OSError):
-                self._call("renew", queue, job_id, kind, self.name, 0, 0, 0)
+                self._call("release", queue, job_id, kind, self.name, int(delay * 1000))
             raise
 
     def analyse(self, queue: str, game_id: str, job: dict[str, str]) -> None:
@@ -149,11 +153,7 @@ class Worker:
                 nodes=nodes,
                 on_ply=on_ply,
             )
-            self.loop.run(
-                self.store.save_analysis(
-                    game_id, ANALYSIS_VERSION, job["ruleset"], nodes, result.to_dict()
-                )
-            )
+            self.keep(queue, game_id, job["ruleset"], nodes, result.to_dict())
             log.info(
                 "analysed game %s: %d plies at %d nodes in %.1f s",
                 game_id,
@@ -163,6 +163,25 @@ class Worker:
             )
         self._call("finish", queue, game_id, "g")
         self.redis.publish(keys.hub_channel(), frames.analysis_done(game_id))
+
+    def keep(
+        self, queue: str, game_id: str, ruleset: str, nodes: int, analysis: dict[str, Any]
+    ) -> None:
+        """Write the analysis to PostgreSQL, waiting out an outage of up to SAVE_TRIES
+        pauses with the lease held (the work is not done again for a restart)."""
+        for attempt in range(SAVE_TRIES):
+            try:
+                self.loop.run(
+                    self.store.save_analysis(game_id, ANALYSIS_VERSION, ruleset, nodes, analysis)
+                )
+                return
+            except StoreUnavailable as exc:
+                if attempt == SAVE_TRIES - 1:
+                    raise
+                log.warning("analysis of %s not kept yet: %s; trying again", game_id, exc)
+                time.sleep(PAUSE_S)
+                of = len(analysis["plies"])
+                self.renew(queue, game_id, of, of)
 
     def renew(self, queue: str, game_id: str, ply: int, of: int) -> None:
         """Hold the job another lease, and say how far it is; LeaseLost if it went."""

@@ -72,6 +72,12 @@ def test_a_lapsed_lease_is_claimed_again_and_the_old_holder_loses_it(r: redis.Re
     assert job["worker"] == "alive" and job["tries"] == "2" and job["moves"] == "a b"
     assert call(r, "renew", "g1", "dead", 60_000, 1, 2) == ["0"]
     assert claim(r, 60_000) == []  # held: nobody else takes it
+    # Given back by a worker that failed cleanly: due again, its try not counted.
+    assert call(r, "release", "g1", "dead", 0) == ["0"]
+    assert call(r, "release", "g1", "alive", 0) == ["1"]
+    assert claim(r, 60_000) == ["g1"]
+    fields = call(r, "start", "g1", "next", 3)
+    assert dict(zip(fields[::2], fields[1::2], strict=True))["tries"] == "2"
 
 
 def test_the_bound_and_a_job_tried_too_often(r: redis.Redis) -> None:

@@ -13,6 +13,8 @@
 --                           -> the job's fields and values | {} (no job: dropped from the
 --                              queue) | {'dropped'} (tried too often: removed)
 --   renew    worker, lease (ms), ply, of   -> 1 | 0 (another worker holds it now)
+--   release  worker, delay (ms)   -> 1 | 0: given back uncounted (its holder failed cleanly:
+--                                   Redis or PostgreSQL away), due again after the delay
 --   finish   [value, ttl (ms)] for KEYS[3] -> 1
 -- "place": 1 is next; a job's place counts the waiting jobs queued before it.
 local t = redis.call('TIME')
@@ -65,6 +67,14 @@ if mode == 'renew' then
   if redis.call('HGET', job, 'worker') ~= ARGV[3] then return 0 end
   redis.call('ZADD', queue, 'XX', now + tonumber(ARGV[4]), id)
   redis.call('HSET', job, 'ply', ARGV[5], 'of', ARGV[6])
+  return 1
+end
+
+if mode == 'release' then
+  if redis.call('HGET', job, 'worker') ~= ARGV[3] then return 0 end
+  redis.call('ZADD', queue, 'XX', now + tonumber(ARGV[4]), id)
+  redis.call('HINCRBY', job, 'tries', -1)
+  redis.call('HDEL', job, 'worker')
   return 1
 end
 
