@@ -46,7 +46,13 @@ from brandubh.engine import Board, Game, get_ruleset, parse_position
 from brandubh.engine.squares import parse_square
 from brandubh.postgres_server import EmbeddedPostgres
 from brandubh.store import FinishedGame, Seat, Store, archive, upgrade_url  # archive: a module
-from brandubh.store.explorer import EXPLORER_PLIES, explorer_answer, rating_sum
+from brandubh.store.explorer import (
+    EXPLORER_PLIES,
+    GAME_FIELDS,
+    counts_for_explorer,
+    explorer_answer,
+    rating_sum,
+)
 from brandubh.store.tables import explorer_moves, games
 
 RULESET = "nielsen"
@@ -168,22 +174,12 @@ async def scan(store: Store, position: str) -> dict[str, Any]:
     sums: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
     async with store.engine.connect() as conn:
         result = await conn.stream(
-            select(
-                games.c.moves,
-                games.c.winner,
-                games.c.opponent,
-                games.c.attacker_id,
-                games.c.defender_id,
-                games.c.reason,
-                games.c.summary["ratings"].astext.label("ratings"),
-            )
+            select(*GAME_FIELDS, games.c.summary["ratings"].astext.label("ratings"))
             .where(games.c.ruleset == RULESET)
             .execution_options(yield_per=5_000)
         )
         async for row in result:
-            if row.opponent != "friend" or row.reason == "aborted":
-                continue
-            if row.attacker_id is None or row.attacker_id == row.defender_id:
+            if not counts_for_explorer(row.opponent, row.attacker_id, row.defender_id, row.reason):
                 continue
             board = Board(ruleset)
             played = set()

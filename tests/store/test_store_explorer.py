@@ -130,6 +130,20 @@ async def accounts(store: Store) -> None:
         await store.create_account(pid, f"{pid}@example.org", name, "h")
 
 
+async def archive_all(store: Store, seed: int, n: int) -> list[FinishedGame]:
+    """``n`` generated games archived one by one (their players' accounts made first)."""
+    await accounts(store)
+    batch = generated(random.Random(seed), n)
+    for game in batch:
+        await store.archive_game(game)
+    return batch
+
+
+def counting(batch: list[FinishedGame]) -> int:
+    """How many of the games the explorer counts."""
+    return sum(1 for g in batch if g.opponent == "friend" and g.reason != "aborted")
+
+
 async def table(store: Store) -> list[tuple[Any, ...]]:
     async with store.engine.connect() as conn:
         return [tuple(r) for r in (await conn.execute(select(explorer_moves))).all()]
@@ -173,16 +187,13 @@ def positions(game: FinishedGame) -> list[str]:
 async def test_a_game_archived_twice_counts_once_and_the_rebuild_agrees(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    await accounts(store)
-    batch = generated(random.Random(7), 40)
-    for game in batch:
-        await store.archive_game(game)
+    batch = await archive_all(store, seed=7, n=40)
     once = sorted(await table(store))
     for game in batch[::3]:
         assert (await store.archive_game(game)).outcome == "dup"
     assert sorted(await table(store)) == once
     counted = await store.rebuild_explorer()
-    assert counted == sum(1 for g in batch if g.opponent == "friend" and g.reason != "aborted")
+    assert counted == counting(batch)
     assert sorted(await table(store)) == once
     assert await store.rebuild_explorer() == counted  # the rebuild is idempotent too
     assert sorted(await table(store)) == once
@@ -209,10 +220,7 @@ async def test_a_position_is_found_however_it_is_spelled(store: Store) -> None:
 async def test_the_command_line_rebuilds_an_archive_kept_before_the_explorer(
     store: Store, fresh_database_url: str
 ) -> None:
-    await accounts(store)
-    batch = generated(random.Random(3), 20)
-    for game in batch:
-        await store.archive_game(game)
+    batch = await archive_all(store, seed=3, n=20)
     kept = sorted(await table(store))
     async with store.engine.begin() as conn:
         await conn.execute(explorer_moves.delete())  # as an archive older than the table
@@ -230,5 +238,5 @@ async def test_the_command_line_rebuilds_an_archive_kept_before_the_explorer(
     out, err = await proc.communicate()
     assert proc.returncode == 0, err.decode()
     assert sorted(await table(store)) == kept
-    counted = sum(1 for g in batch if g.opponent == "friend" and g.reason != "aborted")
+    counted = counting(batch)
     assert f"the opening explorer counts {counted} games" in out.decode()

@@ -31,6 +31,17 @@ REBUILD_GAMES: Final = 10_000
 REBUILD_FLUSH: Final = 100_000
 REBUILD_FETCH: Final = 5_000
 
+# What the explorer reads of an archived game (besides its ratings).
+GAME_FIELDS: Final = (
+    games.c.ruleset,
+    games.c.moves,
+    games.c.winner,
+    games.c.opponent,
+    games.c.attacker_id,
+    games.c.defender_id,
+    games.c.reason,
+)
+
 Key = tuple[bytes, str]  # (position key, move text)
 Sums = dict[tuple[str, bytes, str], list[int]]  # (rule set, position key, move) -> COUNTS
 
@@ -189,13 +200,7 @@ class ExplorerQueries(Base):
             sums: Sums = {}
             result = await conn.stream(
                 select(
-                    games.c.ruleset,
-                    games.c.moves,
-                    games.c.winner,
-                    games.c.opponent,
-                    games.c.attacker_id,
-                    games.c.defender_id,
-                    games.c.reason,
+                    *GAME_FIELDS,
                     case((games.c.rated, games.c.summary["ratings"])).label("ratings"),
                 ).execution_options(yield_per=REBUILD_FETCH)
             )
