@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./api";
 import { type Analysis, analysisErrorText, chanceText, chances, evalText, judgmentMark, judgmentText, progressText } from "./analysis";
+import { mayRequest } from "./analysispanel";
 import { arrowGeometry, squareCentre } from "./arrows";
 import { boardUrl, parseBoardUrl, playAt } from "./boardurl";
 import { graphGeometry, plyAtX } from "./evalgraph";
+import { illegalIndex } from "./pages/analysisboard";
 
 const ev = (chance: number) => ({ score: 0, chance, forced: null, pv: [] });
 const ANALYSIS: Analysis = {
@@ -127,5 +129,19 @@ describe("board URL", () => {
     const s = { ruleset: "nielsen", position: null, moves: ["d1-c1", "d3-c3"], ply: 1 };
     expect(playAt(s, "d3-c3")).toEqual({ ...s, ply: 2 });
     expect(playAt(s, "d5-e5")).toEqual({ ...s, moves: ["d1-c1", "d5-e5"], ply: 2 });
+  });
+});
+
+describe("who is offered what", () => {
+  it("offers the request to a player of the game or an account", () => {
+    expect(mayRequest({ id: "p_1", account: false }, ["p_1", "p_2"])).toBe(true);
+    expect(mayRequest({ id: "p_9", account: true }, ["p_1", "p_2"])).toBe(true);
+    expect(mayRequest({ id: "g_9", account: false }, ["p_1", "p_2"])).toBe(false);
+    expect(mayRequest({ id: null, account: false }, [undefined, undefined])).toBe(false);
+    expect(mayRequest(null, ["p_1"])).toBe(false);
+  });
+  it("reads which move of a line the server refused", () => {
+    expect(illegalIndex("move 3 ('d1-d9') cannot be played: not a square")).toBe(2);
+    expect(illegalIndex("something else")).toBe(0);
   });
 });

@@ -147,7 +147,7 @@ export function analysisErrorText(err: unknown): string {
     case "own_game":
       return "You are playing a game in this position now: no engine help during your own game.";
     case "illegal_move":
-      return `That move is not legal here. ${err.message}`.trim();
+      return `The line stops there: ${err.message}.`;
     case "bad_position":
       return `That is not a position the board can show: ${err.message}`;
     default:

@@ -18,6 +18,13 @@ import { describeMove, parsePosition } from "../notation";
 import { RULES, RULESET_ORDER } from "../rules";
 import { resultText } from "../status";
 
+/** The index (from 0) of the move an `illegal_move` refusal names ("move 3 (…) cannot be
+ *  played: …"); 0 when it names none. */
+export function illegalIndex(message: string): number {
+  const m = /^move (\d+)\b/.exec(message);
+  return m ? Number(m[1]) - 1 : 0;
+}
+
 /** "1. d1-c1 d3-c3 2. …" as buttons: the move number before each attackers' move. */
 function lineButtons(moves: readonly string[], startsWith: "attackers" | "defenders", onPly: (ply: number) => void): HTMLButtonElement[] {
   return moves.map((move, i) => {
@@ -125,9 +132,12 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
     } catch (err) {
       if (gone) return false;
       if (err instanceof ApiError && err.code === "illegal_move" && next.moves.length) {
-        // Keep the start and say which move did not hold.
+        // Keep the line up to the move that does not hold ("move 3 (…) cannot be played"),
+        // and say which.
         fail(error, err);
-        return walkAll({ ...next, moves: [], ply: 0 });
+        const keep = Math.max(0, Math.min(next.moves.length - 1, illegalIndex(err.message)));
+        const moves = next.moves.slice(0, keep);
+        return walkAll({ ...next, moves, ply: Math.min(next.ply, moves.length) });
       }
       throw err;
     }
