@@ -240,3 +240,26 @@ async def test_the_command_line_rebuilds_an_archive_kept_before_the_explorer(
     assert sorted(await table(store)) == kept
     counted = counting(batch)
     assert f"the opening explorer counts {counted} games" in out.decode()
+
+
+async def test_games_archived_at_once_by_many_hubs_all_count(fresh_database_url: str) -> None:
+    """Archivings that share rows (every game shares the start's) wait for each other in
+    one order: none is lost to a deadlock, and the counts add up."""
+    stores = [Store.from_url(fresh_database_url, pool_size=2) for _ in range(6)]
+    try:
+        await accounts(stores[0])
+        batch = [g for g in generated(random.Random(5), 60) if g.ruleset == "nielsen"]
+        outcomes = await asyncio.gather(
+            *(stores[i % 6].archive_game(g) for i, g in enumerate(batch))
+        )
+        assert [o.outcome for o in outcomes] == ["ok"] * len(batch)
+        for (ruleset, position), moves in (await direct_count(stores[0])).items():
+            assert await stores[0].explorer(ruleset, position) == expected_answer(
+                ruleset, position, moves
+            )
+        once = sorted(await table(stores[0]))
+        await stores[0].rebuild_explorer()
+        assert sorted(await table(stores[0])) == once
+    finally:
+        for s in stores:
+            await s.close()
