@@ -70,6 +70,13 @@ class Worker:
     def output(self) -> str:
         return "".join(self.lines)
 
+    async def ready(self) -> None:
+        """Until it has started and looks for jobs (a minute at most)."""
+        await wait_for(self._waiting, "the worker's start")
+
+    async def _waiting(self) -> bool:
+        return "waiting for jobs" in self.output
+
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)
         self.proc.wait()
@@ -285,8 +292,8 @@ async def test_board_evaluations_are_cached_and_never_of_ones_own_game(
     assert by_id.status_code == 403 and by_id.json()["error"] == "own_game"
 
     spectator = await Player(hub.url).signup()
-    analysis_workers()
-    first = await spectator.http.post("/api/analysis/position", json=body)
+    await analysis_workers().ready()
+    first = await spectator.http.post("/api/analysis/position", json=body, timeout=60)
     assert first.status_code == 200, first.text
     evaluation = first.json()
     assert evaluation.pop("cached") is False
