@@ -52,8 +52,11 @@ describe("words", () => {
     expect(progressText({ status: "done" })).toBe("");
   });
   it("says refusals in words", () => {
-    expect(analysisErrorText(new ApiError("analysis_busy", "you are number 7 in the queue", 503))).toBe(
-      "The analysis is busy: you are number 7 in the queue",
+    expect(analysisErrorText(new ApiError("analysis_busy", "the queue is full, so yours would be number 7", 503))).toBe(
+      "The queue is full, so yours would be number 7.",
+    );
+    expect(analysisErrorText(new ApiError("analysis_limit", "you have requested as many analyses as a day allows (1)", 429))).toBe(
+      "You have requested as many analyses as a day allows (1).",
     );
     expect(analysisErrorText(new ApiError("not_allowed", "x", 403))).toMatch(/confirmed account/);
     expect(analysisErrorText(new ApiError("own_game", "x", 403))).toMatch(/your own game/);

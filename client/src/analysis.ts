@@ -132,6 +132,13 @@ export function progressText(s: AnalysisStatus): string {
   return "";
 }
 
+/** "the queue is full" -> "The queue is full." */
+function sentence(text: string): string {
+  const t = text.trim();
+  if (!t) return t;
+  return `${t[0].toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? "" : "."}`;
+}
+
 /** A refusal or failure of the analysis requests, in words. */
 export function analysisErrorText(err: unknown): string {
   if (!(err instanceof ApiError)) return "Something went wrong. Try again.";
@@ -141,9 +148,9 @@ export function analysisErrorText(err: unknown): string {
     case "not_allowed":
       return "Only the game's players, or for a public game anyone with a confirmed account, may ask for its analysis.";
     case "analysis_limit":
-      return `You have asked for as many analyses as allowed for now. ${err.message}`.trim();
     case "analysis_busy":
-      return `The analysis is busy: ${err.message}`;
+      // The server's words say how many and when ("… so yours would be number 3; …").
+      return sentence(err.message);
     case "own_game":
       return "You are playing a game in this position now: no engine help during your own game.";
     case "illegal_move":

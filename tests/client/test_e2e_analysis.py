@@ -22,7 +22,8 @@ from test_e2e import QUICK_ESCAPE, shot, sign_up
 from test_e2e_experience import DESKTOP, PHONE, SIZES, name_of
 
 import wsclient
-from services import HubProcess, mail_env, run_async
+from brandubh.redis_server import EmbeddedRedis, RedisNotFound
+from services import HubProcess, mail_env, missing, run_async
 
 Page = Any
 
@@ -322,3 +323,67 @@ def test_a_player_asks_from_the_game_over_panel_and_lands_on_the_replay(
     page.wait_for_url(re.compile(rf"/replay/{game}$"))
     wait_done(page, hub)
     assert page.locator(".replay-moves .ply[data-judgment]").count() >= 1
+
+
+@pytest.fixture(scope="module")
+def tight_hub(
+    tmp_path_factory: pytest.TempPathFactory, database_url: str, client_dist: Path, mailbox: Any
+) -> Iterator[HubProcess]:
+    """A hub with no worker, a queue of two games and one analysis an account a day: the
+    refusals, on a Redis of its own (the other hub's worker would empty a shared queue)."""
+    try:
+        server = EmbeddedRedis(tmp_path_factory.mktemp("redis-tight"), appendonly=False)
+    except RedisNotFound as exc:
+        missing(str(exc))
+    env = {
+        "BRANDUBH_CLIENT_DIR": str(client_dist),
+        "BRANDUBH_ANALYSIS_QUEUE_MAX": "2",
+        "BRANDUBH_ANALYSIS_PER_ACCOUNT": "1",
+        **mail_env(mailbox),
+    }
+    with server:
+        proc = HubProcess(server.url, env=env, database_url=database_url).start()
+        yield proc
+        proc.stop()
+
+
+def ask_on_replay(page: Page, base: str, game: str) -> None:
+    page.goto(f"{base}/replay/{game}")
+    page.locator("#analysis-request").click()
+
+
+def test_refusals_in_words_limit_and_busy(new_page: Any, tight_hub: HubProcess) -> None:
+    base = tight_hub.url
+    games = [run_async(_played(base, QUICK_ESCAPE))[0] for _ in range(3)]
+    one = new_page(DESKTOP)
+    sign_up(one, base)
+    ask_on_replay(one, base, games[0])
+    one.wait_for_selector('#analysis[data-status="queued"]')
+    assert one.inner_text("#analysis-status") == "Queued: yours is next."
+    # The same account again: its day's analysis is spent.
+    ask_on_replay(one, base, games[1])
+    error = one.locator("#analysis-error")
+    error.wait_for()
+    assert error.inner_text().startswith("You have requested as many analyses"), error.inner_text()
+    assert one.locator("#analysis-request").is_enabled()  # may try again later
+    # Another account fills the queue's second place; a third finds it full.
+    two = new_page(PHONE)
+    sign_up(two, base)
+    ask_on_replay(two, base, games[1])
+    two.wait_for_selector('#analysis[data-status="queued"]')
+    assert two.inner_text("#analysis-status") == "Queued: you are number 2."
+    three = new_page(PHONE)
+    sign_up(three, base)
+    ask_on_replay(three, base, games[2])
+    error = three.locator("#analysis-error")
+    error.wait_for()
+    said = error.inner_text()
+    assert said.startswith("The analysis queue is full") and "number 3" in said, said
+    check_layout(three)
+    shot(three, "analysis-busy-phone", full=False)
+    # A guest is not offered the button, and is told who may ask.
+    guest = new_page(PHONE)
+    guest.goto(f"{base}/replay/{games[2]}")
+    guest.wait_for_selector('#analysis[data-status="none"]')
+    assert guest.locator("#analysis-request").is_hidden()
+    assert "confirmed account" in guest.inner_text("#analysis-status")
