@@ -272,6 +272,16 @@ async def test_who_may_ask_and_the_limits(
         await player.close()
 
 
+def mirrored(position: str) -> str:
+    """A position text with its board mirrored left to right."""
+    board, side = position.split()
+    ranks = []
+    for rank in board.split("/"):
+        cells = "".join("." * int(ch) if ch.isdigit() else ch for ch in rank)[::-1]
+        ranks.append(re.sub(r"\.+", lambda m: str(len(m.group())), cells))
+    return "/".join(ranks) + " " + side
+
+
 async def test_board_evaluations_are_cached_and_never_of_ones_own_game(
     start_hub: Callable[..., HubProcess],
     fresh_redis_url: str,
@@ -290,6 +300,17 @@ async def test_board_evaluations_are_cached_and_never_of_ones_own_game(
     # ... and asking for the game's analysis by its id, too.
     by_id = await alice.http.post(f"/api/games/{game}/analysis", json={})
     assert by_id.status_code == 403 and by_id.json()["error"] == "own_game"
+    # A move later, the board typed mirrored (the same position for the rules) is too.
+    socks = await seated(game, alice, bob)
+    await socks["attackers"].move(game, 0, "g4-g3")
+    after = await socks["defenders"].recv_until(lambda m: m.get("move") == "g4-g3")
+    moved = after["state"]["position"]
+    assert moved != position and mirrored(moved) != moved
+    for typed in (moved, mirrored(moved)):
+        own = await alice.http.post("/api/analysis/position", json={**body, "position": typed})
+        assert own.status_code == 403 and own.json()["error"] == "own_game", typed
+    for sock in socks.values():
+        await sock.close()
 
     spectator = await Player(hub.url).signup()
     await analysis_workers().ready()

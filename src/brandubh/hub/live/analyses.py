@@ -34,10 +34,40 @@ HOUR_MS: Final = 3600 * 1000
 POLL_S: Final = 0.5  # a waiting evaluation looks at the cache this often, notice or not
 
 
+SIZE: Final = 7
+# The board's eight symmetries (turns and mirrors), each as where every square goes: the
+# rules are the same on a turned or mirrored board, so such a board is the same position.
+_SYMMETRIES: Final = tuple(
+    tuple(
+        to_r * SIZE + to_c
+        for r in range(SIZE)
+        for c in range(SIZE)
+        for to_r, to_c in [
+            ((r, c), (c, SIZE - 1 - r), (SIZE - 1 - r, SIZE - 1 - c), (SIZE - 1 - c, r))[turn]
+        ]
+        for to_r, to_c in [(to_r, SIZE - 1 - to_c) if mirror else (to_r, to_c)]
+    )
+    for turn in range(4)
+    for mirror in (False, True)
+)
+
+
+def _moved(bits: int, where: tuple[int, ...]) -> int:
+    out = 0
+    while bits:
+        low = bits & -bits
+        out |= 1 << where[low.bit_length() - 1]
+        bits ^= low
+    return out
+
+
 def board_of(position: str) -> tuple[int, int, int]:
-    """The pieces of a position text, whichever side is to move (EngineError if not one)."""
+    """The pieces of a position text, whichever side is to move and however the board is
+    turned or mirrored: the least of its eight symmetric forms (EngineError if no position)."""
     att, dfn, king, _ = parse_position(position)
-    return att, dfn, king
+    return min(
+        (_moved(att, to), _moved(dfn, to), to[king] if king >= 0 else -1) for to in _SYMMETRIES
+    )
 
 
 def position_digest(ruleset: str, position: str, nodes: int) -> str:
@@ -182,7 +212,8 @@ class Analyses:
     ) -> dict[str, Any]:
         """The evaluation of a position (docs/analysis.md), from the cache or a worker;
         ``own_game`` when the requester plays a game standing in it now (either side to
-        move), ``analysis_busy`` when no worker answered in time."""
+        move, the board turned or mirrored), ``analysis_busy`` when no worker answered in
+        time."""
         try:
             canonical = Game(ruleset, position).position
         except EngineError as exc:
