@@ -4,7 +4,7 @@ people played it and how they ended (docs/analysis.md, "The opening explorer").
 The counts live in ``explorer_moves`` and are kept incrementally: ``archive_game`` adds a
 game's rows in the transaction that inserts it (after the insert's guard, so a game
 archived twice counts once), and ``rebuild_explorer`` makes the table again from ``games``
-(``brandubh db explorer-rebuild``). Both go through ``game_rows``, so they agree.
+(``brandubh db explorer-rebuild``). Both count a game through ``opening``, so they agree.
 """
 
 from __future__ import annotations
