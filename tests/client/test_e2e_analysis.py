@@ -258,6 +258,15 @@ def test_the_analysis_board_from_the_replay_a_line_and_an_evaluation(
     said = page.inner_text("#ab-eval")
     assert re.search(r"Defenders \d+ % · attackers \d+ %|win\)", said), said
     assert page.locator(".board-arrows path.arrow-best").count() == 1
+    # Away from the position the evaluation goes; back there it is shown again, unasked.
+    page.click("#ab-prev")
+    page.wait_for_selector('.page-analysis[data-ply="2"]')
+    assert page.locator(".board-arrows path").count() == 0
+    assert page.get_attribute("#ab-eval", "data-score") is None
+    page.click("#ab-next")
+    page.wait_for_selector('.page-analysis[data-ply="3"]')
+    assert page.inner_text("#ab-eval") == said
+    assert page.locator(".board-arrows path.arrow-best").count() == 1
     # The URL opens the same board anew.
     shared = page.url
     other = new_page(size)
@@ -300,6 +309,7 @@ def test_the_game_page_offers_the_board_to_spectators_not_to_its_players(
     link.wait_for()
     href = link.get_attribute("href") or ""
     assert href.startswith("/analysis?") and "moves=" + "%2C".join(QUICK_ESCAPE[:2]) in href, href
+    shot(watcher, "analysis-game-spectator-desktop", full=False)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -8,7 +8,7 @@
 import "../accounts.css";
 import "../analysis.css";
 import { ApiError } from "../api";
-import { type WalkStep, analysisApi, analysisErrorText, evalText } from "../analysis";
+import { type PositionEval, type WalkStep, analysisApi, analysisErrorText, evalText } from "../analysis";
 import { Board } from "../board";
 import { type BoardState, boardUrl, parseBoardUrl, playAt } from "../boardurl";
 import type { AppContext, Unmount } from "../context";
@@ -45,6 +45,9 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
   let state: BoardState = parseBoardUrl(search);
   let steps: WalkStep[] = [];
   let evalFor = ""; // the position whose evaluation is shown
+  // Evaluations already had on this page, by rule set and position: stepping back to one
+  // shows it again without asking the server.
+  const evals = new Map<string, PositionEval>();
   let busy = false;
 
   const board = new Board((move) => void play(move));
@@ -187,9 +190,15 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
     });
     board.root.dataset.position = step.position;
     if (evalFor !== step.position) {
-      board.setArrows([]);
-      evalOut.textContent = "";
-      evalOut.removeAttribute("data-score");
+      const known = evals.get(`${state.ruleset} ${step.position}`);
+      if (known) showEval(step.position, known);
+      else {
+        evalFor = "";
+        board.setArrows([]);
+        evalOut.textContent = "";
+        evalOut.removeAttribute("data-score");
+        evalOut.removeAttribute("data-error");
+      }
     }
     const who = step.turn === "attackers" ? "Attackers" : "Defenders";
     caption.textContent = step.result
@@ -219,6 +228,18 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
     explorer.show(position);
   }
 
+  function showEval(position: string, e: PositionEval): void {
+    evalFor = position;
+    evalOut.replaceChildren(
+      h("strong", { text: evalText(e) }),
+      e.pv.length ? h("br") : "",
+      e.pv.length ? `Best line: ${e.pv.join(" ")}` : "",
+    );
+    evalOut.dataset.score = String(e.score);
+    evalOut.removeAttribute("data-error");
+    board.setArrows(e.pv);
+  }
+
   evaluate.addEventListener("click", async () => {
     const step = steps[state.ply];
     if (!step) return;
@@ -227,15 +248,9 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
     evalOut.textContent = "";
     try {
       const e = await analysisApi.evaluate(state.ruleset, step.position);
+      evals.set(`${state.ruleset} ${step.position}`, e);
       if (gone || steps[state.ply]?.position !== step.position) return;
-      evalFor = step.position;
-      evalOut.replaceChildren(
-        h("strong", { text: evalText(e) }),
-        e.pv.length ? h("br") : "",
-        e.pv.length ? `Best line: ${e.pv.join(" ")}` : "",
-      );
-      evalOut.dataset.score = String(e.score);
-      board.setArrows(e.pv);
+      showEval(step.position, e);
     } catch (err) {
       evalOut.textContent = analysisErrorText(err);
       evalOut.dataset.error = err instanceof ApiError ? err.code : "error";
