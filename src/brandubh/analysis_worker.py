@@ -32,7 +32,7 @@ from typing import Any, Final, cast
 import redis
 from redis.cluster import RedisCluster
 
-from brandubh.analysis import ANALYSIS_VERSION, analyse_game, evaluate_position
+from brandubh.analysis import ANALYSIS_VERSION, IllegalLineMove, analyse_game, evaluate_position
 from brandubh.engine import EngineError
 from brandubh.hub.config import Settings
 from brandubh.hub.messages import frames
@@ -41,6 +41,8 @@ from brandubh.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
+# What makes a worker pause and try again, the job given back uncounted: not the job's fault.
+UNREACHABLE: Final = (redis.RedisError, StoreUnavailable, OSError)
 POLL_S: Final = 0.2  # an idle worker looks at the queues this often
 TRIES: Final = 3  # a job started this often without finishing is dropped (logged)
 PAUSE_S: Final = 2.0  # after a failure of Redis or PostgreSQL, before the next claim
@@ -87,7 +89,7 @@ class Worker:
         while not stop():
             try:
                 worked = self.step()
-            except (redis.RedisError, StoreUnavailable, OSError) as exc:
+            except UNREACHABLE as exc:
                 log.warning("analysis worker: %s; trying again in %g s", exc, PAUSE_S)
                 time.sleep(PAUSE_S)
                 continue
@@ -123,18 +125,23 @@ class Worker:
                 self.analyse(queue, job_id, job)
         except LeaseLost:
             log.warning("analysis job %s:%s went to another worker", kind, job_id)
-        except EngineError as exc:
+        except (EngineError, IllegalLineMove) as exc:
             # A job no worker could do (its moves or position are not the rules'): it goes.
             log.error("analysis job %s:%s cannot be done: %s; dropped", kind, job_id, exc)
             self._call("finish", queue, job_id, kind)
-        except BaseException as exc:
+        except (*UNREACHABLE, SystemExit, KeyboardInterrupt) as exc:
             # Given back, for this or another worker to take: a failure of Redis or
             # PostgreSQL, or a stop, is not the job's, so its try is not counted. If Redis
             # cannot be told, its lease runs out instead.
             delay = 0 if isinstance(exc, SystemExit | KeyboardInterrupt) else PAUSE_S
-            with contextlib.suppress(redis.RedisError, OSError):
+            with contextlib.suppress(*UNREACHABLE):
                 self._call("release", queue, job_id, kind, self.name, int(delay * 1000))
             raise
+        except Exception:
+            # A fault while doing this job: back to the queue at once, its try counted
+            # (three and it is dropped); this worker goes on with the next.
+            log.exception("analysis job %s:%s failed; it goes back to the queue", kind, job_id)
+            self._call("renew", queue, job_id, kind, self.name, 0, 0, 0)
 
     def analyse(self, queue: str, game_id: str, job: dict[str, str]) -> None:
         if self.loop.run(self.store.analysis(game_id, ANALYSIS_VERSION)) is None:

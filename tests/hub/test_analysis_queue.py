@@ -1,7 +1,8 @@
 """lua/analysis.lua and claim.lua as the hubs and the workers use them, step by step on a
 Redis of the test's own: one job however often it is asked for, its place in the queue,
 the lease (a worker that lost it cannot renew it), the bound, a job tried too often
-dropped; and the worker command's refusal to start without the service's URLs."""
+dropped (and the worker going on); and the worker command's refusal to start without the
+service's URLs."""
 
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ import pytest
 import redis
 from click.testing import CliRunner
 
+from brandubh.analysis_worker import Worker
 from brandubh.cli import main
+from brandubh.hub.config import Settings
 from brandubh.hub.redis import keys, lua_source
 from services import sync_client
 
@@ -101,3 +104,25 @@ def test_the_worker_needs_the_services_urls(monkeypatch: pytest.MonkeyPatch) -> 
     result = CliRunner().invoke(main, ["analyse-worker"])
     assert result.exit_code == 1
     assert "set REDIS_URL and DATABASE_URL" in result.output
+
+
+def test_a_job_no_worker_can_do_is_dropped_and_the_worker_goes_on(
+    r: redis.Redis, fresh_redis_url: str, database_url: str
+) -> None:
+    """An illegal move goes at once; a job that makes the worker fail goes back, counted,
+    and is dropped at its fourth start; the worker goes on all along."""
+    worker = Worker(Settings(redis_url=fresh_redis_url, database_url=database_url), "w")
+    try:
+        job = ["kind", "g", "ruleset", "nielsen", "position", "", "version", 1]
+        call(r, "request", "illegal", 10, *job, "moves", "g4-g3 a1-a9", "nodes", 50)
+        call(r, "request", "faulty", 10, *job, "moves", "g4-g3")  # no budget: a KeyError
+        assert worker.step()
+        assert r.zscore(Q, "illegal") is None and not r.exists(keys.analysis_job("g", "illegal"))
+        for tries in range(1, 4):
+            assert worker.step()
+            assert r.hget(keys.analysis_job("g", "faulty"), "tries") == str(tries).encode()
+        assert worker.step()  # the fourth start: dropped
+        assert r.zscore(Q, "faulty") is None and not r.exists(keys.analysis_job("g", "faulty"))
+        assert not worker.step()
+    finally:
+        worker.close()

@@ -16,7 +16,8 @@
 --   release  worker, delay (ms)   -> 1 | 0: given back uncounted (its holder failed cleanly:
 --                                   Redis or PostgreSQL away), due again after the delay
 --   finish   [value, ttl (ms)] for KEYS[3] -> 1
--- "place": 1 is next; a job's place counts the waiting jobs queued before it.
+-- "place": 1 is next; a job's place counts the waiting jobs queued before it (those asked
+-- for in the same millisecond in the order of their ids).
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
 local queue, job, mode, id = KEYS[1], KEYS[2], ARGV[1], ARGV[2]
@@ -29,7 +30,8 @@ local function state()
     local progress = redis.call('HMGET', job, 'ply', 'of')
     return {'running', tonumber(progress[1] or '0') or 0, tonumber(progress[2] or '0') or 0}
   end
-  return {'queued', redis.call('ZCOUNT', queue, '-inf', due)}
+  -- Its rank: the waiting jobs before it (a running one's score, its lease, is later).
+  return {'queued', redis.call('ZRANK', queue, id) + 1}
 end
 
 if mode == 'status' then
@@ -45,7 +47,7 @@ if mode == 'request' then
   for i = 4, #ARGV, 2 do redis.call('HSET', job, ARGV[i], ARGV[i + 1]) end
   redis.call('HSET', job, 'queued', now)
   redis.call('ZADD', queue, now, id)
-  return {'queued', waiting + 1}
+  return {'queued', redis.call('ZRANK', queue, id) + 1}
 end
 
 if mode == 'start' then
