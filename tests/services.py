@@ -41,6 +41,8 @@ TEST_ENV = {
     "BRANDUBH_SIGNUP_PER_ADDRESS": "100000",
     "BRANDUBH_SIGNUP_OVERALL": "100000",
     "BRANDUBH_GUESTS_PER_ADDRESS": "100000",
+    # No analysis worker beside each test hub: the analysis tests start their own.
+    "BRANDUBH_ANALYSIS_WORKERS": "0",
 }
 
 

@@ -333,7 +333,8 @@ def test_the_embedded_servers_die_with_a_killed_serve(
     folder: Path, workers: int, fresh_redis_url: str
 ) -> None:
     """With 2 workers, on a Redis of the test's own (which stays up: a hub rides out a Redis
-    outage), uvicorn's worker processes must die with the service too."""
+    outage), uvicorn's worker processes must die with the service too; and so must the
+    analysis worker serve starts by default."""
     data = folder / "data"
     redis_env = {"REDIS_URL": fresh_redis_url} if workers > 1 else {}
     serve = Serve(data, "--workers", str(workers), env=redis_env)
@@ -342,12 +343,15 @@ def test_the_embedded_servers_die_with_a_killed_serve(
         url = serve.listening()
         assert url, serve.output
         assert sign_up(url) == 202  # a worker serves
-        # redis-server and postgres, or postgres and uvicorn's 2 worker processes
+        # redis-server and postgres, or postgres and uvicorn's 2 worker processes; and the
+        # analysis worker
         deadline = time.monotonic() + 30
-        while len(servers) < (2 if workers == 1 else 3):
+        while len(servers) < (3 if workers == 1 else 4):
             assert time.monotonic() < deadline, servers
             servers = children_of(serve.proc.pid)
             time.sleep(0.05)
+        commands = [Path(f"/proc/{pid}/cmdline").read_bytes() for pid in servers]
+        assert sum(b"analyse-worker" in c for c in commands) == 1, commands
         os.kill(serve.proc.pid, signal.SIGKILL)  # serve alone: no goodbye to its servers
         serve.proc.wait()
         deadline = time.monotonic() + 30

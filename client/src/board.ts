@@ -2,6 +2,7 @@
 // pieces told apart by shape, legal destinations from state.legal, click or drag to move;
 // during the opponent's turn the same picks make a premove (premove.ts) drawn in blue.
 
+import { drawArrows } from "./arrows";
 import { h } from "./dom";
 import {
   FILES,
@@ -59,6 +60,7 @@ export class Board {
     ghost: HTMLElement | null;
   } | null = null;
   private suppressClick = false;
+  private arrows: SVGSVGElement | null = null;
 
   constructor(private readonly onMove: (move: string, how: "click" | "drag") => void) {
     this.root = h("div", {
@@ -159,6 +161,23 @@ export class Board {
       ghost.addEventListener("animationend", gone);
       setTimeout(gone, 600);
     }
+  }
+
+  /** Draw a line of moves as arrows over the squares (the analysis's better move and what
+   *  follows); an empty line takes them away. The overlay lies over the 7×7 squares only. */
+  setArrows(line: readonly string[], played: string | null = null): void {
+    if (!this.arrows) {
+      if (!line.length && !played) return;
+      this.arrows = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+      this.arrows.setAttribute("viewBox", "0 0 700 700");
+      this.arrows.setAttribute("preserveAspectRatio", "none");
+      this.arrows.setAttribute("class", "board-arrows");
+      this.arrows.setAttribute("aria-hidden", "true");
+      this.root.appendChild(this.arrows);
+    }
+    drawArrows(this.arrows, line, played);
+    this.root.dataset.arrows = line.join(" ");
+    this.root.dataset.played = played ?? "";
   }
 
   /** Forget the selection (after an error: the board shows the server's state). */

@@ -2,6 +2,8 @@
 // (spectators), and what anyone needs to check the game: the revealed seed, the
 // commitment shown since the start, the record to download and the verify page.
 
+import "./analysis.css";
+import { analysisApi, analysisErrorText } from "./analysis";
 import { copyText, h } from "./dom";
 import { type RematchBook, type RematchControl, rematchNote, resultDetail, resultHeadline } from "./lifecycle";
 import type { Side } from "./notation";
@@ -18,6 +20,7 @@ export class GameOverPanel {
     private readonly game: string,
     private readonly onRematch: () => void,
     private readonly onDecline: () => void = () => {},
+    private readonly openReplay: () => void = () => {},
   ) {
     this.rematch = h("div", { class: "rematch", id: "rematch" });
     this.root = h("section", { class: "result", id: "result", "aria-labelledby": "result-title", hidden: true });
@@ -67,6 +70,8 @@ export class GameOverPanel {
         "p",
         { class: "result-links" },
         h("a", { href: `/replay/${game}`, id: "replay-link", class: "btn btn-small", text: "Replay" }),
+        // The players may ask for the bot's analysis here; it shows on the replay.
+        ...(side !== null && r.reason !== "aborted" ? this.analysisAsk() : []),
         h("a", { href: `/verify?game=${game}`, id: "verify-link", class: "btn btn-small", text: "Verify" }),
         h("a", { href: "/", id: "new-game-link", class: "btn btn-small", text: "New game" }),
       ),
@@ -100,6 +105,26 @@ export class GameOverPanel {
       ),
     );
     this.ratingLine.hidden = !state.rated || r.reason === "aborted";
+  }
+
+  /** "Request computer analysis": asks (POST /api/games/<id>/analysis), then opens the
+   *  replay, where the progress and the analysis show; a refusal stays here in words. */
+  private analysisAsk(): HTMLElement[] {
+    const button = h("button", { type: "button", class: "btn btn-small", id: "gameover-analysis", title: "Request computer analysis", text: "Analyse" });
+    button.setAttribute("aria-label", "Request computer analysis");
+    const why = h("span", { class: "error gameover-analysis-error", id: "gameover-analysis-error", role: "alert" });
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      why.textContent = "";
+      try {
+        await analysisApi.ask(this.game);
+        this.openReplay();
+      } catch (err) {
+        why.textContent = analysisErrorText(err);
+        button.disabled = false;
+      }
+    });
+    return [button, why];
   }
 
   /** The rating change of a rated game, once the server has rated it ("" to leave it out). */

@@ -9,6 +9,7 @@ import type { AppContext, Unmount } from "./context";
 import { clear, h } from "./dom";
 import { LiveClient } from "./live";
 import { MyGames, shownNotifications, titleWith } from "./mygames";
+import { mountAnalysisBoard } from "./pages/analysisboard";
 import { mountAccount, mountLogin, mountSignup } from "./pages/auth";
 import { installMailBanner, isMailPath, routeMail } from "./mailnav";
 import { mountGame } from "./pages/game";
@@ -44,6 +45,7 @@ const PAGES: Record<RouteName, Mount> = {
   profile: (root, ctx, [id]) => mountProfile(root, ctx, id),
   leaderboard: (root, ctx, [rs]) => mountLeaderboard(root, ctx, rs || null),
   replay: (root, ctx, [id]) => mountReplay(root, ctx, id),
+  analysis: (root, ctx) => mountAnalysisBoard(root, ctx, location.search),
 };
 
 function wsUrl(): string {

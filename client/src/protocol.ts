@@ -304,9 +304,26 @@ export interface ChatLinesFrame {
   lines: ChatLine[];
 }
 
+/** A game's analysis by the bot, under way: the ply done of how many (to sockets that
+ * follow it with `follow_analysis`). */
+export interface AnalysisProgressFrame {
+  t: "analysis_progress";
+  game: string;
+  ply: number;
+  of: number;
+}
+
+/** A game's analysis is done: the client fetches it (GET /api/games/<id>/analysis). */
+export interface AnalysisDoneFrame {
+  t: "analysis_done";
+  game: string;
+}
+
 /** Every frame the server sends (docs/protocol.md §3.4, §3.6 and §3.7). */
 export type ServerFrame =
   | HelloFrame
+  | AnalysisProgressFrame
+  | AnalysisDoneFrame
   | ChatFrame
   | ChatLinesFrame
   | SnapshotFrame
@@ -337,6 +354,7 @@ export type GameClientFrame =
   | { t: "get_conditional"; game: string; id: string }
   | { t: "chat"; game: string; room: string; text: string; id: string }
   | { t: "report"; game: string; room: string; line: number; id: string }
+  | { t: "follow_analysis"; game: string; on: boolean }
   | { t: "ping"; n?: number }
   | { t: "pong"; n?: number };
 

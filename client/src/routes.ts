@@ -15,7 +15,8 @@ export type RouteName =
   | "account"
   | "profile"
   | "leaderboard"
-  | "replay";
+  | "replay"
+  | "analysis";
 
 export interface RouteDef {
   name: RouteName;
@@ -44,6 +45,7 @@ export const ROUTES: readonly RouteDef[] = [
   { name: "profile", pattern: /^\/u\/([A-Za-z0-9_-]{1,40})\/?$/, example: "/u/p_abc" },
   { name: "leaderboard", pattern: /^\/leaderboard(?:\/([a-z]+))?\/?$/, example: "/leaderboard/nielsen", section: "/leaderboard" },
   { name: "replay", pattern: new RegExp(`^/replay/${ID}/?$`), example: "/replay/abcdef123" },
+  { name: "analysis", pattern: /^\/analysis\/?$/, example: "/analysis" },
 ];
 
 export interface Matched {

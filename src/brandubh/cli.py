@@ -63,6 +63,15 @@ def main() -> None:
     help="The proxies trusted for those headers: comma-separated addresses or networks, "
     "or '*' for any (only when nothing else can reach the hub).",
 )
+@click.option(
+    "--analysis-workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(0, 64),
+    envvar="BRANDUBH_ANALYSIS_WORKERS",
+    help="Analysis worker processes to start beside the hub (brandubh analyse-worker); 0 for "
+    "none, when workers run elsewhere.",
+)
 def serve(
     host: str,
     port: int,
@@ -71,6 +80,7 @@ def serve(
     no_build: bool,
     proxy_headers: bool,
     forwarded_allow_ips: str,
+    analysis_workers: int,
 ) -> None:
     """Run the service: the hub, and an embedded Redis and PostgreSQL unless REDIS_URL and
     DATABASE_URL are set."""
@@ -84,7 +94,31 @@ def serve(
         build_client=not no_build,
         proxy_headers=proxy_headers,
         forwarded_allow_ips=forwarded_allow_ips,
+        analysis=analysis_workers,
     )
+
+
+@main.command("analyse-worker")
+@click.option(
+    "--name",
+    default="",
+    help="This worker's name in the jobs it holds (default: host, process id and a random tag).",
+)
+def analyse_worker(name: str) -> None:
+    """Run an analysis worker: take analyses and board evaluations from the service's queue
+    and compute them (REDIS_URL and DATABASE_URL name the service's servers; any number of
+    workers on any machines; docs/analysis.md)."""
+    import os
+
+    missing = [v for v in ("REDIS_URL", "DATABASE_URL") if not os.environ.get(v)]
+    if missing:
+        raise click.ClickException(
+            f"set {' and '.join(missing)}: the worker joins a running service's Redis and "
+            "PostgreSQL (brandubh serve prints both URLs as it starts its own)"
+        )
+    from brandubh.analysis_worker import main as run_worker
+
+    run_worker(name)
 
 
 # The folder of the embedded PostgreSQL, for the commands that only need the database.
@@ -111,6 +145,28 @@ def upgrade(data_dir: Path) -> None:
 
     with database_url(data_dir / "postgres") as url:
         click.echo(f"brandubh: the schema is at revision {migrate(url)}")
+
+
+@db.command("explorer-rebuild")
+@_DATA
+def explorer_rebuild(data_dir: Path) -> None:
+    """Count the whole archive into the opening explorer again (once after upgrading an
+    archive kept before it; safe to run again, and while the service runs)."""
+    import asyncio
+
+    from brandubh.serve import database_url, migrate
+    from brandubh.store import Store
+
+    async def run(url: str) -> int:
+        store = Store.from_url(url, pool_size=1)
+        try:
+            return await store.rebuild_explorer()
+        finally:
+            await store.close()
+
+    with database_url(data_dir / "postgres") as url:
+        migrate(url)
+        click.echo(f"brandubh: the opening explorer counts {asyncio.run(run(url))} games")
 
 
 @main.command("migrate-from-redis")
@@ -141,7 +197,10 @@ def migrate_from_redis(data_dir: Path) -> None:
         store = Store.from_url(db_url)
         try:
             grace_ms = int(Settings.from_env().live_grace_s * 1000)
-            return str(await migrate(redis, store, grace_ms))
+            moved = await migrate(redis, store, grace_ms)
+            if moved.games:  # copied rows, not archived: the explorer counts them here
+                await store.rebuild_explorer()
+            return str(moved)
         finally:
             await redis.aclose()
             await store.close()

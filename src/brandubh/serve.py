@@ -8,6 +8,7 @@ import os
 import resource
 import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ import uvicorn
 from uvicorn.supervisors import Multiprocess
 
 from brandubh.client_build import ClientBuildError, ensure_client_built
-from brandubh.embedded import die_with_parent
+from brandubh.embedded import die_with_parent, parent_death_signal
 from brandubh.hub.config import Settings
 from brandubh.hub.wire import GuardedHttp, GuardedWebSocket
 from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
@@ -171,6 +172,32 @@ def raise_descriptor_limit() -> tuple[int, int]:
     return resource.getrlimit(resource.RLIMIT_NOFILE)
 
 
+@contextlib.contextmanager
+def analysis_workers(n: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``n`` analysis worker processes (``brandubh analyse-worker``, on the environment's
+    REDIS_URL and DATABASE_URL) for as long as the service runs: each is sent SIGTERM when
+    the service ends, and dies with it even when the service is killed outright (Linux)."""
+    started = [
+        subprocess.Popen(
+            [sys.executable, "-m", "brandubh", "analyse-worker"],
+            preexec_fn=parent_death_signal(signal.SIGTERM),
+        )
+        for _ in range(n)
+    ]
+    if n:
+        click.echo(f"brandubh: {n} analysis worker process{'es' if n > 1 else ''} started")
+    try:
+        yield started
+    finally:
+        for process in started:
+            process.terminate()
+        for process in started:
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
 def run(
     host: str,
     port: int,
@@ -179,10 +206,11 @@ def run(
     build_client: bool,
     proxy_headers: bool = True,
     forwarded_allow_ips: str = "127.0.0.1",
+    analysis: int = 1,
 ) -> None:
     """Serve; ``proxy_headers``: take the client's address and scheme (https: Secure
     cookies) from X-Forwarded-For/-Proto sent by ``forwarded_allow_ips`` (comma-separated
-    addresses or networks, or "*")."""
+    addresses or networks, or "*"); ``analysis``: analysis worker processes to start."""
     # SIGTERM unwinds like Ctrl-C, so the embedded servers stop with the service: at any
     # moment of the start, and after uvicorn's shutdown, which raises the signal again.
     signal.signal(signal.SIGTERM, _exit_on_sigterm)
@@ -227,7 +255,8 @@ def run(
             log_level=os.environ.get("BRANDUBH_LOG_LEVEL", "warning"),
             timeout_graceful_shutdown=5,
         )
-        if workers > 1:
-            Multiprocess(config, sockets=[sock]).run()
-        else:
-            uvicorn.Server(config).run(sockets=[sock])
+        with analysis_workers(analysis):
+            if workers > 1:
+                Multiprocess(config, sockets=[sock]).run()
+            else:
+                uvicorn.Server(config).run(sockets=[sock])

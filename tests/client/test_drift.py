@@ -10,7 +10,7 @@ from pathlib import Path
 from brandubh.hub.messages.protocol import MESSAGES
 
 # Notices between hubs on their own channel (keys.hub_channel); no client ever sees them.
-HUB_TO_HUB = {"sessions_ended", "turn_for"}
+HUB_TO_HUB = {"sessions_ended", "turn_for", "analysis_evaluated"}
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL_TS = ROOT / "client" / "src" / "protocol.ts"

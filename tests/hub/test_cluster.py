@@ -5,7 +5,8 @@ BRANDUBH_REDIS_CLUSTER=1; the tests imported from the other modules then run her
 unchanged, on the cluster: whole games between two hubs, spectators, reconnect and
 catch-up, events only to the hubs that follow the game (sharded channels), resends,
 draws, resignation, deadlines, the bot, conditional moves (across a hub SIGKILL too), the
-lobby, matches, sessions and login limits.
+lobby, matches, sessions and login limits, analysis by the bot (the queue, its workers, one
+SIGKILLed mid-analysis, board evaluations).
 The tests written here are the cluster's own: games spread over the masters, a master
 SIGKILLed mid-game (its replica takes over, the players on two hubs), a deadline on it
 fires once, and a master restarted with no replica (its games pause and go on, nothing
@@ -27,6 +28,12 @@ from test_accounts import (  # noqa: F401  (run here, on the cluster)
     test_friend_games_need_accounts_and_are_rated_by_default,
     test_login_limit_per_account,
     test_logout_ends_the_session_and_closes_its_sockets_on_every_hub,
+)
+from test_analysis_service import (  # noqa: F401  (the queue's keys share one slot: {ana})
+    analysis_workers,
+    test_a_request_is_queued_once_done_once_and_the_same_everywhere,
+    test_a_worker_killed_mid_analysis_leaves_the_job_to_another,
+    test_board_evaluations_are_cached_and_never_of_ones_own_game,
 )
 from test_conditional import (  # noqa: F401
     test_a_conditional_line_answers_the_opponents_move_and_the_opponent_never_learns_it,

@@ -17,6 +17,7 @@ EXPORTED = {
         "Scripts",
         "client",
         "keys",
+        "lua_source",
         "outage",
     ],
     "messages": [
@@ -44,6 +45,7 @@ EXPORTED = {
         "Claim",
         "ClientMessage",
         "DeclineRematch",
+        "FollowAnalysis",
         "FollowLobby",
         "Following",
         "GameAction",
@@ -70,6 +72,7 @@ EXPORTED = {
         "BOT_ID",
         "CONDITIONAL_POLL_S",
         "LIVE_UNDER_S",
+        "Analyses",
         "BotWorker",
         "Change",
         "ChatService",

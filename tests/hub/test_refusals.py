@@ -50,7 +50,8 @@ def test_every_code_has_a_status_and_a_sentence() -> None:
 
 def _literal_codes() -> dict[str, list[str]]:
     """code -> where, for each refusal in the source whose code is written out: the first
-    argument of Refusal, ProtocolError or frames.error, RateLimited (rate_limited), and the
+    argument of Refusal, ProtocolError or frames.error, RateLimited's ``code`` (rate_limited
+    unless given), and the
     "error" of an HTTP error body ({"error": code, "message": ...})."""
     found: dict[str, list[str]] = {}
     for path in sorted(SRC.rglob("*.py")):
@@ -61,8 +62,9 @@ def _literal_codes() -> dict[str, list[str]]:
                 func = node.func
                 name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
                 refusing = name in ("Refusal", "ProtocolError")
-                if name == "RateLimited":
-                    found.setdefault("rate_limited", []).append(where)
+                if name == "RateLimited":  # its code: rate_limited unless given as code=
+                    given = [k.value for k in node.keywords if k.arg == "code"]
+                    codes += given or [ast.Constant("rate_limited")]
                 elif node.args and (refusing or ast.unparse(func) == "frames.error"):
                     codes.append(node.args[0])
             elif isinstance(node, ast.Dict):

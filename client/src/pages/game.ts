@@ -9,6 +9,7 @@
 import { type Profile, accountApi, deltaText, isGuestId, isNewcomer, ratingText } from "../account";
 import { GameActions } from "../actions";
 import { Board } from "../board";
+import { boardUrl } from "../boardurl";
 import { ClaimBanner, claimOffer } from "../claim";
 import { ChatPanel } from "../chat";
 import { ClockBar } from "../clockbar";
@@ -115,6 +116,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     game,
     () => act("rematch"),
     () => act("decline_rematch"),
+    () => ctx.navigate(`/replay/${game}`),
   );
   const matchBox = h("div", { class: "match-box", id: "match-box", hidden: true });
   const input = h("input", {
@@ -169,6 +171,9 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   const notes = h("ul", { class: "notes", id: "game-notes", "aria-label": "Draw offers and other events" });
   const invite = h("div", { class: "invite-slot" });
   const soundToggle = h("button", { type: "button", class: "btn btn-small sound-toggle", id: "sound-toggle" });
+  // The analysis board at the position shown: for spectators and after the end, never for
+  // a player of a game in progress (the server refuses them anyway).
+  const boardLink = h("a", { class: "btn btn-small", id: "game-board-link", text: "Analysis board", hidden: true });
   const notifyGame = h("button", { type: "button", class: "btn btn-small", id: "notify-ask-game", text: "Notify me of my moves", hidden: true });
   const conditional = new ConditionalPanel(live, game); // correspondence games only (conditional.ts)
   const legend = h(
@@ -226,7 +231,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       "section",
       { class: "g-info panel", "aria-label": "About this game" },
       info,
-      h("div", { class: "g-tools" }, watchers, soundToggle, notifyGame),
+      h("div", { class: "g-tools" }, watchers, soundToggle, notifyGame, boardLink),
       h("details", { class: "legend-box" }, h("summary", { text: "Legend and how to move" }), legend, howTo),
     ),
     chat.root,
@@ -809,6 +814,11 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     input.disabled = state.status !== "active";
     const canNotify = side !== null && state.move_time >= 3600 && state.status !== "ended" && notificationState() === "default";
     notifyGame.hidden = !canNotify;
+    boardLink.hidden = side !== null && state.status !== "ended";
+    if (!boardLink.hidden) {
+      const moves = tracker.moves;
+      boardLink.href = boardUrl({ ruleset: state.ruleset, position: null, moves: [...moves], ply: viewPly ?? moves.length });
+    }
     conditional.update(state, side);
 
     watchers.textContent = watchersText(tracker.watchers, side === null && !waitingForFriend);

@@ -5,11 +5,17 @@
 import { ApiError } from "../api";
 import { type Replay, accountApi, accountErrorText } from "../account";
 import "../accounts.css";
+import "../analysis.css";
+import { type Analysis, evalText, judgmentMark, judgmentText } from "../analysis";
+import { AnalysisPanel, mayRequest } from "../analysispanel";
 import { Board } from "../board";
+import { boardUrl } from "../boardurl";
+import { EvalGraph } from "../evalgraph";
+import { mountExplorer } from "../explorer";
 import { replayChat } from "../chat";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
-import { describeMove, parsePosition } from "../notation";
+import { START_POSITION, describeMove, parsePosition } from "../notation";
 import { RULES } from "../rules";
 import { resultText } from "../status";
 
@@ -58,6 +64,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
   const onKey = (e: KeyboardEvent) => keyHandler?.(e);
   let keyHandler: ((e: KeyboardEvent) => void) | null = null;
   document.addEventListener("keydown", onKey);
+  let cleanup: (() => void) | null = null;
 
   accountApi
     .positions(game)
@@ -96,27 +103,115 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
       else list.lastElementChild?.append(" ", b);
     });
 
-    const show = (to: number) => {
+    // The analysis, once there is one: the graph under the board, marks in the list, arrows.
+    let analysis: Analysis | null = null;
+    let graph: EvalGraph | null = null;
+    const graphSlot = h("div", { class: "eval-slot", id: "eval-slot" });
+    const plyNote = h("p", { class: "analysis-ply", id: "analysis-ply", "aria-live": "polite" });
+    const boardLink = h("a", { class: "btn btn-small", id: "replay-board-link", text: "Analysis board", hidden: true });
+    const panel = new AnalysisPanel(ctx.live, game, (a) => {
+      analysis = a;
+      graph = new EvalGraph(a, (to) => show(to));
+      graphSlot.replaceChildren(graph.root);
+      page.dataset.analysed = "true";
+      graph.draw();
+      a.plies.forEach((p) => {
+        const mark = judgmentMark(p.judgment);
+        const b = plyButtons[p.ply - 1];
+        if (!mark || !b) return;
+        b.dataset.judgment = p.judgment ?? "";
+        b.title = `${describeMove(p.move)} — ${judgmentText(p)}`;
+        b.append(h("span", { class: `judg-mark judg-${p.judgment}`, "aria-hidden": "true", text: mark.symbol }));
+        b.setAttribute("aria-label", `${p.move}, ${judgmentText(p)}`);
+      });
+      show(ply);
+    });
+    cleanup = () => {
+      panel.destroy();
+      graph?.destroy();
+    };
+    // The opening explorer at the shown position; a move clicked there opens the analysis
+    // board with the game's moves up to here and that move.
+    const explorerHost = h("div", { class: "ab-explorer", id: "replay-explorer" });
+    const explorer = mountExplorer(explorerHost, {
+      ruleset: replay.ruleset,
+      onMove: (move) => {
+        if (boardLink.hidden) return;
+        const start = replay.positions[0];
+        ctx.navigate(boardUrl({ ruleset: replay.ruleset, position: start === START_POSITION ? null : start, moves: [...replay.moves.slice(0, ply), move], ply: ply + 1 }));
+      },
+    });
+    const players = [replay.players.attackers?.id, replay.players.defenders?.id];
+    void ctx.me.then((me) => {
+      const mine = !!me?.id && players.includes(me.id);
+      // Never engine help for a player during their own game (the server refuses it too).
+      boardLink.hidden = replay.status !== "ended" && (mine || !me);
+      panel.start(replay.status === "ended", mayRequest(me, players));
+    });
+
+    /** A judged move shows the position before it: the move played as a red arrow, the
+     *  better line in green and blue; `after` shows the position after it instead. */
+    let after = false;
+    const judgedAt = (n: number) => (analysis && n > 0 ? analysis.plies[n - 1] : null);
+    const toggle = h("button", { type: "button", class: "btn btn-small", id: "analysis-toggle" });
+    toggle.addEventListener("click", () => {
+      after = !after;
+      show(ply, true);
+    });
+
+    /** The analysis of the shown ply in words, and its better line as arrows. */
+    const showAnalysis = (before: boolean) => {
+      graph?.mark(ply);
+      const p = judgedAt(ply);
+      const e = analysis ? (p ?? analysis.start) : null;
+      const line = p?.judgment ? (p.line.length ? p.line : p.best ? [p.best] : []) : [];
+      if (before && p) board.setArrows(line, p.move);
+      else board.setArrows([]);
+      plyNote.replaceChildren();
+      plyNote.dataset.judgment = p?.judgment ?? "";
+      if (!e) return;
+      if (p?.judgment) {
+        toggle.textContent = before ? "Show the position after it" : "Show the better line";
+        plyNote.append(
+          h("strong", { class: `judg-${p.judgment}`, text: `${judgmentMark(p.judgment)?.symbol} ${judgmentText(p)}` }),
+          line.length > 1 ? ` (line: ${line.join(" ")})` : "",
+          " ",
+          toggle,
+          h("br"),
+        );
+      }
+      plyNote.append(before && p ? `After ${p.move}: ${evalText(e)}` : evalText(e));
+    };
+
+    const show = (to: number, keep = false) => {
+      if (!keep) after = false;
       ply = to;
-      const position = parsePosition(replay.positions[ply]);
+      const before = !!judgedAt(ply)?.judgment && !after;
+      const position = parsePosition(replay.positions[before ? ply - 1 : ply]);
       board.update({
         position,
         legal: [],
         interactive: false,
-        last: ply > 0 ? replay.moves[ply - 1] : null,
+        last: before ? null : ply > 0 ? replay.moves[ply - 1] : null,
         pending: null,
         ply,
         status: ply === last ? replay.status : "replay",
         turn: null,
       });
-      caption.textContent = plyCaption(replay.moves, ply);
+      caption.textContent = before ? `Before ${plyCaption(replay.moves, ply).replace(/^After /, "")}` : plyCaption(replay.moves, ply);
       page.dataset.ply = String(ply);
+      page.dataset.shown = before ? "before" : "after";
       plyButtons.forEach((b, i) => b.setAttribute("aria-current", String(i + 1 === ply)));
       // Keep the shown move in sight in the list (it opens at the end, not at move 1).
       plyButtons[ply - 1]?.scrollIntoView({ block: "nearest" });
       if (ply === 0) list.scrollTop = 0;
       buttons.first.disabled = buttons.prev.disabled = ply === 0;
       buttons.next.disabled = buttons.end.disabled = ply === last;
+      const start = replay.positions[0];
+      const shownPly = before ? ply - 1 : ply;
+      boardLink.href = boardUrl({ ruleset: replay.ruleset, position: start === START_POSITION ? null : start, moves: replay.moves, ply: shownPly });
+      showAnalysis(before);
+      explorer.show(replay.positions[shownPly]);
     };
     buttons.first.addEventListener("click", () => show(0));
     buttons.prev.addEventListener("click", () => show(Math.max(0, ply - 1)));
@@ -153,6 +248,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
           h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the game" }, buttons.first, buttons.prev, buttons.next, buttons.end),
           caption,
           board.root,
+          graphSlot,
           h("p", { class: "hint", text: "Arrow keys step through the moves; Home and End jump." }),
         ),
         h(
@@ -160,13 +256,18 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
           { class: "replay-side" },
           replay.result ? h("p", { class: "result-text", id: "replay-result", text: resultText(replay.result) }) : null,
           list,
+          plyNote,
           h(
             "p",
             { class: "game-links" },
             h("a", { href: `/api/games/${game}/record`, class: "btn btn-small", id: "replay-record", download: `brandubh-${game}.txt`, text: "Download the record" }),
             " ",
             h("a", { href: `/verify?game=${game}`, class: "btn btn-small", id: "replay-verify", text: "Verify" }),
+            " ",
+            boardLink,
           ),
+          panel.root,
+          h("section", { class: "panel ab-panel replay-explorer", "aria-labelledby": "replay-explorer-title" }, h("h2", { id: "replay-explorer-title", text: "Opening explorer" }), explorerHost),
           replayChat(game),
         ),
       ),
@@ -176,6 +277,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
 
   return () => {
     gone = true;
+    cleanup?.();
     document.removeEventListener("keydown", onKey);
   };
 }

@@ -1,7 +1,8 @@
 """Game records: a plain-text format for a whole game, written and read back exactly.
 
 See docs/record-format.md. In short: ``[Name "value"]`` header lines, a blank line, then the
-numbered moves in our notation (``1. d1-c1 d3-c3 2. ...``).
+numbered moves in our notation (``1. d1-c1 d3-c3 2. ...``), each optionally followed by a
+``{comment}``.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ _KNOWN: Final = (
 )
 _HEADER_RE: Final = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*) "((?:[^"\\]|\\.)*)"\]$')
 _NUMBER_RE: Final = re.compile(r"^(\d+)\.(\.\.)?$")
+# A comment {...}, an unclosed {, a stray }, or a token of moves and numbers.
+_TOKEN_RE: Final = re.compile(r"\{([^{}]*)\}|\{|\}|[^\s{}]+")
 _LINE_WIDTH: Final = 80
 
 
@@ -49,6 +52,8 @@ class Record:
     commitment: str | None = None  # SHA-256 of the seed, hex
     seed: str | None = None  # hex, once revealed at the end
     extra: tuple[tuple[str, str], ...] = field(default=())
+    # (ply, text): after the ply-th move (0: before the first), in order of ply, one a ply.
+    comments: tuple[tuple[int, str], ...] = field(default=())
 
     @classmethod
     def from_game(cls, game: Game, **fields: str | None) -> Record:
@@ -135,20 +140,54 @@ def format_record(record: Record) -> str:
 
 
 def _move_tokens(record: Record) -> list[str]:
-    tokens: list[str] = []
+    comments = _checked_comments(record)
+    tokens = _comment_tokens(comments.get(0))
     defenders = record.position.endswith(" d")
     number = 1
+    numbered = True  # a defenders' move after a comment (or first) carries its "N..."
     for i, text in enumerate(record.moves):
         if not defenders:
             tokens.append(f"{number}. {text}")
-        elif i == 0:
+        elif numbered:
             tokens.append(f"{number}... {text}")
         else:
             tokens[-1] += f" {text}"
         if defenders:
             number += 1
         defenders = not defenders
+        comment = _comment_tokens(comments.get(i + 1))
+        tokens += comment
+        numbered = bool(comment)
     return tokens
+
+
+def _comment_tokens(comment: str | None) -> list[str]:
+    """A comment as tokens the wrapping may break between: ``{first``, words, ``last}``."""
+    if comment is None:
+        return []
+    words = comment.split(" ")
+    words[0] = "{" + words[0]
+    words[-1] += "}"
+    return words
+
+
+def _checked_comments(record: Record) -> dict[int, str]:
+    """The record's comments by ply; InvalidRecord for one that would not read back as is."""
+    found: dict[int, str] = {}
+    last = -1
+    for ply, text in record.comments:
+        if not last < ply <= len(record.moves):
+            raise InvalidRecord(
+                f"comment at ply {ply}: comments go in order of ply, one a ply, "
+                f"from 0 to {len(record.moves)} (the number of moves)"
+            )
+        if not text or " ".join(text.split()) != text or "{" in text or "}" in text:
+            raise InvalidRecord(
+                f"comment at ply {ply} ({text!r}): words separated by single spaces, without braces"
+            )
+        found[ply] = text
+        last = ply
+    return found
 
 
 def _wrap(tokens: list[str]) -> list[str]:
@@ -185,7 +224,7 @@ def parse_record(text: str) -> Record:
         get_ruleset(ruleset)
     except EngineError as exc:
         raise InvalidRecord(f"Ruleset header: {exc}") from exc
-    moves = _parse_moves(" ".join(lines[i:]))
+    moves, comments = _parse_moves(" ".join(lines[i:]))
     return Record(
         ruleset=ruleset,
         moves=moves,
@@ -198,18 +237,32 @@ def parse_record(text: str) -> Record:
         commitment=headers.get("Commitment"),
         seed=headers.get("Seed"),
         extra=tuple(extra),
+        comments=comments,
     )
 
 
-def _parse_moves(text: str) -> tuple[str, ...]:
-    moves = []
-    for token in text.split():
+def _parse_moves(text: str) -> tuple[tuple[str, ...], tuple[tuple[int, str], ...]]:
+    """The moves and the comments; comments after one move are joined, white space folded."""
+    moves: list[str] = []
+    comments: dict[int, str] = {}
+    for match in _TOKEN_RE.finditer(text):
+        token = match.group(0)
+        if token.startswith("{"):
+            if match.group(1) is None:
+                raise InvalidRecord(f"a comment opened after move {len(moves)} is not closed by }}")
+            words = " ".join(match.group(1).split())
+            if words:
+                ply = len(moves)
+                comments[ply] = f"{comments[ply]} {words}" if ply in comments else words
+            continue
+        if token == "}":
+            raise InvalidRecord(f"a }} after move {len(moves)} closes no comment")
         if _NUMBER_RE.match(token):
             continue
         # Tolerate "1.d1-c1" written without the space.
         m = re.match(r"^\d+\.(?:\.\.)?(.+)$", token)
         moves.append(m.group(1) if m else token)
-    return tuple(moves)
+    return tuple(moves), tuple(comments.items())
 
 
 def _parse_result(value: str, reason: str | None) -> Result | None:

@@ -42,6 +42,7 @@ from brandubh.hub.http import (
 from brandubh.hub.http import routes as http_routes
 from brandubh.hub.live import (
     CONDITIONAL_POLL_S,
+    Analyses,
     BotWorker,
     ChatService,
     Conditionals,
@@ -188,6 +189,8 @@ class Hub:
         self.lobby = Lobby(
             redis, scripts, games, rating=self.rater.lookup, matches=matches, clock=clock.now_ms
         )
+        # Analysis by the bot: queued here, computed by the workers (brandubh.analysis_worker).
+        self.analyses = Analyses(redis, scripts, games, store, settings)
         self.watchers = Watchers(scripts)
         self.presence = Presence(scripts.presence)
         self.mail_services(settings, redis, scripts)
@@ -212,6 +215,7 @@ class Hub:
         fanout.hooks.append(games.cache.observe)
         fanout.hub_hooks.append(self.turns.on_notice)
         fanout.hub_hooks.append(self.session_guard.on_notice)
+        fanout.hub_hooks.append(self.on_analysis_notice)
         fanout.lobby_hooks.append(self.on_lobby_notice)
         self.heartbeat = Heartbeat(settings.ping_interval_s)
         self.connection_services = connection.Services(
@@ -335,6 +339,19 @@ class Hub:
         else:
             self.sockets.tell_lobby(frame)
 
+    def on_analysis_notice(self, msg: dict[str, Any]) -> None:
+        """A worker's notice on the hubs' channel: a game's progress or completion goes to
+        the sockets here that follow its analysis; a cached evaluation wakes its waiters."""
+        kind, game_id = msg.get("t"), msg.get("game")
+        if kind == "analysis_progress" and isinstance(game_id, str):
+            ply, of = msg.get("ply"), msg.get("of")
+            if isinstance(ply, int) and isinstance(of, int):
+                self.sockets.tell_analysis(game_id, frames.analysis_progress(game_id, ply, of))
+        elif kind == "analysis_done" and isinstance(game_id, str):
+            self.sockets.tell_analysis(game_id, frames.analysis_done(game_id))
+        else:
+            self.analyses.on_notice(msg)
+
     async def lobby_tick(self) -> None:
         """Pair waiting players whose windows have widened; now and then push the watch list."""
         self._ticks += 1
@@ -418,6 +435,7 @@ def create_app(settings: Settings | None = None) -> Entry:
         matches=hub.matches,
         rater=hub.rater,
         chat=hub.chat,
+        analyses=hub.analyses,
     )
     mail_web = MailServices(
         settings=settings,

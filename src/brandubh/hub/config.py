@@ -133,6 +133,18 @@ class Settings:
     mail_dir: str = ".brandubh/mail"  # brandubh serve: mail/ beside its --data folder
     public_url: str = ""  # the site's address in links; serve.py sets it to where it listens
     mail_retry_s: float = 5.0  # first pause after a failed delivery; doubles up to 64 times it
+    # Analysis by the bot (docs/analysis.md, "The queue and the workers"). The search's
+    # budget per ply of a game's analysis and per board evaluation (0: the analysis
+    # package's NODES_PER_PLY and BOARD_NODES); kept with each job, so every worker
+    # computes the same analysis. Tests make it tiny.
+    analysis_nodes: int = 0
+    analysis_board_nodes: int = 0
+    analysis_per_account: int = 20  # analyses one account may request per day
+    analysis_per_address: int = 40  # and one client address
+    evaluations_per_address: int = 600  # board evaluations one address may ask per hour
+    analysis_queue_max: int = 100  # games waiting for a worker; more: analysis_busy
+    analysis_wait_s: float = 10.0  # how long a board evaluation waits for a worker's answer
+    analysis_lease_ms: int = 30_000  # a worker that stops renewing loses its job this late
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -198,5 +210,15 @@ class Settings:
             mail_from=os.environ.get("BRANDUBH_MAIL_FROM") or cls.mail_from,
             mail_dir=os.environ.get("BRANDUBH_MAIL_DIR") or cls.mail_dir,
             public_url=os.environ.get("BRANDUBH_PUBLIC_URL", "").rstrip("/"),
+            analysis_nodes=_count("BRANDUBH_ANALYSIS_NODES", cls.analysis_nodes),
+            analysis_board_nodes=_count("BRANDUBH_ANALYSIS_BOARD_NODES", cls.analysis_board_nodes),
+            analysis_per_account=_count("BRANDUBH_ANALYSIS_PER_ACCOUNT", cls.analysis_per_account),
+            analysis_per_address=_count("BRANDUBH_ANALYSIS_PER_ADDRESS", cls.analysis_per_address),
+            evaluations_per_address=_count(
+                "BRANDUBH_EVALUATIONS_PER_ADDRESS", cls.evaluations_per_address
+            ),
+            analysis_queue_max=_count("BRANDUBH_ANALYSIS_QUEUE_MAX", cls.analysis_queue_max),
+            analysis_wait_s=_float("BRANDUBH_ANALYSIS_WAIT_S", cls.analysis_wait_s),
+            analysis_lease_ms=_count("BRANDUBH_ANALYSIS_LEASE_MS", cls.analysis_lease_ms),
             mail_retry_s=_float("BRANDUBH_MAIL_RETRY_S", cls.mail_retry_s),
         )

@@ -152,6 +152,25 @@ CODES: Final[dict[str, Code]] = {
     ),
     "token_expired": Code(410, "this link has expired"),
     "token_used": Code(410, "this link was used already: each works once"),
+    # -- analysis by the bot (docs/analysis.md) ------------------------------------------
+    "not_finished": Code(409, "the game is not over yet: it can be analysed once it has ended"),
+    "not_allowed": Code(
+        403,
+        "only the game's players may ask for its analysis, or, for a game that is not "
+        "private, an account with a confirmed address",
+    ),
+    "analysis_limit": Code(
+        429, "you have asked for as many analyses as the day allows: try again tomorrow"
+    ),
+    "analysis_busy": Code(503, "the analysis workers are busy: try again in a few minutes"),
+    "bad_position": Code(
+        400, "that is not a position of this rule set in the project's notation (docs/rules.md)"
+    ),
+    "own_game": Code(
+        403,
+        "that is the position of a game you are playing now: no engine help during your "
+        "own game (analyse it once it has ended)",
+    ),
     # -- internal --------------------------------------------------------------------------
     # commit.lua's answer to a timeout whose deadline a move moved on (the scheduler's).
     "deadline_not_passed": Code(400, "the deadline has not passed", internal=True),
@@ -176,8 +195,8 @@ class Refusal(Exception):
 class RateLimited(Refusal):
     """Too many attempts in a window; ``retry_after`` seconds until one is allowed again."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__("rate_limited", message)
+    def __init__(self, message: str, retry_after: int, code: str = "rate_limited") -> None:
+        super().__init__(code, message)
         self.retry_after = retry_after
 
 

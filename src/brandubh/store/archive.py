@@ -3,7 +3,8 @@ it), a player's list of games, and finished matches.
 
 ``archive_game`` inserts the finished game (its id is the guard) and applies the rating
 change in the same transaction, so that a retry, or two hubs archiving the same ending at
-once, can never rate a game twice.
+once, can never rate a game twice; the opening explorer's counts (explorer.py) are added
+there too, behind the same guard.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from brandubh.ratings import Rating, rate_game
 from brandubh.store.base import Base
+from brandubh.store.explorer import Outcome, add_game, counts_for_explorer, rating_sum
 from brandubh.store.tables import accounts, game_players, games, matches, rating_history, ratings
 
 
@@ -223,6 +225,7 @@ class ArchiveQueries(Base):
                     insert(game_players),
                     [{"player_id": p, "game_id": game.id, "ended": game.ended} for p in humans],
                 )
+            await _count_opening(conn, game, after)
         return Archived("ok", rated, summary)
 
     async def _accounts_in(self, conn: AsyncConnection, ids: list[str]) -> set[str]:
@@ -351,6 +354,19 @@ class ArchiveQueries(Base):
         async with self._begin() as conn:
             found = await conn.scalar(select(matches.c.summary).where(matches.c.id == match_id))
         return dict(found) if found is not None else None
+
+
+async def _count_opening(
+    conn: AsyncConnection, game: FinishedGame, after: RatingChange | None
+) -> None:
+    """The opening explorer's counts of a game between people (store/explorer.py), with
+    the players' ratings before it when it was rated."""
+    att, dfn = game.seat("attackers"), game.seat("defenders")
+    if counts_for_explorer(
+        game.opponent, att.id if att else None, dfn.id if dfn else None, game.reason
+    ):
+        ratings = after.changes if after is not None else None
+        await add_game(conn, game.ruleset, game.moves, Outcome(game.winner, rating_sum(ratings)))
 
 
 def _game_row(game: FinishedGame, *, rated: bool, summary: dict[str, Any]) -> dict[str, Any]:

@@ -1,10 +1,10 @@
 """Every SQL table the service uses, in one place, with what each row holds.
 
 PostgreSQL keeps what must last (docs/storage.md): accounts, ratings and their history,
-every finished game and two-game match, the player chats and chat reports. Nothing here
-expires. Times are milliseconds since the epoch (the hub's and Redis's unit), as BIGINT.
-The migrations in ``migrations/versions`` create exactly these tables; a test checks
-that they agree.
+every finished game and two-game match, the player chats and chat reports, the bot's
+analyses, the opening explorer's counts. Nothing here expires. Times are milliseconds
+since the epoch (the hub's and Redis's unit), as BIGINT. The migrations in
+``migrations/versions`` create exactly these tables; a test checks that they agree.
 """
 
 from __future__ import annotations
@@ -172,4 +172,38 @@ chat_reports = Table(
     Column("status", Text, nullable=False, server_default="open"),  # open | cleared | muted
     UniqueConstraint("game_id", "room", "n", "reporter_id"),  # one report per reporter
     Index("chat_reports_open", "status", "id"),
+)
+
+# The bot's analysis of a finished game (docs/analysis.md), written once by a worker
+# (brandubh.analysis_worker); a new ``ANALYSIS_VERSION`` makes new rows, never changes old
+# ones. No foreign key to ``games``: a worker may finish before the game is archived.
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("game_id", Text, nullable=False),
+    Column("version", Integer, nullable=False),  # brandubh.analysis.ANALYSIS_VERSION
+    Column("ruleset", Text, nullable=False),
+    Column("nodes", Integer, nullable=False),  # the search's budget per ply
+    Column("analysis", JSONB, nullable=False),  # GameAnalysis.to_dict() (docs/analysis.md)
+    Column("created", BigInteger, nullable=False),
+    PrimaryKeyConstraint("game_id", "version"),
+)
+
+# The opening explorer (store/explorer.py, docs/analysis.md): for each rule set, position
+# and move, the archived games between people that played that move from that position
+# within their first ``EXPLORER_PLIES`` plies, and how they ended. Kept by the transaction
+# that archives each game; ``brandubh db explorer-rebuild`` makes it again from ``games``.
+explorer_moves = Table(
+    "explorer_moves",
+    metadata,
+    Column("ruleset", Text, nullable=False),
+    Column("position", LargeBinary, nullable=False),  # explorer.position_key: 15 bytes
+    Column("move", Text, nullable=False),  # canonical move text, e.g. "d1-c1"
+    Column("games", Integer, nullable=False),
+    Column("attackers", Integer, nullable=False),  # games the attackers won
+    Column("defenders", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    Column("rated", Integer, nullable=False),  # rated games among them: both ratings known
+    Column("rating_sum", BigInteger, nullable=False),  # both players' ratings before each
+    PrimaryKeyConstraint("ruleset", "position", "move"),
 )

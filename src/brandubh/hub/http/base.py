@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse, Response
 from brandubh.hub.accounts import COOKIE, TTL_S, Accounts, Sessions
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal, http_status
-from brandubh.hub.live import ChatService, GameService, MatchService, Rater
+from brandubh.hub.live import Analyses, ChatService, GameService, MatchService, Rater
 from brandubh.hub.wire import unsafe_request_allowed
 
 MAX_BODY: Final = 4096
@@ -32,6 +32,7 @@ class Services:
     matches: MatchService
     rater: Rater
     chat: ChatService
+    analyses: Analyses
 
 
 async def refusal_response(request: Request, exc: Exception) -> Response:

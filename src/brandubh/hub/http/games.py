@@ -16,8 +16,9 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from brandubh import fairplay
+from brandubh.analysis import GameAnalysis, record_with_analysis
 from brandubh.engine import RULESETS, EngineError, Record, format_record, parse_record
-from brandubh.hub.accounts import COOKIE, Session
+from brandubh.hub.accounts import COOKIE, Session, reachable
 from brandubh.hub.errors import RateLimited, Refusal, no_game, verification_required
 from brandubh.hub.http.base import (
     Services,
@@ -239,7 +240,16 @@ def routes(web: Services, static: Path) -> list[Route]:
         if not GAME_ID_RE.match(game_id):
             raise no_game(game_id)
         state = await web.games.load(game_id)
-        text = format_record(await web.games.record(state))
+        record = await web.games.record(state)
+        if request.query_params.get("analysis") == "1":
+            # The record with the bot's analysis as comments (docs/record-format.md).
+            async with reachable():
+                analysis = await web.analyses.stored(game_id)
+            if analysis is None:
+                raise Refusal("not_found", f"game {game_id} has no analysis yet")
+            text = record_with_analysis(record, GameAnalysis.from_dict(analysis))
+        else:
+            text = format_record(record)
         return PlainTextResponse(
             text, headers={"Content-Disposition": f'attachment; filename="brandubh-{game_id}.txt"'}
         )
@@ -370,6 +380,7 @@ def routes(web: Services, static: Path) -> list[Route]:
         Route("/leaderboard", page),
         Route("/leaderboard/{ruleset}", ruleset_page),
         Route("/replay/{game_id}", page),
+        Route("/analysis", page),
         Route("/games", page),
     ]
 

@@ -18,7 +18,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http import accounts, chat, games, mail, web
+from brandubh.hub.http import accounts, analysis, chat, explorer, games, mail, web
 from brandubh.hub.http.base import Services, refusal_response
 from brandubh.hub.http.mail import Services as MailServices
 from brandubh.hub.mail import TOKEN_RE
@@ -38,11 +38,14 @@ ID_SHAPES: Final = {
 
 
 def routes(services: Services, mail_services: MailServices, static: Path) -> list[BaseRoute]:
-    """The mail flows' pages, accounts, games, then the client's own pages and files."""
+    """The mail flows' pages, accounts, chat, analysis, games, then the client's own pages
+    and files."""
     found: list[BaseRoute] = [
         *mail.routes(mail_services, static),
         *accounts.routes(services),
         *chat.routes(services),
+        *explorer.routes(services),
+        *analysis.routes(services),
         *games.routes(services, static),
         *web.routes(services),
     ]

@@ -3,11 +3,13 @@
 call), the games' service that chooses each change, Redis's clock and the fair-clock
 watermarks, the deadline scheduler, the bot's turns, conditional moves (stored, and their
 replies played), endings, the archive and ratings, two-game matches, the games' chat, the
-terms a game may have (``terms``: time per move, bot levels, live or correspondence), and
-the lists to browse (the watch list, each player's games). It never imports the sockets
-(``wire``), the pages (``http``), mail, accounts or the lobby: they are built on it."""
+terms a game may have (``terms``: time per move, bot levels, live or correspondence), the
+lists to browse (the watch list, each player's games), and analysis by the bot as the hubs
+ask for it (``analyses``: the queue the workers take it from). It never imports the
+sockets (``wire``), the pages (``http``), mail, accounts or the lobby: they are built on it."""
 
 from brandubh.hub.live import mygames
+from brandubh.hub.live.analyses import Analyses
 from brandubh.hub.live.bot_turns import BotWorker
 from brandubh.hub.live.changes import Change
 from brandubh.hub.live.chat import ChatService
@@ -28,6 +30,7 @@ __all__ = [
     "BOT_ID",
     "CONDITIONAL_POLL_S",
     "LIVE_UNDER_S",
+    "Analyses",
     "BotWorker",
     "Change",
     "ChatService",

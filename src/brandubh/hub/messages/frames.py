@@ -139,3 +139,20 @@ def turn_for(hub: str, game_id: str, player_id: str, frame: bytes) -> bytes:
 def sessions_ended(session_ids: list[str]) -> bytes:
     """On the hubs' channel: close the sockets of these sessions (4004)."""
     return encode({"t": "sessions_ended", "sessions": session_ids})
+
+
+def analysis_progress(game_id: str, ply: int, of: int) -> bytes:
+    """To the sockets that follow a game's analysis: a worker has analysed ``ply`` of
+    ``of`` plies (published by the worker on the hubs' channel, passed on as it is)."""
+    return encode({"t": "analysis_progress", "game": game_id, "ply": ply, "of": of})
+
+
+def analysis_done(game_id: str) -> bytes:
+    """To the sockets that follow a game's analysis: it is kept; GET it."""
+    return encode({"t": "analysis_done", "game": game_id})
+
+
+def analysis_evaluated(digest: str) -> bytes:
+    """On the hubs' channel: a worker cached the board evaluation of this digest, which a
+    request on some hub may be waiting for (live/analyses.py)."""
+    return encode({"t": "analysis_evaluated", "key": digest})

@@ -296,6 +296,13 @@ class FollowLobby(NamedTuple):
     on: bool
 
 
+class FollowAnalysis(NamedTuple):
+    """Follow a game's analysis (its progress, then its completion), or stop (``on``)."""
+
+    game: str
+    on: bool
+
+
 class Seek(NamedTuple):
     ruleset: str
     move_time: int
@@ -358,7 +365,7 @@ LobbyAction = Seek | CancelSeek | AcceptSeek | Quick | CancelQuick | ChooseSides
 # What acts for the socket's player: stamped on arrival, and the session must be alive.
 Acting = GameAction | LobbyAction | ChatAction
 # What any socket may send, with or without a player: following, and the heartbeat.
-Following = Watch | Unwatch | FollowLobby | Ping | Pong
+Following = Watch | Unwatch | FollowLobby | FollowAnalysis | Ping | Pong
 ClientMessage = Acting | Following
 
 
@@ -452,6 +459,12 @@ MESSAGES: Final[dict[str, Shape]] = {
             _ID,
         ),
         _shape("lobby", FollowLobby, Field("on", _bool, "true to follow the lobby, false to stop")),
+        _shape(
+            "follow_analysis",
+            FollowAnalysis,
+            _GAME,
+            Field("on", _bool, "true to follow the game's analysis, false to stop"),
+        ),
         _shape(
             "seek",
             Seek,

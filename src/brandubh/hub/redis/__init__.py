@@ -8,7 +8,7 @@ from brandubh.hub.redis import client, keys, outage
 from brandubh.hub.redis.client import ReplicaWait
 from brandubh.hub.redis.lane import Lane, Orphan
 from brandubh.hub.redis.outage import UNREACHABLE
-from brandubh.hub.redis.scripts import Scripts
+from brandubh.hub.redis.scripts import Scripts, lua_source
 
 __all__ = [
     "UNREACHABLE",
@@ -18,5 +18,6 @@ __all__ = [
     "Scripts",
     "client",
     "keys",
+    "lua_source",
     "outage",
 ]

@@ -287,8 +287,9 @@ def finished(n: int) -> str:
 
 
 def hub_channel() -> str:
-    """Pub/sub channel every hub listens on for notices that are not about one game:
-    sessions that ended (their sockets are closed with 4004). Holds nothing."""
+    """Pub/sub channel every hub listens on for notices that are not about one game's
+    events: sessions that ended (their sockets are closed with 4004), turn notices, and the
+    analysis workers' progress, completions and cached evaluations. Holds nothing."""
     return f"{PREFIX}:hubs"
 
 
@@ -326,6 +327,50 @@ def match(match_id: str) -> str:
     """Hash: a two-game match (live/matches.py). Lives: 7 days while its challenge waits,
     for ever while played, then the grace once it is kept in PostgreSQL."""
     return f"{PREFIX}:{tag(zlib.crc32(match_id.encode()) % BUCKETS)}:match:{match_id}"
+
+
+# -- analysis by the bot -------------------------------------------------------------------
+# The queue of analyses and board evaluations, their jobs and the evaluations kept by
+# position share the hash tag {ana}: each step of a job is one script in one slot, on one
+# Redis or a cluster (live/analyses.py asks, brandubh/analysis_worker.py works; docs/analysis.md).
+
+ANALYSIS: Final = f"{PREFIX}:{{ana}}"
+POSITION_CACHE_S: Final = 7 * 24 * 3600  # how long a board evaluation is kept by position
+
+
+def analysis_queue() -> str:
+    """Sorted set: game id -> when a worker may claim its analysis (ms, Redis clock): its
+    request while it waits, the end of its lease while a worker holds it (lua/analysis.lua).
+    Lives: for ever (one key); an entry from the request until the analysis is in PostgreSQL."""
+    return f"{ANALYSIS}:q"
+
+
+def evaluation_queue() -> str:
+    """Sorted set: position digest -> when a worker may claim its evaluation (ms), as
+    ``analysis_queue``; workers take these first (each is a fraction of a second). Lives: for
+    ever (one key); an entry from the first request until the evaluation is cached."""
+    return f"{ANALYSIS}:pq"
+
+
+def analysis_job(kind: str, job_id: str) -> str:
+    """Hash: one job of the queues (``kind`` "g", a game id; "p", a position digest): what
+    to analyse (rule set, start, moves, nodes, version), the worker holding it, its tries,
+    the ply reached. Lives: from the request until done (the finishing script deletes it),
+    or until dropped after too many tries."""
+    return f"{ANALYSIS}:{kind}:{job_id}"
+
+
+def evaluation(digest: str) -> str:
+    """String: a board evaluation's JSON, by the digest of (version, rule set, position,
+    nodes). Lives: ``POSITION_CACHE_S`` from when a worker computed it."""
+    return f"{ANALYSIS}:e:{digest}"
+
+
+def analysis_limits() -> str:
+    """Key prefix of the analysis request limits (sorted sets, lua/windows.lua, one slot:
+    {analimit}): per account and per address per day, board evaluations per address per
+    hour; each expires with its window."""
+    return f"{PREFIX}:{{analimit}}"
 
 
 # -- mail ---------------------------------------------------------------------------------

@@ -23,6 +23,12 @@ def _source(name: str) -> str:
     return (_read("publish") + _read(name)) if name in PUBLISHING else _read(name)
 
 
+def lua_source(name: str) -> str:
+    """A script's source, for a client that registers it itself (the analysis worker's
+    synchronous one)."""
+    return _source(name)
+
+
 @dataclass(frozen=True)
 class Scripts:
     """One registered script per file; each call runs EVALSHA (EVAL once if not cached)."""
@@ -49,6 +55,7 @@ class Scripts:
     read: AsyncScript
     chat: AsyncScript
     conditional: AsyncScript
+    analysis: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -75,4 +82,5 @@ class Scripts:
             read=redis.register_script(_source("read")),
             chat=redis.register_script(_source("chat")),
             conditional=redis.register_script(_source("conditional")),
+            analysis=redis.register_script(_source("analysis")),
         )

@@ -27,6 +27,7 @@ from brandubh.hub.messages import (
     Claim,
     ClientMessage,
     DeclineRematch,
+    FollowAnalysis,
     Following,
     FollowLobby,
     GameAction,
@@ -46,6 +47,7 @@ from brandubh.hub.messages import (
     Watch,
     frames,
 )
+from brandubh.hub.wire.sockets import MAX_ANALYSES
 from brandubh.hub.wire.subscription import Subscription
 
 if TYPE_CHECKING:
@@ -91,6 +93,12 @@ async def follow(conn: Connection, msg: Following) -> None:
             if msg.on:
                 lobby = conn.services.lobby
                 conn.send(frames.lobby(await lobby.seek_list(), await lobby.watch_list()))
+        case FollowAnalysis():
+            if not conn.services.sockets.follow_analysis(conn, msg.game, msg.on):
+                raise Refusal(
+                    "too_many_games",
+                    f"a socket may follow the analysis of at most {MAX_ANALYSES} games",
+                )
         case Ping():
             conn.send(frames.pong(msg.n))
         case Pong():

@@ -1,7 +1,9 @@
-"""This process's sockets: by player, by session, and those following the lobby.
+"""This process's sockets: by player, by session, and those following the lobby or a game's
+analysis.
 
-The one registry of local sockets. Fan-out hooks use it to tell players (``tell``) and
-lobby followers (``tell_lobby``); the session guard closes the sockets of sessions that
+The one registry of local sockets. Fan-out hooks use it to tell players (``tell``), lobby
+followers (``tell_lobby``) and the followers of a game's analysis (``tell_analysis``); the
+session guard closes the sockets of sessions that
 ended (``close_sessions``); the lifespan closes them all at shutdown.
 """
 
@@ -12,6 +14,8 @@ from typing import Any, Final, Protocol
 
 from brandubh.hub.accounts import Sessions
 from brandubh.hub.messages import CLOSE_SESSION_ENDED
+
+MAX_ANALYSES: Final = 16  # games whose analysis one socket follows at once
 
 
 class Socket(Protocol):
@@ -30,6 +34,8 @@ class Sockets:
         self._by_player: dict[str, set[Socket]] = {}
         self._by_session: dict[Socket, str] = {}
         self._lobby: set[Socket] = set()
+        self._analysis: dict[str, set[Socket]] = {}  # game -> the sockets following its analysis
+        self._analyses_of: dict[Socket, set[str]] = {}
 
     def add(self, sock: Socket, player_id: str | None, session_id: str | None) -> None:
         self.all.add(sock)
@@ -42,6 +48,8 @@ class Sockets:
         self.all.discard(sock)
         self._by_session.pop(sock, None)
         self._lobby.discard(sock)
+        for game_id in self._analyses_of.pop(sock, ()):
+            self._unfollow_analysis(sock, game_id)
         if player_id is not None:
             mine = self._by_player.get(player_id)
             if mine is not None:
@@ -54,6 +62,32 @@ class Sockets:
             self._lobby.add(sock)
         else:
             self._lobby.discard(sock)
+
+    def follow_analysis(self, sock: Socket, game_id: str, on: bool) -> bool:
+        """Follow a game's analysis (or stop); False when the socket follows as many as
+        it may (``MAX_ANALYSES``)."""
+        mine = self._analyses_of.setdefault(sock, set())
+        if not on:
+            if game_id in mine:
+                mine.discard(game_id)
+                self._unfollow_analysis(sock, game_id)
+            return True
+        if game_id not in mine and len(mine) >= MAX_ANALYSES:
+            return False
+        mine.add(game_id)
+        self._analysis.setdefault(game_id, set()).add(sock)
+        return True
+
+    def _unfollow_analysis(self, sock: Socket, game_id: str) -> None:
+        followers = self._analysis.get(game_id)
+        if followers is not None:
+            followers.discard(sock)
+            if not followers:
+                del self._analysis[game_id]
+
+    def tell_analysis(self, game_id: str, frame: bytes) -> None:
+        for sock in list(self._analysis.get(game_id, ())):
+            sock.send(frame)
 
     @property
     def lobby_followers(self) -> int:

@@ -1,0 +1,380 @@
+"""Analysis by the bot as a service: requests through a real hub, the queue in Redis, real
+worker processes (``brandubh analyse-worker``) and PostgreSQL. A request is queued once and
+done once, the same as the analysis computed here; a worker SIGKILLed mid-analysis leaves
+the job to another; progress reaches a socket that follows it; every refusal has its code.
+The search's budget is tiny (BRANDUBH_ANALYSIS_NODES) so each test is quick. test_cluster.py
+runs the first ones again on a Redis Cluster."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import asyncpg
+import httpx
+import pytest
+
+from brandubh.analysis import ANALYSIS_VERSION, analyse_game
+from brandubh.engine import Game
+from services import CLUSTER_URLS, TEST_ENV, HubProcess
+from wsclient import Player, friend_game, seated
+
+# The king escapes in 8 plies (nielsen): a finished game between two accounts.
+QUICK_ESCAPE = ["g4-g3", "d5-g5", "g3-g2", "Kd4-d5", "g2-g3", "Kd5-a5", "g3-g2", "Ka5-a7"]
+NODES = 300
+TINY = {
+    "BRANDUBH_ANALYSIS_NODES": str(NODES),
+    "BRANDUBH_ANALYSIS_BOARD_NODES": str(NODES),
+    "BRANDUBH_ARCHIVE_POLL_S": "0.2",
+}
+
+
+class Worker:
+    """A ``brandubh analyse-worker`` process; its output read by a thread."""
+
+    def __init__(self, redis_url: str, database_url: str, lease_ms: int = 30_000) -> None:
+        env = {
+            **os.environ,
+            **TEST_ENV,
+            "REDIS_URL": redis_url,
+            "DATABASE_URL": database_url,
+            "BRANDUBH_ANALYSIS_LEASE_MS": str(lease_ms),
+            "BRANDUBH_LOG_LEVEL": "info",
+            # On a cluster (test_cluster.py runs some of these tests there), its client.
+            "BRANDUBH_REDIS_CLUSTER": "1" if redis_url in CLUSTER_URLS else "0",
+        }
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "brandubh", "analyse-worker"],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.append(line)
+
+    @property
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    async def ready(self) -> None:
+        """Until it has started and looks for jobs (a minute at most)."""
+        await wait_for(self._waiting, "the worker's start")
+
+    async def _waiting(self) -> bool:
+        return "waiting for jobs" in self.output
+
+    def kill(self) -> None:
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def analysis_workers(fresh_redis_url: str, database_url: str) -> Iterator[Callable[..., Worker]]:
+    started: list[Worker] = []
+
+    def start(lease_ms: int = 30_000) -> Worker:
+        worker = Worker(fresh_redis_url, database_url, lease_ms)
+        started.append(worker)
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
+
+
+async def finished_game(url: str, moves: list[str] = QUICK_ESCAPE) -> tuple[str, Player, Player]:
+    """A friend game between two new accounts, played to its end: (id, creator, joiner)."""
+    game, alice, bob = await friend_game(url, "nielsen")
+    socks = await seated(game, alice, bob)
+    for ply, move in enumerate(moves):
+        await socks["attackers" if ply % 2 == 0 else "defenders"].move(game, ply, move)
+        await socks["attackers"].recv_until(lambda m, mv=move: m.get("move") == mv)
+    for sock in socks.values():
+        await sock.close()
+    return game, alice, bob
+
+
+async def wait_for(check: Callable[[], Any], what: str, tries: int = 600) -> Any:
+    """Poll ``check`` (an awaitable factory) until it gives a true value (at most a minute)."""
+    for _ in range(tries):
+        got = await check()
+        if got:
+            return got
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{what}: not within a minute")
+
+
+async def stored_rows(database_url: str, game_id: str) -> int:
+    conn = await asyncpg.connect(database_url)
+    try:
+        return int(await conn.fetchval("SELECT count(*) FROM analyses WHERE game_id=$1", game_id))
+    finally:
+        await conn.close()
+
+
+def expected(moves: list[str], nodes: int = NODES) -> dict[str, Any]:
+    """The analysis computed here, in this process: what any worker must have kept."""
+    analysis = analyse_game("nielsen", moves, nodes=nodes).to_dict()
+    data: dict[str, Any] = json.loads(json.dumps(analysis))  # as JSON gives it back
+    return data
+
+
+async def test_a_request_is_queued_once_done_once_and_the_same_everywhere(
+    start_hub: Callable[..., HubProcess],
+    fresh_redis_url: str,
+    database_url: str,
+    analysis_workers: Callable[..., Worker],
+) -> None:
+    hub = start_hub(TINY, redis=fresh_redis_url)
+    game, alice, bob = await finished_game(hub.url)
+    watcher = await Player(hub.url).signup()  # a confirmed account, not a player
+    sock = await watcher.connect()
+    await sock.send({"t": "follow_analysis", "game": game, "on": True})
+    assert (await alice.http.get(f"/api/games/{game}/analysis")).json() == {"status": "none"}
+    first = await alice.http.post(f"/api/games/{game}/analysis", json={})
+    assert (first.status_code, first.json()) == (202, {"status": "queued", "position": 1})
+    # Asked again, by a player or anyone allowed: the same job, nothing new queued.
+    again = await watcher.http.post(f"/api/games/{game}/analysis", json={})
+    assert (again.status_code, again.json()) == (202, {"status": "queued", "position": 1})
+    assert (await bob.http.get(f"/api/games/{game}/analysis")).json() == first.json()
+
+    worker = analysis_workers()
+    frames = []
+    while True:
+        frame = await sock.recv(timeout=60)
+        if frame["t"] in ("analysis_progress", "analysis_done"):
+            frames.append(frame)
+        if frame["t"] == "analysis_done":
+            break
+    progress = [(f["ply"], f["of"]) for f in frames[:-1]]
+    assert progress == [(ply, len(QUICK_ESCAPE)) for ply in range(len(QUICK_ESCAPE) + 1)]
+    assert frames[-1] == {"t": "analysis_done", "game": game}
+
+    done = (await bob.http.get(f"/api/games/{game}/analysis")).json()
+    assert done["status"] == "done"
+    assert done["analysis"] == expected(QUICK_ESCAPE)  # deterministic: any machine, any worker
+    assert done["analysis"]["version"] == ANALYSIS_VERSION
+    repeat = await alice.http.post(f"/api/games/{game}/analysis", json={})
+    assert (repeat.status_code, repeat.json()) == (200, {"status": "done"})
+    assert await stored_rows(database_url, game) == 1
+    assert worker.output.count(f"analysed game {game}") == 1
+
+    record = await alice.http.get(f"/api/games/{game}/record", params={"analysis": "1"})
+    assert record.status_code == 200 and "{" in record.text
+    assert QUICK_ESCAPE[-1] in record.text
+    await sock.close()
+    for player in (alice, bob, watcher):
+        await player.close()
+
+
+async def test_a_worker_killed_mid_analysis_leaves_the_job_to_another(
+    start_hub: Callable[..., HubProcess],
+    fresh_redis_url: str,
+    database_url: str,
+    analysis_workers: Callable[..., Worker],
+) -> None:
+    # A bigger budget, so that the first worker is surely mid-analysis when it is killed.
+    hub = start_hub({**TINY, "BRANDUBH_ANALYSIS_NODES": "20000"}, redis=fresh_redis_url)
+    game, alice, bob = await finished_game(hub.url)
+    sock = await alice.connect()
+    await sock.send({"t": "follow_analysis", "game": game, "on": True})
+    assert (await alice.http.post(f"/api/games/{game}/analysis", json={})).status_code == 202
+    first = analysis_workers(lease_ms=1000)
+    await sock.recv_until(lambda m: m["t"] == "analysis_progress" and m["ply"] >= 1, timeout=60)
+    first.kill()
+    status = (await alice.http.get(f"/api/games/{game}/analysis")).json()
+    assert status["status"] in ("running", "queued"), status  # held by a dead worker's lease
+    assert await stored_rows(database_url, game) == 0
+
+    second = analysis_workers(lease_ms=1000)
+    await sock.recv_until(lambda m: m["t"] == "analysis_done", timeout=60)
+    done = (await alice.http.get(f"/api/games/{game}/analysis")).json()
+    assert done["status"] == "done" and len(done["analysis"]["plies"]) == len(QUICK_ESCAPE)
+    assert await stored_rows(database_url, game) == 1
+    assert f"analysed game {game}" in second.output
+    assert f"analysed game {game}" not in first.output
+    await sock.close()
+    await alice.close()
+    await bob.close()
+
+
+async def test_who_may_ask_and_the_limits(
+    start_hub: Callable[..., HubProcess], fresh_redis_url: str
+) -> None:
+    env = {**TINY, "BRANDUBH_ANALYSIS_PER_ACCOUNT": "1", "BRANDUBH_ANALYSIS_QUEUE_MAX": "3"}
+    hub = start_hub(env, redis=fresh_redis_url)  # no worker: requests stay queued
+    game, alice, bob = await finished_game(hub.url)
+
+    async def ask(player: Player | httpx.AsyncClient, game_id: str) -> tuple[int, str]:
+        http = player.http if isinstance(player, Player) else player
+        r = await http.post(f"/api/games/{game_id}/analysis", json={}, headers={"Origin": hub.url})
+        return r.status_code, r.json().get("error") or r.json()["status"]
+
+    async with httpx.AsyncClient(base_url=hub.url) as nobody:
+        assert await ask(nobody, game) == (403, "not_allowed")
+    guest = await Player(hub.url).guest()
+    assert await ask(guest, game) == (403, "not_allowed")
+
+    # A game still running: its players get own_game, anyone else not_finished.
+    live, carol, dave = await friend_game(hub.url, "nielsen")
+    assert await ask(carol, live) == (403, "own_game")
+    assert await ask(alice, live) == (409, "not_finished")
+
+    # A private challenge: only its players.
+    erin = await Player(hub.url).signup()
+    created = await alice.create_game(opponent="friend", invitee=erin.id)
+    await erin.join(created["invite"])
+    socks = await seated(created["id"], alice, erin)
+    await socks["attackers"].send({"t": "resign", "game": created["id"], "id": "r1"})
+    await socks["attackers"].recv_until(
+        lambda m: m["t"] == "event" and m["state"]["status"] == "ended"
+    )
+    assert await ask(bob, created["id"]) == (403, "not_allowed")
+    assert await ask(erin, created["id"]) == (202, "queued")
+
+    # One analysis a day per account; the queue holds three games.
+    assert await ask(alice, game) == (202, "queued")
+    second, _, _ = await finished_game(hub.url)
+    limited = await alice.http.post(f"/api/games/{second}/analysis", json={})
+    assert limited.status_code == 429 and limited.json()["error"] == "analysis_limit"
+    assert int(limited.headers["retry-after"]) > 0
+    queued = await bob.http.post(f"/api/games/{second}/analysis", json={})
+    assert (queued.status_code, queued.json()) == (202, {"status": "queued", "position": 3})
+    third, _, _ = await finished_game(hub.url)
+    busy = await dave.http.post(f"/api/games/{third}/analysis", json={})
+    assert busy.status_code == 503 and busy.json()["error"] == "analysis_busy"
+    assert "number 4" in busy.json()["message"]
+    for sock in socks.values():
+        await sock.close()
+    for player in (alice, bob, carol, dave, erin, guest):
+        await player.close()
+
+
+def mirrored(position: str) -> str:
+    """A position text with its board mirrored left to right."""
+    board, side = position.split()
+    ranks = []
+    for rank in board.split("/"):
+        cells = "".join("." * int(ch) if ch.isdigit() else ch for ch in rank)[::-1]
+        ranks.append(re.sub(r"\.+", lambda m: str(len(m.group())), cells))
+    return "/".join(ranks) + " " + side
+
+
+async def test_board_evaluations_are_cached_and_never_of_ones_own_game(
+    start_hub: Callable[..., HubProcess],
+    fresh_redis_url: str,
+    analysis_workers: Callable[..., Worker],
+) -> None:
+    hub = start_hub({**TINY, "BRANDUBH_ANALYSIS_WAIT_S": "30"}, redis=fresh_redis_url)
+    game, alice, bob = await friend_game(hub.url, "nielsen")  # started, not a move yet
+    position = Game("nielsen").position
+    body = {"ruleset": "nielsen", "position": position}
+    own = await alice.http.post("/api/analysis/position", json=body)
+    assert own.status_code == 403 and own.json()["error"] == "own_game"
+    # The same board with the other side to move is still that game's.
+    other_side = position[:-1] + ("d" if position.endswith("a") else "a")
+    own = await bob.http.post("/api/analysis/position", json={**body, "position": other_side})
+    assert own.status_code == 403 and own.json()["error"] == "own_game"
+    # ... and asking for the game's analysis by its id, too.
+    by_id = await alice.http.post(f"/api/games/{game}/analysis", json={})
+    assert by_id.status_code == 403 and by_id.json()["error"] == "own_game"
+    # A move later, the board typed mirrored (the same position for the rules) is too.
+    socks = await seated(game, alice, bob)
+    await socks["attackers"].move(game, 0, "g4-g3")
+    after = await socks["defenders"].recv_until(lambda m: m.get("move") == "g4-g3")
+    moved = after["state"]["position"]
+    assert moved != position and mirrored(moved) != moved
+    for typed in (moved, mirrored(moved)):
+        own = await alice.http.post("/api/analysis/position", json={**body, "position": typed})
+        assert own.status_code == 403 and own.json()["error"] == "own_game", typed
+    for sock in socks.values():
+        await sock.close()
+
+    spectator = await Player(hub.url).signup()
+    await analysis_workers().ready()
+    first = await spectator.http.post("/api/analysis/position", json=body, timeout=60)
+    assert first.status_code == 200, first.text
+    evaluation = first.json()
+    assert evaluation.pop("cached") is False
+    assert set(evaluation) == {"score", "chance", "forced", "pv"} and 0 <= evaluation["chance"] <= 1
+    again = (await spectator.http.post("/api/analysis/position", json=body)).json()
+    assert again.pop("cached") is True and again == evaluation
+    bad = await spectator.http.post("/api/analysis/position", json={**body, "position": "x"})
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_position"
+    for player in (alice, bob, spectator):
+        await player.close()
+
+
+async def test_a_board_evaluation_nobody_computes_is_busy(
+    start_hub: Callable[..., HubProcess], fresh_redis_url: str
+) -> None:
+    hub = start_hub({**TINY, "BRANDUBH_ANALYSIS_WAIT_S": "0.3"}, redis=fresh_redis_url)
+    async with httpx.AsyncClient(base_url=hub.url, headers={"Origin": hub.url}) as http:
+        body = {"ruleset": "nielsen", "position": Game("nielsen").position}
+        r = await http.post("/api/analysis/position", json=body)
+    assert r.status_code == 503 and r.json()["error"] == "analysis_busy"
+    assert "0.3 s" in r.json()["message"]
+
+
+async def test_the_board_walks_a_line_and_names_an_illegal_move(hub: HubProcess) -> None:
+    async with httpx.AsyncClient(base_url=hub.url, headers={"Origin": hub.url}) as http:
+        r = await http.post("/api/board/walk", json={"ruleset": "nielsen", "moves": QUICK_ESCAPE})
+        assert r.status_code == 200
+        steps = r.json()["steps"]
+        assert len(steps) == len(QUICK_ESCAPE) + 1
+        assert steps[0]["position"] == Game("nielsen").position and steps[0]["move"] is None
+        assert steps[-1]["result"] == {"winner": "defenders", "reason": "king_escaped"}
+        assert steps[-1]["legal"] == [] and steps[1]["turn"] == "defenders"
+        wrong = await http.post(
+            "/api/board/walk", json={"ruleset": "nielsen", "moves": ["g4-g3", "a1-a9"]}
+        )
+        assert wrong.status_code == 400 and wrong.json()["error"] == "illegal_move"
+        assert re.search(r"move 2 \('a1-a9'\)", wrong.json()["message"]), wrong.json()
+        start = steps[2]["position"]
+        onward = await http.post(
+            "/api/board/walk", json={"ruleset": "nielsen", "position": start, "moves": ["g3-g2"]}
+        )
+        assert onward.json()["steps"][1]["position"] == steps[3]["position"]
+        bad = await http.post("/api/board/walk", json={"ruleset": "chess", "moves": []})
+        assert bad.status_code == 400 and bad.json()["error"] == "bad_field"
+
+
+async def test_serve_starts_a_worker_by_default(
+    start_hub: Callable[..., HubProcess], fresh_redis_url: str
+) -> None:
+    """``brandubh serve`` with its default of one analysis worker (the tests' hubs run
+    none): an analysis asked for is done without any other process."""
+    hub = start_hub({**TINY, "BRANDUBH_ANALYSIS_WORKERS": "1"}, redis=fresh_redis_url)
+    assert "1 analysis worker process started" in "".join(hub.log)
+    game, alice, bob = await finished_game(hub.url)
+    assert (await alice.http.post(f"/api/games/{game}/analysis", json={})).status_code == 202
+
+    async def done() -> bool:
+        status = (await alice.http.get(f"/api/games/{game}/analysis")).json()
+        return bool(status["status"] == "done")
+
+    await wait_for(done, "the analysis by serve's worker")
+    await alice.close()
+    await bob.close()
