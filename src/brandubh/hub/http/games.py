@@ -371,6 +371,8 @@ def routes(web: Services, static: Path) -> list[Route]:
         Route("/leaderboard/{ruleset}", ruleset_page),
         Route("/replay/{game_id}", page),
         Route("/games", page),
+        Route("/tournaments", page),
+        Route("/t/{tournament_id}", page),
     ]
 
 
