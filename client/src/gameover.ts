@@ -11,6 +11,8 @@ export class GameOverPanel {
   readonly root: HTMLElement;
   private readonly rematch: HTMLElement;
   private readonly ratingLine: HTMLElement = h("p", { class: "rating-change", id: "rating-change", "aria-live": "polite", hidden: true });
+  /** "Back to the tournament", for a game of one (shown once the game is over) */
+  private readonly tournamentLink: HTMLAnchorElement = h("a", { id: "tournament-back", class: "btn btn-small btn-primary", text: "Back to the tournament", hidden: true });
   private builtFor = "";
   private rematchKey = "";
 
@@ -66,6 +68,7 @@ export class GameOverPanel {
       h(
         "p",
         { class: "result-links" },
+        this.tournamentLink,
         h("a", { href: `/replay/${game}`, id: "replay-link", class: "btn btn-small", text: "Replay" }),
         h("a", { href: `/verify?game=${game}`, id: "verify-link", class: "btn btn-small", text: "Verify" }),
         h("a", { href: "/", id: "new-game-link", class: "btn btn-small", text: "New game" }),
@@ -100,6 +103,12 @@ export class GameOverPanel {
       ),
     );
     this.ratingLine.hidden = !state.rated || r.reason === "aborted";
+  }
+
+  /** The tournament this game belongs to (null: none), for the way back to its page. */
+  setTournament(id: string | null): void {
+    this.tournamentLink.hidden = id === null;
+    if (id !== null) this.tournamentLink.href = `/t/${encodeURIComponent(id)}`;
   }
 
   /** The rating change of a rated game, once the server has rated it ("" to leave it out). */

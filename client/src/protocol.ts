@@ -304,6 +304,28 @@ export interface ChatLinesFrame {
   lines: ChatLine[];
 }
 
+// -- tournaments (docs/protocol.md; the JSON's shapes are in tournament.ts) -------------------
+
+/** A followed tournament changed: its whole JSON (`GET /api/tournaments/{id}`) beside `t`. */
+export interface TournamentFrame {
+  t: "tournament";
+  /** the tournament's id */
+  tournament: string;
+  [field: string]: unknown;
+}
+
+/** To a player of a running tournament just paired: their next game. */
+export interface TournamentGameFrame {
+  t: "tournament_game";
+  tournament: string;
+  game: string;
+  side: Side;
+  opponent?: PlayerInfo | null;
+}
+
+/** Follow a tournament's changes (`tournament` frames) while its page is open. */
+export type TournamentClientFrame = { t: "follow_tournament"; tournament: string; on: boolean };
+
 /** Every frame the server sends (docs/protocol.md §3.4, §3.6 and §3.7). */
 export type ServerFrame =
   | HelloFrame
@@ -320,6 +342,8 @@ export type ServerFrame =
   | MatchFrame
   | PingFrame
   | PongFrame
+  | TournamentFrame
+  | TournamentGameFrame
   | LobbyServerFrame;
 
 export type GameClientFrame =

@@ -15,7 +15,9 @@ export type RouteName =
   | "account"
   | "profile"
   | "leaderboard"
-  | "replay";
+  | "replay"
+  | "tournaments"
+  | "tournament";
 
 export interface RouteDef {
   name: RouteName;
@@ -44,6 +46,8 @@ export const ROUTES: readonly RouteDef[] = [
   { name: "profile", pattern: /^\/u\/([A-Za-z0-9_-]{1,40})\/?$/, example: "/u/p_abc" },
   { name: "leaderboard", pattern: /^\/leaderboard(?:\/([a-z]+))?\/?$/, example: "/leaderboard/nielsen", section: "/leaderboard" },
   { name: "replay", pattern: new RegExp(`^/replay/${ID}/?$`), example: "/replay/abcdef123" },
+  { name: "tournaments", pattern: /^\/tournaments\/?$/, example: "/tournaments", section: "/tournaments" },
+  { name: "tournament", pattern: /^\/t\/([A-Za-z0-9_-]{4,40})\/?$/, example: "/t/t_abc123", section: "/tournaments" },
 ];
 
 export interface Matched {
