@@ -96,8 +96,8 @@ describe("standings", () => {
   });
   it("list each player's games from their side, names from anywhere in the event", () => {
     expect(gamesOf(arena(), "ann")).toEqual([
-      { id: "g1", side: "attackers", opponent: "Cy", outcome: "won" },
-      { id: "g2", side: "defenders", opponent: "BOB", outcome: "won" },
+      { id: "g1", side: "attackers", opponent: "Cy", outcome: "won", round: null },
+      { id: "g2", side: "defenders", opponent: "BOB", outcome: "won", round: null },
     ]);
     expect(gamesOf(arena(), "cy").map((g) => g.outcome)).toEqual(["lost", "playing"]);
   });
@@ -105,10 +105,33 @@ describe("standings", () => {
     const t = normalise({ ...arena({ format: "round_robin", games: undefined }), total_rounds: 3, rounds: [{ round: 1, pairings: [{ a: { id: "ann", name: "Ann" }, b: { id: "bob", name: "Bob" }, games: [{ id: "m1", attackers: "ann", defenders: "bob", result: "draw" }, { id: "m2", attackers: "bob", defenders: "ann", result: null }] }] }] });
     expect(t.rounds).toBe(3);
     expect(t.round_list).toHaveLength(1);
-    expect(gamesOf(t, "bob").map((g) => [g.side, g.outcome, g.opponent])).toEqual([
-      ["defenders", "draw", "Ann"],
-      ["attackers", "playing", "Ann"],
+    expect(gamesOf(t, "bob").map((g) => [g.side, g.outcome, g.opponent, g.round])).toEqual([
+      ["defenders", "draw", "Ann", 1],
+      ["attackers", "playing", "Ann", 1],
     ]);
+  });
+  it("take a round's games by their ids alone: the match says who and whether it is over", () => {
+    const ann = { id: "ann", name: "Ann" };
+    const bob = { id: "bob", name: "Bob" };
+    const t = normalise({
+      ...arena({ format: "swiss", games: undefined, round: 2 }),
+      rounds: [
+        { round: 1, pairings: [{ a: ann, b: bob, points: [1.5, 0.5], games: [{ id: "m1-1" }, { id: "m1-2" }] }] },
+        { round: 2, pairings: [{ a: bob, b: ann, points: null, games: [{ id: "m2-1" }] }, { a: { id: "cy", name: "Cy" }, b: null, games: [] }] },
+      ],
+    });
+    expect(gamesOf(t, "ann").map((g) => [g.id, g.side, g.outcome, g.opponent])).toEqual([
+      ["m1-1", null, "over", "Bob"],
+      ["m1-2", null, "over", "Bob"],
+      ["m2-1", null, "playing", "Bob"],
+    ]);
+    expect(myPart(t, "ann").game).toBe("m2-1");
+    expect(standingRows(t, null).find((r) => r.id === "cy")?.state).toBe("paused");
+    expect(countdown({ ...t, rounds: 4 }, NOW + MIN).label).toBe("Round 2 of 4");
+  });
+  it("take an arena streak as a flag too", () => {
+    const t = arena({ standings: [standing("ann", 1, 4, { streak: true }), standing("bob", 2, 2, { streak: false })] });
+    expect(standingRows(t, null).map((r) => r.onFire)).toEqual([true, false]);
   });
 });
 
@@ -149,13 +172,19 @@ describe("the create form", () => {
     expect(field({ format: "round_robin", move_time: 600 })).toBe("move_time");
     expect(field({ starts_at: NOW - 5 * MIN })).toBe("starts_at");
     expect(field({ starts_at: Number.NaN })).toBe("starts_at");
-    expect(field({ duration_min: 5 })).toBe("duration_min");
-    expect(field({ format: "swiss", move_time: 86_400, rounds: 1 })).toBe("rounds");
+    expect(field({ duration_min: 0 })).toBe("duration_min");
+    expect(field({ duration_min: 721 })).toBe("duration_min");
+    expect(field({ format: "swiss", move_time: 86_400, rounds: 0 })).toBe("rounds");
+    expect(field({ format: "swiss", move_time: 86_400, rounds: 21 })).toBe("rounds");
     expect(field({ format: "swiss", move_time: 86_400, rounds: 5 })).toBeNull();
   });
   it("says the hub's refusals in words", () => {
-    expect(tournamentErrorText(new ApiError("invalid_tournament", "move_time must be under an hour for an arena", 400))).toBe("The time per move must be under an hour for an arena.");
-    expect(fieldOf("duration_min must be 10 to 360")).toBe("duration_min");
+    const refusal = new ApiError("invalid_tournament", "move_time: an arena is for live games: under 3600 seconds a move", 400);
+    expect(tournamentErrorText(refusal)).toBe("The time per move: an arena is for live games: under 3600 seconds a move.");
+    const rounds = new ApiError("invalid_tournament", "rounds: 5 rounds need more than 4 players (max_players)", 400);
+    expect(tournamentErrorText(rounds)).toBe("The number of rounds: 5 rounds need more than 4 players (max_players).");
+    expect(fieldOf(rounds.message)).toBe("rounds");
+    expect(fieldOf("no field here")).toBeNull();
     expect(tournamentErrorText(new ApiError("not_allowed", "", 403))).toMatch(/confirmed email/);
     expect(tournamentErrorText(new ApiError("too_many_tournaments", "", 429))).toMatch(/Wait until one has finished/);
     expect(tournamentErrorText(new ApiError("tournament_closed", "", 409))).toMatch(/started or finished/);

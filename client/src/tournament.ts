@@ -42,8 +42,8 @@ export interface Standing {
   wins: number;
   draws: number;
   losses: number;
-  /** arena: wins in a row now (two or more: the next win counts double) */
-  streak?: number;
+  /** arena: on a streak (two wins in a row: the next win counts double), or the wins in a row */
+  streak?: number | boolean;
   tiebreaks?: { buchholz: number; sonneborn_berger: number };
   withdrawn: boolean;
   paused: boolean;
@@ -54,15 +54,20 @@ export type SidePlayer = PlayerInfo | string | null;
 
 export interface TGame {
   id: string;
-  attackers: SidePlayer;
-  defenders: SidePlayer;
-  result: TGameResult;
+  /** the sides and the result, where the hub says them (a round's games may carry only the id) */
+  attackers?: SidePlayer;
+  defenders?: SidePlayer;
+  result?: TGameResult;
 }
 
 export interface TPairing {
   a: PlayerInfo | null;
+  /** null: a bye */
   b: PlayerInfo | null;
   games: TGame[];
+  /** the match's points once it is over (a pair, or per player id) */
+  points?: [number, number] | Record<string, number> | null;
+  forfeit?: unknown;
 }
 
 export interface TRound {
@@ -85,6 +90,11 @@ export interface Tournament extends TournamentSummary {
   standings: Standing[];
   /** round robin and Swiss: the rounds paired so far (the contract's `rounds` list) */
   round_list?: TRound[];
+  /** the round being played (round robin, Swiss); 0 before the first */
+  round?: number;
+  /** how many rounds in all, when the hub says it beside a `rounds` list */
+  total_rounds?: number | null;
+  duration_min?: number | null;
   games?: TGame[];
   me?: TournamentMe | null;
 }
@@ -189,7 +199,7 @@ export function totalRounds(t: Pick<Tournament, "format" | "rounds" | "players">
 }
 
 /** What the countdown says at server time `now`. */
-export function countdown(t: Pick<Tournament, "status" | "format" | "starts_at" | "ends_at" | "rounds" | "players" | "round_list">, now: number): Countdown {
+export function countdown(t: Pick<Tournament, "status" | "format" | "starts_at" | "ends_at" | "rounds" | "players" | "round_list" | "round">, now: number): Countdown {
   if (t.status === "finished") return { label: "Finished", time: "", spoken: "The tournament has finished." };
   if (t.status === "upcoming" || now < t.starts_at) {
     const left = t.starts_at - now;
@@ -201,7 +211,7 @@ export function countdown(t: Pick<Tournament, "status" | "format" | "starts_at" 
     if (left <= 0) return { label: "Last games finishing", time: "", spoken: "Time is up: the last games are finishing." };
     return { label: "Ends in", time: formatRemaining(left), spoken: `Ends in ${spokenRemaining(left)}` };
   }
-  const round = t.round_list?.length ?? 0;
+  const round = t.round ?? t.round_list?.length ?? 0;
   const total = totalRounds(t);
   const label = round === 0 ? "Pairing round 1" : total ? `Round ${round} of ${total}` : `Round ${round}`;
   return { label, time: "", spoken: label };
@@ -224,44 +234,70 @@ export interface StandingRow {
   me: boolean;
 }
 
-function sideId(p: SidePlayer): string | null {
-  return p === null ? null : typeof p === "string" ? p : p.id;
+function sideId(p: SidePlayer | undefined): string | null {
+  return p === null || p === undefined ? null : typeof p === "string" ? p : p.id;
+}
+
+/** A game of the event with who plays it and whether it is over. */
+export interface GameEntry {
+  game: TGame;
+  /** the round (round robin, Swiss), null in an arena */
+  round: number | null;
+  /** the two players' ids */
+  players: string[];
+  over: boolean;
+}
+
+/** Every game of the event, oldest first: an arena's list, or each round's matches' games. */
+export function entries(t: Pick<Tournament, "round_list" | "games">): GameEntry[] {
+  if (t.games?.length) {
+    return t.games.map((g) => ({
+      game: g,
+      round: null,
+      players: [sideId(g.attackers), sideId(g.defenders)].filter((p): p is string => p !== null),
+      over: g.result !== null && g.result !== undefined,
+    }));
+  }
+  return (t.round_list ?? []).flatMap((r) =>
+    r.pairings.flatMap((p) =>
+      p.games.map((g) => ({
+        game: g,
+        round: r.round,
+        players: [p.a?.id ?? sideId(g.attackers), p.b?.id ?? sideId(g.defenders)].filter((x): x is string => !!x),
+        // A match over is every game of it over, whatever each game says.
+        over: (g.result !== null && g.result !== undefined) || (p.points !== null && p.points !== undefined) || !p.b,
+      })),
+    ),
+  );
 }
 
 /** The id -> name of everyone named in an event (standings, pairings, games). */
 export function names(t: Pick<Tournament, "standings" | "round_list" | "games">): Map<string, string> {
   const out = new Map<string, string>();
   for (const s of t.standings) out.set(s.player.id, s.player.name);
-  const add = (p: SidePlayer) => {
+  const add = (p: SidePlayer | undefined) => {
     if (p && typeof p !== "string") out.set(p.id, p.name);
   };
-  for (const g of allGames(t)) {
-    add(g.attackers);
-    add(g.defenders);
-  }
+  for (const g of t.games ?? []) (add(g.attackers), add(g.defenders));
   for (const r of t.round_list ?? []) for (const p of r.pairings) (add(p.a), add(p.b));
   return out;
 }
 
-/** Every game of the event, oldest first (an arena's list, or the rounds' games in order). */
-export function allGames(t: Pick<Tournament, "round_list" | "games">): TGame[] {
-  if (t.games?.length) return t.games;
-  return (t.round_list ?? []).flatMap((r) => r.pairings.flatMap((p) => p.games));
+/** The ids of every game of the event. */
+export function gameIds(t: Pick<Tournament, "round_list" | "games">): string[] {
+  return entries(t).map((e) => e.game.id);
 }
 
-/** The games a player is in, and who is playing now (ids of players in unfinished games). */
-export function busyPlayers(games: readonly TGame[]): Set<string> {
+/** Who is playing now (players of games not over). */
+export function busyPlayers(list: readonly GameEntry[]): Set<string> {
   const out = new Set<string>();
-  for (const g of games) {
-    if (g.result !== null) continue;
-    for (const p of [sideId(g.attackers), sideId(g.defenders)]) if (p) out.add(p);
-  }
+  for (const e of list) if (!e.over) for (const p of e.players) out.add(p);
   return out;
 }
 
 /** The standings as rows to draw, in rank order; `me` marks the viewer's row. */
 export function standingRows(t: Pick<Tournament, "format" | "standings" | "round_list" | "games">, me: string | null): StandingRow[] {
-  const busy = busyPlayers(allGames(t));
+  const busy = busyPlayers(entries(t));
   return [...t.standings]
     .sort((a, b) => a.rank - b.rank || b.points - a.points)
     .map((s) => ({
@@ -271,7 +307,7 @@ export function standingRows(t: Pick<Tournament, "format" | "standings" | "round
       points: pointsText(s.points),
       record: `${s.wins} / ${s.draws} / ${s.losses}`,
       games: s.games,
-      onFire: t.format === "arena" && (s.streak ?? 0) >= 2,
+      onFire: t.format === "arena" && (s.streak === true || (typeof s.streak === "number" && s.streak >= 2)),
       tiebreaks: t.format !== "arena" && s.tiebreaks ? `${pointsText(s.tiebreaks.buchholz)} · ${pointsText(s.tiebreaks.sonneborn_berger)}` : "",
       state: s.withdrawn ? "withdrawn" : s.paused ? "paused" : busy.has(s.player.id) ? "playing" : "",
       me: s.player.id === me,
@@ -280,24 +316,28 @@ export function standingRows(t: Pick<Tournament, "format" | "standings" | "round
 
 export interface PlayerGame {
   id: string;
-  side: "attackers" | "defenders";
+  /** null where the hub does not say (a round's game carrying only its id) */
+  side: "attackers" | "defenders" | null;
   opponent: string;
-  /** "won", "lost", "draw" or "playing" */
-  outcome: "won" | "lost" | "draw" | "playing";
+  round: number | null;
+  /** "over": finished, its result not in the event's JSON (the game page has it) */
+  outcome: "won" | "lost" | "draw" | "playing" | "over";
 }
 
 /** A player's games, oldest first, from their own side. */
 export function gamesOf(t: Pick<Tournament, "standings" | "round_list" | "games">, player: string): PlayerGame[] {
   const who = names(t);
   const out: PlayerGame[] = [];
-  for (const g of allGames(t)) {
+  for (const e of entries(t)) {
+    if (!e.players.includes(player)) continue;
+    const g = e.game;
     const a = sideId(g.attackers);
     const d = sideId(g.defenders);
-    if (a !== player && d !== player) continue;
-    const side = a === player ? "attackers" : "defenders";
-    const other = side === "attackers" ? d : a;
-    const outcome = g.result === null ? "playing" : g.result === "draw" ? "draw" : g.result === side ? "won" : "lost";
-    out.push({ id: g.id, side, opponent: other ? (who.get(other) ?? other) : "?", outcome });
+    const side = a === player ? "attackers" : d === player ? "defenders" : null;
+    const other = e.players.find((p) => p !== player) ?? null;
+    const outcome =
+      g.result === "draw" ? "draw" : g.result && side ? (g.result === side ? "won" : "lost") : e.over ? "over" : "playing";
+    out.push({ id: g.id, side, opponent: other ? (who.get(other) ?? other) : "bye", round: e.round, outcome });
   }
   return out;
 }
@@ -306,8 +346,8 @@ export function gamesOf(t: Pick<Tournament, "standings" | "round_list" | "games"
 export function myPart(t: Pick<Tournament, "standings" | "round_list" | "games" | "me">, me: string | null): TournamentMe {
   const row = me ? t.standings.find((s) => s.player.id === me) : undefined;
   if (!row) return { joined: false, paused: false, game: null, ...(t.me && me ? t.me : {}) };
-  const live = allGames(t).find((g) => g.result === null && (sideId(g.attackers) === me || sideId(g.defenders) === me));
-  return { joined: !row.withdrawn, paused: row.paused, game: live?.id ?? t.me?.game ?? null };
+  const live = entries(t).find((e) => !e.over && e.players.includes(me ?? ""));
+  return { joined: !row.withdrawn, paused: row.paused, game: live?.game.id ?? t.me?.game ?? null };
 }
 
 export type TAction = "join" | "withdraw" | "pause" | "resume";
@@ -334,8 +374,10 @@ export const ARENA_DURATIONS = [30, 45, 60, 90, 120];
 export const ARENA_MOVE_TIMES = [60, 180, 600];
 export const LONG_MOVE_TIMES = [3600, 86_400, 259_200, 604_800];
 export const NAME_MAX = 60;
-export const MIN_ROUNDS = 2;
-export const MAX_ROUNDS = 15;
+export const MIN_ROUNDS = 1;
+export const MAX_ROUNDS = 20;
+/** An arena's length in minutes (formats.py: DURATION_MIN). */
+export const ARENA_MINUTES = [1, 720] as const;
 
 export interface CreateInput {
   name: string;
@@ -368,7 +410,7 @@ export function checkCreate(input: CreateInput, now: number): Checked {
   const body: CreateTournament = { name, format: input.format, ruleset: input.ruleset, move_time: input.move_time, starts_at: Math.round(input.starts_at) };
   if (arena) {
     const d = input.duration_min ?? 0;
-    if (!Number.isInteger(d) || d < 10 || d > 360) return bad("duration_min", "An arena lasts from 10 minutes to 6 hours.");
+    if (!Number.isInteger(d) || d < ARENA_MINUTES[0] || d > ARENA_MINUTES[1]) return bad("duration_min", "An arena lasts from 1 minute to 12 hours.");
     body.duration_min = d;
   }
   if (input.format === "swiss") {
@@ -379,10 +421,10 @@ export function checkCreate(input: CreateInput, now: number): Checked {
   return { ok: true, body };
 }
 
-/** The form field a refusal names (the hub's message names it: "move_time must be …"). */
+/** The form field a refusal names (the hub's message starts with it: "move_time: …"). */
 export function fieldOf(message: string): string | null {
-  const m = /\b(name|format|ruleset|move_time|starts_at|duration_min|rounds|max_players)\b/.exec(message);
-  return m ? m[1] : null;
+  const m = /^\s*([a-z_]+):/.exec(message);
+  return m && m[1] in FIELD_WORDS ? m[1] : null;
 }
 
 const FIELD_WORDS: Record<string, string> = {
@@ -406,9 +448,10 @@ export function tournamentErrorText(err: unknown): string {
   if (!(err instanceof ApiError)) return "Something went wrong. Try again.";
   switch (err.code) {
     case "invalid_tournament": {
-      const field = fieldOf(err.message);
-      const said = err.message.replace(/\b(name|format|ruleset|move_time|starts_at|duration_min|rounds|max_players)\b/g, (f) => FIELD_WORDS[f] ?? f);
-      return field ? capitalise(said) : capitalise(err.message || "These settings are not accepted");
+      // The hub says "move_time: an arena is for live games: …"; the field in words.
+      const m = /^([a-z_]+):\s*(.*)$/s.exec(err.message);
+      if (m && FIELD_WORDS[m[1]]) return capitalise(`${FIELD_WORDS[m[1]]}: ${m[2]}`);
+      return capitalise(err.message || "These settings are not accepted");
     }
     case "not_allowed":
       return "This needs an account with a confirmed email address.";

@@ -14,7 +14,7 @@ import {
   myPart,
   playersText,
   rememberTournamentGame,
-  allGames,
+  gameIds,
   standingRows,
   tournamentApi,
   tournamentErrorText,
@@ -34,8 +34,14 @@ const ACTION_WORDS: Record<TAction, [string, string]> = {
   resume: ["Resume", "Resuming…"],
 };
 
-const OUTCOME_MARK: Record<PlayerGame["outcome"], string> = { won: "1", lost: "0", draw: "½", playing: "…" };
-const OUTCOME_WORDS: Record<PlayerGame["outcome"], string> = { won: "won", lost: "lost", draw: "drawn", playing: "in progress" };
+const OUTCOME_MARK: Record<PlayerGame["outcome"], string> = { won: "1", lost: "0", draw: "½", playing: "…", over: "✓" };
+const OUTCOME_WORDS: Record<PlayerGame["outcome"], string> = { won: "won", lost: "lost", draw: "drawn", playing: "in progress", over: "over" };
+
+/** "Game 3: attackers against Ann, won" / "Round 2, game 1 against Ann, in progress". */
+function gameWords(g: PlayerGame, i: number): string {
+  const which = g.round === null ? `Game ${i + 1}` : `Round ${g.round}, game ${i + 1}`;
+  return `${which}: ${g.side ? `${g.side} ` : ""}against ${g.opponent}, ${OUTCOME_WORDS[g.outcome]}`;
+}
 
 /** A player's games as small links, oldest first: "1", "0", "½", "…" (in progress). */
 function gameChips(t: Tournament, player: string): HTMLElement {
@@ -46,11 +52,11 @@ function gameChips(t: Tournament, player: string): HTMLElement {
     ...games.map((g, i) =>
       h("a", {
         href: `/g/${encodeURIComponent(g.id)}`,
-        class: `t-g t-g-${g.outcome} t-g-${g.side}`,
+        class: `t-g t-g-${g.outcome} t-g-${g.side ?? "unknown"}`,
         "data-game": g.id,
         "data-outcome": g.outcome,
-        title: `Game ${i + 1}: ${g.side} against ${g.opponent}, ${OUTCOME_WORDS[g.outcome]}`,
-        "aria-label": `Game ${i + 1}: ${g.side} against ${g.opponent}, ${OUTCOME_WORDS[g.outcome]}`,
+        title: gameWords(g, i),
+        "aria-label": gameWords(g, i),
         text: OUTCOME_MARK[g.outcome],
       }),
     ),
@@ -133,7 +139,7 @@ function roundsList(t: Tournament): HTMLElement | null {
                     href: `/g/${encodeURIComponent(g.id)}`,
                     class: "btn btn-small",
                     "data-game": g.id,
-                    text: `Game ${i + 1}: ${g.result === null ? "playing" : g.result === "draw" ? "draw" : `${g.result} won`}`,
+                    text: `Game ${i + 1}${g.result === undefined ? "" : g.result === null ? ": playing" : g.result === "draw" ? ": draw" : `: ${g.result} won`}`,
                   }),
                 ),
               ),
@@ -271,7 +277,7 @@ export function mountTournament(root: HTMLElement, ctx: AppContext, id: string):
     title.textContent = t.name;
     subtitle.textContent = `${formatLine(t)} · ${rulesetName(t.ruleset)} · ${durationWords(t.move_time)} per move · ${playersText(t.players)}`;
     const me = ctx.live.player?.id ?? null;
-    for (const g of allGames(t)) rememberTournamentGame(g.id, t.id);
+    for (const g of gameIds(t)) rememberTournamentGame(g, t.id);
     clear(standingsBox);
     if (t.standings.length === 0) standingsBox.append(h("p", { class: "muted empty", id: "t-standings-empty", text: t.status === "upcoming" ? "Nobody has joined yet." : "No players." }));
     else standingsBox.append(standingsTable(t, me));
