@@ -77,13 +77,12 @@ def match_score(match: Match, withdrawn: Collection[str] = ()) -> MatchScore | N
     player's games not finished are forfeited to the opponent."""
     a, b = match.a, match.b
     done = [g for g in match.games if g.result is not None]
-    missing = max(0, GAMES_PER_MATCH - len(done))
-    in_progress = len(done) < len(match.games)
+    # Games not finished: those in progress, and those of the two not yet begun.
+    forfeited = max(GAMES_PER_MATCH, len(match.games)) - len(done)
     out = [p for p in (a, b) if p in withdrawn]
-    if not out and (missing or in_progress):
+    if not out and forfeited:
         return None
     gp = {a: sum(g.points(a) for g in done), b: sum(g.points(b) for g in done)}
-    forfeited = missing + (len(match.games) - len(done))
     forfeits = {a: 0, b: 0}
     if out:
         for p in out:
