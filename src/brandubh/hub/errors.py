@@ -125,6 +125,18 @@ CODES: Final[dict[str, Code]] = {
     "bad_invite": Code(403, "this invite link is not valid for this game"),
     "not_invited": Code(403, "this challenge is for another player: only they can accept it"),
     "invitation_withdrawn": Code(410, "this invitation was withdrawn: ask for a new one"),
+    # -- tournaments ------------------------------------------------------------------------
+    "invalid_tournament": Code(400, "a setting of the tournament is not valid"),
+    "not_allowed": Code(403, "tournaments are for accounts with a confirmed email address"),
+    "too_many_tournaments": Code(
+        429, "you run as many tournaments as you may at once: wait for one to finish"
+    ),
+    "tournament_closed": Code(
+        409, "this tournament takes no more players (or changes): it has started or finished"
+    ),
+    "tournament_full": Code(409, "this tournament has as many players as it takes"),
+    "not_joined": Code(409, "you are not a player of this tournament"),
+    "too_many_follows": Code(400, "this socket follows as many tournaments as it may"),
     # -- the lobby and matches -------------------------------------------------------------
     "too_many_seeks": Code(400, "you have as many open seeks as you may: cancel one first"),
     "seek_gone": Code(400, "that seek is no longer open: someone took it or it was cancelled"),

@@ -1,6 +1,7 @@
 """``Store``: what the hub asks of the permanent record, one class made of its parts:
 accounts (accounts.py), ratings and the leaderboards (ratings.py), the archive of games and
-matches (archive.py), game chat (chat.py), each on base.py's engine and transaction.
+matches (archive.py), game chat (chat.py), finished tournaments (tournaments.py), each
+on base.py's engine and transaction.
 
 Every method is one short transaction; ``archive_game`` is the one that matters most
 (archive.py). The answers have the shapes of the HTTP API (docs/protocol.md §2).
@@ -17,9 +18,10 @@ from brandubh.store.chat import ChatQueries
 from brandubh.store.db import create_engine
 from brandubh.store.errors import StoreUnavailable
 from brandubh.store.ratings import RatingQueries
+from brandubh.store.tournaments import TournamentQueries
 
 
-class Store(AccountQueries, RatingQueries, ArchiveQueries, ChatQueries):
+class Store(AccountQueries, RatingQueries, ArchiveQueries, ChatQueries, TournamentQueries):
     """The repository over one async engine (a pool of asyncpg connections)."""
 
     @classmethod

@@ -18,7 +18,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http import accounts, chat, games, mail, web
+from brandubh.hub.http import accounts, chat, games, mail, tournaments, web
 from brandubh.hub.http.base import Services, refusal_response
 from brandubh.hub.http.mail import Services as MailServices
 from brandubh.hub.mail import TOKEN_RE
@@ -32,6 +32,7 @@ ID_SHAPES: Final = {
     "invite": GAME_ID_RE,
     "player_id": PLAYER_ID_RE,
     "match_id": PLAYER_ID_RE,
+    "tournament_id": GAME_ID_RE,
     "ruleset": PLAYER_ID_RE,
     "token": TOKEN_RE,
 }
@@ -43,6 +44,7 @@ def routes(services: Services, mail_services: MailServices, static: Path) -> lis
         *mail.routes(mail_services, static),
         *accounts.routes(services),
         *chat.routes(services),
+        *tournaments.routes(services),
         *games.routes(services, static),
         *web.routes(services),
     ]

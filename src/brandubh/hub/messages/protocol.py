@@ -296,6 +296,13 @@ class FollowLobby(NamedTuple):
     on: bool
 
 
+class FollowTournament(NamedTuple):
+    """The ``follow_tournament`` message: follow a tournament's changes (``on``), or stop."""
+
+    tournament: str
+    on: bool
+
+
 class Seek(NamedTuple):
     ruleset: str
     move_time: int
@@ -358,7 +365,7 @@ LobbyAction = Seek | CancelSeek | AcceptSeek | Quick | CancelQuick | ChooseSides
 # What acts for the socket's player: stamped on arrival, and the session must be alive.
 Acting = GameAction | LobbyAction | ChatAction
 # What any socket may send, with or without a player: following, and the heartbeat.
-Following = Watch | Unwatch | FollowLobby | Ping | Pong
+Following = Watch | Unwatch | FollowLobby | FollowTournament | Ping | Pong
 ClientMessage = Acting | Following
 
 
@@ -452,6 +459,12 @@ MESSAGES: Final[dict[str, Shape]] = {
             _ID,
         ),
         _shape("lobby", FollowLobby, Field("on", _bool, "true to follow the lobby, false to stop")),
+        _shape(
+            "follow_tournament",
+            FollowTournament,
+            Field("tournament", _token, "a tournament id"),
+            Field("on", _bool, "true to follow the tournament, false to stop"),
+        ),
         _shape(
             "seek",
             Seek,

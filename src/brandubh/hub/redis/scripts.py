@@ -49,6 +49,7 @@ class Scripts:
     read: AsyncScript
     chat: AsyncScript
     conditional: AsyncScript
+    tournament: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -75,4 +76,5 @@ class Scripts:
             read=redis.register_script(_source("read")),
             chat=redis.register_script(_source("chat")),
             conditional=redis.register_script(_source("conditional")),
+            tournament=redis.register_script(_source("tournament")),
         )

@@ -29,6 +29,7 @@ from brandubh.hub.messages import (
     DeclineRematch,
     Following,
     FollowLobby,
+    FollowTournament,
     GameAction,
     GetConditional,
     LobbyAction,
@@ -91,6 +92,12 @@ async def follow(conn: Connection, msg: Following) -> None:
             if msg.on:
                 lobby = conn.services.lobby
                 conn.send(frames.lobby(await lobby.seek_list(), await lobby.watch_list()))
+        case FollowTournament():
+            if not conn.services.sockets.follow_tournament(conn, msg.tournament, msg.on):
+                raise Refusal("too_many_follows")
+            frame = conn.services.tournament_frame
+            if msg.on and frame is not None:
+                conn.send(await frame(msg.tournament))
         case Ping():
             conn.send(frames.pong(msg.n))
         case Pong():

@@ -1,4 +1,5 @@
-"""This process's sockets: by player, by session, and those following the lobby.
+"""This process's sockets: by player, by session, those following the lobby, and those
+following each tournament.
 
 The one registry of local sockets. Fan-out hooks use it to tell players (``tell``) and
 lobby followers (``tell_lobby``); the session guard closes the sockets of sessions that
@@ -12,6 +13,9 @@ from typing import Any, Final, Protocol
 
 from brandubh.hub.accounts import Sessions
 from brandubh.hub.messages import CLOSE_SESSION_ENDED
+
+# Tournaments one socket may follow at once (a page follows one).
+MAX_TOURNAMENTS: Final = 8
 
 
 class Socket(Protocol):
@@ -30,6 +34,9 @@ class Sockets:
         self._by_player: dict[str, set[Socket]] = {}
         self._by_session: dict[Socket, str] = {}
         self._lobby: set[Socket] = set()
+        # Tournament id -> the sockets that follow it, and each socket's tournaments.
+        self._tournaments: dict[str, set[Socket]] = {}
+        self._following: dict[Socket, set[str]] = {}
 
     def add(self, sock: Socket, player_id: str | None, session_id: str | None) -> None:
         self.all.add(sock)
@@ -42,6 +49,8 @@ class Sockets:
         self.all.discard(sock)
         self._by_session.pop(sock, None)
         self._lobby.discard(sock)
+        for tid in self._following.pop(sock, ()):
+            self._unfollow(sock, tid)
         if player_id is not None:
             mine = self._by_player.get(player_id)
             if mine is not None:
@@ -54,6 +63,31 @@ class Sockets:
             self._lobby.add(sock)
         else:
             self._lobby.discard(sock)
+
+    def follow_tournament(self, sock: Socket, tournament_id: str, on: bool) -> bool:
+        """Follow a tournament's frames (or stop); False when the socket follows as many
+        tournaments as it may already."""
+        mine = self._following.setdefault(sock, set())
+        if not on:
+            mine.discard(tournament_id)
+            self._unfollow(sock, tournament_id)
+            return True
+        if tournament_id not in mine and len(mine) >= MAX_TOURNAMENTS:
+            return False
+        mine.add(tournament_id)
+        self._tournaments.setdefault(tournament_id, set()).add(sock)
+        return True
+
+    def _unfollow(self, sock: Socket, tournament_id: str) -> None:
+        followers = self._tournaments.get(tournament_id)
+        if followers is not None:
+            followers.discard(sock)
+            if not followers:
+                del self._tournaments[tournament_id]
+
+    def tell_tournament(self, tournament_id: str, frame: bytes) -> None:
+        for sock in list(self._tournaments.get(tournament_id, ())):
+            sock.send(frame)
 
     @property
     def lobby_followers(self) -> int:
