@@ -95,7 +95,7 @@ function standingsTable(t: Tournament, me: string | null): HTMLElement {
           "td",
           { class: "t-player" },
           h("a", { href: `/u/${encodeURIComponent(r.id)}`, class: "t-pname", text: r.name }),
-          r.onFire ? h("span", { class: "t-fire", title: "Two wins in a row: the next win counts double", "aria-label": "on a streak: the next win counts double", text: "🔥" }) : null,
+          r.onFire ? h("span", { class: "tag t-fire", title: "Two wins in a row: the next win counts double", "aria-label": "on a streak: the next win counts double", text: "×2" }) : null,
           r.me ? h("span", { class: "tag tag-mine", text: "you" }) : null,
           r.state ? h("span", { class: `tag t-state t-state-${r.state}`, text: r.state }) : null,
         ),
@@ -174,6 +174,8 @@ export function mountTournament(root: HTMLElement, ctx: AppContext, id: string):
   let gone = false;
   let t: Tournament | null = null;
   let account = false;
+  /** the viewer's id from GET /api/me, until the socket's hello says it */
+  let viewer: string | null = null;
   let busy: TAction | null = null;
   /** how many pushed frames this page has shown (tests read `data-updates`) */
   let updates = 0;
@@ -217,6 +219,7 @@ export function mountTournament(root: HTMLElement, ctx: AppContext, id: string):
   );
   root.append(page);
 
+  const myId = () => ctx.live.player?.id ?? viewer;
   const serverNow = () => (ctx.live.clock.known ? ctx.live.clock.now(Date.now()) : Date.now() + offset);
 
   function renderCountdown(): void {
@@ -230,7 +233,7 @@ export function mountTournament(root: HTMLElement, ctx: AppContext, id: string):
 
   function renderActions(): void {
     if (!t) return;
-    const me = ctx.live.player?.id ?? null;
+    const me = myId();
     const mine = myPart(t, me);
     const acts = actionsFor(t, me, account);
     clear(buttons);
@@ -276,7 +279,7 @@ export function mountTournament(root: HTMLElement, ctx: AppContext, id: string):
     page.dataset.format = t.format;
     title.textContent = t.name;
     subtitle.textContent = `${formatLine(t)} · ${rulesetName(t.ruleset)} · ${durationWords(t.move_time)} per move · ${playersText(t.players)}`;
-    const me = ctx.live.player?.id ?? null;
+    const me = myId();
     for (const g of gameIds(t)) rememberTournamentGame(g, t.id);
     clear(standingsBox);
     if (t.standings.length === 0) standingsBox.append(h("p", { class: "muted empty", id: "t-standings-empty", text: t.status === "upcoming" ? "Nobody has joined yet." : "No players." }));
@@ -342,7 +345,8 @@ export function mountTournament(root: HTMLElement, ctx: AppContext, id: string):
 
   void ctx.me.then((me) => {
     account = !!me?.account;
-    if (!gone) renderActions();
+    viewer = me?.id ?? null;
+    if (!gone) render();
   });
   tournamentApi
     .get(id)

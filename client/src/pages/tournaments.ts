@@ -266,11 +266,11 @@ export function mountTournaments(root: HTMLElement, ctx: AppContext): Unmount {
       return;
     }
     note.append(
-      "Creating a tournament needs an account (free, a moment): ",
-      h("a", { href: "/signup?next=/tournaments", id: "tc-signup", text: "Sign up" }),
-      " or ",
+      "Creating one needs an account: ",
+      h("a", { href: "/signup?next=/tournaments", id: "tc-signup", text: "sign up" }),
+      " (free, a moment) or ",
       h("a", { href: "/login?next=/tournaments", id: "tc-login", text: "log in" }),
-      ". Without one you can still follow any event.",
+      ". You can follow any event without one.",
     );
   });
 
@@ -280,6 +280,8 @@ export function mountTournaments(root: HTMLElement, ctx: AppContext): Unmount {
       { class: "page page-tournaments" },
       h("h1", { text: "Tournaments" }),
       h("p", { class: "lead muted", text: "Arenas for an evening of live games; round robins and Swiss events played by correspondence, an hour to a week per move. Every pairing is derived from the event's own seed, so anyone can check it afterwards." }),
+      // On a phone the form is under the lists: one tap down to it.
+      h("p", { class: "t-create-jump" }, h("a", { href: "#tc-h", class: "btn", id: "tc-jump", text: "Create a tournament ↓" })),
       listError,
       h("div", { class: "t-grid" }, h("div", { class: "t-col" }, ...sections.map((s) => s.section)), h("div", { class: "t-col" }, createPanel)),
     ),
