@@ -320,6 +320,8 @@ export interface TournamentGameFrame {
   tournament: string;
   game: string;
   side: Side;
+  /** the player it is for (it routes the frame between hubs) */
+  player?: string;
   opponent?: PlayerInfo | null;
 }
 
@@ -365,7 +367,7 @@ export type GameClientFrame =
   | { t: "pong"; n?: number };
 
 /** Every message a client may send (docs/protocol.md §3.3 and §3.6). */
-export type ClientFrame = GameClientFrame | LobbyClientFrame;
+export type ClientFrame = GameClientFrame | LobbyClientFrame | TournamentClientFrame;
 
 export function encodeFrame(frame: ClientFrame): Uint8Array {
   return encode(frame);
