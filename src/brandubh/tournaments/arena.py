@@ -103,7 +103,8 @@ def pair_arena(
     ranked = sorted(by_id, key=lambda p: (-p.score, -p.rating, draw[p.id]))
     pairs = _match(ranked, lambda a, b: _may_meet(a, b) and _sides_fit(a, b))
     if not others_playing:
-        left = [p for p in ranked if not any(p in pair for pair in pairs)]
+        paired = {p.id for pair in pairs for p in pair}
+        left = [p for p in ranked if p.id not in paired]
         pairs += _match(left, _may_meet)
         rank = {p.id: i for i, p in enumerate(ranked)}
         pairs.sort(key=lambda pair: min(rank[pair[0].id], rank[pair[1].id]))
@@ -161,11 +162,12 @@ def _match(ranked: list[ArenaPlayer], fits: Fits) -> list[Pair]:
 def _repair(
     x: ArenaPlayer, y: ArenaPlayer, left: list[ArenaPlayer], fits: Fits
 ) -> tuple[ArenaPlayer, ArenaPlayer, Pair, Pair] | None:
-    for u in left:
-        for v in left:
-            if u.id == v.id:
-                continue
-            if fits(x, u) and fits(y, v):
+    """Two left-over players u, v (the highest ranked that do) with x-u and y-v."""
+    us = [u for u in left if fits(x, u)]
+    vs = [v for v in left if fits(y, v)]
+    for u in us:
+        for v in vs:
+            if u.id != v.id:
                 return u, v, (x, u), (y, v)
     return None
 

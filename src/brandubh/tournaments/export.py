@@ -17,28 +17,28 @@ from brandubh.tournaments.standings import Standing
 from brandubh.tournaments.swiss import SwissRound
 
 EXPORT_VERSION: Final = "brandubh-tournament/1"
-Event = dict[str, Any]
+ExportEvent = dict[str, Any]
 
 
-def join(at: int, player: str, rating: float) -> Event:
+def join(at: int, player: str, rating: float) -> ExportEvent:
     return {"t": "join", "at": at, "player": player, "rating": rating}
 
 
-def withdraw(at: int, player: str) -> Event:
+def withdraw(at: int, player: str) -> ExportEvent:
     return {"t": "withdraw", "at": at, "player": player}
 
 
-def pause(at: int, player: str) -> Event:
+def pause(at: int, player: str) -> ExportEvent:
     return {"t": "pause", "at": at, "player": player}
 
 
-def resume(at: int, player: str) -> Event:
+def resume(at: int, player: str) -> ExportEvent:
     return {"t": "resume", "at": at, "player": player}
 
 
 def pairing(
     at: int, n: int, ratings: Mapping[str, float], games: Iterable[tuple[str, Pairing]]
-) -> Event:
+) -> ExportEvent:
     """An arena's n-th pairing: the free players' ratings, and each game's id and sides."""
     return {
         "t": "pairing",
@@ -51,12 +51,12 @@ def pairing(
     }
 
 
-def start(at: int, ratings: Mapping[str, float]) -> Event:
+def start(at: int, ratings: Mapping[str, float]) -> ExportEvent:
     """A round robin's or a Swiss's start: its players and their ratings then."""
     return {"t": "start", "at": at, "ratings": dict(ratings)}
 
 
-def round_paired(at: int, number: int, paired: SwissRound) -> Event:
+def round_paired(at: int, number: int, paired: SwissRound) -> ExportEvent:
     return {
         "t": "round",
         "at": at,
@@ -66,7 +66,7 @@ def round_paired(at: int, number: int, paired: SwissRound) -> Event:
     }
 
 
-def game(at: int, number: int, game_id: str, attackers: str, defenders: str) -> Event:
+def game(at: int, number: int, game_id: str, attackers: str, defenders: str) -> ExportEvent:
     """A game of a match of round ``number`` was created."""
     return {
         "t": "game",
@@ -78,11 +78,11 @@ def game(at: int, number: int, game_id: str, attackers: str, defenders: str) -> 
     }
 
 
-def result(at: int, game_id: str, outcome: Result) -> Event:
+def result(at: int, game_id: str, outcome: Result) -> ExportEvent:
     return {"t": "result", "at": at, "game": game_id, "result": outcome}
 
 
-def end(at: int) -> Event:
+def end(at: int) -> ExportEvent:
     return {"t": "end", "at": at}
 
 
@@ -92,7 +92,7 @@ def export(
     seed: bytes,
     commitment: str,
     names: Mapping[str, str],
-    events: Sequence[Event],
+    events: Sequence[ExportEvent],
     standings: Sequence[Standing],
 ) -> dict[str, Any]:
     """The whole export of a finished tournament (its seed published)."""

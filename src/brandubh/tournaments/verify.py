@@ -193,12 +193,16 @@ class _Replay:
         unfinished = sorted(g for g in self.games if g not in self.results)
         if unfinished:
             self.problems.append(f"{where}: games still without a result: {', '.join(unfinished)}")
-        if self.settings.format != "arena":
-            expected = self.rounds_due()
-            if self.started and len(self.rounds) < expected:
-                self.problems.append(
-                    f"{where}: the tournament ends after {len(self.rounds)} rounds of {expected}"
-                )
+        due = self.rounds_due()
+        if self.settings.format != "arena" and self.started and len(self.rounds) < due:
+            try:
+                if self.settings.format == "swiss":
+                    next_round(self.numbers, self.matches(), self.byes, self.withdrawn)
+            except PairingImpossible:
+                return  # no further round could be paired: it ends here
+            self.problems.append(
+                f"{where}: the tournament ends after {len(self.rounds)} rounds of {due}"
+            )
 
     def result(self, game: str, event: dict[str, Any], where: str) -> None:
         result = event.get("result")
