@@ -117,3 +117,18 @@ def test_brandubh_verify_takes_an_export(swiss: dict[str, Any], tmp_path: Path) 
     other.write_text('{"hello": 1}')
     result = CliRunner().invoke(main, ["verify", str(other)])
     assert result.exit_code == 1 and "not a tournament export" in result.output
+
+
+def test_an_arena_ended_early_says_when(arena: dict[str, Any]) -> None:
+    """An export's ``ends_at`` may bring the end forward, never past the settings' end;
+    no pairing may follow it."""
+    pairings = _events(arena, "pairing")
+    early = copy.deepcopy(arena)
+    early["ends_at"] = pairings[-1]["at"] + 1
+    assert verify_tournament(early) == []
+    earlier = copy.deepcopy(arena)
+    earlier["ends_at"] = pairings[-1]["at"]
+    assert any("outside the arena's time" in p for p in verify_tournament(earlier))
+    late = copy.deepcopy(arena)
+    late["ends_at"] = 2**53
+    assert any("after the arena's end" in p for p in verify_tournament(late))

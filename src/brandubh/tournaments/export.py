@@ -94,9 +94,11 @@ def export(
     names: Mapping[str, str],
     events: Sequence[ExportEvent],
     standings: Sequence[Standing],
+    ends_at: int | None = None,
 ) -> dict[str, Any]:
-    """The whole export of a finished tournament (its seed published)."""
-    return {
+    """The whole export of a finished tournament (its seed published); ``ends_at``: an
+    arena's end, when it came before its settings' end."""
+    out: dict[str, Any] = {
         "export": EXPORT_VERSION,
         "id": tournament_id,
         "settings": settings.to_json(),
@@ -106,6 +108,9 @@ def export(
         "events": list(events),
         "standings": [row.to_json(names) for row in standings],
     }
+    if ends_at is not None:
+        out["ends_at"] = ends_at
+    return out
 
 
 def is_tournament_export(data: object) -> bool:

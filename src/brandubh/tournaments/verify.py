@@ -4,7 +4,9 @@ The export (export.py builds it; ``GET /api/tournaments/{id}/export`` serves it)
 
     {"export": "brandubh-tournament/1", "id", "settings": Settings.to_json(),
      "seed": hex, "seed_commitment": hex, "players": [{"id", "name"}],
-     "events": [...], "standings": [Standing.to_json(), ...]}
+     "events": [...], "standings": [Standing.to_json(), ...], "ends_at"?: ms}
+
+(``ends_at``: an arena's end when it came before its settings' end, never after.)
 
 Its events are in the order they happened (each with ``at``, ms), one of:
 
@@ -114,6 +116,16 @@ class _Replay:
             raise InvalidExport(f"not a tournament export: 'export' must be {EXPORT_VERSION!r}")
         settings_json = _get(export, "settings", dict, "the export")
         self.settings = Settings.parse(settings_json)
+        # An arena ended early (by its creator, or a test's short arena) says when; never
+        # later than its settings.
+        self.ends_at = self.settings.ends_at or 0
+        if export.get("ends_at") is not None:
+            ends_at = _get(export, "ends_at", int, "the export")
+            if ends_at > self.ends_at:
+                self.problems.append(
+                    f"the export's ends_at {ends_at} is after the arena's end by its settings"
+                )
+            self.ends_at = min(self.ends_at, ends_at)
         commitment = _get(export, "seed_commitment", str, "the export")
         if not isinstance(export.get("seed"), str):
             raise InvalidExport("the export has no seed: it is published when the tournament ends")
@@ -167,7 +179,7 @@ class _Replay:
             rating = _get(event, "rating", (int, float), where)
             if player in self.joined and player not in self.withdrawn:
                 self.problems.append(f"{where}: {player} joins twice")
-            if arena and (self.settings.ends_at or 0) <= at:
+            if arena and self.ends_at <= at:
                 self.problems.append(f"{where}: {player} joins after the arena's end")
             if not arena and (self.started or at >= self.settings.starts_at):
                 self.problems.append(f"{where}: {player} joins after the start")
@@ -228,7 +240,7 @@ class _Replay:
         self.pairings += 1
         if n != expected_n:
             self.problems.append(f"{where}: pairing number {n}, expected {expected_n}")
-        if not self.settings.starts_at <= at < (self.settings.ends_at or 0):
+        if not self.settings.starts_at <= at < self.ends_at:
             self.problems.append(f"{where}: a pairing outside the arena's time")
         free = {
             p
