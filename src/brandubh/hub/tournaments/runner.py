@@ -19,10 +19,11 @@ freed meanwhile.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, Final, Protocol, cast
 
 from redis.asyncio import Redis
@@ -49,6 +50,9 @@ PAIR_DELAY_MS: Final = 500
 RETRY_MS: Final = 2_000
 # A step of a running tournament waits no longer than this for a result to wake it.
 CHECK_MS: Final = 30_000
+# Games committed this long ago and not created are created by whichever hub steps the
+# tournament (the hub that committed them died first).
+ORPHAN_MS: Final = 3_000
 STEPS: Final = 8  # changes one step commits at most before it yields
 PUBLISH_DELAY_S: Final = 0.2  # the tournament frame waits this long for more changes
 ARENA_GAME: Final = re.compile(r"^(t[A-Za-z0-9_-]{8})-\d+\Z")
@@ -186,10 +190,12 @@ class Runner:
         if t.status == "upcoming":
             if now < int(t.fields["starts_at"]):
                 return int(t.fields["starts_at"])
+            # An arena starts whoever has joined (players join while it runs); a round
+            # robin or Swiss with too few players to pair ends at once, unplayed.
             joined = sum(1 for p in t.players.values() if p.active)
             least = max(PLAYERS[t.format][0], (t.number("rounds") or 0) + 1)
-            if joined < least:
-                return await self._commit(t, "end", t.seed)  # nobody to play: it ends
+            if not t.arena and joined < least:
+                return await self._commit(t, "end", t.seed)
             return await self._commit(t, "start")
         if t.arena:
             return await self._arena(t, now)
@@ -218,13 +224,16 @@ class Runner:
         if not pairs:
             return min(ends, now + RETRY_MS)
         wave = str((t.number("waves") or 0) + 1)
-        reply = await self._script(t.id, "wave", wave, *(x for pair in pairs for x in pair))
+        free_ids = json.dumps([p.id for p in free])
+        reply = await self._script(
+            t.id, "wave", wave, free_ids, *(x for pair in pairs for x in pair)
+        )
         if reply[0] != b"ok":
             return 0  # raced: read again
         self.publish(t.id)
         fresh = await state.read(self.redis, t.id)
         if fresh is not None:
-            await self._make_games(fresh)
+            await self._make_games(fresh, {raw.decode() for raw in reply[1:]})
         if len(free) - 2 * len(pairs) >= 2:
             return min(ends, now + RETRY_MS)
         return 0
@@ -243,7 +252,7 @@ class Runner:
         self.publish(t.id)
         fresh = await state.read(self.redis, t.id, with_log=True)
         if fresh is not None:
-            await self._make_games(fresh)
+            await self._make_games(fresh, {raw.decode() for raw in reply[1:]})
             await self._mail_round(fresh, r)
         return 0
 
@@ -254,10 +263,12 @@ class Runner:
 
     # -- games -------------------------------------------------------------------------
 
-    async def _make_games(self, t: Tournament) -> None:
-        """Create the games (arena) or matches (rounds) committed but not yet created."""
+    async def _make_games(self, t: Tournament, mine: Collection[str] = ()) -> None:
+        """Create the games (arena) or matches (rounds) just committed here (``mine``), and
+        those committed over ``ORPHAN_MS`` ago but not yet created (a hub died between)."""
+        now = self.clock()
         for eid, e in t.ordered_entries():
-            if e["made"]:
+            if e["made"] or (eid not in mine and now - int(e["at"]) < ORPHAN_MS):
                 continue
             if t.arena:
                 await self._make_arena_game(t, eid, e)
@@ -267,7 +278,7 @@ class Runner:
 
     async def _make_arena_game(self, t: Tournament, gid: str, g: dict[str, Any]) -> None:
         att, dfn = t.players[g["attackers"]], t.players[g["defenders"]]
-        await self.games.create(
+        _, invite = await self.games.create(
             Player(att.id, att.name),
             t.fields["ruleset"],
             int(t.fields["move_time"]),
@@ -277,6 +288,8 @@ class Runner:
             game_id=gid,
             origin="tournament",
         )
+        if not invite:
+            return  # another hub created it (and tells the players)
         self.paired += 1
         for pid, side in ((att.id, "attackers"), (dfn.id, "defenders")):
             await self.redis.publish(

@@ -106,28 +106,30 @@ end
 
 if op == 'wave' then
   -- ARGV[2] the wave's number (the previous one + 1; the log counts pairings from 0)
-  -- ARGV[3..] attacker, defender of each pairing; every free player is in the log's
-  -- "ratings", and the script refuses the wave if the free players are others now.
+  -- ARGV[3] the free players the pairer was given, JSON  ARGV[4..] attacker, defender of
+  -- each pairing. Refused ("race") if the free players are others now: the pairing is a
+  -- function of exactly them (the log's "ratings"), so that anyone can recompute it.
   if status ~= 'running' then return {'race'} end
   local waves = tonumber(redis.call('HGET', hash, 'waves') or '0')
   if waves + 1 ~= tonumber(ARGV[2]) then return {'race'} end
   local ends = tonumber(redis.call('HGET', hash, 'ends_at') or '0')
   if ends > 0 and now >= ends then return {'race'} end
-  local seen = {}
-  for i = 3, #ARGV do
-    local p = player(ARGV[i])
-    if not p or p.state ~= 'joined' or p.game ~= '' or seen[ARGV[i]] then return {'race'} end
-    seen[ARGV[i]] = true
-  end
+  local given = {}
+  for _, id in ipairs(cjson.decode(ARGV[3])) do given[id] = true end
   local ratings = {}
   local all = redis.call('HGETALL', players)
   for i = 1, #all, 2 do
     local p = cjson.decode(all[i + 1])
-    if p.state == 'joined' and p.game == '' then ratings[all[i]] = p.rating end
+    if p.state == 'joined' and p.game == '' then
+      if not given[all[i]] then return {'race'} end
+      given[all[i]] = nil
+      ratings[all[i]] = p.rating
+    end
   end
+  if next(given) ~= nil then return {'race'} end
   local tid = redis.call('HGET', hash, 'id')
   local ids, made = {'ok'}, {}
-  for i = 3, #ARGV, 2 do
+  for i = 4, #ARGV, 2 do
     local n = redis.call('HINCRBY', hash, 'seq', 1)
     local gid = tid .. '-' .. n
     redis.call('HSET', games, gid, cjson.encode({
