@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import statistics
 import time
 from collections.abc import Callable
@@ -13,10 +14,10 @@ from typing import Any
 
 import httpx
 import pytest
-from services import HubProcess
-from wsclient import Msg, Player, Socket
 
 from brandubh.tournaments import verify_tournament
+from services import HubProcess
+from wsclient import Msg, Player, Socket
 
 # An arena's minute lasts SCALE minutes on these hubs (BRANDUBH_TOURNAMENT_SCALE).
 SCALE = 0.3
@@ -136,7 +137,7 @@ def check_arena(v: Msg, export: Msg) -> list[float]:
             g["defenders"]["id"] if g["attackers"]["id"] == pid else g["attackers"]["id"]
             for g in mine
         ]
-        assert all(a != b for a, b in zip(opponents, opponents[1:], strict=False)), pid
+        assert all(a != b for a, b in itertools.pairwise(opponents)), pid
         attacked = sum(g["attackers"]["id"] == pid for g in mine)
         assert abs(attacked - (len(mine) - attacked)) <= 1, (pid, attacked, len(mine))
         outcomes[pid] = [
