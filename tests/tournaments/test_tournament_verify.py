@@ -132,3 +132,28 @@ def test_an_arena_ended_early_says_when(arena: dict[str, Any]) -> None:
     late = copy.deepcopy(arena)
     late["ends_at"] = 2**53
     assert any("after the arena's end" in p for p in verify_tournament(late))
+
+
+def test_a_swiss_that_cannot_pair_its_last_rounds_ends_early() -> None:
+    """Eight players, seven rounds: some results leave no round 6 or 7 without a repeat
+    (the verifier agrees that it could end there); ending early otherwise is named."""
+    short = []
+    for chance in range(40):
+        data, paired = simulate_matches("swiss", 8, 7, chance=chance)
+        if len(paired) < 7:
+            short.append(data)
+            assert verify_tournament(data) == []
+    assert short  # some did end early
+    data, paired = simulate_matches(
+        "swiss",
+        8,
+        7,
+        chance=next(c for c in range(40) if len(simulate_matches("swiss", 8, 7, chance=c)[1]) == 7),
+    )
+    cut = copy.deepcopy(data)
+    last_round = max(i for i, e in enumerate(cut["events"]) if e["t"] == "round")
+    cut["events"] = [*cut["events"][:last_round], cut["events"][-1]]
+    problems = verify_tournament(cut)
+    assert "event 64 (end): the tournament ends after 6 rounds of 7" in problems[0:1] or any(
+        "ends after 6 rounds of 7" in p for p in problems
+    )

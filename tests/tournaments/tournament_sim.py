@@ -15,6 +15,7 @@ from brandubh.tournaments import (
     Match,
     MatchGame,
     Pairing,
+    PairingImpossible,
     Settings,
     SwissRound,
     arena_standings,
@@ -164,7 +165,10 @@ def simulate_matches(
         if schedule is not None:
             this = SwissRound(schedule[number - 1], None)
         else:
-            this = next_round(numbers, matches, byes, withdrawn)
+            try:
+                this = next_round(numbers, matches, byes, withdrawn)
+            except PairingImpossible:
+                break  # no round left to pair without a repeat: it ends here
         paired.append(this)
         events.append(export.round_paired(t, number, this))
         if this.bye:

@@ -81,6 +81,7 @@ class _Search:
     def __init__(self, met: frozenset[frozenset[str]]) -> None:
         self.met = met
         self.budget = SEARCH_BUDGET
+        self.known: dict[frozenset[str], bool] = {}  # possible(), by the set of players
 
     def impossible(self, n: int) -> PairingImpossible:
         if self.budget <= 0:
@@ -95,8 +96,46 @@ class _Search:
 
     def groups(self, ranked: list[SwissPlayer]) -> list[tuple[str, str]] | None:
         """Pair the ranked players group by group, with backtracking."""
+        if not self.possible([p.id for p in ranked]):
+            return None  # not at all: no need to search in order
         groups = [list(g) for _, g in itertools.groupby(ranked, key=lambda p: p.points)]
         return self._from(groups, 0, [])
+
+    def possible(self, ids: list[str]) -> bool:
+        """Whether the players can be paired at all without a repeat, whatever the order:
+        the most constrained player first, failed sets remembered. (True when that
+        search itself runs out of its budget: the ordered search then decides.)"""
+        key = frozenset(ids)
+        if key not in self.known:
+            self.known[key] = self._possible(ids)
+        return self.known[key]
+
+    def _possible(self, ids: list[str]) -> bool:
+        index = {pid: i for i, pid in enumerate(ids)}
+        partners = [0] * len(ids)
+        for a, b in itertools.combinations(ids, 2):
+            if frozenset((a, b)) not in self.met:
+                partners[index[a]] |= 1 << index[b]
+                partners[index[b]] |= 1 << index[a]
+        failed: set[int] = set()
+        budget = [SEARCH_BUDGET]
+
+        def pair(left: int) -> bool:
+            if not left:
+                return True
+            if left in failed:
+                return False
+            budget[0] -= 1
+            if budget[0] <= 0:
+                return True
+            first = min(_bits(left), key=lambda i: (partners[i] & left).bit_count())
+            for j in _bits(partners[first] & left):
+                if pair(left & ~(1 << first) & ~(1 << j)):
+                    return True
+            failed.add(left)
+            return False
+
+        return pair((1 << len(ids)) - 1)
 
     def _from(
         self, groups: list[list[SwissPlayer]], i: int, carried: list[SwissPlayer]
@@ -105,7 +144,10 @@ class _Search:
             return [] if not carried else None
         group = carried + groups[i]
         last = i == len(groups) - 1
+        below = [p.id for g in groups[i + 1 :] for p in g]
         for pairs, floaters in self._options(group, last):
+            if not self.possible([p.id for p in floaters] + below):
+                continue  # the groups below could not take these floaters: next option
             rest = self._from(groups, i + 1, floaters)
             if rest is not None:
                 return pairs + rest
@@ -123,13 +165,16 @@ class _Search:
             for out in itertools.combinations(range(n - 1, -1, -1), floats):
                 floaters = [group[k] for k in sorted(out)]
                 rest = [p for k, p in enumerate(group) if k not in out]
-                for pairs in self._matchings(rest, rest[len(rest) // 2 :]):
+                if not self.possible([p.id for p in rest]):
+                    continue
+                bottom = {p.id for p in rest[len(rest) // 2 :]}
+                for pairs in self._matchings(rest, bottom):
                     yield pairs, floaters
                     if self.budget <= 0:
                         return
 
     def _matchings(
-        self, left: list[SwissPlayer], bottom: list[SwissPlayer]
+        self, left: list[SwissPlayer], bottom: set[str]
     ) -> Iterator[list[tuple[str, str]]]:
         """Perfect matchings of ``left`` in Dutch order: its top player takes the first of
         the bottom half they have not met, then the next ..., then one of the top half."""
@@ -140,12 +185,12 @@ class _Search:
         if self.budget <= 0:
             return
         top, others = left[0], left[1:]
-        lower = [q for q in others if q in bottom]
-        upper = [q for q in others if q not in bottom]
+        lower = [q for q in others if q.id in bottom]
+        upper = [q for q in others if q.id not in bottom]
         for q in lower + upper:
             if frozenset((top.id, q.id)) in self.met:
                 continue
-            remaining = [p for p in others if p is not q]
+            remaining = [p for p in others if p.id != q.id]
             for rest in self._matchings(remaining, bottom):
                 yield [(top.id, q.id), *rest]
 
@@ -166,3 +211,11 @@ def next_round(
     ]
     met = {frozenset((m.a, m.b)) for m in matches}
     return pair_swiss(active, met, set(byes))
+
+
+def _bits(mask: int) -> Iterator[int]:
+    """The indices of a mask's set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
