@@ -144,16 +144,8 @@ def test_a_swiss_that_cannot_pair_its_last_rounds_ends_early() -> None:
             short.append(data)
             assert verify_tournament(data) == []
     assert short  # some did end early
-    data, paired = simulate_matches(
-        "swiss",
-        8,
-        7,
-        chance=next(c for c in range(40) if len(simulate_matches("swiss", 8, 7, chance=c)[1]) == 7),
-    )
-    cut = copy.deepcopy(data)
+    full = next(c for c in range(40) if len(simulate_matches("swiss", 8, 7, chance=c)[1]) == 7)
+    cut, _ = simulate_matches("swiss", 8, 7, chance=full)
     last_round = max(i for i, e in enumerate(cut["events"]) if e["t"] == "round")
     cut["events"] = [*cut["events"][:last_round], cut["events"][-1]]
-    problems = verify_tournament(cut)
-    assert "event 64 (end): the tournament ends after 6 rounds of 7" in problems[0:1] or any(
-        "ends after 6 rounds of 7" in p for p in problems
-    )
+    assert any("ends after 6 rounds of 7" in p for p in verify_tournament(cut))
