@@ -12,7 +12,9 @@ export class GameOverPanel {
   private readonly rematch: HTMLElement;
   private readonly ratingLine: HTMLElement = h("p", { class: "rating-change", id: "rating-change", "aria-live": "polite", hidden: true });
   /** "Back to the tournament", for a game of one (shown once the game is over) */
-  private readonly tournamentLink: HTMLAnchorElement = h("a", { id: "tournament-back", class: "btn btn-small btn-primary", text: "Back to the tournament", hidden: true });
+  private readonly tournamentLink: HTMLAnchorElement = h("a", { id: "tournament-back", class: "btn btn-primary", text: "Back to the tournament" });
+  private readonly tournamentLine: HTMLElement = h("p", { class: "tournament-line", hidden: true }, this.tournamentLink);
+  private newGameLink: HTMLElement | null = null;
   private builtFor = "";
   private rematchKey = "";
 
@@ -63,15 +65,15 @@ export class GameOverPanel {
       h("h2", { id: "result-title", class: "visually-hidden", text: "Game over" }),
       h("p", { class: "result-headline", id: "result-headline", text: headline }),
       h("p", { class: "result-text", id: "result-text", text: resultDetail(r, side) }),
+      this.tournamentLine,
       this.rematch,
       this.ratingLine,
       h(
         "p",
         { class: "result-links" },
-        this.tournamentLink,
         h("a", { href: `/replay/${game}`, id: "replay-link", class: "btn btn-small", text: "Replay" }),
         h("a", { href: `/verify?game=${game}`, id: "verify-link", class: "btn btn-small", text: "Verify" }),
-        h("a", { href: "/", id: "new-game-link", class: "btn btn-small", text: "New game" }),
+        (this.newGameLink = h("a", { href: "/", id: "new-game-link", class: "btn btn-small", text: "New game" })),
       ),
       h(
         "details",
@@ -107,7 +109,11 @@ export class GameOverPanel {
 
   /** The tournament this game belongs to (null: none), for the way back to its page. */
   setTournament(id: string | null): void {
-    this.tournamentLink.hidden = id === null;
+    // The tournament pairs its players again by itself: its page takes the place of the
+    // rematch and of "New game".
+    this.tournamentLine.hidden = id === null;
+    this.rematch.hidden = id !== null;
+    if (this.newGameLink) this.newGameLink.hidden = id !== null;
     if (id !== null) this.tournamentLink.href = `/t/${encodeURIComponent(id)}`;
   }
 

@@ -161,7 +161,8 @@ function settingsList(t: Tournament): HTMLElement {
   if (t.format === "arena" && t.ends_at) rows.push(["Ends", `${whenText(t.ends_at)} (${Math.round((t.ends_at - t.starts_at) / 60_000)} minutes)`]);
   const total = totalRounds(t);
   if (t.format !== "arena" && total) rows.push(["Rounds", String(total)]);
-  if (t.max_players) rows.push(["At most", playersText(t.max_players)]);
+  // An arena's limit is there for the server's sake (1000): worth saying only when set lower.
+  if (t.max_players && (t.format !== "arena" || t.max_players < 1000)) rows.push(["At most", playersText(t.max_players)]);
   rows.push(["Created by", h("a", { href: `/u/${encodeURIComponent(t.creator.id)}`, text: t.creator.name })]);
   rows.push(["Seed commitment", h("code", { class: "hash hash-small", id: "t-commitment", text: t.seed_commitment || "—" })]);
   if (t.seed) rows.push(["Seed", h("code", { class: "hash hash-small", id: "t-seed", text: t.seed })]);

@@ -32,8 +32,10 @@ import "../tournaments.css";
 /** The lists are fetched again this often while the page is open (the event pages are live). */
 export const LIST_REFRESH_MS = 10_000;
 
-/** When an event may start, in minutes from now (0: a time of one's own). */
+/** When an event may start, in minutes from now (0: a time of one's own; -1: at once, arenas
+ *  only, which players join while they run). */
 const STARTS = [
+  [-1, "Now"],
   [1, "In 1 minute"],
   [5, "In 5 minutes"],
   [15, "In 15 minutes"],
@@ -197,6 +199,10 @@ export function mountTournaments(root: HTMLElement, ctx: AppContext): Unmount {
       lastFormat = f;
     }
     startAt.hidden = starts.value !== "0";
+    // Only an arena starts at once: a round robin or Swiss needs its players first.
+    const now = starts.querySelector<HTMLOptionElement>('option[value="-1"]');
+    if (now) now.disabled = now.hidden = f !== "arena";
+    if (f !== "arena" && starts.value === "-1") starts.value = "1440";
   }
   form.addEventListener("change", renderForm);
 
@@ -214,7 +220,7 @@ export function mountTournaments(root: HTMLElement, ctx: AppContext): Unmount {
     const now = serverNow(ctx);
     const mins = Number(starts.value);
     // A chosen local time is the browser's clock; "in N minutes" counts on the server's.
-    const startsAt = mins > 0 ? now + mins * 60_000 : startAt.value ? new Date(startAt.value).getTime() - Date.now() + now : NaN;
+    const startsAt = mins < 0 ? now : mins > 0 ? now + mins * 60_000 : startAt.value ? new Date(startAt.value).getTime() - Date.now() + now : NaN;
     const checked = checkCreate(
       {
         name: name.value,
