@@ -45,6 +45,7 @@ EXPORTED = {
         "ClientMessage",
         "DeclineRematch",
         "FollowLobby",
+        "FollowTournament",
         "Following",
         "GameAction",
         "GetConditional",
@@ -142,6 +143,7 @@ EXPORTED = {
         "exception_handlers",
         "routes",
     ],
+    "tournaments": ["TournamentRunner", "TournamentService"],
 }
 
 

@@ -6,6 +6,6 @@ the pure core's pairings and standings (``pairing``), and the service the routes
 the composition root use it."""
 
 from brandubh.hub.tournaments.runner import Runner as TournamentRunner
-from brandubh.hub.tournaments.service import MAX_RUNNING, TournamentService
+from brandubh.hub.tournaments.service import TournamentService
 
-__all__ = ["MAX_RUNNING", "TournamentRunner", "TournamentService"]
+__all__ = ["TournamentRunner", "TournamentService"]

@@ -16,6 +16,7 @@ from brandubh.tournaments import (
     Match,
     MatchGame,
     Pairing,
+    PairingImpossible,
     Standing,
     arena_standings,
     match_score,
@@ -100,7 +101,8 @@ def decided(t: Tournament, m: dict[str, Any], results: dict[str, str]) -> bool:
 
 
 def next_pairings(t: Tournament) -> tuple[list[tuple[str, str]], str | None] | None:
-    """The next round's pairings and bye, or None after the last round."""
+    """The next round's pairings and bye, or None after the last round (or when no
+    further Swiss round can be paired without a repeat: docs/tournaments.md)."""
     r = (t.number("round") or 0) + 1
     ratings = start_ratings(t)
     roster = sorted(ratings)
@@ -110,7 +112,10 @@ def next_pairings(t: Tournament) -> tuple[list[tuple[str, str]], str | None] | N
     if r > (t.number("rounds") or 0):
         return None
     numbers = pairing_numbers(ratings, rng(t, SWISS_ORDER))
-    chosen = next_round(numbers, matches(t), byes(t), withdrawn(t))
+    try:
+        chosen = next_round(numbers, matches(t), byes(t), withdrawn(t))
+    except PairingImpossible:
+        return None  # no round left without a repeat: the Swiss ends early
     return chosen.pairings, chosen.bye
 
 

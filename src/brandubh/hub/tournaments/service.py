@@ -14,7 +14,6 @@ from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
-from brandubh import fairplay
 from brandubh.hub.errors import Refusal
 from brandubh.hub.live import GameService, Player
 from brandubh.hub.redis import Scripts, keys
@@ -22,13 +21,12 @@ from brandubh.hub.tournaments import state
 from brandubh.hub.tournaments.runner import Runner
 from brandubh.hub.tournaments.state import Tournament, tournament_keys
 from brandubh.store import Store, StoreUnavailable
-from brandubh.tournaments import InvalidSettings, Settings
+from brandubh.tournaments import InvalidSettings, Settings, commitment, new_seed
 
 # How many upcoming or running tournaments one account may have created at once.
 MAX_RUNNING: Final = 3
 FINISHED_LISTED: Final = 20
 RUN_SET_TTL_S: Final = 30 * 24 * 3600
-REFUSALS: Final = frozenset({"not_found", "tournament_closed", "tournament_full", "not_joined"})
 
 
 def new_tournament_id() -> str:
@@ -69,7 +67,7 @@ class TournamentService:
             raise Refusal("invalid_tournament", str(exc)) from None
         await self._check_running(creator.id)
         tid = new_tournament_id()
-        seed = fairplay.new_seed()
+        seed = new_seed()
         starts = max(settings.starts_at, now)
         ends = (
             starts + int(settings.duration_min * 60_000 * self.arena_scale)
@@ -96,7 +94,7 @@ class TournamentService:
             "seq": "0",
             "rev": "0",
             "seed": seed.hex(),
-            "commitment": fairplay.commitment(seed),
+            "commitment": commitment(seed),
         }
         reply = await self.scripts.tournament(
             keys=tournament_keys(tid), args=["create", *(x for kv in fields.items() for x in kv)]
@@ -144,9 +142,9 @@ class TournamentService:
         reply = cast(
             list[bytes], await self.scripts.tournament(keys=tournament_keys(tid), args=args)
         )
-        status = reply[0].decode()
-        if status in REFUSALS:
-            raise Refusal(status, f"there is no tournament {tid}" if status == "not_found" else "")
+        if reply[0] == b"err":
+            code = reply[1].decode()
+            raise Refusal(code, f"there is no tournament {tid}" if code == "not_found" else "")
         await self.runner.changed(tid, op, player.id, reply[1].decode() if len(reply) > 1 else "")
 
     # -- reading ---------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """A tournament as Redis holds it, read at one instant, and the JSON it is shown as.
 
 Reading is one pipeline over the tournament's four keys (one hash tag: keys.py); every
-change goes through lua/tournament.lua (records.py). The views here are pure: the list's
+change goes through lua/tournament.lua (runner.py, service.py). The views here are pure: the list's
 summary, the page's full view (standings from the pure core, brandubh.tournaments) and
 the export that ``verify_tournament`` checks.
 """

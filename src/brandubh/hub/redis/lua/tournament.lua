@@ -5,7 +5,7 @@
 -- KEYS[1] the tournament's hash   KEYS[2] its players   KEYS[3] its games (or matches)
 -- KEYS[4] its log
 -- ARGV[1] the operation, then its arguments (below). Returns {status, ...}: "ok" and what
--- the operation says, or a refusal's code ("not_found", "tournament_closed",
+-- the operation says, or "err" and a refusal's code ("not_found", "tournament_closed",
 -- "tournament_full", "not_joined"), or "race" (the state moved on: read it again).
 local t = redis.call('TIME')
 local now = t[1] * 1000 + math.floor(t[2] / 1000)
@@ -28,7 +28,7 @@ if op == 'create' then
 end
 
 local status = redis.call('HGET', hash, 'status')
-if not status then return {'not_found'} end
+if not status then return {'err', 'not_found'} end
 local format = redis.call('HGET', hash, 'format')
 
 local function player(id)
@@ -45,8 +45,8 @@ if op == 'join' then
   -- ARGV[2] player id  ARGV[3] name  ARGV[4] rating
   local id = ARGV[2]
   local p = player(id)
-  if status == 'finished' or status == 'finishing' then return {'tournament_closed'} end
-  if format ~= 'arena' and status ~= 'upcoming' then return {'tournament_closed'} end
+  if status == 'finished' or status == 'finishing' then return {'err', 'tournament_closed'} end
+  if format ~= 'arena' and status ~= 'upcoming' then return {'err', 'tournament_closed'} end
   if p and (p.state == 'joined' or p.state == 'paused') then return {'ok', 'already'} end
   local max = tonumber(redis.call('HGET', hash, 'max_players') or '0') or 0
   if max > 0 then
@@ -54,7 +54,7 @@ if op == 'join' then
     for _, raw in ipairs(redis.call('HVALS', players)) do
       if cjson.decode(raw).state ~= 'withdrawn' then count = count + 1 end
     end
-    if count >= max then return {'tournament_full'} end
+    if count >= max then return {'err', 'tournament_full'} end
   end
   if p then
     p.state = 'joined'
@@ -73,12 +73,12 @@ if op == 'withdraw' or op == 'pause' or op == 'resume' then
   -- ARGV[2] player id
   local id = ARGV[2]
   local p = player(id)
-  if status == 'finished' then return {'tournament_closed'} end
-  if not p or p.state == 'withdrawn' then return {'not_joined'} end
+  if status == 'finished' then return {'err', 'tournament_closed'} end
+  if not p or p.state == 'withdrawn' then return {'err', 'not_joined'} end
   local want = op == 'withdraw' and 'withdrawn' or op == 'pause' and 'paused' or 'joined'
   if p.state == want then return {'ok', p.game} end
   if op == 'resume' and p.state ~= 'paused' then return {'ok', p.game} end
-  if op == 'pause' and format ~= 'arena' then return {'tournament_closed'} end
+  if op == 'pause' and format ~= 'arena' then return {'err', 'tournament_closed'} end
   p.state = want
   p.free = now
   save_player(id, p)
@@ -174,7 +174,7 @@ end
 if op == 'result' then
   -- ARGV[2] an arena game's id  ARGV[3] attackers | defenders | draw
   local raw = redis.call('HGET', games, ARGV[2])
-  if not raw then return {'not_found'} end
+  if not raw then return {'err', 'not_found'} end
   local g = cjson.decode(raw)
   if g.result ~= '' then return {'ok', 'dup', playing()} end
   g.result = ARGV[3]
@@ -244,7 +244,7 @@ end
 if op == 'game' then
   -- ARGV[2] a match's id  ARGV[3] a game of it  ARGV[4] its attacker  ARGV[5] its defender
   local m = match(ARGV[2])
-  if not m then return {'not_found'} end
+  if not m then return {'err', 'not_found'} end
   for _, gid in ipairs(m.games) do
     if gid == ARGV[3] then return {'ok', 'dup'} end
   end
@@ -261,7 +261,7 @@ if op == 'mresult' then
   -- ARGV[2] a match's id  ARGV[3] its game that ended  ARGV[4] the result
   -- ARGV[5] "1" when the match is decided with it
   local m = match(ARGV[2])
-  if not m then return {'not_found'} end
+  if not m then return {'err', 'not_found'} end
   if m.results[ARGV[3]] then return {'ok', 'dup', playing()} end
   local known = false
   for _, gid in ipairs(m.games) do known = known or gid == ARGV[3] end
