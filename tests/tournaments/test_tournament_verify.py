@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from tournament_sim import simulate_arena, simulate_matches
 
 from brandubh.cli import main
@@ -78,6 +81,10 @@ def test_changed_swiss_exports_are_named(swiss: dict[str, Any]) -> None:
     (a, b), (c, d) = ((p["a"], p["b"]) for p in third["pairings"][:2])
     third["pairings"][0], third["pairings"][1] = {"a": a, "b": c}, {"a": b, "b": d}
     assert any("round 3 paired" in p for p in verify_tournament(moved))
+
+    stranger = copy.deepcopy(swiss)
+    _events(stranger, "round")[1]["pairings"][0]["b"] = "nobody"
+    assert any("is not a pairing of two players" in p for p in verify_tournament(stranger))
 
     stayed = copy.deepcopy(swiss)
     stayed["events"] = [
@@ -149,3 +156,36 @@ def test_a_swiss_that_cannot_pair_its_last_rounds_ends_early() -> None:
     last_round = max(i for i, e in enumerate(cut["events"]) if e["t"] == "round")
     cut["events"] = [*cut["events"][:last_round], cut["events"][-1]]
     assert any("ends after 6 rounds of 7" in p for p in verify_tournament(cut))
+
+
+JUNK = [None, 0, -5, 1.5, True, "x", "p01", "attackers", "draw", [], ["x"], {}, {"a": 1}]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["arena", "swiss", "round_robin"]), st.randoms(use_true_random=False))
+def test_any_damaged_export_is_answered_in_words(fmt: str, r: random.Random) -> None:
+    """Fields dropped or given junk: the verifier answers in words, it never crashes (some
+    changes, such as a join's rating in an arena, change nothing it checks)."""
+    data = copy.deepcopy(_BASES[fmt])
+    for _ in range(r.randint(1, 4)):
+        event = r.choice(data["events"])
+        key = r.choice(sorted(event))
+        inner = event[key]
+        if isinstance(inner, list | dict) and inner and r.random() < 0.5:
+            if isinstance(inner, dict):
+                inner[r.choice(sorted(inner))] = r.choice(JUNK)
+            else:
+                inner[r.randrange(len(inner))] = r.choice(JUNK)
+        elif r.random() < 0.2:
+            del event[key]
+        else:
+            event[key] = r.choice(JUNK)
+    problems = verify_tournament(data)
+    assert isinstance(problems, list) and all(isinstance(p, str) for p in problems)
+
+
+_BASES = {
+    "arena": simulate_arena(players=8, minutes=5).export,
+    "swiss": simulate_matches("swiss", 7, 3, withdraw=("p01", 2))[0],
+    "round_robin": simulate_matches("round_robin", 5)[0],
+}

@@ -75,6 +75,15 @@ def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where
     return value
 
 
+def _ratings(event: Mapping[str, Any], where: str) -> dict[str, float]:
+    """An event's players and their ratings."""
+    ratings = _get(event, "ratings", dict, where)
+    for pid, rating in ratings.items():
+        if not isinstance(rating, int | float) or isinstance(rating, bool):
+            raise InvalidExport(f"{where}: the rating of {pid} is not a number")
+    return {pid: float(rating) for pid, rating in ratings.items()}
+
+
 def _kind_name(kind: type | tuple[type, ...]) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     return " or ".join(
@@ -234,7 +243,7 @@ class _Replay:
 
     def arena_pairing(self, event: dict[str, Any], where: str, at: int) -> None:
         n = _get(event, "n", int, where)
-        ratings = _get(event, "ratings", dict, where)
+        ratings = _ratings(event, where)
         games = _get(event, "games", list, where)
         expected_n = self.pairings
         self.pairings += 1
@@ -254,10 +263,8 @@ class _Replay:
             )
         players = []
         for pid in sorted(ratings):
-            if not isinstance(ratings[pid], int | float) or isinstance(ratings[pid], bool):
-                raise InvalidExport(f"{where}: the rating of {pid} is not a number")
             if self.tally.busy(pid) is None:
-                players.append(self.tally.player(pid, float(ratings[pid])))
+                players.append(self.tally.player(pid, ratings[pid]))
         expected = pair_arena(
             players,
             rng(self.seed, ARENA_PAIRING.format(n=n)),
@@ -289,7 +296,7 @@ class _Replay:
     # -- round robin and Swiss ------------------------------------------------------------
 
     def start(self, event: dict[str, Any], where: str) -> None:
-        ratings = _get(event, "ratings", dict, where)
+        ratings = _ratings(event, where)
         if self.started:
             self.problems.append(f"{where}: the tournament starts twice")
         self.started = True
@@ -303,8 +310,7 @@ class _Replay:
         if self.settings.format == "round_robin":
             self.schedule = round_robin(self.roster, rng(self.seed, ROUND_ROBIN_ORDER))
         else:
-            values = {p: float(r) for p, r in ratings.items()}
-            self.numbers = pairing_numbers(values, rng(self.seed, SWISS_ORDER))
+            self.numbers = pairing_numbers(ratings, rng(self.seed, SWISS_ORDER))
 
     def rounds_due(self) -> int:
         if self.settings.format == "round_robin":
@@ -344,7 +350,7 @@ class _Replay:
                 raise InvalidExport(f"{where}: a pairing is not an object")
             pairings.append((_get(p, "a", str, where), _get(p, "b", str, where)))
         made = SwissRound(pairings, bye if isinstance(bye, str) else None)
-        expected = self.expected_round(number)
+        expected = self.expected_round(len(self.rounds) + 1)
         if expected is not None and (
             sorted(_pairs(made.pairings)) != sorted(_pairs(expected.pairings))
             or made.bye != expected.bye
@@ -353,14 +359,22 @@ class _Replay:
                 f"{where}: round {number} paired {_show(made.pairings, made.bye)}; from the "
                 f"seed and the standings it is {_show(expected.pairings, expected.bye)}"
             )
+        roster = set(self.roster)
+        kept = []
         for a, b in made.pairings:
             key = frozenset((a, b))
+            if not {a, b} <= roster or a == b:
+                self.problems.append(f"{where}: {a}-{b} is not a pairing of two players")
+                continue  # kept out of the standings, which count the roster only
             if key in self.round_of:
                 self.problems.append(f"{where}: {a} and {b} meet again")
             self.round_of[key] = number
-        if made.bye:
+            kept.append((a, b))
+        if made.bye and made.bye not in roster:
+            self.problems.append(f"{where}: the bye goes to {made.bye}, not a player")
+        elif made.bye:
             self.byes.append(made.bye)
-        self.rounds.append(made)
+        self.rounds.append(SwissRound(kept, made.bye if made.bye in roster else None))
 
     def expected_round(self, number: int) -> SwissRound | None:
         if self.settings.format == "round_robin":
