@@ -27,6 +27,7 @@ EXPORTED = [
     "Standing",
     "SwissPlayer",
     "SwissRound",
+    "TallyError",
     "TournamentError",
     "arena_points",
     "arena_standings",

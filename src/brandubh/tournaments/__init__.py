@@ -33,6 +33,7 @@ from brandubh.tournaments.errors import (
     InvalidSeed,
     InvalidSettings,
     PairingImpossible,
+    TallyError,
     TournamentError,
 )
 from brandubh.tournaments.export import EXPORT_VERSION, is_tournament_export
@@ -88,6 +89,7 @@ __all__ = [
     "Standing",
     "SwissPlayer",
     "SwissRound",
+    "TallyError",
     "TournamentError",
     "arena_points",
     "arena_standings",

@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from brandubh.tournaments.errors import PairingImpossible, TallyError
+
 Outcome = Literal["win", "draw", "loss"]
 Result = Literal["attackers", "defenders", "draw", "aborted"]
 RESULTS: Final[tuple[Result, ...]] = ("attackers", "defenders", "draw", "aborted")
@@ -69,9 +71,8 @@ class ArenaScore:
 
 
 def arena_points(outcomes: Iterable[Outcome]) -> ArenaScore:
-    """Win 2, draw 1, loss 0; after two wins in a row every result counts double (a win
-    4, a draw 2) until a result that is not a win, which ends the streak (lichess's rule,
-    draws included)."""
+    """Win 2, draw 1, loss 0; after two wins in a row each result counts double until
+    one that is not a win (a draw on fire: 2, as on lichess)."""
     points = wins = draws = losses = run = 0
     for outcome in outcomes:
         factor = 2 if run >= STREAK else 1
@@ -87,18 +88,11 @@ def arena_points(outcomes: Iterable[Outcome]) -> ArenaScore:
 def pair_arena(
     free: Sequence[ArenaPlayer], rng: random.Random, *, others_playing: bool
 ) -> list[Pairing]:
-    """Pair the free players; those left over wait for the next pairing.
-
-    Ranked by score, then rating, then a draw of ``rng`` (made in the order of the
-    players' ids, so the input's order does not matter); each in turn, from the top, takes
-    the next ranked player they may meet: never their last opponent, and never one whose
-    side they need too (both leaning the same way). When nobody else is playing (so no one
-    can come free to fix it) the side rule gives way for those still unpaired. The player
-    who has played fewer attacker games than defender games attacks; if equal, ``rng``.
-    """
+    """Pair the free players (the rest wait), by the rules of docs/tournaments.md
+    §Arena: by score then rating, never the same two in a row, sides kept even."""
     by_id = sorted(free, key=lambda p: p.id)
     if len({p.id for p in by_id}) != len(by_id):
-        raise ValueError("a player is listed twice among the free players")
+        raise PairingImpossible("a player is listed twice among the free players")
     draw = {p.id: rng.random() for p in by_id}
     ranked = sorted(by_id, key=lambda p: (-p.score, -p.rating, draw[p.id]))
     pairs = _match(ranked, lambda a, b: _may_meet(a, b) and _sides_fit(a, b))
@@ -188,10 +182,10 @@ class ArenaTally:
     def paired(self, game_id: str, pairing: Pairing) -> None:
         """A game was created for a pairing."""
         if game_id in self.games:
-            raise ValueError(f"game {game_id} is paired twice")
+            raise TallyError(f"game {game_id} is paired twice")
         for pid in pairing.players:
             if pid in self._busy:
-                raise ValueError(f"{pid} is paired while still playing game {self._busy[pid]}")
+                raise TallyError(f"{pid} is paired while still playing game {self._busy[pid]}")
         a, d = pairing.attackers, pairing.defenders
         self.games[game_id] = pairing
         self._attacked[a] = self._attacked.get(a, 0) + 1
@@ -203,11 +197,11 @@ class ArenaTally:
         """A game of the arena ended (an aborted game scores nothing for either player)."""
         pairing = self.games.get(game_id)
         if pairing is None:
-            raise ValueError(f"game {game_id} ended but was never paired")
+            raise TallyError(f"game {game_id} ended but was never paired")
         if game_id in self.results:
-            raise ValueError(f"game {game_id} ended twice")
+            raise TallyError(f"game {game_id} ended twice")
         if result not in RESULTS:
-            raise ValueError(f"game {game_id}: unknown result {result!r}")
+            raise TallyError(f"game {game_id}: unknown result {result!r}")
         self.results[game_id] = result
         for pid in pairing.players:
             del self._busy[pid]

@@ -25,3 +25,7 @@ class InvalidExport(TournamentError):
 
 class InvalidSeed(TournamentError):
     """A published seed that is not 32 bytes of hex, or does not match its commitment."""
+
+
+class TallyError(TournamentError):
+    """An arena game paired or ended out of order (twice, unknown, a player in two games)."""

@@ -102,9 +102,9 @@ class _Search:
         return self._from(groups, 0, [])
 
     def possible(self, ids: list[str]) -> bool:
-        """Whether the players can be paired at all without a repeat, whatever the order:
-        the most constrained player first, failed sets remembered. (True when that
-        search itself runs out of its budget: the ordered search then decides.)"""
+        """Whether the players can be paired at all without a repeat, in any order."""
+        # Most constrained player first, failed sets remembered; a search that runs out
+        # of budget answers True and leaves the ordered search to decide.
         key = frozenset(ids)
         if key not in self.known:
             self.known[key] = self._possible(ids)
