@@ -60,7 +60,7 @@ def create_arena(page: Page, base: str, name: str) -> str:
     page.goto(base + "/tournaments")
     connected(page)
     page.wait_for_selector('#tc-note[data-can="true"]')
-    assert page.locator("#tc-fields").is_enabled()
+    assert page.locator("#tc-submit").is_enabled()
     page.fill("#tc-name", name)
     page.click("label:has(#tc-format-arena)")
     page.select_option("#tc-ruleset", "nielsen")
@@ -224,7 +224,7 @@ def test_a_guest_is_told_why_they_cannot_create_without_a_shift(
     note.wait_for()
     assert "needs an account" in note.inner_text()
     assert guest.locator("#tc-signup").get_attribute("href") == "/signup?next=/tournaments"
-    assert guest.locator("#tc-fields").is_disabled()
+    assert guest.locator("#tc-name").is_disabled() and guest.locator("#tc-submit").is_disabled()
     guest.wait_for_selector("#t-running-empty:not(:has-text('Loading'))", state="attached")
     shifts = guest.evaluate("() => window.__shifts")
     assert not [s for s in shifts if "tc-note" in s["ids"]], shifts
