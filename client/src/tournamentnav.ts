@@ -2,6 +2,7 @@
 // ("Your next game: …, opening in 3 s") with "Open now" and "Stay here", then the game
 // opens by itself — unless the page shows another game this player is still playing.
 
+import { api } from "./api";
 import type { AppContext } from "./context";
 import { h } from "./dom";
 import { tournamentFeed, type TournamentFeed, type TournamentGameFrame } from "./tournamentfeed";
@@ -46,12 +47,24 @@ function show(ctx: AppContext, frame: TournamentGameFrame): void {
   const when = h("span", { class: "tg-when", id: "tournament-notice-when", text: auto ? ` Opening in ${secs} s…` : "" });
   const open = h("a", { href: path, class: "btn btn-small btn-primary", id: "tournament-notice-open", text: "Open now" });
   const stay = h("button", { type: "button", class: "btn btn-small", id: "tournament-notice-stay", text: auto ? "Stay here" : "Later" });
+  const text = h("span", { text: nextGameText(frame) });
   const el = h(
     "div",
     { class: "pair-notice tournament-notice", role: "alert", id: "tournament-notice", "data-game": frame.game, "data-tournament": frame.tournament },
-    h("span", { class: "tg-text" }, nextGameText(frame), when),
+    h("span", { class: "tg-text" }, text, when),
     h("span", { class: "tg-buttons" }, open, stay),
   );
+  // The frame names the side; the game names the opponent.
+  const me = ctx.live.player?.id;
+  if (!frame.opponent && me) {
+    void api
+      .game(frame.game)
+      .then(({ state }) => {
+        const other = state.players.attackers?.id === me ? state.players.defenders : state.players.attackers;
+        if (other && notice === el) text.textContent = nextGameText({ ...frame, opponent: other });
+      })
+      .catch(() => undefined);
+  }
   notice = el;
   open.addEventListener("click", () => dismiss());
   stay.addEventListener("click", () => dismiss());
