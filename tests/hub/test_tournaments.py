@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+import wsclient
 from brandubh.tournaments import verify_tournament
 from services import HubProcess
 from wsclient import Msg, Player, Socket
@@ -231,12 +232,58 @@ async def test_an_arena_of_twenty_on_two_hubs_ends_once_with_a_hub_killed(
     assert verify_tournament(export) == []
     waits = check_arena(final, export)
     assert all(n for n in notices), "every player was paired"
+    print(f"arena of 20: {len(final['games'])} games, median wait {statistics.median(waits)} ms")
     assert statistics.median(waits) < 2000, sorted(waits)
     # The followers saw the standings change over the socket, not by polling.
     last = await followed
     assert last["standings"] == final["standings"]
     running = [m for m in follower.frames if m["t"] == "tournament" and m["status"] == "running"]
     assert len({str(m["standings"]) for m in running}) > 1, "standings pushed as they changed"
+
+
+def hand_standings(v: Msg, fmt: str) -> list[tuple[str, float, dict[str, float]]]:
+    """The standings worked out by hand from the rounds: a match won 2, drawn 1, lost 0
+    (by its game points: a win 1, a draw 1/2); a bye a drawn match with 1 game point;
+    Buchholz the opponents' match points, Sonneborn-Berger those of the opponents beaten
+    plus half those drawn; ranked by match points, then (round robin) game points and
+    Sonneborn-Berger, (Swiss) Buchholz, Sonneborn-Berger and game points; then id."""
+    mp: dict[str, float] = {}
+    gp: dict[str, float] = {}
+    met: dict[str, list[tuple[str, float]]] = {}
+    for rnd in v["rounds"]:
+        for p in rnd["pairings"]:
+            a = p["a"]["id"]
+            if p["b"] is None:
+                mp[a] = mp.get(a, 0) + 1
+                gp[a] = gp.get(a, 0) + 1
+                continue
+            b = p["b"]["id"]
+            points = {a: 0.0, b: 0.0}
+            for g in p["games"]:
+                if g["result"] in ("draw", "aborted"):
+                    points[a] += 0.5
+                    points[b] += 0.5
+                else:
+                    points[g[g["result"]]["id"]] += 1
+            for me, other in ((a, b), (b, a)):
+                mine = 2 if points[me] > points[other] else 1 if points[me] == points[other] else 0
+                mp[me] = mp.get(me, 0) + mine
+                gp[me] = gp.get(me, 0) + points[me]
+                met.setdefault(me, []).append((other, mine))
+    rows = []
+    for pid in mp:
+        buchholz = float(sum(mp[o] for o, _ in met.get(pid, [])))
+        sb = sum(mp[o] * mine / 2 for o, mine in met.get(pid, []))
+        rows.append(
+            (pid, mp[pid], {"game_points": gp[pid], "buchholz": buchholz, "sonneborn_berger": sb})
+        )
+    order = (
+        ("game_points", "sonneborn_berger")
+        if fmt == "round_robin"
+        else ("buchholz", "sonneborn_berger", "game_points")
+    )
+    rows.sort(key=lambda r: (-r[1], *(-r[2][k] for k in order), r[0]))
+    return rows
 
 
 @pytest.mark.parametrize(("fmt", "count"), [("round_robin", 6), ("swiss", 16)])
@@ -294,6 +341,15 @@ async def test_rounds_run_to_the_end(
     assert len(met) == len(set(met)), "no pairing repeats"
     rounds = len(final["rounds"])
     assert rounds == (count - 1 if fmt == "round_robin" else 4)
+    # Each player was mailed each round's games (a correspondence round), once.
+    for p in ps[:3]:
+        mail = await wsclient.MAILBOX.wait(p.email, f"round 1 of A {fmt}: your games")
+        assert f"/t/{tid}" in mail.text
+        assert len(wsclient.MAILBOX.mails(p.email, f"round 1 of A {fmt}")) == 1
+    # The standings and tie-breaks, as worked out by hand from the results.
+    table = hand_standings(final, fmt)
+    shown = [(r["player"]["id"], r["points"], r["tiebreaks"]) for r in final["standings"]]
+    assert shown == table
     # Every match is two games with the sides swapped.
     for rnd in final["rounds"]:
         for p in rnd["pairings"]:

@@ -158,7 +158,10 @@ class Runner:
         next_due: int | None = None
         rev = ""
         for _ in range(STEPS):
-            t = await state.read(self.redis, tid, with_log=True)
+            t = await state.read(self.redis, tid)
+            if t is not None and (not t.arena or t.status == "finished"):
+                # A round's pairing reads the start from the log, the end keeps it.
+                t = await state.read(self.redis, tid, with_log=True)
             if t is None:
                 await self.redis.zrem(keys.tournament_events(), tid)
                 return
