@@ -259,11 +259,34 @@ def test_the_form_says_what_is_wrong_in_words(new_page: Any, web_hub: HubProcess
     page.click("label:has(#tc-time-86400)")
     page.fill("#tc-rounds", "21")
     page.click("#tc-submit")
-    assert "rounds" in page.inner_text("#tc-error")
+    assert page.inner_text("#tc-error") == "A Swiss event has 1 to 20 rounds."
+    assert page.get_attribute("#tc-rounds", "aria-invalid") == "true"
     page.fill("#tc-rounds", "3")
     page.click("#tc-submit")
     page.wait_for_url(EVENT_URL)
     page.wait_for_selector('.page-tournament[data-status="upcoming"]')
     assert page.inner_text("#t-countdown-label") == "Starts in"
     assert page.locator("#t-join").is_visible()
+
+    # Two more through the API; a fourth unfinished one is the hub's to refuse, in words.
+    for n in (2, 3):
+        body = {
+            "name": f"Swiss {n}",
+            "format": "swiss",
+            "ruleset": "nielsen",
+            "move_time": 86_400,
+            "starts_at": int(page.evaluate("Date.now()")) + 86_400_000,
+            "rounds": 3,
+        }
+        made = page.request.post(base + "/api/tournaments", data=body, headers={"Origin": base})
+        assert made.status == 201, made.text()
+    page.goto(base + "/tournaments")
+    page.wait_for_selector('#tc-note[data-can="true"]')
+    page.fill("#tc-name", "One too many")
+    page.click("#tc-submit")
+    page.wait_for_selector("#tc-error:not(:empty)")
+    assert "You already run as many tournaments as an account may at once" in page.inner_text(
+        "#tc-error"
+    )
+    assert page.url.endswith("/tournaments")
     assert not page.errors, page.errors
