@@ -290,3 +290,51 @@ def test_the_form_says_what_is_wrong_in_words(new_page: Any, web_hub: HubProcess
     )
     assert page.url.endswith("/tournaments")
     assert not page.errors, page.errors
+
+
+def test_a_finished_arena_verifies_on_the_verify_page(
+    new_page: Any, start_hub: Any, client_dist: Any
+) -> None:
+    """An arena of a "minute" on a hub whose arenas last a twentieth of their time: finished
+    within seconds, its page links to the verify page, which fetches the export and says it
+    verifies; the same export with its seed changed does not, and says why."""
+    hub = start_hub(
+        env={"BRANDUBH_CLIENT_DIR": str(client_dist), "BRANDUBH_TOURNAMENT_SCALE": "0.05"}
+    )
+    base = hub.url
+    page = new_page(DESKTOP)
+    sign_up(page, base)
+    page.goto(base + "/tournaments")
+    connected(page)
+    body = {
+        "name": "A short arena",
+        "format": "arena",
+        "ruleset": "nielsen",
+        "move_time": 60,
+        "starts_at": int(page.evaluate("Date.now()")),
+        "duration_min": 1,
+    }
+    made = page.request.post(base + "/api/tournaments", data=body, headers={"Origin": base})
+    assert made.status == 201, made.text()
+    event = made.json()["id"]
+    page.goto(f"{base}/t/{event}")
+    page.wait_for_selector('.page-tournament[data-status="finished"]', timeout=60_000)
+    assert page.inner_text("#t-countdown-label") == "Finished"
+    assert page.locator("#t-seed").inner_text()  # the seed, published at the end
+    page.click("#t-verify-link")
+    page.wait_for_selector('.verdict[data-ok="true"][data-kind="tournament"]')
+    assert "The tournament verifies" in page.inner_text("#verify-result")
+    assert "A short arena" in page.inner_text("#verify-result")
+    shot(page, "tournament-verify-desktop")
+
+    # One hex digit of the seed changed: no longer the committed seed.
+    export = page.input_value("#record-text")
+    seed = page.request.get(f"{base}/api/tournaments/{event}").json()["seed"]
+    assert seed and seed in export
+    swapped = seed[:-1] + ("0" if seed[-1] != "0" else "1")
+    page.fill("#record-text", export.replace(seed, swapped))
+    page.click("#verify-button")
+    page.wait_for_selector('.verdict[data-ok="false"][data-kind="tournament"]')
+    assert "The tournament does not verify" in page.inner_text("#verify-result")
+    assert page.locator("#verify-error li").count() >= 1
+    assert not page.errors, page.errors
