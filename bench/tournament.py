@@ -27,6 +27,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +39,13 @@ from redis.asyncio import Redis
 from brandubh.hub.accounts import Sessions
 from brandubh.hub.live import Player
 from brandubh.redis_server import EmbeddedRedis
+from brandubh.serve import raise_descriptor_limit
 from brandubh.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from services import HubProcess, shared_database
+
+JOIN_S = 20.0  # the arena starts this long after its creation: every player joins first
 
 
 def cpu_s(pid: int) -> float:
@@ -77,16 +81,25 @@ async def accounts(db_url: str, redis_url: str, n: int) -> list[tuple[str, str]]
 class Client:
     """One player: an HTTP client and a websocket, both with its session."""
 
-    def __init__(self, pid: str, token: str, hub: HubProcess) -> None:
+    def __init__(self, n: int, pid: str, token: str, hub: HubProcess) -> None:
         self.pid, self.token, self.hub = pid, token, hub
+        # Each player from an address of its own, as people come (per-address limits; the
+        # hub trusts X-Forwarded-For from 127.0.0.1).
+        self.address = f"198.18.{n >> 8}.{n & 255}"
         self.http = httpx.AsyncClient(
-            base_url=hub.url, headers={"Origin": hub.url}, cookies={"bd_session": token}
+            base_url=hub.url,
+            headers={"Origin": hub.url, "X-Forwarded-For": self.address},
+            cookies={"bd_session": token},
         )
         self.ws: Any = None
 
     async def connect(self) -> None:
         self.ws = await websockets.connect(
-            self.hub.ws_url, additional_headers={"Cookie": f"bd_session={self.token}"}
+            self.hub.ws_url,
+            additional_headers={
+                "Cookie": f"bd_session={self.token}",
+                "X-Forwarded-For": self.address,
+            },
         )
         await self.recv()  # hello
 
@@ -111,9 +124,12 @@ def resigns(game: str) -> str:
     return "attackers" if hashlib.sha256(game.encode()).digest()[0] % 2 else "defenders"
 
 
-async def arena(clients: list[Client], seconds: float) -> tuple[int, list[float]]:
-    """Run one arena; (games paired, waits in ms from a result to the next pairing)."""
-    starts = int(time.time() * 1000)
+async def arena(
+    clients: list[Client], seconds: float, cpu: Callable[[], float]
+) -> tuple[int, list[float], float]:
+    """Run one arena; (games paired, waits in ms from a result to the next pairing). It
+    starts once every player has joined (JOIN_S later), so all play from the start."""
+    starts = int(time.time() * 1000) + int(JOIN_S * 1000)
     r = await clients[0].http.post(
         "/api/tournaments",
         json={
@@ -134,6 +150,8 @@ async def arena(clients: list[Client], seconds: float) -> tuple[int, list[float]
             (await c.http.post(f"/api/tournaments/{tid}/join")).raise_for_status()
 
     await asyncio.gather(*(join(c) for c in clients))
+    if time.time() * 1000 > starts:
+        print(f"(the joins took longer than {JOIN_S} s: the arena began with fewer players)")
 
     async def play(c: Client) -> None:
         while True:
@@ -142,11 +160,14 @@ async def arena(clients: list[Client], seconds: float) -> tuple[int, list[float]
                 await c.send({"t": "resign", "game": msg["game"], "id": f"r{msg['game']}"})
 
     players = [asyncio.create_task(play(c)) for c in clients]
+    await asyncio.sleep(max(0.0, starts / 1000 - time.time()))
+    before = cpu()
     while True:
         await asyncio.sleep(1)
         view = (await clients[0].http.get(f"/api/tournaments/{tid}")).json()
         if view["status"] == "finished" or time.time() * 1000 > starts + seconds * 2000 + 30_000:
             break
+    spent = cpu() - before
     for task in players:
         task.cancel()
     export = (await clients[0].http.get(f"/api/tournaments/{tid}/export")).json()
@@ -163,10 +184,12 @@ async def arena(clients: list[Client], seconds: float) -> tuple[int, list[float]
         elif e["t"] == "result":
             for p in sides[e["game"]]:
                 freed[p] = e["at"]
-    return len(sides), waits
+    return len(sides), waits, spent
 
 
-async def quick(clients: list[Client], seconds: float) -> tuple[int, list[float]]:
+async def quick(
+    clients: list[Client], seconds: float, cpu: Callable[[], float]
+) -> tuple[int, list[float], float]:
     """Quick pairing for ``seconds``: each player asks, plays (one resigns), asks again."""
     waits: list[float] = []
     games: set[str] = set()
@@ -189,29 +212,39 @@ async def quick(clients: list[Client], seconds: float) -> tuple[int, list[float]
             games.add(game)
             await c.send({"t": "resign", "game": game, "id": f"r{game}"})
 
+    before = cpu()
     tasks = [asyncio.create_task(play(c, 0)) for c in clients]
     await asyncio.sleep(seconds)
+    spent = cpu() - before
     for task in tasks:
         task.cancel()
-    return len(games), waits
+    return len(games), waits, spent
 
 
 async def run(players: int, seconds: float, hub_counts: list[int], db_url: str) -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp)) as server:
-        env = {"BRANDUBH_TOURNAMENT_SCALE": str(seconds / 60), "BRANDUBH_LOG_LEVEL": "warning"}
+        env = {
+            "BRANDUBH_TOURNAMENT_SCALE": str(seconds / 60),
+            "BRANDUBH_LOG_LEVEL": "warning",
+            # Every player connects from this machine: no per-address caps.
+            "BRANDUBH_CONNECTIONS_PER_ADDRESS": "0",
+            "BRANDUBH_SOCKETS_PER_ADDRESS": "0",
+        }
         for count in hub_counts:
             hubs = [HubProcess(server.url, env, database_url=db_url).start() for _ in range(count)]
             try:
                 made = await accounts(db_url, server.url, players)
-                clients = [Client(p, t, hubs[i % count]) for i, (p, t) in enumerate(made)]
+                clients = [Client(i, p, t, hubs[i % count]) for i, (p, t) in enumerate(made)]
                 for c in clients:
                     await c.connect()
+
+                def cpu(hubs: list[HubProcess] = hubs) -> float:
+                    return sum(cpu_s(h.pid) for h in hubs)
+
                 for kind, fn in (("arena", arena), ("quick pairing", quick)):
-                    before = sum(cpu_s(h.pid) for h in hubs)
-                    paired, waits = await fn(clients, seconds)
-                    cpu = sum(cpu_s(h.pid) for h in hubs) - before
-                    rows.append((count, kind, paired, waits, cpu))
+                    paired, waits, spent = await fn(clients, seconds, cpu)
+                    rows.append((count, kind, paired, waits, spent))
                 for c in clients:
                     await c.close()
             finally:
@@ -219,9 +252,9 @@ async def run(players: int, seconds: float, hub_counts: list[int], db_url: str) 
                     h.stop()
     print(f"{players} players, {seconds:.0f} s each run")
     print(f"{'hubs':>4}  {'pairing':<14}{'games':>7}{'p50 ms':>9}{'p90 ms':>9}{'CPU ms/game':>13}")
-    for count, kind, paired, waits, cpu in rows:
+    for count, kind, paired, waits, used in rows:
         p50, p90 = statistics.median(waits) if waits else float("nan"), pct(waits, 90)
-        per = cpu * 1000 / paired if paired else float("nan")
+        per = used * 1000 / paired if paired else float("nan")
         print(f"{count:>4}  {kind:<14}{paired:>7}{p50:>9.0f}{p90:>9.0f}{per:>13.2f}")
 
 
@@ -232,6 +265,7 @@ def main() -> None:
     ap.add_argument("--hubs", default="1,2", help="hub counts to run, comma separated")
     args = ap.parse_args()
     counts = [int(x) for x in args.hubs.split(",")]
+    raise_descriptor_limit()  # a socket and an HTTP connection a player
     asyncio.run(run(args.players, args.seconds, counts, shared_database()))
 
 

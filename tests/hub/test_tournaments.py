@@ -356,3 +356,42 @@ async def test_rounds_run_to_the_end(
             if p["b"]:
                 g1, g2 = p["games"][:2]
                 assert g1["attackers"] == g2["defenders"] and g1["defenders"] == g2["attackers"]
+
+
+async def test_creating_and_joining_are_refused_with_their_codes(hub: HubProcess) -> None:
+    guest = await Player(hub.url).guest()
+    unconfirmed = await Player(hub.url).signup(verify=False)
+    creator, other = await players(hub.url, 2)
+    good = {
+        "name": "Weekly",
+        "format": "round_robin",
+        "ruleset": "nielsen",
+        "move_time": 86400,
+        "starts_at": now_ms() + 3_600_000,
+    }
+    for who in (guest, unconfirmed):
+        r = await who.http.post("/api/tournaments", json=good)
+        assert (r.status_code, r.json()["error"]) == (403, "not_allowed")
+    r = await creator.http.post("/api/tournaments", json={**good, "duration_min": 30})
+    assert (r.status_code, r.json()["error"]) == (400, "invalid_tournament")
+    assert r.json()["message"].startswith("duration_min:")
+    made = [await create(creator, **good) for _ in range(3)]
+    r = await creator.http.post("/api/tournaments", json=good)
+    assert (r.status_code, r.json()["error"]) == (429, "too_many_tournaments")
+    tid = made[0]
+    r = await act(other, tid, "withdraw")
+    assert (r.status_code, r.json()["error"]) == (409, "not_joined")
+    r = await act(other, tid, "pause")
+    assert (r.status_code, r.json()["error"]) == (409, "not_joined")
+    r = await act(other, tid, "join")
+    assert r.status_code == 200 and r.json()["me"]["joined"]
+    r = await act(other, tid, "pause")
+    assert (r.status_code, r.json()["error"]) == (409, "tournament_closed")
+    r = await act(unconfirmed, tid, "join")
+    assert (r.status_code, r.json()["error"]) == (403, "not_allowed")
+    listed = (await creator.http.get("/api/tournaments")).json()
+    mine = [s for s in listed["upcoming"] if s["id"] in made]
+    assert len(mine) == 3 and all(s["creator"]["id"] == creator.id for s in mine)
+    assert next(s for s in mine if s["id"] == tid)["players"] == 1
+    r = await creator.http.get("/api/tournaments/tNoSuch00")
+    assert (r.status_code, r.json()["error"]) == (404, "not_found")
