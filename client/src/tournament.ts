@@ -67,6 +67,8 @@ export interface TPairing {
   games: TGame[];
   /** the match's points once it is over (a pair, or per player id) */
   points?: [number, number] | Record<string, number> | null;
+  /** whether the match is over */
+  done?: boolean;
   forfeit?: unknown;
 }
 
@@ -265,7 +267,7 @@ export function entries(t: Pick<Tournament, "round_list" | "games">): GameEntry[
         round: r.round,
         players: [p.a?.id ?? sideId(g.attackers), p.b?.id ?? sideId(g.defenders)].filter((x): x is string => !!x),
         // A match over is every game of it over, whatever each game says.
-        over: (g.result !== null && g.result !== undefined) || (p.points !== null && p.points !== undefined) || !p.b,
+        over: (g.result !== null && g.result !== undefined) || p.done === true || (p.points !== null && p.points !== undefined) || !p.b,
       })),
     ),
   );

@@ -338,3 +338,48 @@ def test_a_finished_arena_verifies_on_the_verify_page(
     assert "The tournament does not verify" in page.inner_text("#verify-result")
     assert page.locator("#verify-error li").count() >= 1
     assert not page.errors, page.errors
+
+
+def test_a_round_robin_shows_its_rounds_and_each_players_games(
+    new_page: Any, web_hub: HubProcess
+) -> None:
+    """Three players in a round robin by correspondence: once it starts, its page says round
+    1 of 3, lists the round's match with links to its games, and the players' rows link to
+    their games; on a phone the table fits."""
+    base = web_hub.url
+    people = [new_page(DESKTOP), new_page(DESKTOP), new_page(PHONE)]
+    for p in people:
+        sign_up(p, base)
+    host = people[0]
+    body = {
+        "name": "Three for a week",
+        "format": "round_robin",
+        "ruleset": "federation",
+        "move_time": 86_400,
+        "starts_at": int(host.evaluate("Date.now()")) + 4000,
+    }
+    made = host.request.post(base + "/api/tournaments", data=body, headers={"Origin": base})
+    assert made.status == 201, made.text()
+    event = made.json()["id"]
+    for p in people:
+        joined = p.request.post(
+            f"{base}/api/tournaments/{event}/join", data={}, headers={"Origin": base}
+        )
+        assert joined.status == 200, joined.text()
+    for p in people:
+        p.goto(f"{base}/t/{event}")
+        p.wait_for_selector('.page-tournament[data-status="running"] #t-rounds', timeout=30_000)
+    phone = people[2]
+    assert phone.inner_text("#t-countdown-label") == "Round 1 of 3"
+    # Two of the three play; the third sits this round out (the view lists matches only).
+    assert phone.locator('#t-rounds .t-round[data-round="1"] .t-pairing').count() == 1
+    links = phone.locator("#t-rounds a[data-game]")
+    assert links.count() >= 1
+    assert phone.locator("#t-standings tbody tr").count() == 3
+    assert phone.locator("#t-standings a.t-g").count() >= 2  # the two players' match games
+    assert phone.locator("#t-join").count() == 0 and phone.locator("#t-withdraw").is_visible()
+    shot(phone, "tournament-round-robin-phone")
+    shot(host, "tournament-round-robin-desktop")
+    fits(phone)
+    for p in people:
+        assert not p.errors, p.errors

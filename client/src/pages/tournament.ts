@@ -283,7 +283,10 @@ export function mountTournament(root: HTMLElement, ctx: AppContext, id: string):
     const me = myId();
     for (const g of gameIds(t)) rememberTournamentGame(g, t.id);
     clear(standingsBox);
-    if (t.standings.length === 0) standingsBox.append(h("p", { class: "muted empty", id: "t-standings-empty", text: t.status === "upcoming" ? "Nobody has joined yet." : "No players." }));
+    if (t.standings.length === 0) {
+      const empty = t.status === "upcoming" || t.players === 0 ? "Nobody has joined yet." : "The standings appear with the first results.";
+      standingsBox.append(h("p", { class: "muted empty", id: "t-standings-empty", text: empty }));
+    }
     else standingsBox.append(standingsTable(t, me));
     clear(roundsBox);
     const rounds = roundsList(t);
@@ -302,6 +305,9 @@ export function mountTournament(root: HTMLElement, ctx: AppContext, id: string):
   }
 
   function show(next: Tournament): void {
+    // Frames are the same for everyone (no "me"): the viewer's part from the last HTTP
+    // answer stands where the standings do not say it.
+    if (next.me === undefined && t?.me) next.me = t.me;
     t = next;
     if (typeof next.now === "number") offset = next.now - Date.now();
     render();
