@@ -203,7 +203,9 @@ export function totalRounds(t: Pick<Tournament, "format" | "rounds" | "players">
 /** What the countdown says at server time `now`. */
 export function countdown(t: Pick<Tournament, "status" | "format" | "starts_at" | "ends_at" | "rounds" | "players" | "round_list" | "round">, now: number): Countdown {
   if (t.status === "finished") return { label: "Finished", time: "", spoken: "The tournament has finished." };
-  if (t.status === "upcoming" || now < t.starts_at) {
+  // The status has the last word: a running event shows no start ahead, even if this
+  // browser's estimate of the server's clock lags by a moment.
+  if (t.status === "upcoming") {
     const left = t.starts_at - now;
     if (left <= 0) return { label: "Starting…", time: "", spoken: "The tournament is starting." };
     return { label: "Starts in", time: formatRemaining(left), spoken: `Starts in ${spokenRemaining(left)}` };

@@ -207,6 +207,20 @@ def test_an_arena_created_joined_paired_and_followed_live(
     assert defender.inner_text('#t-standings tr[data-me="true"] .t-points') == "2"
     shot(defender, f"tournament-event-{size}")
     fits(defender)
+
+    # Pausing keeps the winner out of pairings, and says so; the spectator sees it pushed.
+    defender.click("#t-pause")
+    defender.wait_for_selector('#t-my-state[data-paused="true"]')
+    assert "You are paused" in defender.inner_text("#t-my-state")
+    defender.wait_for_selector("#t-resume")
+    watcher.wait_for_selector('#t-standings tr[data-state="paused"]')
+    defender.click("#t-resume")
+    defender.wait_for_selector('#t-my-state[data-paused="false"]')
+    # Withdrawing from an arena: out of it, and free to join again while it runs.
+    defender.click("#t-withdraw")
+    defender.wait_for_selector('#t-my-state[data-joined="false"]')
+    defender.wait_for_selector("#t-join")
+    watcher.wait_for_selector('#t-standings tr[data-state="withdrawn"]')
     for p in (ann, bob, watcher):
         assert not p.errors, p.errors
 
@@ -239,6 +253,12 @@ def test_a_guest_is_told_why_they_cannot_create_without_a_shift(
     assert holder.evaluate(
         "() => document.querySelector('#tc-note').getBoundingClientRect().height"
     ) == guest.evaluate("() => document.querySelector('#tc-note').getBoundingClientRect().height")
+
+    # An event that does not exist is said not to.
+    guest.goto(base + "/t/tnosuch1")
+    guest.wait_for_selector('.page-tournament[data-status="missing"]')
+    assert guest.inner_text("#t-title") == "Tournament not found"
+    assert guest.inner_text("#t-missing")
 
 
 def test_the_form_says_what_is_wrong_in_words(new_page: Any, web_hub: HubProcess) -> None:
