@@ -111,6 +111,13 @@ def test_an_arena_created_joined_paired_and_followed_live(
     watcher = new_page(viewport)
     requests: list[str] = []
     watcher.on("request", lambda r: requests.append(r.url))
+    # The home page names a running arena in a line at its end, moving nothing.
+    watcher.add_init_script(SHIFTS)
+    watcher.goto(base + "/")
+    teaser = watcher.locator("#home-tournament")
+    teaser.wait_for()
+    assert "Arena" in teaser.inner_text() and "on now" in teaser.inner_text()
+    assert watcher.evaluate("() => window.__shifts") == []
     watcher.goto(f"{base}/t/{event}")
     connected(watcher)
     watcher.wait_for_selector("#t-standings-empty")
