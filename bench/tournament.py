@@ -45,7 +45,9 @@ from brandubh.store import Store
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from services import HubProcess, shared_database
 
-JOIN_S = 20.0  # the arena starts this long after its creation: every player joins first
+# The arena starts this long after its creation (s, a player): every player joins first
+# (each join answers with the whole tournament, so 500 joins take tens of seconds).
+JOIN_S_PER_PLAYER = 0.08
 
 
 def cpu_s(pid: int) -> float:
@@ -94,6 +96,7 @@ class Client:
         self.ws: Any = None
 
     async def connect(self) -> None:
+        self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self.ws = await websockets.connect(
             self.hub.ws_url,
             additional_headers={
@@ -101,20 +104,26 @@ class Client:
                 "X-Forwarded-For": self.address,
             },
         )
+        # Pings answered all along (between the runs too), or the hub closes the socket.
+        self.reader = asyncio.create_task(self._read())
         await self.recv()  # hello
+
+    async def _read(self) -> None:
+        while True:
+            msg: dict[str, Any] = msgpack.unpackb(await self.ws.recv(), raw=False)
+            if msg["t"] == "ping":
+                await self.send({"t": "pong", "n": msg["n"]})
+            else:
+                self.inbox.put_nowait(msg)
 
     async def send(self, msg: dict[str, Any]) -> None:
         await self.ws.send(msgpack.packb(msg))
 
     async def recv(self) -> dict[str, Any]:
-        while True:
-            msg: dict[str, Any] = msgpack.unpackb(await self.ws.recv(), raw=False)
-            if msg["t"] == "ping":
-                await self.send({"t": "pong", "n": msg["n"]})
-                continue
-            return msg
+        return await self.inbox.get()
 
     async def close(self) -> None:
+        self.reader.cancel()
         await self.ws.close()
         await self.http.aclose()
 
@@ -128,8 +137,9 @@ async def arena(
     clients: list[Client], seconds: float, cpu: Callable[[], float]
 ) -> tuple[int, list[float], float]:
     """Run one arena; (games paired, waits in ms from a result to the next pairing). It
-    starts once every player has joined (JOIN_S later), so all play from the start."""
-    starts = int(time.time() * 1000) + int(JOIN_S * 1000)
+    starts once every player has joined, so that all play from the start."""
+    join_s = 5 + JOIN_S_PER_PLAYER * len(clients)
+    starts = int(time.time() * 1000) + int(join_s * 1000)
     r = await clients[0].http.post(
         "/api/tournaments",
         json={
@@ -151,7 +161,7 @@ async def arena(
 
     await asyncio.gather(*(join(c) for c in clients))
     if time.time() * 1000 > starts:
-        print(f"(the joins took longer than {JOIN_S} s: the arena began with fewer players)")
+        print(f"(the joins took over {join_s:.0f} s: the arena began with fewer players)")
 
     async def play(c: Client) -> None:
         while True:

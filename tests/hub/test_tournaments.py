@@ -305,7 +305,7 @@ async def test_rounds_run_to_the_end(
     for i, p in enumerate(ps):
         r = await act(p, tid, "join", hubs[i % 2].url)
         assert r.status_code == 200, r.text
-    socks = {p.id: await p.connect(hubs[i % 2].url) for i, p in enumerate(ps)}
+    home = {p.id: hubs[i % 2].url for i, p in enumerate(ps)}
     by_id = {p.id: p for p in ps}
     done: set[str] = set()
 
@@ -325,8 +325,12 @@ async def test_rounds_run_to_the_end(
                     if state["status"] != "active":
                         continue
                     done.add(g["id"])
-                    await socks[loser].send({"t": "resign", "game": g["id"], "id": g["id"]})
-                    assert (await socks[loser].reply_to(g["id"]))["t"] == "ack"
+                    # A socket a resignation (one kept open idle meanwhile would be closed
+                    # by the heartbeat).
+                    sock = await by_id[loser].connect(home[loser])
+                    await sock.send({"t": "resign", "game": g["id"], "id": g["id"]})
+                    assert (await sock.reply_to(g["id"]))["t"] == "ack"
+                    await sock.close()
         return None
 
     final: Msg = await until(step, 120, f"the {fmt}'s end")

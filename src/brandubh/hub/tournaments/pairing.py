@@ -5,6 +5,7 @@ log, so that ``verify_tournament`` recomputes the same from the export."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -60,11 +61,13 @@ def arena_wave(t: Tournament, free: list[Entrant]) -> list[tuple[str, str]]:
 
 
 def start_ratings(t: Tournament) -> dict[str, float]:
-    """The players of a round robin or Swiss at its start, with their ratings then."""
-    for e in t.log:
-        if e["t"] == "start":
-            return {pid: float(r) for pid, r in e["ratings"].items()}
-    return {}
+    """The players of a round robin or Swiss at its start, with their ratings then (the
+    start's event, kept in the hash as the roster)."""
+    roster = t.fields.get("roster")
+    if not roster:
+        return {}
+    found = json.loads(roster)
+    return {pid: float(r) for pid, r in found.items()} if isinstance(found, dict) else {}
 
 
 def withdrawn(t: Tournament) -> set[str]:

@@ -154,9 +154,8 @@ class Runner:
         rev = ""
         for _ in range(STEPS):
             t = await state.read(self.redis, tid)
-            if t is not None and (not t.arena or t.status == "finished"):
-                # A round's pairing reads the start from the log, the end keeps it.
-                t = await state.read(self.redis, tid, with_log=True)
+            if t is not None and t.status == "finished":
+                t = await state.read(self.redis, tid, with_log=True)  # the export, kept
             if t is None:
                 await self.redis.zrem(keys.tournament_events(), tid)
                 return
@@ -247,7 +246,7 @@ class Runner:
         if reply[0] != b"ok":
             return 0
         self.publish(t.id)
-        fresh = await state.read(self.redis, t.id, with_log=True)
+        fresh = await state.read(self.redis, t.id)
         if fresh is not None:
             await self._make_games(fresh, {raw.decode() for raw in reply[1:]})
             await self._mail_round(fresh, r)

@@ -88,7 +88,8 @@ if op == 'withdraw' or op == 'pause' or op == 'resume' then
 end
 
 if op == 'start' then
-  -- A round robin or Swiss logs its players at the start, with their ratings.
+  -- A round robin or Swiss logs its players at the start, with their ratings, and keeps
+  -- them in its hash (the roster: its standings' players).
   if status ~= 'upcoming' then return {'race'} end
   redis.call('HSET', hash, 'status', 'running', 'started', now)
   if format ~= 'arena' then
@@ -99,6 +100,7 @@ if op == 'start' then
       if p.state ~= 'withdrawn' then ratings[all[i]] = p.rating end
     end
     log_entry({t = 'start', at = now, ratings = ratings})
+    redis.call('HSET', hash, 'roster', cjson.encode(ratings))
   end
   bump()
   return {'ok'}
