@@ -80,10 +80,12 @@ async function requestText(method: string, path: string, body?: string): Promise
   return text;
 }
 
-/** `POST /api/verify`: what holds, or the first thing that does not. */
+/** `POST /api/verify`: what holds, or the first thing that does not (every problem of a
+ *  tournament export in `problems`). */
 export type VerifyResult =
   | {
       ok: true;
+      kind?: undefined;
       game: string | null;
       ruleset: string;
       moves: number;
@@ -91,7 +93,8 @@ export type VerifyResult =
       winner: "attackers" | "defenders" | null;
       reason: string;
     }
-  | { ok: false; error: string };
+  | { ok: true; kind: "tournament"; tournament: string | null; name: string | null; format: string; players: number }
+  | { ok: false; error: string; problems?: string[]; tournament?: string | null };
 
 export interface RulesetInfo {
   id: string;
@@ -129,6 +132,8 @@ export const api = {
     request<{ n: number; state: State; moves: string[] }>("GET", `/api/games/${encodeURIComponent(id)}`),
   /** The game's record as text (docs/record-format.md); the seed only once it has ended. */
   record: (id: string) => requestText("GET", `/api/games/${encodeURIComponent(id)}/record`),
+  /** A tournament's export (JSON, as text: it is checked as it was received). */
+  tournamentExport: (id: string) => requestText("GET", `/api/tournaments/${encodeURIComponent(id)}/export`),
   verify: async (record: string): Promise<VerifyResult> =>
     JSON.parse(await requestText("POST", "/api/verify", record)) as VerifyResult,
 };

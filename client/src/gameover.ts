@@ -13,6 +13,10 @@ export class GameOverPanel {
   readonly root: HTMLElement;
   private readonly rematch: HTMLElement;
   private readonly ratingLine: HTMLElement = h("p", { class: "rating-change", id: "rating-change", "aria-live": "polite", hidden: true });
+  /** "Back to the tournament", for a game of one (shown once the game is over) */
+  private readonly tournamentLink: HTMLAnchorElement = h("a", { id: "tournament-back", class: "btn btn-primary", text: "Back to the tournament" });
+  private readonly tournamentLine: HTMLElement = h("p", { class: "tournament-line", hidden: true }, this.tournamentLink);
+  private newGameLink: HTMLElement | null = null;
   private builtFor = "";
   private rematchKey = "";
 
@@ -64,6 +68,7 @@ export class GameOverPanel {
       h("h2", { id: "result-title", class: "visually-hidden", text: "Game over" }),
       h("p", { class: "result-headline", id: "result-headline", text: headline }),
       h("p", { class: "result-text", id: "result-text", text: resultDetail(r, side) }),
+      this.tournamentLine,
       this.rematch,
       this.ratingLine,
       h(
@@ -73,7 +78,7 @@ export class GameOverPanel {
         // The players may ask for the bot's analysis here; it shows on the replay.
         ...(side !== null && r.reason !== "aborted" ? this.analysisAsk() : []),
         h("a", { href: `/verify?game=${game}`, id: "verify-link", class: "btn btn-small", text: "Verify" }),
-        h("a", { href: "/", id: "new-game-link", class: "btn btn-small", text: "New game" }),
+        (this.newGameLink = h("a", { href: "/", id: "new-game-link", class: "btn btn-small", text: "New game" })),
       ),
       h(
         "details",
@@ -125,6 +130,16 @@ export class GameOverPanel {
       }
     });
     return [button, why];
+  }
+
+  /** The tournament this game belongs to (null: none), for the way back to its page. */
+  setTournament(id: string | null): void {
+    // The tournament pairs its players again by itself: its page takes the place of the
+    // rematch and of "New game".
+    this.tournamentLine.hidden = id === null;
+    this.rematch.hidden = id !== null;
+    if (this.newGameLink) this.newGameLink.hidden = id !== null;
+    if (id !== null) this.tournamentLink.href = `/t/${encodeURIComponent(id)}`;
   }
 
   /** The rating change of a rated game, once the server has rated it ("" to leave it out). */

@@ -23,7 +23,10 @@ import { mountReplay } from "./pages/replay";
 import { mountRules } from "./pages/rules";
 import { mountVerify } from "./pages/verify";
 import { mountWatch } from "./pages/watch";
+import { mountTournament } from "./pages/tournament";
+import { mountTournaments } from "./pages/tournaments";
 import { installPairing } from "./pairing";
+import { installTournaments } from "./tournamentnav";
 import { ROUTES, type RouteName, matchRoute } from "./routes";
 import { played } from "./sound";
 
@@ -46,6 +49,8 @@ const PAGES: Record<RouteName, Mount> = {
   leaderboard: (root, ctx, [rs]) => mountLeaderboard(root, ctx, rs || null),
   replay: (root, ctx, [id]) => mountReplay(root, ctx, id),
   analysis: (root, ctx) => mountAnalysisBoard(root, ctx, location.search),
+  tournaments: (root, ctx) => mountTournaments(root, ctx),
+  tournament: (root, ctx, [id]) => mountTournament(root, ctx, id),
 };
 
 function wsUrl(): string {
@@ -73,6 +78,7 @@ const navMore = h(
   { class: "nav-more", id: "nav-more" },
   h("a", { href: "/lobby", "data-nav": "/lobby", text: "Lobby" }),
   h("a", { href: "/watch", "data-nav": "/watch", text: "Watch" }),
+  h("a", { href: "/tournaments", "data-nav": "/tournaments", text: "Tournaments" }),
   h("div", { class: "nav-user", id: "nav-user" }, whoami),
 );
 const menuButton = h("button", { type: "button", class: "nav-menu-btn", id: "nav-menu", "aria-expanded": "false", "aria-controls": "nav-more", "aria-label": "Menu" }, h("span", { class: "nav-menu-icon", "aria-hidden": "true" }));
@@ -264,6 +270,7 @@ window.__brandubh = {
 
 installAccounts(ctx, whoami); // who is logged in; the account pages' links
 installPairing(ctx); // `paired`: open the new game, on any page
+installTournaments(ctx); // `tournament_game`: a player's next tournament game, on any page
 installMailBanner(ctx, main); // an unconfirmed address: what to do
 live.start();
 renderConnection();

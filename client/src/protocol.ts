@@ -319,6 +319,30 @@ export interface AnalysisDoneFrame {
   game: string;
 }
 
+// -- tournaments (docs/protocol.md; the JSON's shapes are in tournament.ts) -------------------
+
+/** A followed tournament changed: its whole JSON (`GET /api/tournaments/{id}`) beside `t`. */
+export interface TournamentFrame {
+  t: "tournament";
+  /** the tournament's id */
+  tournament: string;
+  [field: string]: unknown;
+}
+
+/** To a player of a running tournament just paired: their next game. */
+export interface TournamentGameFrame {
+  t: "tournament_game";
+  tournament: string;
+  game: string;
+  side: Side;
+  /** the player it is for (it routes the frame between hubs) */
+  player?: string;
+  opponent?: PlayerInfo | null;
+}
+
+/** Follow a tournament's changes (`tournament` frames) while its page is open. */
+export type TournamentClientFrame = { t: "follow_tournament"; tournament: string; on: boolean };
+
 /** Every frame the server sends (docs/protocol.md §3.4, §3.6 and §3.7). */
 export type ServerFrame =
   | HelloFrame
@@ -337,6 +361,8 @@ export type ServerFrame =
   | MatchFrame
   | PingFrame
   | PongFrame
+  | TournamentFrame
+  | TournamentGameFrame
   | LobbyServerFrame;
 
 export type GameClientFrame =
@@ -359,7 +385,7 @@ export type GameClientFrame =
   | { t: "pong"; n?: number };
 
 /** Every message a client may send (docs/protocol.md §3.3 and §3.6). */
-export type ClientFrame = GameClientFrame | LobbyClientFrame;
+export type ClientFrame = GameClientFrame | LobbyClientFrame | TournamentClientFrame;
 
 export function encodeFrame(frame: ClientFrame): Uint8Array {
   return encode(frame);

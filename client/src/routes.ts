@@ -16,7 +16,9 @@ export type RouteName =
   | "profile"
   | "leaderboard"
   | "replay"
-  | "analysis";
+  | "analysis"
+  | "tournaments"
+  | "tournament";
 
 export interface RouteDef {
   name: RouteName;
@@ -46,6 +48,8 @@ export const ROUTES: readonly RouteDef[] = [
   { name: "leaderboard", pattern: /^\/leaderboard(?:\/([a-z]+))?\/?$/, example: "/leaderboard/nielsen", section: "/leaderboard" },
   { name: "replay", pattern: new RegExp(`^/replay/${ID}/?$`), example: "/replay/abcdef123" },
   { name: "analysis", pattern: /^\/analysis\/?$/, example: "/analysis" },
+  { name: "tournaments", pattern: /^\/tournaments\/?$/, example: "/tournaments", section: "/tournaments" },
+  { name: "tournament", pattern: /^\/t\/([A-Za-z0-9_-]{4,40})\/?$/, example: "/t/t_abc123", section: "/tournaments" },
 ];
 
 export interface Matched {

@@ -131,6 +131,7 @@ describe("where a game came from", () => {
     expect(originLabel("challenge", "friend")).toBe("Challenge");
     expect(originLabel("rematch", "friend")).toBe("Rematch");
     expect(originLabel("match", "friend")).toBe("Match game");
+    expect(originLabel("tournament", "friend")).toBe("Tournament game");
     expect(originLabel("bot", "bot")).toBe("vs bot");
     expect(originLabel(undefined, "bot")).toBe("vs bot");
     expect(originLabel(null, "friend")).toBe("Game vs a person");

@@ -88,6 +88,8 @@ export function originLabel(origin: string | null | undefined, opponent: string)
       return "Rematch";
     case "match":
       return "Match game";
+    case "tournament":
+      return "Tournament game";
     default:
       return "Game vs a person";
   }

@@ -312,7 +312,8 @@ def perft(depth: int, ruleset: str, position: str | None) -> None:
     "the game it played under that id.",
 )
 def verify(record_files: tuple[TextIO, ...], online: str | None) -> None:
-    """Check finished games' records: seed, sides, every move, the result.
+    """Check finished games' records: seed, sides, every move, the result; or a finished
+    tournament's export (JSON): its seed, every pairing, the standings.
 
     A match's later game takes its sides from the match: give the match's records in order,
     game 1 first. With --online, the service also compares each with the game it stored.
@@ -327,6 +328,9 @@ def verify(record_files: tuple[TextIO, ...], online: str | None) -> None:
         label = f"{record_file.name}: " if len(record_files) > 1 else ""
         try:
             text = record_file.read()
+            if text.lstrip().startswith("{"):
+                _verify_tournament(text, label)
+                continue
             record = parse_record(text)
             match = match_of(record)
             earlier = by_match.get(match.match_id, []) if match and match.number > 1 else []
@@ -348,6 +352,30 @@ def verify(record_files: tuple[TextIO, ...], online: str | None) -> None:
         )
         if online:
             _compare_online(online, text, label)
+
+
+def _verify_tournament(text: str, label: str) -> None:
+    """Check a tournament export (docs/tournaments.md §Verifying), printing each problem."""
+    import json
+
+    from brandubh.tournaments import is_tournament_export, verify_tournament
+
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise click.ClickException(f"{label}not a record, nor a tournament export: {exc}") from None
+    if not is_tournament_export(data):
+        raise click.ClickException(f"{label}a JSON file, but not a tournament export")
+    problems = verify_tournament(data)
+    for problem in problems:
+        click.echo(f"FAILED: {label}{problem}", err=True)
+    if problems:
+        raise SystemExit(1)
+    click.echo(
+        f"OK: {label}tournament {data.get('id')}, {data['settings']['format']}, "
+        f"{len(data['standings'])} players: verified (the seed matches its commitment; every "
+        f"pairing and the standings recomputed)"
+    )
 
 
 def _compare_online(url: str, text: str, label: str) -> None:

@@ -123,8 +123,9 @@ def test_packages_are_reached_only_through_their_public_face() -> None:
 
 
 def test_outside_rooms_stay_outside_the_hub() -> None:
-    """The engine, the bot, ratings, fair play and the store know nothing of the service."""
-    for room in ("engine", "bot", "ratings", "fairplay", "store"):
+    """The engine, the bot, ratings, fair play, tournaments and the store know nothing of
+    the service."""
+    for room in ("engine", "bot", "ratings", "fairplay", "tournaments", "store"):
         base = SRC / room
         files = list(base.rglob("*.py")) if base.is_dir() else [SRC / f"{room}.py"]
         for path in files:

@@ -47,6 +47,7 @@ EXPORTED = {
         "DeclineRematch",
         "FollowAnalysis",
         "FollowLobby",
+        "FollowTournament",
         "Following",
         "GameAction",
         "GetConditional",
@@ -145,6 +146,7 @@ EXPORTED = {
         "exception_handlers",
         "routes",
     ],
+    "tournaments": ["TournamentRunner", "TournamentService"],
 }
 
 

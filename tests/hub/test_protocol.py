@@ -21,6 +21,7 @@ from brandubh.hub.messages.protocol import (
     ChooseSides,
     Claim,
     FollowLobby,
+    FollowTournament,
     Move,
     Ping,
     Pong,
@@ -38,6 +39,7 @@ GAME_IDS = st.from_regex(r"[A-Za-z0-9_-]{6,32}", fullmatch=True)
 GOOD: dict[str, st.SearchStrategy[Any]] = {
     "game": GAME_IDS,
     "seek": GAME_IDS,
+    "tournament": GAME_IDS,
     "id": st.from_regex(r"[A-Za-z0-9_.:-]{1,64}", fullmatch=True),
     "since": st.integers(0, MAX_EVENT),
     "n": st.integers(0, MAX_EVENT),
@@ -119,6 +121,8 @@ def test_every_documented_shape_becomes_its_typed_value() -> None:
     assert type(move) is Move and move == Move(game, 0, "d1-c1", "m-1")
     assert move.ply == 0 and move.move == "d1-c1"
     assert parse({"t": "lobby", "on": True}) == FollowLobby(True)
+    follow = {"t": "follow_tournament", "tournament": "tAbCdEfGh", "on": True}
+    assert parse(follow) == FollowTournament("tAbCdEfGh", True)
     seek = parse({"t": "seek", "ruleset": "nielsen", "move_time": 600, "id": "s"})
     assert type(seek) is Seek and (seek.rated, seek.match) == (True, False)  # the defaults
     sides = parse({"t": "choose_sides", "match": game, "side": "attackers", "id": "c"})
@@ -174,8 +178,8 @@ def test_an_error_names_the_id_and_game_of_the_message_it_answers() -> None:
 
 KNOWN = (
     "abort, accept_seek, answer_draw, cancel_quick, cancel_seek, chat, choose_sides, claim, "
-    "conditional, decline_rematch, follow_analysis, get_conditional, lobby, move, offer_draw, "
-    "ping, pong, quick, rematch, report, resign, seek, unwatch, watch"
+    "conditional, decline_rematch, follow_analysis, follow_tournament, get_conditional, lobby, "
+    "move, offer_draw, ping, pong, quick, rematch, report, resign, seek, unwatch, watch"
 )
 
 

@@ -17,6 +17,7 @@ import { ConditionalPanel } from "../conditional";
 import { type AppContext, type Unmount, recallInvite } from "../context";
 import { clear, h } from "../dom";
 import { GameOverPanel } from "../gameover";
+import { tournamentOfGame } from "../tournament";
 import { cancelInviteRow, invitePanel } from "../invite";
 import { controlsFor, notePlace, rematchDestination } from "../lifecycle";
 import type { ActionKind, Change } from "../live";
@@ -799,6 +800,8 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     actions.drawBanner.dataset.wants = actions.drawBanner.dataset.by ? "1" : "";
     actions.drawBanner.hidden = false;
     gameOver.update(state, side, controls.rematch, tracker.rematch, busy.has("rematch") || busy.has("decline_rematch"));
+    // A tournament's game: the way back to its page (the state says, else what this tab saw).
+    gameOver.setTournament((state as { tournament?: string | null }).tournament ?? tournamentOfGame(game));
     if (tracker.abortTimeout && state.result?.reason === "aborted") {
       const detail = page.querySelector("#result-text");
       const text = `The ${tracker.abortTimeout}' clock ran out before their first move, so the game was aborted: no result.`;

@@ -11,6 +11,7 @@ import { invitePanel } from "../invite";
 import { LIVE_UNDER_S } from "../lobby";
 import { START_POSITION, parsePosition } from "../notation";
 import { RULES, RULESET_ORDER } from "../rules";
+import { formatName, termsLine, tournamentApi, whenText } from "../tournament";
 import { durationText } from "../status";
 
 const BOT_LEVEL_NAMES = ["beginner", "casual player", "improver", "club player", "strong club player"];
@@ -182,7 +183,25 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
       h("p", {}, ...RULESET_ORDER.flatMap((id, i) => [i ? " · " : "", h("a", { href: `/rules/${id}`, text: RULES[id].title })])),
     ),
   );
-  root.append(h("div", { class: "page page-home page-home2" }, hero, below));
+  // The next tournament, if any, in a line at the very end: its coming moves nothing.
+  const event = h("p", { class: "home-tournament", id: "home-tournament", hidden: true });
+  root.append(h("div", { class: "page page-home page-home2" }, hero, below, event));
+  void tournamentApi
+    .list()
+    .then((lists) => {
+      const next = lists.running.find((t) => t.format === "arena") ?? lists.running[0] ?? lists.upcoming[0];
+      if (!next || !event.isConnected) return;
+      const when = next.status === "upcoming" ? `starts ${whenText(next.starts_at)}` : next.format === "arena" ? "on now" : "running";
+      event.append(
+        h("span", { class: "tag tag-format tag-" + next.format, text: formatName(next.format) }),
+        " ",
+        h("a", { href: `/t/${encodeURIComponent(next.id)}`, id: "home-tournament-link", text: next.name }),
+        ` — ${termsLine(next)}, ${when}. `,
+        h("a", { href: "/tournaments", text: "All tournaments →" }),
+      );
+      event.hidden = false;
+    })
+    .catch(() => undefined);
 
   function chosenRuleset(): string {
     return String(new FormData(settings).get("ruleset") ?? DEFAULT_RULESET);

@@ -1,14 +1,22 @@
-// `/verify`: check a finished game's record — pasted, from a file, or fetched with
-// `?game=<id>` — with `POST /api/verify`, and say plainly what holds or what does not.
+// `/verify`: check a finished game's record or a tournament's export — pasted, from a file,
+// or fetched with `?game=<id>` / `?tournament=<id>` — with `POST /api/verify`, and say
+// plainly what holds or what does not.
 
 import { ApiError, type VerifyResult, api } from "../api";
 import type { AppContext, Unmount } from "../context";
 import { h } from "../dom";
 import { RULES } from "../rules";
 import { resultText } from "../status";
+import { formatName } from "../tournament";
 
-/** The hub accepts records up to 64 KiB. */
+/** The hub accepts records up to 64 KiB, tournament exports (JSON) up to 1 MiB. */
 const MAX_RECORD = 64 * 1024;
+const MAX_EXPORT = 1024 * 1024;
+
+/** A tournament's export is JSON; a game's record is text starting with a tag. */
+function isExport(text: string): boolean {
+  return text.trimStart().startsWith("{");
+}
 const GAME_ID_RE = /^[A-Za-z0-9_-]{6,32}$/;
 
 function sentence(text: string): string {
@@ -31,7 +39,7 @@ export function mountVerify(root: HTMLElement, ctx: AppContext, search: string):
     "aria-describedby": "record-help",
     placeholder: '[Game "…"]\n[Ruleset "nielsen"]\n[Commitment "…"]\n[Seed "…"]\n…\n\n1. g4-g3 d5-g5 2. …',
   });
-  const file = h("input", { type: "file", id: "record-file", accept: ".txt,.record,text/plain", class: "file-input" });
+  const file = h("input", { type: "file", id: "record-file", accept: ".txt,.record,.json,text/plain,application/json", class: "file-input" });
   const submit = h("button", { type: "submit", class: "btn btn-primary", id: "verify-button", text: "Verify" });
   const progress = h("p", { class: "waiting", id: "verify-progress", role: "status", hidden: true });
   const outcome = h("div", { class: "verify-outcome", id: "verify-result", "aria-live": "polite" });
@@ -39,12 +47,12 @@ export function mountVerify(root: HTMLElement, ctx: AppContext, search: string):
   const form = h(
     "form",
     { class: "panel verify-form", id: "verify-form" },
-    h("label", { for: "record-text", class: "field-label", text: "Game record" }),
+    h("label", { for: "record-text", class: "field-label", text: "Game record or tournament export" }),
     text,
     h(
       "p",
       { class: "hint", id: "record-help" },
-      "Paste a record here, or choose a file. A game's page has a “Download record” link and a “Verify this game” link once it has ended.",
+      "Paste a record here, or choose a file. A game's page has a “Download record” link and a “Verify this game” link once it has ended; a finished tournament's page has “Download the export” and “Verify”.",
     ),
     h(
       "div",
@@ -83,6 +91,12 @@ export function mountVerify(root: HTMLElement, ctx: AppContext, search: string):
     ),
     h(
       "p",
+      { id: "verify-tournaments" },
+      h("strong", { text: "A tournament's export" }),
+      " (JSON) is checked the same way: its seed against the commitment shown from its creation, then every pairing recomputed from the seed, the joins and the results in order, and the standings from the results (docs/tournaments.md).",
+    ),
+    h(
+      "p",
       { class: "hint" },
       "The full description is in docs/fair-play.md of the Brandubh Live source; the command ",
       h("code", { text: "brandubh verify RECORD_FILE" }),
@@ -94,7 +108,7 @@ export function mountVerify(root: HTMLElement, ctx: AppContext, search: string):
     h(
       "div",
       { class: "page page-verify" },
-      h("h1", { text: "Verify a game" }),
+      h("h1", { text: new URLSearchParams(search).has("tournament") ? "Verify a tournament" : "Verify a game" }),
       h("p", {
         class: "lead",
         text: "Check that a finished game was fair: its sides were drawn from a seed fixed before it started, and every move and the result follow the rules.",
@@ -113,6 +127,33 @@ export function mountVerify(root: HTMLElement, ctx: AppContext, search: string):
   }
 
   function showOutcome(result: VerifyResult): void {
+    if (result.ok && result.kind === "tournament") {
+      const rows: [string, Node | string][] = [];
+      if (result.tournament) rows.push(["Tournament", h("a", { href: `/t/${encodeURIComponent(result.tournament)}`, text: result.name ?? result.tournament })]);
+      rows.push(["Format", formatName(result.format)]);
+      rows.push(["Players", String(result.players)]);
+      outcome.replaceChildren(
+        h(
+          "section",
+          { class: "verdict verdict-ok", "data-ok": "true", "data-kind": "tournament", "aria-labelledby": "verdict-title" },
+          h("h2", { id: "verdict-title" }, h("span", { class: "verdict-mark", "aria-hidden": "true", text: "✓" }), "The tournament verifies"),
+          h("p", { text: "The seed matches its commitment, and every pairing and the standings recompute from the seed and the results." }),
+          h("dl", { class: "info" }, ...rows.flatMap(([term, desc]) => [h("dt", { text: term }), h("dd", {}, desc)])),
+        ),
+      );
+      return;
+    }
+    if (!result.ok && result.problems && result.problems.length > 0) {
+      outcome.replaceChildren(
+        h(
+          "section",
+          { class: "verdict verdict-fail", "data-ok": "false", "data-kind": "tournament", role: "alert", "aria-labelledby": "verdict-title" },
+          h("h2", { id: "verdict-title" }, h("span", { class: "verdict-mark", "aria-hidden": "true", text: "✗" }), "The tournament does not verify"),
+          h("ul", { class: "verdict-error", id: "verify-error" }, ...result.problems.map((p) => h("li", { text: sentence(p) }))),
+        ),
+      );
+      return;
+    }
     if (result.ok) {
       const rs = RULES[result.ruleset];
       const rows: [string, Node | string][] = [];
@@ -160,8 +201,9 @@ export function mountVerify(root: HTMLElement, ctx: AppContext, search: string):
       text.focus();
       return;
     }
-    if (new TextEncoder().encode(record).length > MAX_RECORD) {
-      showProblem("This record is over 64 KiB: the server checks records up to that size.");
+    const size = new TextEncoder().encode(record).length;
+    if (isExport(record) ? size > MAX_EXPORT : size > MAX_RECORD) {
+      showProblem(isExport(record) ? "This export is over 1 MiB: the server checks exports up to that size." : "This record is over 64 KiB: the server checks records up to that size.");
       return;
     }
     outcome.replaceChildren();
@@ -194,8 +236,8 @@ export function mountVerify(root: HTMLElement, ctx: AppContext, search: string):
   file.addEventListener("change", async () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
-    if (chosen.size > MAX_RECORD) {
-      showProblem(`${chosen.name} is over 64 KiB: it cannot be a record the server checks.`);
+    if (chosen.size > MAX_EXPORT) {
+      showProblem(`${chosen.name} is over 1 MiB: it cannot be a record or an export the server checks.`);
       return;
     }
     text.value = await chosen.text();
@@ -222,6 +264,30 @@ export function mountVerify(root: HTMLElement, ctx: AppContext, search: string):
           showProgress(null);
           const why = err instanceof ApiError && err.code === "not_found" ? `There is no game ${wanted}.` : err instanceof ApiError ? sentence(err.message) : "";
           showProblem(`The record of game ${wanted} could not be fetched. ${why}`.trim());
+        });
+    }
+  }
+
+  // `?tournament=<id>`: fetch that tournament's export and check it at once.
+  const event = new URLSearchParams(search).get("tournament");
+  if (event !== null && wanted === null) {
+    if (!GAME_ID_RE.test(event)) {
+      showProblem(`“${event}” is not a tournament id.`);
+    } else {
+      ctx.setTitle("Verify a tournament");
+      showProgress(`Fetching the export of tournament ${event}…`);
+      api
+        .tournamentExport(event)
+        .then((data) => {
+          if (gone) return;
+          text.value = data;
+          return verify(data);
+        })
+        .catch((err: unknown) => {
+          if (gone) return;
+          showProgress(null);
+          const why = err instanceof ApiError && err.code === "not_found" ? `There is no tournament ${event}.` : err instanceof ApiError ? sentence(err.message) : "";
+          showProblem(`The export of tournament ${event} could not be fetched. ${why}`.trim());
         });
     }
   }

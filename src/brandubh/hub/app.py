@@ -68,6 +68,7 @@ from brandubh.hub.mail import (
 from brandubh.hub.messages import CLOSE_SERVER_SHUTDOWN, CLOSE_TRY_AGAIN_LATER, frames
 from brandubh.hub.redis import Lane, Scripts, outage
 from brandubh.hub.redis import client as redis_client
+from brandubh.hub.tournaments import TournamentRunner, TournamentService
 from brandubh.hub.wire import (
     RENEW_S,
     Fanout,
@@ -88,6 +89,7 @@ RELEASE_SWEEP_S = 10.0
 log = logging.getLogger(__name__)
 
 LOBBY_TICK_S = 1.0
+TOURNAMENT_POLL_S = 1.0  # the runner's poll; a due event wakes it sooner (runner.py)
 WATCH_LIST_EVERY = 3  # lobby ticks between pushes of the list of games to watch
 
 
@@ -174,11 +176,26 @@ class Hub:
         self.chat = ChatService(redis, scripts, store)
         self.rater = Rater(redis, games, store, grace_s=settings.live_grace_s, chat=self.chat)
         self.matches = matches = MatchService(redis, games, store, settings.live_grace_s)
-        # The match step first: it reads the game's live state, which the rater lets go.
+        self.tournament_runner = TournamentRunner(
+            redis, scripts, games, matches, store, clock.now_ms, settings.live_grace_s
+        )
+        self.tournaments = TournamentService(
+            redis,
+            scripts,
+            games,
+            self.tournament_runner,
+            self.rater.lookup,
+            store,
+            clock.now_ms,
+            arena_scale=settings.tournament_scale,
+            max_running=settings.tournaments_per_account,
+        )
+        # The match step first (the tournament's reads the match it moved on), then the
+        # tournament's: both read the game's live state, which the rater lets go.
         self.endings = Endings(
             redis,
             scripts,
-            steps=(matches.advance, self.rater.finish),
+            steps=(matches.advance, self.tournament_runner.game_ended, self.rater.finish),
             defer=self.scheduler.busy,
         )
         self.bot = BotWorker(redis, scripts, games, settings, clock, self.marks)
@@ -236,6 +253,7 @@ class Hub:
             heartbeat=self.heartbeat,
             conditionals=self.conditionals,
             chat=self.chat,
+            tournament_frame=self.tournament_frame,
         )
         self._ticks = 0
 
@@ -256,6 +274,10 @@ class Hub:
         self.accounts.on_signup.append(self.verification.signed_up)
         self.accounts.on_taken.append(self.verification.signed_up_again)
         self.accounts.on_password_set.append(self.resets.password_set)
+        # Round mails of correspondence tournaments go through the same outbox.
+        self.tournament_runner.outbox = outbox
+        self.tournament_runner.accounts = self.accounts
+        self.tournament_runner.public_url = url.rstrip("/")
         self.reminders = Reminders(
             redis,
             scripts,
@@ -298,6 +320,12 @@ class Hub:
             loops.Loop("reminders", self.reminders.tick, MAIL_POLL_S),
             loops.Loop("presence", self.reminders.beat, PRESENCE_EVERY_S),
             loops.Loop("address release", self.verification.sweep, RELEASE_SWEEP_S),
+            loops.Loop(
+                "tournaments",
+                self.tournament_runner.sweep,
+                TOURNAMENT_POLL_S,
+                wake=self.tournament_runner.wake,
+            ),
         ]
 
     @contextlib.asynccontextmanager
@@ -322,6 +350,7 @@ class Hub:
                         task.cancel()
         finally:
             await self.endings.stop()
+            await self.tournament_runner.stop()
             await self.listings.stop()
             await self.bot.stop()
             await self.conditional_replies.stop()
@@ -333,9 +362,15 @@ class Hub:
             await self.store.close()
 
     def on_lobby_notice(self, msg: dict[str, Any], frame: bytes) -> None:
-        """A lobby frame from any hub: seeks go to lobby sockets, pairings to the players."""
-        if msg.get("t") == "paired":
+        """A lobby frame from any hub: seeks go to lobby sockets, pairings to the players,
+        a tournament's frame to its followers, a tournament game to its player."""
+        kind = msg.get("t")
+        if kind == "paired":
             self.sockets.tell(msg.get("players", ()), frame)
+        elif kind == "tournament":
+            self.sockets.tell_tournament(str(msg.get("tournament")), frame)
+        elif kind == "tournament_game":
+            self.sockets.tell((str(msg.get("player")),), frame)
         else:
             self.sockets.tell_lobby(frame)
 
@@ -351,6 +386,12 @@ class Hub:
             self.sockets.tell_analysis(game_id, frames.analysis_done(game_id))
         else:
             self.analyses.on_notice(msg)
+
+    async def tournament_frame(self, tournament_id: str) -> bytes:
+        """A tournament's frame now, for a socket that starts to follow it."""
+        view = await self.tournaments.view(tournament_id, None)
+        view.pop("me", None)
+        return frames.tournament(tournament_id, view)
 
     async def lobby_tick(self) -> None:
         """Pair waiting players whose windows have widened; now and then push the watch list."""
@@ -436,6 +477,7 @@ def create_app(settings: Settings | None = None) -> Entry:
         rater=hub.rater,
         chat=hub.chat,
         analyses=hub.analyses,
+        tournaments=hub.tournaments,
     )
     mail_web = MailServices(
         settings=settings,

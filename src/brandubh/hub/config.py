@@ -93,6 +93,10 @@ class Settings:
     conditional_replies: bool = True  # False: this hub plays no conditional replies
     redis_pool_size: int = 64
     time_scale: float = 1.0  # multiplies every move deadline; tests shorten them with it
+    # Multiplies an arena's length (tests run a "1 minute" arena in seconds); and how many
+    # unfinished tournaments one account may have created.
+    tournament_scale: float = 1.0
+    tournaments_per_account: int = 3
     scheduler_poll_s: float = 1.0
     outage_after_s: float = 30.0  # no scheduler beat for this long: the service was down
     claim_grace_s: float = 30.0  # an opponent gone this long may be claimed against
@@ -178,6 +182,10 @@ class Settings:
             else cls.conditional_replies,
             redis_pool_size=_int("BRANDUBH_REDIS_POOL", cls.redis_pool_size),
             time_scale=_float("BRANDUBH_TIME_SCALE", cls.time_scale),
+            tournament_scale=_float("BRANDUBH_TOURNAMENT_SCALE", cls.tournament_scale),
+            tournaments_per_account=_int(
+                "BRANDUBH_TOURNAMENTS_PER_ACCOUNT", cls.tournaments_per_account
+            ),
             scheduler_poll_s=_float("BRANDUBH_SCHEDULER_POLL_S", cls.scheduler_poll_s),
             outage_after_s=_float("BRANDUBH_OUTAGE_AFTER_S", cls.outage_after_s),
             claim_grace_s=_float("BRANDUBH_CLAIM_GRACE_S", cls.claim_grace_s),

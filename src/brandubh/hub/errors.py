@@ -125,6 +125,19 @@ CODES: Final[dict[str, Code]] = {
     "bad_invite": Code(403, "this invite link is not valid for this game"),
     "not_invited": Code(403, "this challenge is for another player: only they can accept it"),
     "invitation_withdrawn": Code(410, "this invitation was withdrawn: ask for a new one"),
+    # -- tournaments ------------------------------------------------------------------------
+    "invalid_tournament": Code(400, "a setting of the tournament is not valid"),
+    # Shared by tournaments and analyses: each refusal says which in its own message.
+    "not_allowed": Code(403, "this is for accounts with a confirmed email address"),
+    "too_many_tournaments": Code(
+        429, "you run as many tournaments as you may at once: wait for one to finish"
+    ),
+    "tournament_closed": Code(
+        409, "this tournament takes no more players (or changes): it has started or finished"
+    ),
+    "tournament_full": Code(409, "this tournament has as many players as it takes"),
+    "not_joined": Code(409, "you are not a player of this tournament"),
+    "too_many_follows": Code(400, "this socket follows as many tournaments as it may"),
     # -- the lobby and matches -------------------------------------------------------------
     "too_many_seeks": Code(400, "you have as many open seeks as you may: cancel one first"),
     "seek_gone": Code(400, "that seek is no longer open: someone took it or it was cancelled"),
@@ -154,11 +167,6 @@ CODES: Final[dict[str, Code]] = {
     "token_used": Code(410, "this link was used already: each works once"),
     # -- analysis by the bot (docs/analysis.md) ------------------------------------------
     "not_finished": Code(409, "the game is not over yet: it can be analysed once it has ended"),
-    "not_allowed": Code(
-        403,
-        "only the game's players may ask for its analysis, or, for a game that is not "
-        "private, an account with a confirmed address",
-    ),
     "analysis_limit": Code(
         429, "you have asked for as many analyses as the day allows: try again tomorrow"
     ),

@@ -1,7 +1,8 @@
 """``Store``: what the hub asks of the permanent record, one class made of its parts:
 accounts (accounts.py), ratings and the leaderboards (ratings.py), the archive of games and
 matches (archive.py), game chat (chat.py), the opening explorer (explorer.py), the bot's
-analyses (analyses.py), each on base.py's engine and transaction.
+analyses (analyses.py), finished tournaments (tournaments.py), each on base.py's engine and
+transaction.
 
 Every method is one short transaction; ``archive_game`` is the one that matters most
 (archive.py). The answers have the shapes of the HTTP API (docs/protocol.md §2).
@@ -20,10 +21,17 @@ from brandubh.store.db import create_engine
 from brandubh.store.errors import StoreUnavailable
 from brandubh.store.explorer import ExplorerQueries
 from brandubh.store.ratings import RatingQueries
+from brandubh.store.tournaments import TournamentQueries
 
 
 class Store(
-    AccountQueries, RatingQueries, ArchiveQueries, ChatQueries, ExplorerQueries, AnalysisQueries
+    AccountQueries,
+    RatingQueries,
+    ArchiveQueries,
+    ChatQueries,
+    ExplorerQueries,
+    AnalysisQueries,
+    TournamentQueries,
 ):
     """The repository over one async engine (a pool of asyncpg connections)."""
 

@@ -207,3 +207,38 @@ explorer_moves = Table(
     Column("rating_sum", BigInteger, nullable=False),  # both players' ratings before each
     PrimaryKeyConstraint("ruleset", "position", "move"),
 )
+
+# Every finished tournament (hub/tournaments/): its summary (the list's row), its page's
+# view (standings, pairings, games) and its export (settings, seed, players and the log
+# from which anyone recomputes the pairings: docs/tournaments.md).
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("format", Text, nullable=False),  # arena | round_robin | swiss
+    Column("creator_id", Text, nullable=False),
+    Column("starts_at", BigInteger, nullable=False),
+    Column("ended", BigInteger, nullable=False),
+    Column("summary", JSONB, nullable=False),
+    Column("view", JSONB, nullable=False),
+    Column("export", JSONB, nullable=False),
+    Index("tournaments_by_end", "ended"),
+)
+
+# Each player's place in each finished tournament: a player's tournaments, best first.
+tournament_players = Table(
+    "tournament_players",
+    metadata,
+    Column(
+        "tournament_id",
+        Text,
+        ForeignKey("tournaments.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    Column("player_id", Text, nullable=False),
+    Column("rank", Integer, nullable=False),
+    Column("points", Float, nullable=False),
+    PrimaryKeyConstraint("tournament_id", "player_id"),
+    Index("tournament_players_by_player", "player_id"),
+)

@@ -51,7 +51,11 @@ def routes(web: Services) -> list[Route]:
         if session is not None and state.is_player(session.player.id):
             return
         if session is None or not session.account or state.origin_or_guess() in PRIVATE:
-            raise Refusal("not_allowed")
+            raise Refusal(
+                "not_allowed",
+                "only the game's players may ask for its analysis, or, for a game that is not "
+                "private, an account with a confirmed address",
+            )
         if not await web.accounts.is_verified(session.player.id):
             raise Refusal(
                 "not_allowed",

@@ -15,6 +15,7 @@ from brandubh.hub.accounts import COOKIE, TTL_S, Accounts, Sessions
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal, http_status
 from brandubh.hub.live import Analyses, ChatService, GameService, MatchService, Rater
+from brandubh.hub.tournaments import TournamentService
 from brandubh.hub.wire import unsafe_request_allowed
 
 MAX_BODY: Final = 4096
@@ -33,6 +34,7 @@ class Services:
     rater: Rater
     chat: ChatService
     analyses: Analyses
+    tournaments: TournamentService | None = None
 
 
 async def refusal_response(request: Request, exc: Exception) -> Response:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import secrets
 import time
@@ -31,10 +32,12 @@ from brandubh.hub.http.base import (
 )
 from brandubh.hub.live import Player
 from brandubh.hub.messages import GAME_ID_RE, PLAYER_ID_RE
+from brandubh.tournaments import is_tournament_export, verify_tournament
 
 __all__ = ["Services", "refusal_response", "routes"]
 
 MAX_RECORD = 64 * 1024
+MAX_EXPORT = 1024 * 1024  # a tournament's export: every pairing and result of an event
 CREATE_FIELDS = {"ruleset", "move_time", "opponent", "bot_level", "rated", "match", "invitee"}
 
 
@@ -256,7 +259,11 @@ def routes(web: Services, static: Path) -> list[Route]:
 
     async def verify_record(request: Request) -> Response:
         check_cross_site(request, settings)
-        body = await read_body(request, MAX_RECORD)
+        body = await read_body(request, MAX_EXPORT)
+        if body.lstrip().startswith(b"{"):
+            return JSONResponse(tournament_verdict(body))
+        if len(body) > MAX_RECORD:
+            raise Refusal("payload_too_large", f"the request body is over {MAX_RECORD} bytes")
         try:
             record = parse_record(body.decode("utf-8"))
             game = fairplay.verify(record, await earlier_games(record))
@@ -382,7 +389,36 @@ def routes(web: Services, static: Path) -> list[Route]:
         Route("/replay/{game_id}", page),
         Route("/analysis", page),
         Route("/games", page),
+        Route("/tournaments", page),
+        Route("/t/{tournament_id}", page),
     ]
+
+
+def tournament_verdict(body: bytes) -> dict[str, object]:
+    """What POST /api/verify says of a tournament export (JSON): verified, with what was
+    checked, or its problems (brandubh.tournaments.verify_tournament, as `brandubh verify`)."""
+    try:
+        data = json.loads(body)
+    except ValueError as exc:
+        return {"ok": False, "error": f"not a record, nor a tournament export: {exc}"}
+    if not is_tournament_export(data):
+        return {"ok": False, "error": "a JSON document, but not a tournament export"}
+    problems = verify_tournament(data)
+    if problems:
+        return {
+            "ok": False,
+            "error": problems[0],
+            "problems": problems,
+            "tournament": data.get("id"),
+        }
+    return {
+        "ok": True,
+        "kind": "tournament",
+        "tournament": data.get("id"),
+        "name": data["settings"].get("name"),
+        "format": data["settings"]["format"],
+        "players": len(data["standings"]),
+    }
 
 
 def compare_records(theirs: Record, ours: Record) -> list[str]:

@@ -18,7 +18,16 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
 
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http import accounts, analysis, chat, explorer, games, mail, web
+from brandubh.hub.http import (
+    accounts,
+    analysis,
+    chat,
+    explorer,
+    games,
+    mail,
+    tournaments,
+    web,
+)
 from brandubh.hub.http.base import Services, refusal_response
 from brandubh.hub.http.mail import Services as MailServices
 from brandubh.hub.mail import TOKEN_RE
@@ -32,6 +41,7 @@ ID_SHAPES: Final = {
     "invite": GAME_ID_RE,
     "player_id": PLAYER_ID_RE,
     "match_id": PLAYER_ID_RE,
+    "tournament_id": GAME_ID_RE,
     "ruleset": PLAYER_ID_RE,
     "token": TOKEN_RE,
 }
@@ -46,6 +56,7 @@ def routes(services: Services, mail_services: MailServices, static: Path) -> lis
         *chat.routes(services),
         *explorer.routes(services),
         *analysis.routes(services),
+        *tournaments.routes(services),
         *games.routes(services, static),
         *web.routes(services),
     ]

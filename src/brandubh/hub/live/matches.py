@@ -49,10 +49,26 @@ class MatchService:
         self.grace_ms = max(1, int(grace_s * 1000))
 
     async def start(
-        self, a: Player, b: Player, ruleset: str, move_time: int, rated: bool | None
+        self,
+        a: Player,
+        b: Player,
+        ruleset: str,
+        move_time: int,
+        rated: bool | None,
+        match_id: str = "",
+        origin: str = "seek",
     ) -> tuple[str, str]:
-        """Create a match and its first game (sides by that game's seed); (match, game)."""
-        match_id = "m" + secrets.token_urlsafe(8)
+        """Create a match and its first game (sides by that game's seed); (match, game).
+        With ``match_id`` (a tournament's) it is idempotent: its first game is
+        ``<match_id>-1``, and a match of that id that exists already is left as it is."""
+        first = f"{match_id}-1" if match_id else ""
+        if match_id and not await self.redis.hsetnx(keys.match(match_id), "id", match_id):
+            await self.games.create(
+                a, ruleset, move_time, "friend", joiner=b, rated=rated, match=match_id,
+                match_no=1, game_id=first, origin=origin,
+            )  # fmt: skip
+            return match_id, first
+        match_id = match_id or "m" + secrets.token_urlsafe(8)
         await self.redis.hset(
             keys.match(match_id),
             mapping={
@@ -79,7 +95,8 @@ class MatchService:
             rated=rated,
             match=match_id,
             match_no=1,
-            origin="seek",
+            game_id=first,
+            origin=origin,
         )
         await self.redis.hset(keys.match(match_id), "games", state.id)
         return match_id, state.id

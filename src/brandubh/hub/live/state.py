@@ -24,7 +24,9 @@ BOT_ID: Final = "bot"
 # against the bot, a friend's invitation link, a private challenge (an invitation for one
 # player), a lobby seek taken, quick pairing, a rematch, or a match's later game. Games
 # created before the field existed have none: ``GameState.origin_or_guess`` stands in.
-ORIGINS: Final = ("bot", "invite", "challenge", "seek", "quick", "rematch", "match")
+ORIGINS: Final = (
+    "bot", "invite", "challenge", "seek", "quick", "rematch", "match", "tournament"
+)  # fmt: skip
 
 # A side, or "" for none (no open offer, nobody on turn).
 MaybeSide = Side | Literal[""]

@@ -247,3 +247,14 @@ def reminder(r: Reminder) -> Mail:
               ("Stop move reminders", r.unsubscribe_page)),
         r.game_link, headers,
     )  # fmt: skip
+
+
+def tournament_round(
+    to: str, name: str, tournament: str, round_no: int, games: list[tuple[str, str]], link: str
+) -> Mail:
+    """A correspondence round began: the player's games in it (opponent, game link)."""
+    subject = f"{SITE}: round {round_no} of {tournament}: your games"
+    lines = [f"{name}, round {round_no} of {tournament} has begun."]
+    lines += [f"Against {opponent}: {game_link}" for opponent, game_link in games]
+    after = ["Each pairing is a two-game match: you attack in one game and defend in the other."]
+    return _one_link(to, subject, lines, link, "Open the tournament", after)

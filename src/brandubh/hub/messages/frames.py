@@ -125,6 +125,25 @@ def paired(game_id: str, players: list[str], match: str | None) -> bytes:
     return encode({"t": "paired", "game": game_id, "players": players, "match": match})
 
 
+def tournament(tournament_id: str, view: dict[str, Any]) -> bytes:
+    """A tournament's view (GET /api/tournaments/{id} without "me"), to its followers."""
+    return encode({**view, "t": "tournament", "tournament": tournament_id})
+
+
+def tournament_game(tournament_id: str, game_id: str, side: str, player_id: str) -> bytes:
+    """To a player just paired in an arena: their next game (and side). ``player`` routes
+    it, on the lobby channel, to that player's sockets on every hub."""
+    return encode(
+        {
+            "t": "tournament_game",
+            "tournament": tournament_id,
+            "game": game_id,
+            "side": side,
+            "player": player_id,
+        }
+    )
+
+
 # -- between hubs -----------------------------------------------------------------------------
 
 

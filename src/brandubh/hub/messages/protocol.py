@@ -303,6 +303,13 @@ class FollowAnalysis(NamedTuple):
     on: bool
 
 
+class FollowTournament(NamedTuple):
+    """The ``follow_tournament`` message: follow a tournament's changes (``on``), or stop."""
+
+    tournament: str
+    on: bool
+
+
 class Seek(NamedTuple):
     ruleset: str
     move_time: int
@@ -365,7 +372,7 @@ LobbyAction = Seek | CancelSeek | AcceptSeek | Quick | CancelQuick | ChooseSides
 # What acts for the socket's player: stamped on arrival, and the session must be alive.
 Acting = GameAction | LobbyAction | ChatAction
 # What any socket may send, with or without a player: following, and the heartbeat.
-Following = Watch | Unwatch | FollowLobby | FollowAnalysis | Ping | Pong
+Following = Watch | Unwatch | FollowLobby | FollowAnalysis | FollowTournament | Ping | Pong
 ClientMessage = Acting | Following
 
 
@@ -464,6 +471,12 @@ MESSAGES: Final[dict[str, Shape]] = {
             FollowAnalysis,
             _GAME,
             Field("on", _bool, "true to follow the game's analysis, false to stop"),
+        ),
+        _shape(
+            "follow_tournament",
+            FollowTournament,
+            Field("tournament", _token, "a tournament id"),
+            Field("on", _bool, "true to follow the tournament, false to stop"),
         ),
         _shape(
             "seek",

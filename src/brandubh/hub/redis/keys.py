@@ -373,6 +373,62 @@ def analysis_limits() -> str:
     return f"{PREFIX}:{{analimit}}"
 
 
+# -- tournaments --------------------------------------------------------------------------
+# A tournament's keys share its own hash tag, {t:<id>}, so one script (lua/tournament.lua)
+# changes its settings, players, games and log at once; its games keep their own buckets.
+# The indexes of every tournament share {tourn}. Each key of a tournament lives for ever
+# while it is upcoming or running, then the grace once it is kept in PostgreSQL
+# (hub/tournaments/runner.py).
+
+TOURN: Final = f"{PREFIX}:{{tourn}}"
+
+
+def _ttag(tournament_id: str) -> str:
+    return f"{PREFIX}:{{t:{tournament_id}}}"
+
+
+def tournament(tournament_id: str) -> str:
+    """Hash: a tournament's settings, status, counters and secret seed (tournaments/state.py)."""
+    return f"{_ttag(tournament_id)}:t"
+
+
+def tournament_players(tournament_id: str) -> str:
+    """Hash: player id -> JSON of the player in the tournament (name, rating, state
+    joined | paused | withdrawn, the game they play now, when they were last free)."""
+    return f"{_ttag(tournament_id)}:p"
+
+
+def tournament_games(tournament_id: str) -> str:
+    """Hash: an arena game's id -> JSON (wave, sides, result); a round robin's or Swiss
+    match's id -> JSON (round, players, games, points)."""
+    return f"{_ttag(tournament_id)}:g"
+
+
+def tournament_log(tournament_id: str) -> str:
+    """List: every change of the tournament, JSON, in the order committed (the export's
+    log, from which anyone can recompute the pairings: docs/tournaments.md)."""
+    return f"{_ttag(tournament_id)}:log"
+
+
+def tournaments() -> str:
+    """Sorted set: tournaments still in Redis -> when they start (ms), for the list. An
+    entry until its tournament's keys expire (removed by the list when it finds them gone)."""
+    return f"{TOURN}:all"
+
+
+def tournament_events() -> str:
+    """Sorted set: tournament id -> when its next event falls due (ms): the start, a
+    pairing wave, a round, the end. Claimed under a lease with lua/claim.lua. An entry
+    while the tournament is not finished and kept."""
+    return f"{TOURN}:ev"
+
+
+def tournaments_run(account_id: str) -> str:
+    """Set: the tournaments an account created that are not finished (the creation
+    limit). Entries removed when they finish; the key expires 30 days after the last."""
+    return f"{TOURN}:run:{account_id}"
+
+
 # -- mail ---------------------------------------------------------------------------------
 # The outbox and its jobs share the hash tag {mail}, so claiming, handing over and
 # finishing a mail are each one script in one slot (mail/outbox.py). Tokens are each their

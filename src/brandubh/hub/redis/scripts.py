@@ -56,6 +56,7 @@ class Scripts:
     chat: AsyncScript
     conditional: AsyncScript
     analysis: AsyncScript
+    tournament: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -83,4 +84,5 @@ class Scripts:
             chat=redis.register_script(_source("chat")),
             conditional=redis.register_script(_source("conditional")),
             analysis=redis.register_script(_source("analysis")),
+            tournament=redis.register_script(_source("tournament")),
         )

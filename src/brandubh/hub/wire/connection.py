@@ -91,6 +91,8 @@ class Services:
     heartbeat: Heartbeat
     conditionals: Conditionals  # each player's own conditional moves (live/conditional.py)
     chat: ChatService
+    # A tournament's frame now (hub/tournaments/), for a socket that starts to follow it.
+    tournament_frame: Callable[[str], Awaitable[bytes]] | None = None
 
 
 def disconnected(exc: BaseException) -> bool:

@@ -30,6 +30,7 @@ from brandubh.hub.messages import (
     FollowAnalysis,
     Following,
     FollowLobby,
+    FollowTournament,
     GameAction,
     GetConditional,
     LobbyAction,
@@ -99,6 +100,12 @@ async def follow(conn: Connection, msg: Following) -> None:
                     "too_many_games",
                     f"a socket may follow the analysis of at most {MAX_ANALYSES} games",
                 )
+        case FollowTournament():
+            if not conn.services.sockets.follow_tournament(conn, msg.tournament, msg.on):
+                raise Refusal("too_many_follows")
+            frame = conn.services.tournament_frame
+            if msg.on and frame is not None:
+                conn.send(await frame(msg.tournament))
         case Ping():
             conn.send(frames.pong(msg.n))
         case Pong():

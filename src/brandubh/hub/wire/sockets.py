@@ -1,5 +1,5 @@
-"""This process's sockets: by player, by session, and those following the lobby or a game's
-analysis.
+"""This process's sockets: by player, by session, and those following the lobby, a game's
+analysis or a tournament.
 
 The one registry of local sockets. Fan-out hooks use it to tell players (``tell``), lobby
 followers (``tell_lobby``) and the followers of a game's analysis (``tell_analysis``); the
@@ -16,6 +16,8 @@ from brandubh.hub.accounts import Sessions
 from brandubh.hub.messages import CLOSE_SESSION_ENDED
 
 MAX_ANALYSES: Final = 16  # games whose analysis one socket follows at once
+# Tournaments one socket may follow at once (a page follows one).
+MAX_TOURNAMENTS: Final = 8
 
 
 class Socket(Protocol):
@@ -36,6 +38,9 @@ class Sockets:
         self._lobby: set[Socket] = set()
         self._analysis: dict[str, set[Socket]] = {}  # game -> the sockets following its analysis
         self._analyses_of: dict[Socket, set[str]] = {}
+        # Tournament id -> the sockets that follow it, and each socket's tournaments.
+        self._tournaments: dict[str, set[Socket]] = {}
+        self._following: dict[Socket, set[str]] = {}
 
     def add(self, sock: Socket, player_id: str | None, session_id: str | None) -> None:
         self.all.add(sock)
@@ -50,6 +55,8 @@ class Sockets:
         self._lobby.discard(sock)
         for game_id in self._analyses_of.pop(sock, ()):
             self._unfollow_analysis(sock, game_id)
+        for tid in self._following.pop(sock, ()):
+            self._unfollow(sock, tid)
         if player_id is not None:
             mine = self._by_player.get(player_id)
             if mine is not None:
@@ -87,6 +94,31 @@ class Sockets:
 
     def tell_analysis(self, game_id: str, frame: bytes) -> None:
         for sock in list(self._analysis.get(game_id, ())):
+            sock.send(frame)
+
+    def follow_tournament(self, sock: Socket, tournament_id: str, on: bool) -> bool:
+        """Follow a tournament's frames (or stop); False when the socket follows as many
+        tournaments as it may already."""
+        mine = self._following.setdefault(sock, set())
+        if not on:
+            mine.discard(tournament_id)
+            self._unfollow(sock, tournament_id)
+            return True
+        if tournament_id not in mine and len(mine) >= MAX_TOURNAMENTS:
+            return False
+        mine.add(tournament_id)
+        self._tournaments.setdefault(tournament_id, set()).add(sock)
+        return True
+
+    def _unfollow(self, sock: Socket, tournament_id: str) -> None:
+        followers = self._tournaments.get(tournament_id)
+        if followers is not None:
+            followers.discard(sock)
+            if not followers:
+                del self._tournaments[tournament_id]
+
+    def tell_tournament(self, tournament_id: str, frame: bytes) -> None:
+        for sock in list(self._tournaments.get(tournament_id, ())):
             sock.send(frame)
 
     @property

@@ -1,0 +1,95 @@
+// `tournament_game` on any page: a player of a running arena was paired. A short notice
+// ("Your next game: …, opening in 3 s") with "Open now" and "Stay here", then the game
+// opens by itself — unless the page shows another game this player is still playing.
+
+import { api } from "./api";
+import type { AppContext } from "./context";
+import { h } from "./dom";
+import { tournamentFeed, type TournamentFeed, type TournamentGameFrame } from "./tournamentfeed";
+
+/** How long the notice shows before the game opens. */
+export const NEXT_GAME_DELAY_MS = 3000;
+
+const GAME_PATH = /^\/g\/([A-Za-z0-9_-]{6,32})\/?$/;
+
+/** Whether the page shows a game this player is playing and still active (not `game`). */
+function busyElsewhere(ctx: AppContext, game: string): boolean {
+  const m = GAME_PATH.exec(location.pathname);
+  if (!m || m[1] === game) return false;
+  const state = ctx.live.games.get(m[1])?.state;
+  const me = ctx.live.player?.id;
+  if (!state || !me || state.status !== "active") return false;
+  return state.players.attackers?.id === me || state.players.defenders?.id === me;
+}
+
+/** The notice's sentence: "Your next game: you play the attackers against Ann." */
+export function nextGameText(frame: Pick<TournamentGameFrame, "side" | "opponent">): string {
+  const against = frame.opponent?.name ? ` against ${frame.opponent.name}` : "";
+  return `Your next tournament game: you play the ${frame.side}${against}.`;
+}
+
+let notice: HTMLElement | null = null;
+let timer: ReturnType<typeof setTimeout> | null = null;
+
+function dismiss(): void {
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
+  notice?.remove();
+  notice = null;
+}
+
+function show(ctx: AppContext, frame: TournamentGameFrame): void {
+  dismiss();
+  const path = `/g/${frame.game}`;
+  if (location.pathname === path) return;
+  const auto = !busyElsewhere(ctx, frame.game);
+  const secs = Math.round(NEXT_GAME_DELAY_MS / 1000);
+  const when = h("span", { class: "tg-when", id: "tournament-notice-when", text: auto ? ` Opening in ${secs} s…` : "" });
+  const open = h("a", { href: path, class: "btn btn-small btn-primary", id: "tournament-notice-open", text: "Open now" });
+  const stay = h("button", { type: "button", class: "btn btn-small", id: "tournament-notice-stay", text: auto ? "Stay here" : "Later" });
+  const text = h("span", { text: nextGameText(frame) });
+  const el = h(
+    "div",
+    { class: "pair-notice tournament-notice", role: "alert", id: "tournament-notice", "data-game": frame.game, "data-tournament": frame.tournament },
+    h("span", { class: "tg-text" }, text, when),
+    h("span", { class: "tg-buttons" }, open, stay),
+  );
+  // The frame names the side; the game names the opponent.
+  const me = ctx.live.player?.id;
+  if (!frame.opponent && me) {
+    void api
+      .game(frame.game)
+      .then(({ state }) => {
+        const other = state.players.attackers?.id === me ? state.players.defenders : state.players.attackers;
+        if (other && notice === el) text.textContent = nextGameText({ ...frame, opponent: other });
+      })
+      .catch(() => undefined);
+  }
+  notice = el;
+  open.addEventListener("click", () => dismiss());
+  stay.addEventListener("click", () => dismiss());
+  document.body.appendChild(el);
+  if (!auto) return;
+  let left = secs;
+  const tick = () => {
+    left -= 1;
+    if (notice !== el) return;
+    if (left > 0) {
+      when.textContent = ` Opening in ${left} s…`;
+      timer = setTimeout(tick, 1000);
+      return;
+    }
+    dismiss();
+    if (location.pathname !== path) ctx.navigate(path);
+  };
+  timer = setTimeout(tick, 1000);
+}
+
+/** Listen for a player's next tournament game for the whole page load. */
+export function installTournaments(ctx: AppContext): TournamentFeed {
+  const feed = tournamentFeed(ctx.live);
+  feed.subscribe((c) => {
+    if (c.type === "game") show(ctx, c.frame);
+  });
+  return feed;
+}

@@ -1,0 +1,215 @@
+"""Tournaments for the routes: creating one, joining, withdrawing, pausing, and reading
+one (live from Redis, or kept in PostgreSQL once finished), the list and the export.
+
+Each change is one call of lua/tournament.lua, which checks the state it changes; what
+follows a change (a pairing wave soon after a join, the frame to followers) is the
+runner's (runner.py).
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, Final, cast
+
+from redis.asyncio import Redis
+
+from brandubh.hub.errors import Refusal
+from brandubh.hub.live import GameService, Player
+from brandubh.hub.redis import Scripts, keys
+from brandubh.hub.tournaments import state
+from brandubh.hub.tournaments.runner import Runner
+from brandubh.hub.tournaments.state import Tournament, tournament_keys
+from brandubh.store import Store, StoreUnavailable
+from brandubh.tournaments import InvalidSettings, Settings, commitment, new_seed
+
+# How many upcoming or running tournaments one account may have created at once.
+MAX_RUNNING: Final = 3
+FINISHED_LISTED: Final = 20
+RUN_SET_TTL_S: Final = 30 * 24 * 3600
+
+
+def new_tournament_id() -> str:
+    return "t" + secrets.token_urlsafe(6)  # 9 characters
+
+
+class TournamentService:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        games: GameService,
+        runner: Runner,
+        rating: Callable[[str, str], Awaitable[tuple[float, bool]]],
+        store: Store | None,
+        clock: Callable[[], int],
+        arena_scale: float = 1.0,
+        max_running: int = MAX_RUNNING,
+    ) -> None:
+        self.redis = redis
+        self.scripts = scripts
+        self.games = games
+        self.runner = runner
+        self.rating = rating  # (rating, provisional) of a player in a rule set (Rater.lookup)
+        self.store = store
+        self.clock = clock
+        # Tests shorten arenas with it (BRANDUBH_TOURNAMENT_SCALE): an arena's minutes
+        # count this fraction of a minute each. 1.0 in production.
+        self.arena_scale = arena_scale
+        self.max_running = max_running
+
+    async def create(self, creator: Player, body: dict[str, Any]) -> str:
+        """A new tournament from a creator's settings; its id."""
+        now = self.clock()
+        try:
+            settings = Settings.parse(body, now)
+        except InvalidSettings as exc:
+            raise Refusal("invalid_tournament", str(exc)) from None
+        await self._check_running(creator.id)
+        tid = new_tournament_id()
+        seed = new_seed()
+        starts = max(settings.starts_at, now)
+        ends = (
+            starts + int(settings.duration_min * 60_000 * self.arena_scale)
+            if settings.duration_min is not None
+            else None
+        )
+        fields = {
+            "id": tid,
+            "name": settings.name,
+            "format": settings.format,
+            "ruleset": settings.ruleset,
+            "move_time": str(settings.move_time),
+            "starts_at": str(starts),
+            "ends_at": "" if ends is None else str(ends),
+            "duration_min": "" if settings.duration_min is None else str(settings.duration_min),
+            "rounds": "" if settings.rounds is None else str(settings.rounds),
+            "max_players": str(settings.max_players),
+            "creator": creator.id,
+            "creator_name": creator.name,
+            "created": str(now),
+            "status": "upcoming",
+            "round": "0",
+            "waves": "0",
+            "seq": "0",
+            "rev": "0",
+            "seed": seed.hex(),
+            "commitment": commitment(seed),
+        }
+        reply = await self.scripts.tournament(
+            keys=tournament_keys(tid), args=["create", *(x for kv in fields.items() for x in kv)]
+        )
+        if reply[0] != b"ok":  # pragma: no cover - 48 random bits do not collide
+            raise RuntimeError("tournament id taken")
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.zadd(keys.tournaments(), {tid: starts})
+        pipe.zadd(keys.tournament_events(), {tid: starts})
+        pipe.sadd(keys.tournaments_run(creator.id), tid)
+        pipe.expire(keys.tournaments_run(creator.id), RUN_SET_TTL_S)
+        await pipe.execute()
+        self.runner.wake_at(starts)
+        return tid
+
+    async def _check_running(self, account_id: str) -> None:
+        """Refuse a new tournament to an account that runs ``max_running`` already."""
+        mine = keys.tournaments_run(account_id)
+        ids = [raw.decode() for raw in cast(set[bytes], await self.redis.smembers(mine))]
+        if len(ids) < self.max_running:
+            return
+        pipe = self.redis.pipeline(transaction=False)
+        for tid in ids:
+            pipe.hget(keys.tournament(tid), "status")
+        statuses = await pipe.execute()
+        done = [t for t, st in zip(ids, statuses, strict=True) if st in (None, b"finished")]
+        if done:
+            await self.redis.srem(mine, *done)
+        if len(ids) - len(done) >= self.max_running:
+            raise Refusal(
+                "too_many_tournaments",
+                f"you run {self.max_running} tournaments that have not finished: "
+                "wait for one to end",
+            )
+
+    async def act(self, player: Player, tid: str, op: str) -> None:
+        """join | withdraw | pause | resume, for a player (an account, checked by the route)."""
+        args: list[str | float] = [op, player.id]
+        if op == "join":
+            found = await self.redis.hget(keys.tournament(tid), "ruleset")
+            if found is None:
+                raise Refusal("not_found", f"there is no tournament {tid}")
+            rating, _ = await self.rating(player.id, cast(bytes, found).decode())
+            args += [player.name, round(rating, 1)]
+        reply = cast(
+            list[bytes], await self.scripts.tournament(keys=tournament_keys(tid), args=args)
+        )
+        if reply[0] == b"err":
+            code = reply[1].decode()
+            raise Refusal(code, f"there is no tournament {tid}" if code == "not_found" else "")
+        await self.runner.changed(tid, op, player.id, reply[1].decode() if len(reply) > 1 else "")
+
+    # -- reading ---------------------------------------------------------------------------
+
+    async def view(self, tid: str, viewer: str | None) -> dict[str, Any]:
+        """GET /api/tournaments/{id}: the view, and what the viewer is in it ("me")."""
+        t = await state.read(self.redis, tid)
+        if t is None:
+            kept = await self._kept(tid)
+            out = dict(kept["view"])
+            me = next((row for row in out["standings"] if row["player"]["id"] == viewer), None)
+            out["me"] = {"joined": me is not None, "paused": False, "game": None}
+            out["now"] = self.clock()
+            return out
+        out = t.view(self.clock())
+        out["me"] = t.me(viewer)
+        return out
+
+    async def export(self, tid: str) -> dict[str, Any]:
+        t = await state.read(self.redis, tid, with_log=True)
+        if t is None:
+            return cast(dict[str, Any], (await self._kept(tid))["export"])
+        return t.export()
+
+    async def _kept(self, tid: str) -> dict[str, Any]:
+        """A finished tournament from PostgreSQL: {"view", "export"}."""
+        if self.store is None:
+            raise Refusal("not_found", f"there is no tournament {tid}")
+        try:
+            kept = await self.store.tournament(tid)
+        except StoreUnavailable:
+            raise Refusal(
+                "busy", "this tournament is in the archive, which cannot be reached: try again"
+            ) from None
+        if kept is None:
+            raise Refusal("not_found", f"there is no tournament {tid}")
+        return kept
+
+    async def listing(self) -> dict[str, list[dict[str, Any]]]:
+        """GET /api/tournaments: upcoming and running from Redis; finished ones from
+        PostgreSQL (and those finished just now, still in Redis)."""
+        found = cast(list[bytes], await self.redis.zrange(keys.tournaments(), 0, -1))
+        ids = [raw.decode() for raw in found]
+        out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
+        gone: list[str] = []
+        for tid in ids:
+            t = await state.read(self.redis, tid)
+            if t is None:
+                gone.append(tid)
+                continue
+            out[t.public_status].append(t.summary())
+        if gone:
+            await self.redis.zrem(keys.tournaments(), *gone)
+        shown = {s["id"] for s in out["finished"]}
+        if self.store is not None:
+            try:
+                kept = await self.store.finished_tournaments(FINISHED_LISTED)
+            except StoreUnavailable:
+                kept = []
+            out["finished"] += [s for s in kept if s["id"] not in shown]
+        out["upcoming"].sort(key=lambda s: s["starts_at"])
+        out["running"].sort(key=lambda s: s["starts_at"])
+        out["finished"].sort(key=lambda s: -(s["ends_at"] or s["starts_at"]))
+        del out["finished"][FINISHED_LISTED:]
+        return out
+
+    async def read(self, tid: str) -> Tournament | None:
+        return await state.read(self.redis, tid)

@@ -1,0 +1,401 @@
+"""Tournaments on real hubs, Redis and PostgreSQL: arenas paired promptly and ended once
+(a hub SIGKILLed midway), round robins and Swiss events run to the end, each checked
+against the core's verifier from the export (the pairings recomputed from the seed)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+
+import wsclient
+from brandubh.tournaments import verify_tournament
+from services import HubProcess
+from wsclient import Msg, Player, Socket
+
+# An arena's minute lasts SCALE minutes on these hubs (BRANDUBH_TOURNAMENT_SCALE).
+SCALE = 0.3
+ARENA_ENV = {"BRANDUBH_TOURNAMENT_SCALE": str(SCALE)}
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+async def players(base: str, n: int) -> list[Player]:
+    """``n`` confirmed accounts (a few at a time: each sign-up hashes a password)."""
+    out: list[Player] = []
+    while len(out) < n:
+        batch = min(4, n - len(out))
+        out += await asyncio.gather(*(Player(base).signup() for _ in range(batch)))
+    return out
+
+
+async def create(creator: Player, **body: Any) -> str:
+    r = await creator.http.post("/api/tournaments", json=body)
+    assert r.status_code == 201, r.text
+    return str(r.json()["id"])
+
+
+async def act(p: Player, tid: str, op: str, base: str | None = None) -> httpx.Response:
+    url = f"{base or ''}/api/tournaments/{tid}/{op}"
+    if base is None:
+        return await p.http.post(url)
+    return await p.http.post(url, headers={"Origin": base})
+
+
+async def view(p: Player, tid: str) -> Msg:
+    r = await p.http.get(f"/api/tournaments/{tid}")
+    assert r.status_code == 200, r.text
+    data: Msg = r.json()
+    return data
+
+
+async def export_of(p: Player, tid: str) -> Msg:
+    r = await p.http.get(f"/api/tournaments/{tid}/export")
+    assert r.status_code == 200, r.text
+    data: Msg = r.json()
+    return data
+
+
+async def until(check: Callable[[], Any], timeout: float, what: str) -> Any:
+    """Poll ``check`` (async) until it returns something true."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = await check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.2)
+
+
+async def finished(p: Player, tid: str, timeout: float) -> Msg:
+    async def done() -> Msg | None:
+        v = await view(p, tid)
+        return v if v["status"] == "finished" else None
+
+    found: Msg = await until(done, timeout, "the tournament's end")
+    return found
+
+
+def loser_of(game: str, attackers: str, defenders: str) -> str:
+    """Who resigns an arena game: drawn from its id, so results vary."""
+    return attackers if hashlib.sha256(game.encode()).digest()[0] % 2 else defenders
+
+
+async def play_arena(p: Player, sock: Socket, stop: asyncio.Event) -> list[Msg]:
+    """Answer every "your next game" notice: the player the id picks resigns at once."""
+    seen: list[Msg] = []
+    while not stop.is_set():
+        try:
+            msg = await sock.recv_until(lambda m: m["t"] == "tournament_game", timeout=0.5)
+        except TimeoutError:
+            continue
+        if any(m["game"] == msg["game"] for m in seen):
+            continue
+        seen.append(msg)
+        game = await p.game(msg["game"])
+        who = {s: info["id"] for s, info in game["state"]["players"].items() if info}
+        assert who[msg["side"]] == p.id
+        if loser_of(msg["game"], who["attackers"], who["defenders"]) == p.id:
+            await sock.send({"t": "resign", "game": msg["game"], "id": f"r-{msg['game']}"})
+            reply = await sock.reply_to(f"r-{msg['game']}")
+            assert reply["t"] == "ack", reply
+    return seen
+
+
+def arena_points(outcomes: list[str]) -> int:
+    """Hand scoring: win 2, draw 1, loss 0; after two wins in a row, results count double
+    until one is not a win."""
+    points, run = 0, 0
+    for o in outcomes:
+        factor = 2 if run >= 2 else 1
+        if o == "win":
+            points, run = points + 2 * factor, run + 1
+        else:
+            points, run = points + (factor if o == "draw" else 0), 0
+    return points
+
+
+def check_arena(v: Msg, export: Msg) -> list[float]:
+    """Never the same two in a row, sides balanced, streaks scored: and each wait (ms,
+    by Redis's clock) from a player's game's end to their next pairing."""
+    games = sorted(v["games"], key=lambda g: int(g["id"].rsplit("-", 1)[1]))
+    by_player: dict[str, list[Msg]] = {}
+    for g in games:
+        for side in ("attackers", "defenders"):
+            by_player.setdefault(g[side]["id"], []).append(g)
+    outcomes: dict[str, list[str]] = {}
+    for pid, mine in by_player.items():
+        opponents = [
+            g["defenders"]["id"] if g["attackers"]["id"] == pid else g["attackers"]["id"]
+            for g in mine
+        ]
+        assert all(a != b for a, b in itertools.pairwise(opponents)), pid
+        attacked = sum(g["attackers"]["id"] == pid for g in mine)
+        assert abs(attacked - (len(mine) - attacked)) <= 1, (pid, attacked, len(mine))
+        outcomes[pid] = [
+            "draw" if g["result"] == "draw" else "win" if g[g["result"]]["id"] == pid else "loss"
+            for g in mine
+        ]
+    for row in v["standings"]:
+        pid = row["player"]["id"]
+        assert row["points"] == arena_points(outcomes.get(pid, [])), row
+    # Waits, from the log: a result frees both players, the next pairing takes them.
+    waits: list[float] = []
+    freed: dict[str, int] = {}
+    sides = {g["id"]: (g["attackers"]["id"], g["defenders"]["id"]) for g in games}
+    for e in export["events"]:
+        if e["t"] == "result":
+            for pid in sides[e["game"]]:
+                freed[pid] = e["at"]
+        elif e["t"] == "pairing":
+            for g in e["games"]:
+                for pid in (g["attackers"], g["defenders"]):
+                    if pid in freed:
+                        waits.append(e["at"] - freed.pop(pid))
+    return waits
+
+
+async def test_an_arena_of_four_on_one_hub(start_hub: Callable[..., HubProcess]) -> None:
+    hub = start_hub(ARENA_ENV)
+    ps = await players(hub.url, 4)
+    tid = await create(
+        ps[0],
+        name="Quick arena",
+        format="arena",
+        ruleset="nielsen",
+        move_time=60,
+        starts_at=now_ms(),
+        duration_min=1,
+    )
+    socks = [await p.connect() for p in ps]
+    for p in ps:
+        r = await act(p, tid, "join")
+        assert r.status_code == 200 and r.json()["me"]["joined"], r.text
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(play_arena(p, s, stop)) for p, s in zip(ps, socks, strict=True)]
+    final = await finished(ps[0], tid, 60 * SCALE + 30)
+    stop.set()
+    await asyncio.gather(*tasks)
+    assert final["games"] and all(g["result"] for g in final["games"])
+    export = await export_of(ps[0], tid)
+    assert verify_tournament(export) == []
+    check_arena(final, export)
+
+
+async def test_an_arena_of_twenty_on_two_hubs_ends_once_with_a_hub_killed(
+    start_hub: Callable[..., HubProcess],
+) -> None:
+    hubs = [start_hub(ARENA_ENV) for _ in range(3)]
+    victim = hubs[2]
+    ps = await players(hubs[0].url, 20)
+    tid = await create(
+        ps[0],
+        name="Twenty",
+        format="arena",
+        ruleset="nielsen",
+        move_time=60,
+        starts_at=now_ms(),
+        duration_min=1,
+    )
+    # Sockets on the two hubs that live; joins through all three.
+    socks = [await p.connect(hubs[i % 2].url) for i, p in enumerate(ps)]
+    follower = await ps[0].connect(hubs[1].url)
+    await follower.send({"t": "follow_tournament", "tournament": tid, "on": True})
+    first = await follower.recv_until(lambda m: m["t"] == "tournament")
+    assert first["tournament"] == tid
+    for i, p in enumerate(ps):
+        r = await act(p, tid, "join", hubs[i % 3].url)
+        assert r.status_code == 200, r.text
+    stop = asyncio.Event()
+    tasks = [asyncio.create_task(play_arena(p, s, stop)) for p, s in zip(ps, socks, strict=True)]
+    followed = asyncio.create_task(
+        follower.recv_until(
+            lambda m: m["t"] == "tournament" and m["status"] == "finished", timeout=120
+        )
+    )
+    await asyncio.sleep(60 * SCALE / 2)
+    victim.kill()
+    final = await finished(ps[0], tid, 60 * SCALE + 40)
+    stop.set()
+    notices = await asyncio.gather(*tasks)
+    export = await export_of(ps[0], tid)
+    assert [e["t"] for e in export["events"]].count("end") == 1
+    assert verify_tournament(export) == []
+    waits = check_arena(final, export)
+    assert all(n for n in notices), "every player was paired"
+    print(f"arena of 20: {len(final['games'])} games, median wait {statistics.median(waits)} ms")
+    assert statistics.median(waits) < 2000, sorted(waits)
+    # The followers saw the standings change over the socket, not by polling.
+    last = await followed
+    assert last["standings"] == final["standings"]
+    running = [m for m in follower.frames if m["t"] == "tournament" and m["status"] == "running"]
+    assert len({str(m["standings"]) for m in running}) > 1, "standings pushed as they changed"
+
+
+def hand_standings(v: Msg, fmt: str) -> list[tuple[str, float, dict[str, float]]]:
+    """The standings worked out by hand from the rounds: a match won 2, drawn 1, lost 0
+    (by its game points: a win 1, a draw 1/2); a bye a drawn match with 1 game point;
+    Buchholz the opponents' match points, Sonneborn-Berger those of the opponents beaten
+    plus half those drawn; ranked by match points, then (round robin) game points and
+    Sonneborn-Berger, (Swiss) Buchholz, Sonneborn-Berger and game points; then id."""
+    mp: dict[str, float] = {}
+    gp: dict[str, float] = {}
+    met: dict[str, list[tuple[str, float]]] = {}
+    for rnd in v["rounds"]:
+        for p in rnd["pairings"]:
+            a = p["a"]["id"]
+            if p["b"] is None:
+                mp[a] = mp.get(a, 0) + 1
+                gp[a] = gp.get(a, 0) + 1
+                continue
+            b = p["b"]["id"]
+            points = {a: 0.0, b: 0.0}
+            for g in p["games"]:
+                if g["result"] in ("draw", "aborted"):
+                    points[a] += 0.5
+                    points[b] += 0.5
+                else:
+                    points[g[g["result"]]["id"]] += 1
+            for me, other in ((a, b), (b, a)):
+                mine = 2 if points[me] > points[other] else 1 if points[me] == points[other] else 0
+                mp[me] = mp.get(me, 0) + mine
+                gp[me] = gp.get(me, 0) + points[me]
+                met.setdefault(me, []).append((other, mine))
+    rows = []
+    for pid in mp:
+        buchholz = float(sum(mp[o] for o, _ in met.get(pid, [])))
+        sb = sum(mp[o] * mine / 2 for o, mine in met.get(pid, []))
+        rows.append(
+            (pid, mp[pid], {"game_points": gp[pid], "buchholz": buchholz, "sonneborn_berger": sb})
+        )
+    order = (
+        ("game_points", "sonneborn_berger")
+        if fmt == "round_robin"
+        else ("buchholz", "sonneborn_berger", "game_points")
+    )
+    rows.sort(key=lambda r: (-r[1], *(-r[2][k] for k in order), r[0]))
+    return rows
+
+
+@pytest.mark.parametrize(("fmt", "count"), [("round_robin", 6), ("swiss", 16)])
+async def test_rounds_run_to_the_end(
+    start_hub: Callable[..., HubProcess], fmt: str, count: int
+) -> None:
+    hubs = [start_hub(), start_hub()]
+    ps = await players(hubs[0].url, count)
+    extra = {"rounds": 4} if fmt == "swiss" else {}
+    tid = await create(
+        ps[0],
+        name=f"A {fmt}",
+        format=fmt,
+        ruleset="nielsen",
+        move_time=3600,
+        starts_at=now_ms() + 3000,
+        **extra,
+    )
+    for i, p in enumerate(ps):
+        r = await act(p, tid, "join", hubs[i % 2].url)
+        assert r.status_code == 200, r.text
+    home = {p.id: hubs[i % 2].url for i, p in enumerate(ps)}
+    by_id = {p.id: p for p in ps}
+    done: set[str] = set()
+
+    async def step() -> Msg | None:
+        """Resign every game in play once (who resigns is drawn from the game's id)."""
+        v = await view(ps[0], tid)
+        if v["status"] == "finished":
+            return v
+        for rnd in v["rounds"]:
+            for pairing in rnd["pairings"]:
+                for g in pairing["games"]:
+                    if g["result"] or g["id"] in done:
+                        continue
+                    a, d = g["attackers"]["id"], g["defenders"]["id"]
+                    loser = loser_of(g["id"], a, d)
+                    state = (await by_id[loser].game(g["id"]))["state"]
+                    if state["status"] != "active":
+                        continue
+                    done.add(g["id"])
+                    # A socket a resignation (one kept open idle meanwhile would be closed
+                    # by the heartbeat).
+                    sock = await by_id[loser].connect(home[loser])
+                    await sock.send({"t": "resign", "game": g["id"], "id": g["id"]})
+                    assert (await sock.reply_to(g["id"]))["t"] == "ack"
+                    await sock.close()
+        return None
+
+    final: Msg = await until(step, 120, f"the {fmt}'s end")
+    export = await export_of(ps[0], tid)
+    assert verify_tournament(export) == []
+    met = [
+        frozenset((p["a"]["id"], p["b"]["id"]))
+        for rnd in final["rounds"]
+        for p in rnd["pairings"]
+        if p["b"]
+    ]
+    assert len(met) == len(set(met)), "no pairing repeats"
+    rounds = len(final["rounds"])
+    assert rounds == (count - 1 if fmt == "round_robin" else 4)
+    # Each player was mailed each round's games (a correspondence round), once.
+    for p in ps[:3]:
+        mail = await wsclient.MAILBOX.wait(p.email, f"round 1 of A {fmt}: your games")
+        assert f"/t/{tid}" in mail.text
+        assert len(wsclient.MAILBOX.mails(p.email, f"round 1 of A {fmt}")) == 1
+    # The standings and tie-breaks, as worked out by hand from the results.
+    table = hand_standings(final, fmt)
+    shown = [(r["player"]["id"], r["points"], r["tiebreaks"]) for r in final["standings"]]
+    assert shown == table
+    # Every match is two games with the sides swapped.
+    for rnd in final["rounds"]:
+        for p in rnd["pairings"]:
+            if p["b"]:
+                g1, g2 = p["games"][:2]
+                assert g1["attackers"] == g2["defenders"] and g1["defenders"] == g2["attackers"]
+
+
+async def test_creating_and_joining_are_refused_with_their_codes(hub: HubProcess) -> None:
+    guest = await Player(hub.url).guest()
+    unconfirmed = await Player(hub.url).signup(verify=False)
+    creator, other = await players(hub.url, 2)
+    good = {
+        "name": "Weekly",
+        "format": "round_robin",
+        "ruleset": "nielsen",
+        "move_time": 86400,
+        "starts_at": now_ms() + 3_600_000,
+    }
+    for who in (guest, unconfirmed):
+        r = await who.http.post("/api/tournaments", json=good)
+        assert (r.status_code, r.json()["error"]) == (403, "not_allowed")
+    r = await creator.http.post("/api/tournaments", json={**good, "duration_min": 30})
+    assert (r.status_code, r.json()["error"]) == (400, "invalid_tournament")
+    assert r.json()["message"].startswith("duration_min:")
+    made = [await create(creator, **good) for _ in range(3)]
+    r = await creator.http.post("/api/tournaments", json=good)
+    assert (r.status_code, r.json()["error"]) == (429, "too_many_tournaments")
+    tid = made[0]
+    r = await act(other, tid, "withdraw")
+    assert (r.status_code, r.json()["error"]) == (409, "not_joined")
+    r = await act(other, tid, "pause")
+    assert (r.status_code, r.json()["error"]) == (409, "not_joined")
+    r = await act(other, tid, "join")
+    assert r.status_code == 200 and r.json()["me"]["joined"]
+    r = await act(other, tid, "pause")
+    assert (r.status_code, r.json()["error"]) == (409, "tournament_closed")
+    r = await act(unconfirmed, tid, "join")
+    assert (r.status_code, r.json()["error"]) == (403, "not_allowed")
+    listed = (await creator.http.get("/api/tournaments")).json()
+    mine = [s for s in listed["upcoming"] if s["id"] in made]
+    assert len(mine) == 3 and all(s["creator"]["id"] == creator.id for s in mine)
+    assert next(s for s in mine if s["id"] == tid)["players"] == 1
+    r = await creator.http.get("/api/tournaments/tNoSuch00")
+    assert (r.status_code, r.json()["error"]) == (404, "not_found")
