@@ -38,11 +38,12 @@ def routes(web: Services) -> list[Route]:
     async def confirmed(request: Request) -> Session:
         """Creating and joining need an account with a confirmed address."""
         session = await session_of(request)
-        if session is None or not session.account or session.pending:
-            raise Refusal(
-                "not_allowed", "tournaments are for accounts with a confirmed email address"
-            )
-        if not await web.accounts.is_verified(session.player.id):
+        if (
+            session is None
+            or not session.account
+            or session.pending
+            or not await web.accounts.is_verified(session.player.id)
+        ):
             raise Refusal(
                 "not_allowed", "tournaments are for accounts with a confirmed email address"
             )
