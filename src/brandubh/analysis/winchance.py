@@ -3,7 +3,8 @@
 ``win_chance(ruleset, score)`` maps a score in the defenders' view (a soldier is about 100)
 to the defenders' expected result, a win counted 1 and a draw 1/2, by
 ``1 / (1 + exp(-(scale * score + bias)))``. The constants were fitted by
-``bench/fit_winchance.py`` (docs/analysis.md, "The curve"). A proved result (a score past
+``bench/fit_winchance.py`` (docs/analysis.md, "The curve"); a score of 0 is not 1/2: at
+this strength the defenders win most games from a level position. A proved result (a score past
 the bot's ``MATE_BOUND``) is certain: 1 or 0.
 """
 
@@ -25,14 +26,16 @@ class Curve:
     bias: float
 
 
-# Fitted by bench/fit_winchance.py (see docs/analysis.md, "The curve"): placeholders until
-# the first fit is written in.
+# Fitted by bench/fit_winchance.py on 3 December 2026 (docs/analysis.md, "The curve"): 109
+# self-play games at 250,000 nodes a move, compiled (22 nielsen, 22 federation, 22 common,
+# 25 walker, 18 newsome; 15 more cut at 160 plies and dropped), 2,298 positions. A modest
+# run: one scale for the four slide rule sets, which share an evaluation, a bias each.
 CURVES: Final[dict[str, Curve]] = {
-    "nielsen": Curve(0.004, 0.0),
-    "federation": Curve(0.004, 0.0),
-    "common": Curve(0.004, 0.0),
-    "walker": Curve(0.004, 0.0),
-    "newsome": Curve(0.004, 0.0),
+    "nielsen": Curve(0.010457, 5.3333),
+    "federation": Curve(0.010457, 4.5493),
+    "common": Curve(0.010457, 4.5752),
+    "walker": Curve(0.010457, 3.8773),
+    "newsome": Curve(0.007175, 1.4721),
 }
 
 
