@@ -101,6 +101,8 @@ describe("standings", () => {
       { id: "g2", side: "defenders", opponent: "BOB", outcome: "won", round: null },
     ]);
     expect(gamesOf(arena(), "cy").map((g) => g.outcome)).toEqual(["lost", "playing"]);
+    const aborted = arena({ games: [{ id: "g9", attackers: "ann", defenders: "bob", result: "aborted" }] });
+    expect(gamesOf(aborted, "ann").map((g) => g.outcome)).toEqual(["aborted"]); // neither won
   });
   it("read rounds' games for round robins, and a `rounds` list from the hub", () => {
     const t = normalise({ ...arena({ format: "round_robin", games: undefined }), total_rounds: 3, rounds: [{ round: 1, pairings: [{ a: { id: "ann", name: "Ann" }, b: { id: "bob", name: "Bob" }, games: [{ id: "m1", attackers: "ann", defenders: "bob", result: "draw" }, { id: "m2", attackers: "bob", defenders: "ann", result: null }] }] }] });

@@ -9,7 +9,7 @@ import type { PlayerInfo } from "./protocol";
 
 export type TournamentFormat = "arena" | "round_robin" | "swiss";
 export type TournamentStatus = "upcoming" | "running" | "finished";
-export type TGameResult = "attackers" | "defenders" | "draw" | null;
+export type TGameResult = "attackers" | "defenders" | "draw" | "aborted" | null;
 
 /** One event in the lists (`GET /api/tournaments`). */
 export interface TournamentSummary {
@@ -325,7 +325,7 @@ export interface PlayerGame {
   opponent: string;
   round: number | null;
   /** "over": finished, its result not in the event's JSON (the game page has it) */
-  outcome: "won" | "lost" | "draw" | "playing" | "over";
+  outcome: "won" | "lost" | "draw" | "aborted" | "playing" | "over";
 }
 
 /** A player's games, oldest first, from their own side. */
@@ -340,7 +340,15 @@ export function gamesOf(t: Pick<Tournament, "standings" | "round_list" | "games"
     const side = a === player ? "attackers" : d === player ? "defenders" : null;
     const other = e.players.find((p) => p !== player) ?? null;
     const outcome =
-      g.result === "draw" ? "draw" : g.result && side ? (g.result === side ? "won" : "lost") : e.over ? "over" : "playing";
+      g.result === "draw" || g.result === "aborted"
+        ? g.result
+        : g.result && side
+          ? g.result === side
+            ? "won"
+            : "lost"
+          : e.over
+            ? "over"
+            : "playing";
     out.push({ id: g.id, side, opponent: other ? (who.get(other) ?? other) : "bye", round: e.round, outcome });
   }
   return out;

@@ -3,6 +3,7 @@
 // opens by itself — unless the page shows another game this player is still playing.
 
 import { api } from "./api";
+import { LIVE_UNDER_S } from "./lobby";
 import type { AppContext } from "./context";
 import { h } from "./dom";
 import { tournamentFeed, type TournamentFeed, type TournamentGameFrame } from "./tournamentfeed";
@@ -42,11 +43,10 @@ function show(ctx: AppContext, frame: TournamentGameFrame): void {
   dismiss();
   const path = `/g/${frame.game}`;
   if (location.pathname === path) return;
-  const auto = !busyElsewhere(ctx, frame.game);
   const secs = Math.round(NEXT_GAME_DELAY_MS / 1000);
-  const when = h("span", { class: "tg-when", id: "tournament-notice-when", text: auto ? ` Opening in ${secs} s…` : "" });
+  const when = h("span", { class: "tg-when", id: "tournament-notice-when" });
   const open = h("a", { href: path, class: "btn btn-small btn-primary", id: "tournament-notice-open", text: "Open now" });
-  const stay = h("button", { type: "button", class: "btn btn-small", id: "tournament-notice-stay", text: auto ? "Stay here" : "Later" });
+  const stay = h("button", { type: "button", class: "btn btn-small", id: "tournament-notice-stay", text: "Later" });
   const text = h("span", { text: nextGameText(frame) });
   const el = h(
     "div",
@@ -54,35 +54,44 @@ function show(ctx: AppContext, frame: TournamentGameFrame): void {
     h("span", { class: "tg-text" }, text, when),
     h("span", { class: "tg-buttons" }, open, stay),
   );
-  // The frame names the side; the game names the opponent.
-  const me = ctx.live.player?.id;
-  if (!frame.opponent && me) {
-    void api
-      .game(frame.game)
-      .then(({ state }) => {
-        const other = state.players.attackers?.id === me ? state.players.defenders : state.players.attackers;
-        if (other && notice === el) text.textContent = nextGameText({ ...frame, opponent: other });
-      })
-      .catch(() => undefined);
-  }
   notice = el;
   open.addEventListener("click", () => dismiss());
   stay.addEventListener("click", () => dismiss());
   document.body.appendChild(el);
-  if (!auto) return;
-  let left = secs;
-  const tick = () => {
-    left -= 1;
-    if (notice !== el) return;
-    if (left > 0) {
-      when.textContent = ` Opening in ${left} s…`;
-      timer = setTimeout(tick, 1000);
-      return;
-    }
-    dismiss();
-    if (location.pathname !== path) ctx.navigate(path);
+
+  const countdown = () => {
+    // Only a live game (an arena's) opens by itself, and not over another game being played.
+    if (notice !== el || busyElsewhere(ctx, frame.game)) return;
+    el.dataset.auto = "true";
+    stay.textContent = "Stay here";
+    let left = secs;
+    when.textContent = ` Opening in ${left} s…`;
+    const tick = () => {
+      left -= 1;
+      if (notice !== el) return;
+      if (left > 0) {
+        when.textContent = ` Opening in ${left} s…`;
+        timer = setTimeout(tick, 1000);
+        return;
+      }
+      dismiss();
+      if (location.pathname !== path) ctx.navigate(path);
+    };
+    timer = setTimeout(tick, 1000);
   };
-  timer = setTimeout(tick, 1000);
+  // The game says the opponent and its pace: a round's correspondence game (an hour or more
+  // a move) is announced, not opened; its mail and "Your games" lead to it too.
+  const me = ctx.live.player?.id;
+  void api
+    .game(frame.game)
+    .then(({ state }) => {
+      if (notice !== el) return;
+      const other = state.players.attackers?.id === me ? state.players.defenders : state.players.attackers;
+      if (other && !frame.opponent) text.textContent = nextGameText({ ...frame, opponent: other });
+      if (state.move_time < LIVE_UNDER_S) countdown();
+      else el.dataset.auto = "false";
+    })
+    .catch(() => countdown()); // an arena's game, most likely: open it as announced
 }
 
 /** Listen for a player's next tournament game for the whole page load. */

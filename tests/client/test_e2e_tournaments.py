@@ -146,7 +146,7 @@ def test_an_arena_created_joined_paired_and_followed_live(
     bob.wait_for_url(EVENT_URL)
     bob.click("#t-join")
     for p in (ann, bob):
-        notice = p.locator("#tournament-notice")
+        notice = p.locator('#tournament-notice[data-auto="true"]')  # a live game: it opens
         notice.wait_for()
         assert "Your next tournament game: you play the " in notice.inner_text()
     shot(bob, f"tournament-notice-{size}", full=False)
@@ -397,6 +397,11 @@ def test_a_round_robin_shows_its_rounds_and_each_players_games(
         p.goto(f"{base}/t/{event}")
         p.wait_for_selector('.page-tournament[data-status="running"] #t-rounds', timeout=30_000)
     phone = people[2]
+    # A round's game by correspondence is announced, not opened over the page.
+    for p in people:
+        if p.locator("#tournament-notice").count():
+            p.wait_for_selector('#tournament-notice[data-auto="false"]')
+        assert EVENT_URL.search(p.url), p.url
     assert phone.inner_text("#t-countdown-label") == "Round 1 of 3"
     # Two of the three play; the third sits this round out (the view lists matches only).
     assert phone.locator('#t-rounds .t-round[data-round="1"] .t-pairing').count() == 1

@@ -75,6 +75,10 @@ from test_sweep import (  # noqa: F401  (one script call a bucket there, per nod
     hubs,
     test_two_schedulers_fire_each_deadline_once,
 )
+from test_tournaments import (  # noqa: F401  (a tournament's keys: one hash tag)
+    test_an_arena_of_four_on_one_hub,
+    test_rounds_run_to_the_end,
+)
 
 from brandubh.hub.redis import keys
 from brandubh.redis_server import EmbeddedCluster, RedisNotFound

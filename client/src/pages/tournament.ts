@@ -34,8 +34,8 @@ const ACTION_WORDS: Record<TAction, [string, string]> = {
   resume: ["Resume", "Resuming…"],
 };
 
-const OUTCOME_MARK: Record<PlayerGame["outcome"], string> = { won: "1", lost: "0", draw: "½", playing: "…", over: "✓" };
-const OUTCOME_WORDS: Record<PlayerGame["outcome"], string> = { won: "won", lost: "lost", draw: "drawn", playing: "in progress", over: "over" };
+const OUTCOME_MARK: Record<PlayerGame["outcome"], string> = { won: "1", lost: "0", draw: "½", aborted: "–", playing: "…", over: "✓" };
+const OUTCOME_WORDS: Record<PlayerGame["outcome"], string> = { won: "won", lost: "lost", draw: "drawn", aborted: "aborted", playing: "in progress", over: "over" };
 
 /** "Game 3: attackers against Ann, won" / "Round 2, game 1 against Ann, in progress". */
 function gameWords(g: PlayerGame, i: number): string {
@@ -139,7 +139,7 @@ function roundsList(t: Tournament): HTMLElement | null {
                     href: `/g/${encodeURIComponent(g.id)}`,
                     class: "btn btn-small",
                     "data-game": g.id,
-                    text: `Game ${i + 1}${g.result === undefined ? "" : g.result === null ? ": playing" : g.result === "draw" ? ": draw" : `: ${g.result} won`}`,
+                    text: `Game ${i + 1}${g.result === undefined ? "" : g.result === null ? ": playing" : g.result === "draw" || g.result === "aborted" ? `: ${g.result}` : `: ${g.result} won`}`,
                   }),
                 ),
               ),
