@@ -14,10 +14,11 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 import wsclient
 from brandubh.tournaments import verify_tournament
-from services import HubProcess
+from services import DurableRedis, HubProcess
 from wsclient import Msg, Player, Socket
 
 # An arena's minute lasts SCALE minutes on these hubs (BRANDUBH_TOURNAMENT_SCALE).
@@ -399,3 +400,80 @@ async def test_creating_and_joining_are_refused_with_their_codes(hub: HubProcess
     assert next(s for s in mine if s["id"] == tid)["players"] == 1
     r = await creator.http.get("/api/tournaments/tNoSuch00")
     assert (r.status_code, r.json()["error"]) == (404, "not_found")
+
+
+async def play_arena_through_faults(p: Player, base: str, tid: str, stop: asyncio.Event) -> None:
+    """As play_arena, on a socket opened again whenever it closes; the game to play is also
+    read from the page (``me.game``), so a notice lost meanwhile loses no game."""
+    done: set[str] = set()
+    sock: Socket | None = None
+    while not stop.is_set():
+        try:
+            if sock is None:
+                sock = await p.connect(base)
+            try:
+                msg = await sock.recv_until(lambda m: m["t"] == "tournament_game", timeout=1)
+                game = msg["game"]
+            except TimeoutError:
+                r = await p.http.get(f"/api/tournaments/{tid}")
+                game = r.json()["me"]["game"] if r.status_code == 200 else None
+            if not game or game in done:
+                continue
+            r = await p.http.get(f"/api/games/{game}")
+            if r.status_code != 200:
+                continue
+            state = r.json()["state"]
+            who = {s: info["id"] for s, info in state["players"].items() if info}
+            if state["status"] != "active" or len(who) < 2:
+                continue
+            done.add(game)
+            if loser_of(game, who["attackers"], who["defenders"]) == p.id:
+                await sock.send({"t": "resign", "game": game, "id": f"r-{game}"})
+                await sock.reply_to(f"r-{game}")
+        except (OSError, httpx.HTTPError, websockets.ConnectionClosed):
+            sock = None
+            await asyncio.sleep(0.3)
+    if sock is not None:
+        await sock.close()
+
+
+async def test_an_arena_ends_once_through_a_redis_restart(
+    durable_redis: DurableRedis, start_hub: Callable[..., HubProcess]
+) -> None:
+    hubs = [start_hub(ARENA_ENV, redis=durable_redis.url) for _ in range(2)]
+    ps = await players(hubs[0].url, 6)
+    tid = await create(
+        ps[0],
+        name="Through a restart",
+        format="arena",
+        ruleset="nielsen",
+        move_time=60,
+        starts_at=now_ms(),
+        duration_min=1,
+    )
+    for p in ps:
+        assert (await act(p, tid, "join")).status_code == 200
+    stop = asyncio.Event()
+    tasks = [
+        asyncio.create_task(play_arena_through_faults(p, hubs[i % 2].url, tid, stop))
+        for i, p in enumerate(ps)
+    ]
+    await asyncio.sleep(60 * SCALE / 3)
+    durable_redis.kill()
+    await asyncio.sleep(1)
+    durable_redis.restart()
+
+    async def ended() -> Msg | None:
+        try:
+            v = await view(ps[0], tid)
+        except (AssertionError, httpx.HTTPError):
+            return None
+        return v if v["status"] == "finished" else None
+
+    final: Msg = await until(ended, 60 * SCALE + 60, "the arena's end after the restart")
+    stop.set()
+    await asyncio.gather(*tasks)
+    export = await export_of(ps[0], tid)
+    assert [e["t"] for e in export["events"]].count("end") == 1
+    assert verify_tournament(export) == []
+    check_arena(final, export)
