@@ -17,6 +17,8 @@ import pytest
 import websockets
 
 import wsclient
+from brandubh import fairplay
+from brandubh.engine import parse_record
 from brandubh.tournaments import verify_tournament
 from services import DurableRedis, HubProcess
 from wsclient import Msg, Player, Socket
@@ -190,6 +192,11 @@ async def test_an_arena_of_four_on_one_hub(start_hub: Callable[..., HubProcess])
     export = await export_of(ps[0], tid)
     assert verify_tournament(export) == []
     check_arena(final, export)
+    # Each game's record verifies on its own too: the pairing gave its sides, and its
+    # creator is whoever its seed seats there (GameService.create, seat_by_seed).
+    for g in final["games"]:
+        text = (await ps[0].http.get(f"/api/games/{g['id']}/record")).text
+        fairplay.verify(parse_record(text))
 
 
 async def test_an_arena_of_twenty_on_two_hubs_ends_once_with_a_hub_killed(

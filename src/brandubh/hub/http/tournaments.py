@@ -3,6 +3,8 @@ withdrawing, pausing, resuming, and its export for verification (docs/protocol.m
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -63,20 +65,21 @@ def routes(web: Services) -> list[Route]:
         viewer = session.player.id if session else None
         return JSONResponse(await tournaments.view(request.path_params["tournament_id"], viewer))
 
-    async def act(request: Request) -> Response:
-        await read_json(request, web.settings, set())
-        tid, op = request.path_params["tournament_id"], request.path_params["action"]
-        if op not in ACTIONS:
-            raise Refusal("not_found", f"tournaments take {', '.join(ACTIONS)}, not {op}")
-        if op == "join":
-            session = await confirmed(request)
-        else:
-            found = await session_of(request)
-            if found is None:
-                raise Refusal("not_joined")
-            session = found
-        await tournaments.act(session.player, tid, op)
-        return JSONResponse(await tournaments.view(tid, session.player.id))
+    def acting(op: str) -> Callable[[Request], Awaitable[Response]]:
+        async def act(request: Request) -> Response:
+            await read_json(request, web.settings, set())
+            tid = request.path_params["tournament_id"]
+            if op == "join":
+                session = await confirmed(request)
+            else:
+                found = await session_of(request)
+                if found is None:
+                    raise Refusal("not_joined")
+                session = found
+            await tournaments.act(session.player, tid, op)
+            return JSONResponse(await tournaments.view(tid, session.player.id))
+
+        return act
 
     async def export(request: Request) -> Response:
         return JSONResponse(await tournaments.export(request.path_params["tournament_id"]))
@@ -86,5 +89,10 @@ def routes(web: Services) -> list[Route]:
         Route("/api/tournaments", create, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}", view, methods=["GET"]),
         Route("/api/tournaments/{tournament_id}/export", export, methods=["GET"]),
-        Route("/api/tournaments/{tournament_id}/{action}", act, methods=["POST"]),
+        # Each action by name: a catch-all "{action}" would also take paths such as
+        # "/api/tournaments/../.." (test_hardening) and answer other methods with a 405.
+        *(
+            Route(f"/api/tournaments/{{tournament_id}}/{op}", acting(op), methods=["POST"])
+            for op in ACTIONS
+        ),
     ]

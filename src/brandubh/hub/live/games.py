@@ -149,6 +149,7 @@ class GameService:
         origin: str = "",
         address: str = "",
         source: str = "",
+        seat_by_seed: bool = False,
     ) -> tuple[GameState, str]:
         """Create a game; return its state and the invite token (empty against the bot).
 
@@ -162,6 +163,10 @@ class GameService:
         the bot, a private challenge or an invitation, by ``opponent`` and ``invitee``.
         ``rated`` defaults to True for a game between people; a bot game is never rated
         (the rater also rates only games between two accounts: rater.py).
+
+        With ``seat_by_seed`` (a tournament's pairing, which gives the sides, and a fixed
+        ``game_id``) the creator is whichever of the two the seed seats on their side, so
+        the record's sides still follow from its seed (fairplay.verify).
         """
         check_terms(ruleset, move_time)
         if opponent not in ("bot", "friend"):
@@ -177,6 +182,13 @@ class GameService:
         if opponent == "bot":
             await self._check_bot_games(creator.id)
         seed = fairplay.new_seed()
+        if seat_by_seed:
+            assert game_id and joiner is not None and attacker_id in (creator.id, joiner.id)
+            attacker, defender = (
+                (creator, joiner) if creator.id == attacker_id else (joiner, creator)
+            )
+            attacks = fairplay.creator_attacks(seed, game_id)
+            creator, joiner = (attacker, defender) if attacks else (defender, attacker)
         start = Game(ruleset).snapshot()
         snap = pack_snapshot(start)
         invite = secrets.token_urlsafe(12) if opponent == "friend" else ""

@@ -291,6 +291,7 @@ class Runner:
             attacker_id=att.id,
             game_id=gid,
             origin="tournament",
+            seat_by_seed=True,
         )
         if not invite:
             return  # another hub created it (and tells the players)
