@@ -174,7 +174,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   const soundToggle = h("button", { type: "button", class: "btn btn-small sound-toggle", id: "sound-toggle" });
   // The analysis board at the position shown: for spectators and after the end, never for
   // a player of a game in progress (the server refuses them anyway).
-  const boardLink = h("a", { class: "btn btn-small", id: "game-board-link", text: "Analysis board", hidden: true });
+  const boardLink = h("a", { class: "btn btn-small slot-invisible", id: "game-board-link", text: "Analysis board" });
   const notifyGame = h("button", { type: "button", class: "btn btn-small", id: "notify-ask-game", text: "Notify me of my moves", hidden: true });
   const conditional = new ConditionalPanel(live, game); // correspondence games only (conditional.ts)
   const legend = h(
@@ -817,10 +817,15 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     input.disabled = state.status !== "active";
     const canNotify = side !== null && state.move_time >= 3600 && state.status !== "ended" && notificationState() === "default";
     notifyGame.hidden = !canNotify;
-    boardLink.hidden = side !== null && state.status !== "ended";
-    if (!boardLink.hidden) {
+    // A player is offered the board only once the game is over; until then the link keeps
+    // its place unseen (and out of reach), so its arrival at the end moves nothing.
+    const offerBoard = side === null || state.status === "ended";
+    boardLink.classList.toggle("slot-invisible", !offerBoard);
+    if (offerBoard) {
       const moves = tracker.moves;
       boardLink.href = boardUrl({ ruleset: state.ruleset, position: null, moves: [...moves], ply: viewPly ?? moves.length });
+    } else {
+      boardLink.removeAttribute("href");
     }
     conditional.update(state, side);
 
