@@ -9,7 +9,7 @@ import { lobbyFeed, type LobbyFeed } from "./lobbyfeed";
 const GAME_PATH = /^\/g\/([A-Za-z0-9_-]{6,32})\/?$/;
 
 /** Whether the page shows a game that this player is playing right now (not the new one). */
-function busyInAnotherGame(ctx: AppContext, game: string): boolean {
+export function busyInAnotherGame(ctx: AppContext, game: string): boolean {
   const m = GAME_PATH.exec(location.pathname);
   if (!m || m[1] === game) return false;
   const state = ctx.live.games.get(m[1])?.state;

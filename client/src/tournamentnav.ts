@@ -6,22 +6,12 @@ import { api } from "./api";
 import { LIVE_UNDER_S } from "./lobby";
 import type { AppContext } from "./context";
 import { h } from "./dom";
+import { busyInAnotherGame } from "./pairing";
 import { tournamentFeed, type TournamentFeed, type TournamentGameFrame } from "./tournamentfeed";
 
 /** How long the notice shows before the game opens. */
 export const NEXT_GAME_DELAY_MS = 3000;
 
-const GAME_PATH = /^\/g\/([A-Za-z0-9_-]{6,32})\/?$/;
-
-/** Whether the page shows a game this player is playing and still active (not `game`). */
-function busyElsewhere(ctx: AppContext, game: string): boolean {
-  const m = GAME_PATH.exec(location.pathname);
-  if (!m || m[1] === game) return false;
-  const state = ctx.live.games.get(m[1])?.state;
-  const me = ctx.live.player?.id;
-  if (!state || !me || state.status !== "active") return false;
-  return state.players.attackers?.id === me || state.players.defenders?.id === me;
-}
 
 /** The notice's sentence: "Your next game: you play the attackers against Ann." */
 export function nextGameText(frame: Pick<TournamentGameFrame, "side" | "opponent">): string {
@@ -61,7 +51,7 @@ function show(ctx: AppContext, frame: TournamentGameFrame): void {
 
   const countdown = () => {
     // Only a live game (an arena's) opens by itself, and not over another game being played.
-    if (notice !== el || busyElsewhere(ctx, frame.game)) return;
+    if (notice !== el || busyInAnotherGame(ctx, frame.game)) return;
     el.dataset.auto = "true";
     stay.textContent = "Stay here";
     let left = secs;
