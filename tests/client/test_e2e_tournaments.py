@@ -208,6 +208,17 @@ def test_an_arena_created_joined_paired_and_followed_live(
         back.wait_for()
         assert back.get_attribute("href") == f"/t/{event}"
     shot(defender, f"tournament-game-over-{size}", full=False)
+    # A spectator who opens the game by its link in a new browser, which never saw the
+    # tournament, is led back to it too: the game's state names its tournament.
+    stranger = new_page(viewport)
+    stranger.goto(f"{base}/g/{game}")
+    stranger.wait_for_selector('.page-game[data-status="ended"]')
+    back = stranger.locator("#tournament-back")
+    back.wait_for()
+    assert back.get_attribute("href") == f"/t/{event}"
+    # Not from the tab's memory of the tournament's games (tournament.ts, tournamentOfGame).
+    assert stranger.evaluate(f"() => sessionStorage.getItem('brandubh.tgame.{game}')") is None
+    shot(stranger, f"tournament-game-over-spectator-{size}", full=False)
     defender.click("#tournament-back")
     defender.wait_for_url(EVENT_URL)
     defender.wait_for_selector(f'#t-standings tr[data-me="true"] a.t-g[data-game="{game}"]')
@@ -228,7 +239,7 @@ def test_an_arena_created_joined_paired_and_followed_live(
     defender.wait_for_selector('#t-my-state[data-joined="false"]')
     defender.wait_for_selector("#t-join")
     watcher.wait_for_selector('#t-standings tr[data-state="withdrawn"]')
-    for p in (ann, bob, watcher):
+    for p in (ann, bob, watcher, stranger):
         assert not p.errors, p.errors
 
 

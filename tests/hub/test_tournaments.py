@@ -197,6 +197,10 @@ async def test_an_arena_of_four_on_one_hub(start_hub: Callable[..., HubProcess])
     for g in final["games"]:
         text = (await ps[0].http.get(f"/api/games/{g['id']}/record")).text
         fairplay.verify(parse_record(text))
+    # Each game's state names its tournament, for anyone (the game page's way back).
+    for g in final["games"]:
+        state = (await ps[3].game(g["id"]))["state"]
+        assert state["tournament"] == tid and state["origin"] == "tournament", state
 
 
 async def test_an_arena_of_twenty_on_two_hubs_ends_once_with_a_hub_killed(
@@ -330,6 +334,7 @@ async def test_rounds_run_to_the_end(
                     a, d = g["attackers"]["id"], g["defenders"]["id"]
                     loser = loser_of(g["id"], a, d)
                     state = (await by_id[loser].game(g["id"]))["state"]
+                    assert state["tournament"] == tid, state  # the match's later games too
                     if state["status"] != "active":
                         continue
                     done.add(g["id"])

@@ -292,6 +292,7 @@ class Runner:
             game_id=gid,
             origin="tournament",
             seat_by_seed=True,
+            tournament=t.id,
         )
         if not invite:
             return  # another hub created it (and tells the players)
@@ -311,6 +312,7 @@ class Runner:
             None,
             match_id=mid,
             origin="tournament",
+            tournament=t.id,
         )
         await self._log_game(t.id, mid, await self.games.load(gid))
 
