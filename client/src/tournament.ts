@@ -75,6 +75,8 @@ export interface TPairing {
 export interface TRound {
   round: number;
   pairings: TPairing[];
+  /** a round robin's players sitting this round out (one a round when their count is odd) */
+  rests?: PlayerInfo[];
 }
 
 export interface TournamentMe {

@@ -145,6 +145,10 @@ function roundsList(t: Tournament): HTMLElement | null {
               ),
             ),
           ),
+          // A round robin of an odd number: whoever sits this round out, said in the round.
+          ...(r.rests ?? []).map((p) =>
+            h("li", { class: "t-rest", "data-player": p.id }, h("span", { class: "t-pair-names", text: p.name }), h("span", { class: "t-rest-note", text: "rests this round" })),
+          ),
         ),
       ),
     ),
@@ -268,6 +272,8 @@ export function mountTournament(root: HTMLElement, ctx: AppContext, id: string):
       myState.append("You are in. Stay on the site when it starts: your games open by themselves.");
     } else if (t.format === "arena") {
       myState.append(h("span", { class: "spinner", "aria-hidden": "true" }), "Waiting for an opponent: your next game opens by itself.");
+    } else if (t.round_list?.find((r) => r.round === t!.round)?.rests?.some((p) => p.id === me)) {
+      myState.append("You rest this round: your games come with the next one.");
     } else {
       myState.append("You are in. Your games of each round appear here and in Your games.");
     }

@@ -188,7 +188,19 @@ class Tournament:
                     "games": games,
                 }
             )
-        return [{"round": r, "pairings": ps} for r, ps in sorted(rounds.items())]
+        return [
+            {"round": r, "pairings": ps, "rests": self._rests(ps)}
+            for r, ps in sorted(rounds.items())
+        ]
+
+    def _rests(self, pairings: list[dict[str, Any]]) -> list[dict[str, str]]:
+        """Who sits a round robin's round out (one a round when the count is odd), by join
+        order; a Swiss's bye is a pairing of its own instead."""
+        if self.format != "round_robin":
+            return []
+        paired = {p[side]["id"] for p in pairings for side in ("a", "b") if p[side]}
+        out = [self.players[pid] for pid in pairing.start_ratings(self) if pid not in paired]
+        return [p.public() for p in sorted(out, key=lambda p: p.n)]
 
     def names(self) -> dict[str, str]:
         return {p.id: p.name for p in sorted(self.players.values(), key=lambda p: p.n)}
