@@ -100,6 +100,10 @@ export interface Tournament extends TournamentSummary {
   total_rounds?: number | null;
   duration_min?: number | null;
   games?: TGame[];
+  /** an arena's `tournament` frame: `games` holds each player's last `recent_games` only,
+   *  and this counts each player's games in all (absent from the HTTP view: every game) */
+  game_counts?: Record<string, number>;
+  recent_games?: number;
   me?: TournamentMe | null;
 }
 

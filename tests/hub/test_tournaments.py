@@ -251,6 +251,13 @@ async def test_an_arena_of_twenty_on_two_hubs_ends_once_with_a_hub_killed(
     assert last["standings"] == final["standings"]
     running = [m for m in follower.frames if m["t"] == "tournament" and m["status"] == "running"]
     assert len({str(m["standings"]) for m in running}) > 1, "standings pushed as they changed"
+    # A frame carries each player's latest games, by ids (state.frame_view), and counts all.
+    assert sum(last["game_counts"].values()) == 2 * len(final["games"])
+    whole = {g["id"]: g for g in final["games"]}
+    for g in last["games"]:
+        w = whole[g["id"]]
+        sides = (w["attackers"]["id"], w["defenders"]["id"], w["result"])
+        assert (g["attackers"], g["defenders"], g["result"]) == sides, g
 
 
 def hand_standings(v: Msg, fmt: str) -> list[tuple[str, float, dict[str, float]]]:

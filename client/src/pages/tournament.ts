@@ -43,20 +43,27 @@ function gameWords(g: PlayerGame, i: number): string {
   return `${which}: ${g.side ? `${g.side} ` : ""}against ${g.opponent}, ${OUTCOME_WORDS[g.outcome]}`;
 }
 
-/** A player's games as small links, oldest first: "1", "0", "½", "…" (in progress). */
+/** How many of an arena player's latest games their row shows (the frame's `recent_games`). */
+const RECENT_CHIPS = 10;
+
+/** A player's games as small links, oldest first: "1", "0", "½", "…" (in progress); an
+ *  arena's latest only, after "+n" for the earlier ones (the frame carries no more). */
 function gameChips(t: Tournament, player: string): HTMLElement {
-  const games = gamesOf(t, player);
+  const all = gamesOf(t, player);
+  const games = t.format === "arena" ? all.slice(-(t.recent_games ?? RECENT_CHIPS)) : all;
+  const earlier = Math.max(0, (t.game_counts?.[player] ?? all.length) - games.length);
   return h(
     "span",
-    { class: "t-games" },
-    ...games.map((g, i) =>
+    { class: "t-games", "data-earlier": earlier },
+    earlier > 0 ? h("span", { class: "t-g-more", title: `${earlier} earlier games`, text: `+${earlier}` }) : null,
+    ...games.map((g, n) =>
       h("a", {
         href: `/g/${encodeURIComponent(g.id)}`,
         class: `t-g t-g-${g.outcome} t-g-${g.side ?? "unknown"}`,
         "data-game": g.id,
         "data-outcome": g.outcome,
-        title: gameWords(g, i),
-        "aria-label": gameWords(g, i),
+        title: gameWords(g, earlier + n),
+        "aria-label": gameWords(g, earlier + n),
         text: OUTCOME_MARK[g.outcome],
       }),
     ),

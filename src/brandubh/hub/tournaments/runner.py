@@ -440,7 +440,7 @@ class Runner:
             try:
                 t = await state.read(self.redis, tid)
                 if t is not None:
-                    view = t.view(self.clock())
+                    view = state.frame_view(t.view(self.clock()))
                     await self.redis.publish(keys.lobby_channel(), frames.tournament(tid, view))
             except Exception:
                 log.exception("tournament %s: its frame could not be published", tid)
