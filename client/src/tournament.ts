@@ -360,6 +360,17 @@ export function gamesOf(t: Pick<Tournament, "standings" | "round_list" | "games"
   return out;
 }
 
+/** How many of an arena player's latest games their row shows (the frame's `recent_games`). */
+export const RECENT_GAMES = 10;
+
+/** The games a player's row shows: an arena's latest (as many as a `tournament` frame
+ *  carries), and how many came before them (`game_counts` of a frame, else the list's). */
+export function latestGames(t: Pick<Tournament, "format" | "standings" | "round_list" | "games" | "game_counts" | "recent_games">, player: string): { games: PlayerGame[]; earlier: number } {
+  const all = gamesOf(t, player);
+  const games = t.format === "arena" ? all.slice(-(t.recent_games ?? RECENT_GAMES)) : all;
+  return { games, earlier: Math.max(0, (t.game_counts?.[player] ?? all.length) - games.length) };
+}
+
 /** Where the viewer stands: from the standings (frames are the same for everyone), else `me`. */
 export function myPart(t: Pick<Tournament, "standings" | "round_list" | "games" | "me">, me: string | null): TournamentMe {
   const row = me ? t.standings.find((s) => s.player.id === me) : undefined;

@@ -10,7 +10,7 @@ import {
   countdown,
   formatLine,
   formatName,
-  gamesOf,
+  latestGames,
   myPart,
   playersText,
   rememberTournamentGame,
@@ -43,15 +43,10 @@ function gameWords(g: PlayerGame, i: number): string {
   return `${which}: ${g.side ? `${g.side} ` : ""}against ${g.opponent}, ${OUTCOME_WORDS[g.outcome]}`;
 }
 
-/** How many of an arena player's latest games their row shows (the frame's `recent_games`). */
-const RECENT_CHIPS = 10;
-
 /** A player's games as small links, oldest first: "1", "0", "½", "…" (in progress); an
  *  arena's latest only, after "+n" for the earlier ones (the frame carries no more). */
 function gameChips(t: Tournament, player: string): HTMLElement {
-  const all = gamesOf(t, player);
-  const games = t.format === "arena" ? all.slice(-(t.recent_games ?? RECENT_CHIPS)) : all;
-  const earlier = Math.max(0, (t.game_counts?.[player] ?? all.length) - games.length);
+  const { games, earlier } = latestGames(t, player);
   return h(
     "span",
     { class: "t-games", "data-earlier": earlier },
