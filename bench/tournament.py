@@ -94,6 +94,7 @@ class Client:
             cookies={"bd_session": token},
         )
         self.ws: Any = None
+        self.largest_frame = 0  # bytes: the largest `tournament` frame received
 
     async def connect(self) -> None:
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -110,7 +111,10 @@ class Client:
 
     async def _read(self) -> None:
         while True:
-            msg: dict[str, Any] = msgpack.unpackb(await self.ws.recv(), raw=False)
+            raw = await self.ws.recv()
+            msg: dict[str, Any] = msgpack.unpackb(raw, raw=False)
+            if msg["t"] == "tournament":
+                self.largest_frame = max(self.largest_frame, len(raw))
             if msg["t"] == "ping":
                 await self.send({"t": "pong", "n": msg["n"]})
             else:
@@ -153,6 +157,7 @@ async def arena(
     )
     r.raise_for_status()
     tid = r.json()["id"]
+    await clients[0].send({"t": "follow_tournament", "tournament": tid, "on": True})
     sem = asyncio.Semaphore(32)
 
     async def join(c: Client) -> None:
@@ -181,6 +186,13 @@ async def arena(
     for task in players:
         task.cancel()
     export = (await clients[0].http.get(f"/api/tournaments/{tid}/export")).json()
+    # The frame's size beside what it would be carrying the whole view (every game).
+    view.pop("me", None)
+    whole = len(msgpack.packb({**view, "t": "tournament", "tournament": tid}))
+    print(
+        f"arena of {len(clients)}: {len(view.get('games') or [])} games; largest tournament "
+        f"frame {clients[0].largest_frame} bytes (the whole view: {whole} bytes)"
+    )
     sides: dict[str, tuple[str, str]] = {}
     freed: dict[str, int] = {}
     waits: list[float] = []

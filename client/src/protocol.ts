@@ -51,6 +51,8 @@ export interface State {
   match: { id: string; number: number } | null;
   /** where the game came from (absent from older hubs: see `originOf`) */
   origin?: string;
+  /** the tournament this game is of (absent for any other game) */
+  tournament?: string;
   /** an invitation its creator withdrew before anyone joined */
   withdrawn?: boolean;
 }

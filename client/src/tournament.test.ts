@@ -7,6 +7,7 @@ import {
   fieldOf,
   formatLine,
   gamesOf,
+  latestGames,
   myPart,
   normalise,
   pointsText,
@@ -103,6 +104,21 @@ describe("standings", () => {
     expect(gamesOf(arena(), "cy").map((g) => g.outcome)).toEqual(["lost", "playing"]);
     const aborted = arena({ games: [{ id: "g9", attackers: "ann", defenders: "bob", result: "aborted" }] });
     expect(gamesOf(aborted, "ann").map((g) => g.outcome)).toEqual(["aborted"]); // neither won
+  });
+  it("show an arena player's latest games, counting the earlier ones a frame leaves out", () => {
+    const many = Array.from({ length: 14 }, (_, i) => ({ id: `g${i + 1}`, attackers: "ann", defenders: "bob", result: "attackers" as const }));
+    const whole = latestGames(arena({ games: many }), "ann"); // the HTTP view: every game
+    expect(whole.games.map((g) => g.id)).toEqual(many.slice(4).map((g) => g.id));
+    expect(whole.earlier).toBe(4);
+    // A frame: the latest 10 only, and the count of all (30 for Ann, who played Cy too).
+    const frame = latestGames(arena({ games: many.slice(4), game_counts: { ann: 30, bob: 14 }, recent_games: 10 }), "ann");
+    expect(frame.games).toHaveLength(10);
+    expect(frame.earlier).toBe(20);
+    expect(latestGames(arena(), "cy")).toEqual({ games: gamesOf(arena(), "cy"), earlier: 0 });
+    // Round robins and Swiss events show every game.
+    const rr = normalise({ ...arena({ format: "round_robin", games: undefined }), rounds: [{ round: 1, pairings: [{ a: { id: "ann", name: "Ann" }, b: { id: "bob", name: "Bob" }, games: many.slice(0, 12) }] }] });
+    expect(latestGames(rr, "ann")).toMatchObject({ earlier: 0 });
+    expect(latestGames(rr, "ann").games).toHaveLength(12);
   });
   it("read rounds' games for round robins, and a `rounds` list from the hub", () => {
     const t = normalise({ ...arena({ format: "round_robin", games: undefined }), total_rounds: 3, rounds: [{ round: 1, pairings: [{ a: { id: "ann", name: "Ann" }, b: { id: "bob", name: "Bob" }, games: [{ id: "m1", attackers: "ann", defenders: "bob", result: "draw" }, { id: "m2", attackers: "bob", defenders: "ann", result: null }] }] }] });

@@ -75,6 +75,8 @@ export interface TPairing {
 export interface TRound {
   round: number;
   pairings: TPairing[];
+  /** a round robin's players sitting this round out (one a round when their count is odd) */
+  rests?: PlayerInfo[];
 }
 
 export interface TournamentMe {
@@ -98,6 +100,10 @@ export interface Tournament extends TournamentSummary {
   total_rounds?: number | null;
   duration_min?: number | null;
   games?: TGame[];
+  /** an arena's `tournament` frame: `games` holds each player's last `recent_games` only,
+   *  and this counts each player's games in all (absent from the HTTP view: every game) */
+  game_counts?: Record<string, number>;
+  recent_games?: number;
   me?: TournamentMe | null;
 }
 
@@ -352,6 +358,17 @@ export function gamesOf(t: Pick<Tournament, "standings" | "round_list" | "games"
     out.push({ id: g.id, side, opponent: other ? (who.get(other) ?? other) : "bye", round: e.round, outcome });
   }
   return out;
+}
+
+/** How many of an arena player's latest games their row shows (the frame's `recent_games`). */
+export const RECENT_GAMES = 10;
+
+/** The games a player's row shows: an arena's latest (as many as a `tournament` frame
+ *  carries), and how many came before them (`game_counts` of a frame, else the list's). */
+export function latestGames(t: Pick<Tournament, "format" | "standings" | "round_list" | "games" | "game_counts" | "recent_games">, player: string): { games: PlayerGame[]; earlier: number } {
+  const all = gamesOf(t, player);
+  const games = t.format === "arena" ? all.slice(-(t.recent_games ?? RECENT_GAMES)) : all;
+  return { games, earlier: Math.max(0, (t.game_counts?.[player] ?? all.length) - games.length) };
 }
 
 /** Where the viewer stands: from the standings (frames are the same for everyone), else `me`. */

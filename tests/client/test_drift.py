@@ -69,7 +69,8 @@ def server_frame_types() -> set[str]:
 
 def public_state_keys() -> set[str]:
     """The keys of the dict GameState.public() returns, read from its source: its own dict
-    literal and, spread into it, the one of ``_public_terms`` (the terms no move changes)."""
+    literal and, spread into it, the one of ``_public_terms`` (the terms no move changes),
+    with the keys that one adds only when set (``terms["tournament"] = …``)."""
     tree = ast.parse((HUB / "live" / "state.py").read_text())
     functions = {
         node.name: node
@@ -83,6 +84,12 @@ def public_state_keys() -> set[str]:
             value = sub.value if isinstance(sub, ast.Return | ast.Assign) else None
             if isinstance(value, ast.Dict):
                 keys |= {str(k.value) for k in value.keys if isinstance(k, ast.Constant)}
+            if isinstance(sub, ast.Assign):
+                keys |= {
+                    str(t.slice.value)
+                    for t in sub.targets
+                    if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Constant)
+                }
     assert keys, "GameState.public() returns no dict literal"
     return keys
 

@@ -208,6 +208,17 @@ def test_an_arena_created_joined_paired_and_followed_live(
         back.wait_for()
         assert back.get_attribute("href") == f"/t/{event}"
     shot(defender, f"tournament-game-over-{size}", full=False)
+    # A spectator who opens the game by its link in a new browser, which never saw the
+    # tournament, is led back to it too: the game's state names its tournament.
+    stranger = new_page(viewport)
+    stranger.goto(f"{base}/g/{game}")
+    stranger.wait_for_selector('.page-game[data-status="ended"]')
+    back = stranger.locator("#tournament-back")
+    back.wait_for()
+    assert back.get_attribute("href") == f"/t/{event}"
+    # Not from the tab's memory of the tournament's games (tournament.ts, tournamentOfGame).
+    assert stranger.evaluate(f"() => sessionStorage.getItem('brandubh.tgame.{game}')") is None
+    shot(stranger, f"tournament-game-over-spectator-{size}", full=False)
     defender.click("#tournament-back")
     defender.wait_for_url(EVENT_URL)
     defender.wait_for_selector(f'#t-standings tr[data-me="true"] a.t-g[data-game="{game}"]')
@@ -228,7 +239,7 @@ def test_an_arena_created_joined_paired_and_followed_live(
     defender.wait_for_selector('#t-my-state[data-joined="false"]')
     defender.wait_for_selector("#t-join")
     watcher.wait_for_selector('#t-standings tr[data-state="withdrawn"]')
-    for p in (ann, bob, watcher):
+    for p in (ann, bob, watcher, stranger):
         assert not p.errors, p.errors
 
 
@@ -371,8 +382,8 @@ def test_a_round_robin_shows_its_rounds_and_each_players_games(
     new_page: Any, web_hub: HubProcess
 ) -> None:
     """Three players in a round robin by correspondence: once it starts, its page says round
-    1 of 3, lists the round's match with links to its games, and the players' rows link to
-    their games; on a phone the table fits."""
+    1 of 3, lists the round's match with links to its games and who rests that round, and
+    the players' rows link to their games; on a phone the table fits."""
     base = web_hub.url
     people = [new_page(DESKTOP), new_page(DESKTOP), new_page(PHONE)]
     for p in people:
@@ -403,8 +414,16 @@ def test_a_round_robin_shows_its_rounds_and_each_players_games(
             p.wait_for_selector('#tournament-notice[data-auto="false"]')
         assert EVENT_URL.search(p.url), p.url
     assert phone.inner_text("#t-countdown-label") == "Round 1 of 3"
-    # Two of the three play; the third sits this round out (the view lists matches only).
+    # Two of the three play; the third sits this round out, and the round says so.
     assert phone.locator('#t-rounds .t-round[data-round="1"] .t-pairing').count() == 1
+    rest = phone.locator('#t-rounds .t-round[data-round="1"] .t-rest')
+    assert rest.count() == 1 and "rests this round" in rest.inner_text()
+    paired = phone.inner_text('#t-rounds .t-round[data-round="1"] .t-pairing .t-pair-names')
+    resting = rest.locator(".t-pair-names").inner_text()
+    assert resting not in paired
+    # The one resting is told so on their page (and only they are).
+    told = [name_of(p) for p in people if "You rest this round" in p.inner_text("#t-my-state")]
+    assert told == [resting], told
     links = phone.locator("#t-rounds a[data-game]")
     assert links.count() >= 1
     assert phone.locator("#t-standings tbody tr").count() == 3

@@ -376,3 +376,13 @@ def test_commit_luas_claim_refusals_say_the_time_left() -> None:
     assert changes.script_refusal("opponent_back", "", change).code == "opponent_back"
     never = changes.script_refusal("opponent_back", "never", change)
     assert "has not left" in never.message
+
+
+def test_a_tournament_game_names_its_tournament_and_no_other_game_does() -> None:
+    state = running(origin="tournament", tournament="tAbCdEfGh")
+    h = {k.encode(): v if isinstance(v, bytes) else v.encode() for k, v in state.fields().items()}
+    read = GameState.from_hash(state.id, h)
+    assert read.tournament == "tAbCdEfGh" == read.public()["tournament"]
+    assert "tournament" not in running(origin="seek").public()  # other frames do not grow
+    del h[b"tournament"]  # a hash of before the field
+    assert "tournament" not in GameState.from_hash(state.id, h).public()

@@ -197,6 +197,10 @@ async def test_an_arena_of_four_on_one_hub(start_hub: Callable[..., HubProcess])
     for g in final["games"]:
         text = (await ps[0].http.get(f"/api/games/{g['id']}/record")).text
         fairplay.verify(parse_record(text))
+    # Each game's state names its tournament, for anyone (the game page's way back).
+    for g in final["games"]:
+        state = (await ps[3].game(g["id"]))["state"]
+        assert state["tournament"] == tid and state["origin"] == "tournament", state
 
 
 async def test_an_arena_of_twenty_on_two_hubs_ends_once_with_a_hub_killed(
@@ -247,6 +251,13 @@ async def test_an_arena_of_twenty_on_two_hubs_ends_once_with_a_hub_killed(
     assert last["standings"] == final["standings"]
     running = [m for m in follower.frames if m["t"] == "tournament" and m["status"] == "running"]
     assert len({str(m["standings"]) for m in running}) > 1, "standings pushed as they changed"
+    # A frame carries each player's latest games, by ids (state.frame_view), and counts all.
+    assert sum(last["game_counts"].values()) == 2 * len(final["games"])
+    whole = {g["id"]: g for g in final["games"]}
+    for g in last["games"]:
+        w = whole[g["id"]]
+        sides = (w["attackers"]["id"], w["defenders"]["id"], w["result"])
+        assert (g["attackers"], g["defenders"], g["result"]) == sides, g
 
 
 def hand_standings(v: Msg, fmt: str) -> list[tuple[str, float, dict[str, float]]]:
@@ -294,7 +305,8 @@ def hand_standings(v: Msg, fmt: str) -> list[tuple[str, float, dict[str, float]]
     return rows
 
 
-@pytest.mark.parametrize(("fmt", "count"), [("round_robin", 6), ("swiss", 16)])
+# Five in the round robin: an odd number, so each round one player rests.
+@pytest.mark.parametrize(("fmt", "count"), [("round_robin", 5), ("swiss", 16)])
 async def test_rounds_run_to_the_end(
     start_hub: Callable[..., HubProcess], fmt: str, count: int
 ) -> None:
@@ -330,6 +342,7 @@ async def test_rounds_run_to_the_end(
                     a, d = g["attackers"]["id"], g["defenders"]["id"]
                     loser = loser_of(g["id"], a, d)
                     state = (await by_id[loser].game(g["id"]))["state"]
+                    assert state["tournament"] == tid, state  # the match's later games too
                     if state["status"] != "active":
                         continue
                     done.add(g["id"])
@@ -352,9 +365,17 @@ async def test_rounds_run_to_the_end(
     ]
     assert len(met) == len(set(met)), "no pairing repeats"
     rounds = len(final["rounds"])
-    assert rounds == (count - 1 if fmt == "round_robin" else 4)
-    # Each player was mailed each round's games (a correspondence round), once.
-    for p in ps[:3]:
+    assert rounds == (count if fmt == "round_robin" else 4)
+    # Each round robin round names who sits it out: one player, each once, never one who
+    # plays that round. A Swiss round has nobody resting (its bye is a pairing of its own).
+    rests = [x["id"] for rnd in final["rounds"] for x in rnd["rests"]]
+    assert sorted(rests) == (sorted(p.id for p in ps) if fmt == "round_robin" else [])
+    for rnd in final["rounds"]:
+        paired = {x["id"] for p in rnd["pairings"] for x in (p["a"], p["b"]) if x}
+        assert not paired & {x["id"] for x in rnd["rests"]}, rnd
+    # Each player of a round was mailed its games (a correspondence round), once.
+    first = {x["id"] for p in final["rounds"][0]["pairings"] for x in (p["a"], p["b"]) if x}
+    for p in [p for p in ps if p.id in first][:3]:
         mail = await wsclient.MAILBOX.wait(p.email, f"round 1 of A {fmt}: your games")
         assert f"/t/{tid}" in mail.text
         assert len(wsclient.MAILBOX.mails(p.email, f"round 1 of A {fmt}")) == 1

@@ -800,8 +800,9 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     actions.drawBanner.dataset.wants = actions.drawBanner.dataset.by ? "1" : "";
     actions.drawBanner.hidden = false;
     gameOver.update(state, side, controls.rematch, tracker.rematch, busy.has("rematch") || busy.has("decline_rematch"));
-    // A tournament's game: the way back to its page (the state says, else what this tab saw).
-    gameOver.setTournament((state as { tournament?: string | null }).tournament ?? tournamentOfGame(game));
+    // A tournament's game: the way back to its page, for anyone (the state names it; a hub
+    // of before the field leaves what this tab saw of the tournament).
+    gameOver.setTournament(state.tournament ?? tournamentOfGame(game));
     if (tracker.abortTimeout && state.result?.reason === "aborted") {
       const detail = page.querySelector("#result-text");
       const text = `The ${tracker.abortTimeout}' clock ran out before their first move, so the game was aborted: no result.`;

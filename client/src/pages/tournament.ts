@@ -10,7 +10,7 @@ import {
   countdown,
   formatLine,
   formatName,
-  gamesOf,
+  latestGames,
   myPart,
   playersText,
   rememberTournamentGame,
@@ -43,20 +43,22 @@ function gameWords(g: PlayerGame, i: number): string {
   return `${which}: ${g.side ? `${g.side} ` : ""}against ${g.opponent}, ${OUTCOME_WORDS[g.outcome]}`;
 }
 
-/** A player's games as small links, oldest first: "1", "0", "½", "…" (in progress). */
+/** A player's games as small links, oldest first: "1", "0", "½", "…" (in progress); an
+ *  arena's latest only, after "+n" for the earlier ones (the frame carries no more). */
 function gameChips(t: Tournament, player: string): HTMLElement {
-  const games = gamesOf(t, player);
+  const { games, earlier } = latestGames(t, player);
   return h(
     "span",
-    { class: "t-games" },
-    ...games.map((g, i) =>
+    { class: "t-games", "data-earlier": earlier },
+    earlier > 0 ? h("span", { class: "t-g-more", title: `${earlier} earlier games`, text: `+${earlier}` }) : null,
+    ...games.map((g, n) =>
       h("a", {
         href: `/g/${encodeURIComponent(g.id)}`,
         class: `t-g t-g-${g.outcome} t-g-${g.side ?? "unknown"}`,
         "data-game": g.id,
         "data-outcome": g.outcome,
-        title: gameWords(g, i),
-        "aria-label": gameWords(g, i),
+        title: gameWords(g, earlier + n),
+        "aria-label": gameWords(g, earlier + n),
         text: OUTCOME_MARK[g.outcome],
       }),
     ),
@@ -144,6 +146,10 @@ function roundsList(t: Tournament): HTMLElement | null {
                 ),
               ),
             ),
+          ),
+          // A round robin of an odd number: whoever sits this round out, said in the round.
+          ...(r.rests ?? []).map((p) =>
+            h("li", { class: "t-rest", "data-player": p.id }, h("span", { class: "t-pair-names", text: p.name }), h("span", { class: "t-rest-note", text: "rests this round" })),
           ),
         ),
       ),
@@ -268,6 +274,8 @@ export function mountTournament(root: HTMLElement, ctx: AppContext, id: string):
       myState.append("You are in. Stay on the site when it starts: your games open by themselves.");
     } else if (t.format === "arena") {
       myState.append(h("span", { class: "spinner", "aria-hidden": "true" }), "Waiting for an opponent: your next game opens by itself.");
+    } else if (t.round_list?.find((r) => r.round === t!.round)?.rests?.some((p) => p.id === me)) {
+      myState.append("You rest this round: your games come with the next one.");
     } else {
       myState.append("You are in. Your games of each round appear here and in Your games.");
     }

@@ -389,9 +389,7 @@ class Hub:
 
     async def tournament_frame(self, tournament_id: str) -> bytes:
         """A tournament's frame now, for a socket that starts to follow it."""
-        view = await self.tournaments.view(tournament_id, None)
-        view.pop("me", None)
-        return frames.tournament(tournament_id, view)
+        return frames.tournament(tournament_id, await self.tournaments.frame_view(tournament_id))
 
     async def lobby_tick(self) -> None:
         """Pair waiting players whose windows have widened; now and then push the watch list."""

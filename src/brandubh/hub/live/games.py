@@ -150,6 +150,7 @@ class GameService:
         address: str = "",
         source: str = "",
         seat_by_seed: bool = False,
+        tournament: str = "",
     ) -> tuple[GameState, str]:
         """Create a game; return its state and the invite token (empty against the bot).
 
@@ -166,7 +167,8 @@ class GameService:
 
         With ``seat_by_seed`` (a tournament's pairing, which gives the sides, and a fixed
         ``game_id``) the creator is whichever of the two the seed seats on their side, so
-        the record's sides still follow from its seed (fairplay.verify).
+        the record's sides still follow from its seed (fairplay.verify). ``tournament``
+        names the tournament the game is of (its state shows it).
         """
         check_terms(ruleset, move_time)
         if opponent not in ("bot", "friend"):
@@ -220,6 +222,7 @@ class GameService:
                 match=match,
                 match_no=match_no,
                 origin=origin,
+                tournament=tournament,
                 source=(source or client_source(address)) if opponent == "bot" else "",
             )
             created = await self.scripts.create(

@@ -57,15 +57,17 @@ class MatchService:
         rated: bool | None,
         match_id: str = "",
         origin: str = "seek",
+        tournament: str = "",
     ) -> tuple[str, str]:
         """Create a match and its first game (sides by that game's seed); (match, game).
         With ``match_id`` (a tournament's) it is idempotent: its first game is
-        ``<match_id>-1``, and a match of that id that exists already is left as it is."""
+        ``<match_id>-1``, and a match of that id that exists already is left as it is.
+        ``tournament``: the tournament the match is of, which each of its games names."""
         first = f"{match_id}-1" if match_id else ""
         if match_id and not await self.redis.hsetnx(keys.match(match_id), "id", match_id):
             await self.games.create(
                 a, ruleset, move_time, "friend", joiner=b, rated=rated, match=match_id,
-                match_no=1, game_id=first, origin=origin,
+                match_no=1, game_id=first, origin=origin, tournament=tournament,
             )  # fmt: skip
             return match_id, first
         match_id = match_id or "m" + secrets.token_urlsafe(8)
@@ -84,6 +86,7 @@ class MatchService:
                 "points_b": "0",
                 "games": "",
                 "status": "playing",
+                "tournament": tournament,
             },
         )
         state, _ = await self.games.create(
@@ -97,6 +100,7 @@ class MatchService:
             match_no=1,
             game_id=first,
             origin=origin,
+            tournament=tournament,
         )
         await self.redis.hset(keys.match(match_id), "games", state.id)
         return match_id, state.id
@@ -206,6 +210,7 @@ class MatchService:
                 attacker_id=state.defender,
                 game_id=f"{state.match}-2",
                 origin="match",
+                tournament=state.tournament,
             )
             if nxt.id not in games:
                 update["games"] = " ".join([*games, nxt.id])
@@ -288,6 +293,7 @@ class MatchService:
             attacker_id=player_id if side == "attackers" else other,
             game_id=f"{match_id}-3",
             origin="match",
+            tournament=f.get("tournament", ""),
         )
         games = f["games"].split()
         await self.redis.hset(

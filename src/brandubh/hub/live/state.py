@@ -101,6 +101,7 @@ class GameState:
     match: str = ""  # the two-game match this game belongs to, if any
     match_no: int = 0  # its number in the match: 1, 2, or 3 for a tie-break
     origin: str = ""  # one of ORIGINS; "" in games created before it was stored
+    tournament: str = ""  # the tournament this game is of (every game of its matches too)
     rematch_declined: MaybeSide = ""  # the side that declined the other's rematch offer
     # A bot game: a digest of the client address that created it (games.client_source),
     # so that the bot's turns are shared fairly between addresses too (bot_turns.py).
@@ -166,6 +167,7 @@ class GameState:
             match=s("match"),
             match_no=int(s("match_no", "0")),
             origin=s("origin"),
+            tournament=s("tournament"),
             rematch_declined=_side(s("rematch_declined")),
             source=s("source"),
             recent=_recent(h.get(b"snap", b""), counts),
@@ -324,6 +326,8 @@ class GameState:
                 "match": {"id": self.match, "number": self.match_no} if self.match else None,
                 "origin": self.origin_or_guess(),
             }
+            if self.tournament:  # only then: every other game's frames stay as they were
+                terms["tournament"] = self.tournament
             object.__setattr__(self, "terms", terms)  # a cache: frozen for everything else
         return terms
 
@@ -348,6 +352,7 @@ _STATIC: Final = frozenset(
         "match",
         "match_no",
         "origin",
+        "tournament",
     }
 )
 
@@ -415,5 +420,6 @@ _FIELD: Final[dict[str, Callable[[GameState], str | bytes]]] = {
     "match": lambda s: s.match,
     "match_no": lambda s: str(s.match_no),
     "origin": lambda s: s.origin,
+    "tournament": lambda s: s.tournament,
     "source": lambda s: s.source,
 }

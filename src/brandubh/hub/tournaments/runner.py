@@ -292,6 +292,7 @@ class Runner:
             game_id=gid,
             origin="tournament",
             seat_by_seed=True,
+            tournament=t.id,
         )
         if not invite:
             return  # another hub created it (and tells the players)
@@ -311,6 +312,7 @@ class Runner:
             None,
             match_id=mid,
             origin="tournament",
+            tournament=t.id,
         )
         await self._log_game(t.id, mid, await self.games.load(gid))
 
@@ -438,7 +440,7 @@ class Runner:
             try:
                 t = await state.read(self.redis, tid)
                 if t is not None:
-                    view = t.view(self.clock())
+                    view = state.frame_view(t.view(self.clock()))
                     await self.redis.publish(keys.lobby_channel(), frames.tournament(tid, view))
             except Exception:
                 log.exception("tournament %s: its frame could not be published", tid)

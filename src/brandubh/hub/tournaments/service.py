@@ -163,6 +163,13 @@ class TournamentService:
         out["me"] = t.me(viewer)
         return out
 
+    async def frame_view(self, tid: str) -> dict[str, Any]:
+        """What a ``tournament`` frame carries now: the view without "me", an arena's
+        games cut to each player's latest (state.frame_view)."""
+        out = await self.view(tid, None)
+        out.pop("me", None)
+        return state.frame_view(out)
+
     async def export(self, tid: str) -> dict[str, Any]:
         t = await state.read(self.redis, tid, with_log=True)
         if t is None:

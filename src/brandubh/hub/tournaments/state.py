@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Final, cast
 
 from redis.asyncio import Redis
 
@@ -18,6 +18,31 @@ from brandubh.hub.redis import keys
 from brandubh.hub.tournaments import pairing
 from brandubh.tournaments import Settings, export
 from brandubh.tournaments.formats import Format
+
+# How many of each player's latest games an arena's ``tournament`` frame carries (the
+# page's chips in the standings; every game in play is among them): ``frame_view``.
+RECENT_GAMES: Final = 10
+
+
+def frame_view(view: dict[str, Any]) -> dict[str, Any]:
+    """What the ``tournament`` frame carries of a view: an arena's games cut to each
+    player's last ``RECENT_GAMES``, each with its players' ids only (the names are in the
+    standings), and each player's count (``game_counts``): the frame pushed after every
+    change does not grow with every game of the arena."""
+    games = view.get("games")
+    if not games:
+        return view
+    counts: dict[str, int] = {}
+    kept = []
+    for g in reversed(games):
+        ids = (g["attackers"]["id"], g["defenders"]["id"])
+        if any(counts.get(pid, 0) < RECENT_GAMES for pid in ids):
+            kept.append(
+                {"id": g["id"], "attackers": ids[0], "defenders": ids[1], "result": g["result"]}
+            )
+        for pid in ids:
+            counts[pid] = counts.get(pid, 0) + 1
+    return {**view, "games": kept[::-1], "game_counts": counts, "recent_games": RECENT_GAMES}
 
 
 @dataclass
@@ -188,7 +213,19 @@ class Tournament:
                     "games": games,
                 }
             )
-        return [{"round": r, "pairings": ps} for r, ps in sorted(rounds.items())]
+        return [
+            {"round": r, "pairings": ps, "rests": self._rests(ps)}
+            for r, ps in sorted(rounds.items())
+        ]
+
+    def _rests(self, pairings: list[dict[str, Any]]) -> list[dict[str, str]]:
+        """Who sits a round robin's round out (one a round when the count is odd), by join
+        order; a Swiss's bye is a pairing of its own instead."""
+        if self.format != "round_robin":
+            return []
+        paired = {p[side]["id"] for p in pairings for side in ("a", "b") if p[side]}
+        out = [self.players[pid] for pid in pairing.start_ratings(self) if pid not in paired]
+        return [p.public() for p in sorted(out, key=lambda p: p.n)]
 
     def names(self) -> dict[str, str]:
         return {p.id: p.name for p in sorted(self.players.values(), key=lambda p: p.n)}
