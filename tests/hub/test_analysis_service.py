@@ -289,6 +289,16 @@ async def test_board_evaluations_are_cached_and_never_of_ones_own_game(
 ) -> None:
     hub = start_hub({**TINY, "BRANDUBH_ANALYSIS_WAIT_S": "30"}, redis=fresh_redis_url)
     game, alice, bob = await friend_game(hub.url, "nielsen")  # started, not a move yet
+    # The players' indexes of their games in progress are written just after the start's
+    # commit (listings.py): the refusal holds from when the game is listed.
+    for player in (alice, bob):
+        for _ in range(100):
+            listed = (await player.http.get("/api/me/games")).json()["playing"]
+            if [g["id"] for g in listed] == [game]:
+                break
+            await asyncio.sleep(0.05)
+        else:
+            raise AssertionError(f"game {game} never listed as {player.id}'s")
     position = Game("nielsen").position
     body = {"ruleset": "nielsen", "position": position}
     own = await alice.http.post("/api/analysis/position", json=body)

@@ -174,7 +174,8 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   const soundToggle = h("button", { type: "button", class: "btn btn-small sound-toggle", id: "sound-toggle" });
   // The analysis board at the position shown: for spectators and after the end, never for
   // a player of a game in progress (the server refuses them anyway).
-  const boardLink = h("a", { class: "btn btn-small slot-invisible", id: "game-board-link", text: "Analysis board" });
+  const boardLink = h("a", { class: "btn btn-small", id: "game-board-link", text: "Analysis board", hidden: true });
+  let boardOffered: boolean | null = null; // decided at the first state shown
   const notifyGame = h("button", { type: "button", class: "btn btn-small", id: "notify-ask-game", text: "Notify me of my moves", hidden: true });
   const conditional = new ConditionalPanel(live, game); // correspondence games only (conditional.ts)
   const legend = h(
@@ -818,10 +819,13 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     input.disabled = state.status !== "active";
     const canNotify = side !== null && state.move_time >= 3600 && state.status !== "ended" && notificationState() === "default";
     notifyGame.hidden = !canNotify;
-    // A player is offered the board only once the game is over; until then the link keeps
-    // its place unseen (and out of reach), so its arrival at the end moves nothing.
-    const offerBoard = side === null || state.status === "ended";
-    boardLink.classList.toggle("slot-invisible", !offerBoard);
+    // Spectators are offered the board, and a player who opens a game already over; a
+    // player whose game ends on this page finds it on the replay (the game-over panel's
+    // link), so nothing appears here at the end to move the panels (no layout shift).
+    // (A state arrives over the socket after its hello, which named a player's id.)
+    boardOffered ??= side === null || state.status === "ended";
+    const offerBoard = boardOffered === true && (side === null || state.status === "ended");
+    boardLink.hidden = !offerBoard;
     if (offerBoard) {
       const moves = tracker.moves;
       boardLink.href = boardUrl({ ruleset: state.ruleset, position: null, moves: [...moves], ply: viewPly ?? moves.length });
