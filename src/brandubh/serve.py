@@ -232,8 +232,6 @@ def run(
         # Links in mail point here unless the operator names the public address.
         os.environ.setdefault("BRANDUBH_PUBLIC_URL", f"http://{shown}:{actual}")
         os.environ.setdefault("BRANDUBH_MAIL_DIR", str(data_dir.parent / "mail"))
-        click.echo(f"brandubh: listening on http://{shown}:{actual}")
-        sys.stdout.flush()
         config = WorkerConfig(
             "brandubh.hub.app:create_app",
             factory=True,
@@ -255,7 +253,12 @@ def run(
             log_level=os.environ.get("BRANDUBH_LOG_LEVEL", "warning"),
             timeout_graceful_shutdown=5,
         )
+        # The workers first: Popen returns once each has exec'd, so a signal sent to the
+        # whole group after "listening" never lands in a child still between fork and exec
+        # (where the service's own SIGTERM handler would print an ignored exception).
         with analysis_workers(analysis):
+            click.echo(f"brandubh: listening on http://{shown}:{actual}")
+            sys.stdout.flush()
             if workers > 1:
                 Multiprocess(config, sockets=[sock]).run()
             else:
