@@ -2,32 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { Seek } from "./lobby";
 import { LobbyFeed, type LobbyChange, type LobbyReply, type LobbyTransport } from "./lobbyfeed";
 import type { PlayerInfo } from "./protocol";
+import { FakeFrames } from "./testing";
 
-class FakeTransport implements LobbyTransport {
-  isOpen = true;
+class FakeTransport extends FakeFrames implements LobbyTransport {
   player: PlayerInfo | null = { id: "me", name: "Me" };
-  sent: Record<string, unknown>[] = [];
   unhandled: { t: string }[] = [];
-  private hooks = new Set<(frame: { t: string }) => boolean | void>();
-  private subs = new Set<(change: { type: string }) => void>();
-  sendExtra(frame: { t: string }): boolean {
-    if (!this.isOpen) return false;
-    this.sent.push(frame as Record<string, unknown>);
-    return true;
-  }
-  onFrame(fn: (frame: { t: string }) => boolean | void): () => void {
-    this.hooks.add(fn);
-    return () => this.hooks.delete(fn);
-  }
-  subscribe(fn: (change: { type: string }) => void): () => void {
-    this.subs.add(fn);
-    return () => this.subs.delete(fn);
-  }
   // the server's side
   receive(frame: { t: string } & Record<string, unknown>): void {
-    let taken = false;
-    for (const fn of this.hooks) taken = fn(frame) === true || taken;
-    if (!taken) this.unhandled.push(frame);
+    if (!this.deliver(frame)) this.unhandled.push(frame);
   }
   drop(): void {
     this.isOpen = false;

@@ -33,3 +33,33 @@ export function makeState(ply: number, extra: Partial<State> = {}): State {
     ...extra,
   };
 }
+
+/** A socket's frame traffic for a feed's tests: what the feed sends, frames the server
+ *  "sends" (``deliver``: whether a hook took it) and connection changes (``change``). */
+export class FakeFrames {
+  isOpen = true;
+  sent: Record<string, unknown>[] = [];
+  protected hooks = new Set<(frame: { t: string }) => boolean | void>();
+  protected subs = new Set<(change: { type: string }) => void>();
+  sendExtra(frame: { t: string }): boolean {
+    if (!this.isOpen) return false;
+    this.sent.push(frame as Record<string, unknown>);
+    return true;
+  }
+  onFrame(fn: (frame: { t: string }) => boolean | void): () => void {
+    this.hooks.add(fn);
+    return () => this.hooks.delete(fn);
+  }
+  subscribe(fn: (change: { type: string }) => void): () => void {
+    this.subs.add(fn);
+    return () => this.subs.delete(fn);
+  }
+  deliver(frame: { t: string } & Record<string, unknown>): boolean {
+    let taken = false;
+    for (const fn of this.hooks) taken = fn(frame) === true || taken;
+    return taken;
+  }
+  change(type: string): void {
+    for (const fn of this.subs) fn({ type });
+  }
+}

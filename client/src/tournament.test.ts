@@ -20,6 +20,7 @@ import {
 } from "./tournament";
 import { TournamentFeed, type TournamentChange, type TournamentTransport } from "./tournamentfeed";
 import { nextGameText } from "./tournamentnav";
+import { FakeFrames } from "./testing";
 
 const MIN = 60_000;
 const NOW = 1_800_000_000_000;
@@ -211,31 +212,9 @@ describe("the create form", () => {
   });
 });
 
-class FakeTransport implements TournamentTransport {
-  isOpen = true;
-  sent: Record<string, unknown>[] = [];
-  private hooks = new Set<(frame: { t: string }) => boolean | void>();
-  private subs = new Set<(change: { type: string }) => void>();
-  sendExtra(frame: { t: string }): boolean {
-    if (!this.isOpen) return false;
-    this.sent.push(frame as Record<string, unknown>);
-    return true;
-  }
-  onFrame(fn: (frame: { t: string }) => boolean | void): () => void {
-    this.hooks.add(fn);
-    return () => this.hooks.delete(fn);
-  }
-  subscribe(fn: (change: { type: string }) => void): () => void {
-    this.subs.add(fn);
-    return () => this.subs.delete(fn);
-  }
+class FakeTransport extends FakeFrames implements TournamentTransport {
   receive(frame: { t: string } & Record<string, unknown>): boolean {
-    let taken = false;
-    for (const fn of this.hooks) taken = fn(frame) === true || taken;
-    return taken;
-  }
-  change(type: string): void {
-    for (const fn of this.subs) fn({ type });
+    return this.deliver(frame);
   }
 }
 
