@@ -2,7 +2,7 @@
 
 ``plies [--rulesets nielsen,walker] [--plies 12] [--nodes N] [--rounds 1]``: plies analysed
 per CPU second by one worker (``analyse_game`` at ``NODES_PER_PLY`` nodes a position), the
-compiled modules (mypyc) against the same code uncompiled (``brandubh.uncompiled``), each in
+compiled modules (mypyc) against the same code uncompiled (``brandubh.native.uncompiled``), each in
 a fresh interpreter, alternating round by round so that load on the machine falls on both
 alike (as bench/compiled.py does); printed side by side with the CPU a 60-ply game takes.
 Both builds must give the same analyses. The games are seeded: a random opening of four
@@ -44,9 +44,9 @@ def plies_child(which: str, rulesets: list[str], plies: int, nodes: int) -> None
     """In a fresh interpreter: analyse each rule set's game; print JSON [[rule set, plies,
     CPU seconds, digest of the analysis], ...] or {"unavailable": why}."""
     if which == "uncompiled":
-        import brandubh.uncompiled
+        import brandubh.native.uncompiled
 
-        brandubh.uncompiled.install()
+        brandubh.native.uncompiled.install()
     from brandubh import native
 
     if native.all_compiled() != (which == "compiled"):

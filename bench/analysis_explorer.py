@@ -44,7 +44,7 @@ from sqlalchemy import func, select, text
 
 from brandubh.engine import Board, Game, get_ruleset, parse_position
 from brandubh.engine.squares import parse_square
-from brandubh.postgres_server import EmbeddedPostgres
+from brandubh.run.postgres_server import EmbeddedPostgres
 from brandubh.store import FinishedGame, Seat, Store, archive, upgrade_url  # archive: a module
 from brandubh.store.explorer import (
     EXPLORER_PLIES,

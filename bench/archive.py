@@ -29,8 +29,8 @@ from sqlalchemy import text
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import Player
 from brandubh.hub.redis.scripts import Scripts
-from brandubh.postgres_server import EmbeddedPostgres
-from brandubh.redis_server import EmbeddedRedis
+from brandubh.run.postgres_server import EmbeddedPostgres
+from brandubh.run.redis_server import EmbeddedRedis
 from brandubh.store import FinishedGame, Seat, Store, upgrade_url
 
 # One hub launcher for the tests and the benchmarks: tests/services.py.

@@ -46,7 +46,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 from brandubh.hub.redis import keys  # noqa: E402
-from brandubh.redis_server import EmbeddedCluster, EmbeddedRedis  # noqa: E402
+from brandubh.run.redis_server import EmbeddedCluster, EmbeddedRedis  # noqa: E402
 from load import CORNERS, Staged, pct, report, run_load, stage  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 

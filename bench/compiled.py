@@ -5,7 +5,7 @@ Run by hand: ``python bench/compiled.py [--positions 8] [--nodes 40000] [--round
 Searches bench/bot.py's fixed suite positions of the slide rule sets and newsome at one
 node budget, and replays seeded random games of every rule set, in fresh interpreters that
 alternate round by round between the compiled modules and their sources
-(``brandubh.uncompiled``), so load on the machine falls on both alike; prints each round,
+(``brandubh.native.uncompiled``), so load on the machine falls on both alike; prints each round,
 the totals and the ratios. Both must find the same nodes.
 """
 
@@ -51,9 +51,9 @@ def child(which: str, positions: int, nodes: int) -> None:
     """In a fresh interpreter: search the suite and replay the games; print (nodes, CPU
     seconds, moves, CPU seconds) as JSON."""
     if which == "uncompiled":
-        import brandubh.uncompiled
+        import brandubh.native.uncompiled
 
-        brandubh.uncompiled.install()
+        brandubh.native.uncompiled.install()
     import random
 
     import bot

@@ -35,7 +35,7 @@ from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import Player
 from brandubh.hub.redis import keys
 from brandubh.hub.redis.scripts import Scripts
-from brandubh.redis_server import EmbeddedRedis
+from brandubh.run.redis_server import EmbeddedRedis
 
 # One hub launcher for the tests and the benchmarks: tests/services.py.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

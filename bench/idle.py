@@ -22,7 +22,7 @@ import redis
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from brandubh.redis_server import EmbeddedRedis  # noqa: E402
+from brandubh.run.redis_server import EmbeddedRedis  # noqa: E402
 from load import cpu_s, redis_cpu_s  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 

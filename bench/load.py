@@ -72,7 +72,7 @@ sys.path.insert(0, str(HERE))
 # One hub launcher for the tests and the benchmarks: tests/services.py.
 sys.path.insert(0, str(HERE.parent / "tests"))
 import rawws  # noqa: E402
-from brandubh.redis_server import EmbeddedRedis  # noqa: E402
+from brandubh.run.redis_server import EmbeddedRedis  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 
 CORNERS = ("a1", "a7", "g1", "g7")

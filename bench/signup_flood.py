@@ -27,7 +27,7 @@ from pathlib import Path
 
 import httpx
 
-from brandubh.redis_server import EmbeddedRedis
+from brandubh.run.redis_server import EmbeddedRedis
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))

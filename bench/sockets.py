@@ -28,7 +28,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 import rawws  # noqa: E402
-from brandubh.redis_server import EmbeddedRedis  # noqa: E402
+from brandubh.run.redis_server import EmbeddedRedis  # noqa: E402
 from load import stage, start_app  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 

@@ -38,8 +38,8 @@ from redis.asyncio import Redis
 
 from brandubh.hub.accounts import Sessions
 from brandubh.hub.live import Player
-from brandubh.redis_server import EmbeddedRedis
-from brandubh.serve import raise_descriptor_limit
+from brandubh.run.redis_server import EmbeddedRedis
+from brandubh.run.serve import raise_descriptor_limit
 from brandubh.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))

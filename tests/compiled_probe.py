@@ -1,7 +1,7 @@
 """What the compiled modules compute on fixed inputs, as plain JSON values.
 
 tests/test_compiled.py runs ``probe`` here (compiled) and, through ``main``, in a second
-process that loads the sources (``brandubh.uncompiled``); the two must be equal.
+process that loads the sources (``brandubh.native.uncompiled``); the two must be equal.
 """
 
 from __future__ import annotations
@@ -217,9 +217,9 @@ def run_uncompiled(code: str, given: Json = None) -> Json:
     compiled module from its source, with ``given`` as JSON on its stdin; that value."""
     script = (
         f"import sys\nsys.path.insert(0, {str(Path(__file__).parent)!r})\n"
-        "import brandubh.uncompiled\nbrandubh.uncompiled.install()\n"
+        "import brandubh.native.uncompiled\nbrandubh.native.uncompiled.install()\n"
         f"{code}\n"
-        "from brandubh import native, uncompiled\n"
+        "from brandubh import native\nfrom brandubh.native import uncompiled\n"
         "ran = [sys.modules[n] for n in uncompiled.COMPILED_MODULES if n in sys.modules]\n"
         "assert ran and not any(map(native.is_compiled, ran)), ran\n"
     )

@@ -23,8 +23,8 @@ import redis
 import redis.asyncio as aioredis
 
 import wsclient
-from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
-from brandubh.redis_server import EmbeddedCluster, EmbeddedRedis, RedisNotFound
+from brandubh.run.postgres_server import EmbeddedPostgres, PostgresNotFound
+from brandubh.run.redis_server import EmbeddedCluster, EmbeddedRedis, RedisNotFound
 from brandubh.store import Store, upgrade_url
 from services import DurableRedis, HubProcess, create_database, mail_env, missing, run_async
 
@@ -266,7 +266,7 @@ def npm() -> str:
 @pytest.fixture(scope="session")
 def client_dist() -> Path:
     """The built client (client/dist), built once per session if missing or stale."""
-    from brandubh.client_build import CLIENT_DIR, ClientBuildError, ensure_client_built
+    from brandubh.run.client_build import CLIENT_DIR, ClientBuildError, ensure_client_built
 
     try:
         ensure_client_built()

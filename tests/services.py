@@ -186,7 +186,7 @@ def shared_database() -> str:
         import tempfile
         from pathlib import Path
 
-        from brandubh.postgres_server import EmbeddedPostgres
+        from brandubh.run.postgres_server import EmbeddedPostgres
         from brandubh.store import upgrade_url
 
         folder = Path(tempfile.mkdtemp(prefix="brandubh-bench-pg-"))
@@ -208,7 +208,7 @@ class DurableRedis:
     second), that the test may SIGKILL and restart on the same data, or SIGSTOP and SIGCONT."""
 
     def __init__(self, data_dir: Path) -> None:
-        from brandubh.redis_server import find_redis_server
+        from brandubh.run.redis_server import find_redis_server
 
         self.binary = find_redis_server()
         self.data_dir = data_dir

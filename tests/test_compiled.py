@@ -17,8 +17,8 @@ import pytest
 import brandubh.engine
 import brandubh.hub.messages  # noqa: F401  (imported, so install must refuse)
 import compiled_probe
-from brandubh import native, uncompiled
-from brandubh.native import StaleBuildError, check_build, check_fresh
+from brandubh import native
+from brandubh.native import StaleBuildError, check_build, check_fresh, uncompiled
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = native.all_compiled()

@@ -21,8 +21,13 @@ import httpx
 import pytest
 import redis
 
-from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound, find_postgres
-from brandubh.redis_server import EmbeddedRedis, RedisNotFound, find_redis_cli, find_redis_server
+from brandubh.run.postgres_server import EmbeddedPostgres, PostgresNotFound, find_postgres
+from brandubh.run.redis_server import (
+    EmbeddedRedis,
+    RedisNotFound,
+    find_redis_cli,
+    find_redis_server,
+)
 from services import missing
 from wsclient import PASSWORD
 

@@ -10,9 +10,9 @@ import pytest
 from click.testing import CliRunner
 
 from brandubh import fairplay
-from brandubh.cli import main
 from brandubh.engine import Game, Record, Result, Side, format_record, opponent
 from brandubh.fairplay import MatchGame, VerificationFailed, match_of, verify
+from brandubh.run.cli import main
 
 CREATOR, JOINER = "Ann", "Bob"
 

@@ -1,3 +1,3 @@
-from brandubh.cli import main
+from brandubh.run.cli import main
 
 main()

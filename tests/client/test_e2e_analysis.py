@@ -22,7 +22,7 @@ from test_e2e import QUICK_ESCAPE, shot, sign_up
 from test_e2e_experience import DESKTOP, PHONE, SIZES, name_of
 
 import wsclient
-from brandubh.redis_server import EmbeddedRedis, RedisNotFound
+from brandubh.run.redis_server import EmbeddedRedis, RedisNotFound
 from services import HubProcess, mail_env, missing, run_async
 
 Page = Any

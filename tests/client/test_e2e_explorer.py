@@ -16,7 +16,7 @@ from test_e2e import shot
 from test_e2e_experience import SIZES
 
 from brandubh.engine import Game
-from brandubh.postgres_server import EmbeddedPostgres
+from brandubh.run.postgres_server import EmbeddedPostgres
 from brandubh.store import FinishedGame, Seat, Store
 from conftest import new_database
 from services import HubProcess, mail_env, run_async

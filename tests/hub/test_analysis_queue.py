@@ -13,10 +13,10 @@ import pytest
 import redis
 from click.testing import CliRunner
 
-from brandubh.analysis_worker import Worker
-from brandubh.cli import main
+from brandubh.hub.analysis import Worker
 from brandubh.hub.config import Settings
 from brandubh.hub.redis import keys, lua_source
+from brandubh.run.cli import main
 from services import sync_client
 
 Q = keys.analysis_queue()

@@ -12,7 +12,7 @@ import redis
 
 from brandubh.hub.live.games import client_source
 from brandubh.hub.redis import keys
-from brandubh.redis_server import EmbeddedRedis
+from brandubh.run.redis_server import EmbeddedRedis
 from services import HubProcess
 from wsclient import Player, Socket, friend_game, random_address, seated
 

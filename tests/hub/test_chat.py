@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from brandubh.hub.live.chat import PER_ACCOUNT, PER_ROOM
+from brandubh.hub.chat.service import PER_ACCOUNT, PER_ROOM
 from brandubh.store import Store
 from services import HubProcess
 from wsclient import Player, Socket, friend_game
@@ -285,7 +285,7 @@ async def test_the_moderation_command_lists_reports_mutes_and_clears(
 ) -> None:
     from click.testing import CliRunner
 
-    from brandubh.cli import main
+    from brandubh.run.cli import main
 
     game, alice, bob = await friend_game(hub.url)
     a = await alice.connect()

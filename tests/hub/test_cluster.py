@@ -81,7 +81,7 @@ from test_tournaments import (  # noqa: F401  (a tournament's keys: one hash tag
 )
 
 from brandubh.hub.redis import keys
-from brandubh.redis_server import EmbeddedCluster, RedisNotFound
+from brandubh.run.redis_server import EmbeddedCluster, RedisNotFound
 from services import CLUSTER_URLS, HubProcess, mail_env, missing
 from wsclient import Player, Socket, friend_game, side_of
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from brandubh.redis_server import EmbeddedRedis
+from brandubh.run.redis_server import EmbeddedRedis
 from wsclient import Msg, Socket, friend_game, seated
 
 # 60 s per move at this scale: 3 s. Schedulers poll often, so a timeout is not late.

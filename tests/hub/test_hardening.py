@@ -34,7 +34,7 @@ from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.http import site
 from brandubh.hub.redis import Scripts, keys
-from brandubh.redis_server import EmbeddedRedis
+from brandubh.run.redis_server import EmbeddedRedis
 from services import HubProcess
 from wsclient import PASSWORD, Msg, Player, Socket, close_code, friend_game, seated
 

@@ -19,6 +19,7 @@ import redis.asyncio as aioredis
 from brandubh.engine import Game
 from brandubh.hub.accounts.accounts import Accounts
 from brandubh.hub.accounts.sessions import Sessions
+from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.live.changes import Change
 from brandubh.hub.live.endings import Endings
@@ -80,7 +81,7 @@ async def services(fresh_redis_url: str, store: Store) -> AsyncIterator[dict[str
     r = aioredis.Redis.from_url(fresh_redis_url)
     scripts = Scripts.register(r)
     games = GameService(r, scripts, archive=store)
-    rater = Rater(r, games, store)
+    rater = Rater(r, games, store, ChatService(r, games.scripts, store))
     yield {
         "redis": r,
         "store": store,
@@ -129,7 +130,7 @@ async def test_a_rated_result_moves_both_ratings_once_with_two_hubs_and_a_replay
     store = Store.from_url(database_url)
     scripts = Scripts.register(r)
     games = GameService(r, scripts, archive=store)
-    rater = Rater(r, games, store)
+    rater = Rater(r, games, store, ChatService(r, games.scripts, store))
     outcomes: list[object] = []
 
     async def archive(game_id: str) -> None:

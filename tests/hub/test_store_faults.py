@@ -16,7 +16,7 @@ from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import Player as Seat
 from brandubh.hub.redis import keys
 from brandubh.hub.redis.scripts import Scripts
-from brandubh.postgres_server import EmbeddedPostgres
+from brandubh.run.postgres_server import EmbeddedPostgres
 from brandubh.store import Store
 from services import HubProcess
 from wsclient import PASSWORD, Player

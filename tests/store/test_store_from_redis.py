@@ -14,7 +14,7 @@ from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import Player
 from brandubh.hub.redis import keys
 from brandubh.hub.redis.scripts import Scripts
-from brandubh.migrate_redis import OldKeys
+from brandubh.run.migrate_redis import OldKeys
 from brandubh.store import Store
 
 

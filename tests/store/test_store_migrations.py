@@ -10,7 +10,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 
-from brandubh.postgres_server import EmbeddedPostgres
+from brandubh.run.postgres_server import EmbeddedPostgres
 from brandubh.store import create_engine, upgrade
 from brandubh.store.db import current, head
 from brandubh.store.tables import metadata

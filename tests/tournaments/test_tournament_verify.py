@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tournament_sim import simulate_arena, simulate_matches
 
-from brandubh.cli import main
+from brandubh.run.cli import main
 from brandubh.tournaments import verify_tournament
 
 

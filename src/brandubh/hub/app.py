@@ -29,6 +29,8 @@ from starlette.websockets import WebSocket
 from brandubh import native
 from brandubh.hub import loops
 from brandubh.hub.accounts import Accounts, Resets, Sessions, Verification
+from brandubh.hub.analysis import Analyses
+from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import CODES
 from brandubh.hub.http import (
@@ -42,9 +44,7 @@ from brandubh.hub.http import (
 from brandubh.hub.http import routes as http_routes
 from brandubh.hub.live import (
     CONDITIONAL_POLL_S,
-    Analyses,
     BotWorker,
-    ChatService,
     Conditionals,
     ConditionalWorker,
     Endings,
@@ -174,7 +174,7 @@ class Hub:
         self.accounts = Accounts(redis, scripts, sessions, settings, store)
         self.session_guard = SessionGuard(sessions, sockets)
         self.chat = ChatService(redis, scripts, store)
-        self.rater = Rater(redis, games, store, grace_s=settings.live_grace_s, chat=self.chat)
+        self.rater = Rater(redis, games, store, self.chat, grace_s=settings.live_grace_s)
         self.matches = matches = MatchService(redis, games, store, settings.live_grace_s)
         self.tournament_runner = TournamentRunner(
             redis, scripts, games, matches, store, clock.now_ms, settings.live_grace_s
@@ -206,7 +206,7 @@ class Hub:
         self.lobby = Lobby(
             redis, scripts, games, rating=self.rater.lookup, matches=matches, clock=clock.now_ms
         )
-        # Analysis by the bot: queued here, computed by the workers (brandubh.analysis_worker).
+        # Analysis by the bot: queued here, computed by the workers (hub/analysis/worker.py).
         self.analyses = Analyses(redis, scripts, games, store, settings)
         self.watchers = Watchers(scripts)
         self.presence = Presence(scripts.presence)

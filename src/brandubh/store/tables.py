@@ -46,7 +46,7 @@ accounts = Table(
     Column("reminders", Boolean, nullable=False, server_default="true"),  # move reminders
     Column("chat_off", Boolean, nullable=False, server_default="false"),  # hides game chats
     # Set by a moderator (``brandubh moderation mute``): the account's chat lines are shown
-    # to itself only (hub/live/chat.py).
+    # to itself only (hub/chat/service.py).
     Column("muted", Boolean, nullable=False, server_default="false"),
 )
 
@@ -140,7 +140,7 @@ matches = Table(
     Column("summary", JSONB, nullable=False),  # the shape GET /api/matches/<id> answers
 )
 
-# The player chat of each finished game between people (hub/live/chat.py), archived with
+# The player chat of each finished game between people (hub/chat/service.py), archived with
 # it: shown on the replay to its two players only. A muted author's lines are kept, marked.
 chat_lines = Table(
     "chat_lines",
@@ -155,7 +155,7 @@ chat_lines = Table(
     PrimaryKeyConstraint("game_id", "n"),
 )
 
-# A chat line someone reported (hub/live/chat.py), with the line as it was said; open
+# A chat line someone reported (hub/chat/service.py), with the line as it was said; open
 # until a moderator clears it or mutes its author (``brandubh moderation``).
 chat_reports = Table(
     "chat_reports",

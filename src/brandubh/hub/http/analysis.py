@@ -4,7 +4,7 @@ board evaluations, and the analysis board's lines (docs/protocol.md §2.3).
 Who may ask for a game's analysis: a player of the game, or, for a game that is not
 private (a private challenge), any account with a confirmed address. Nobody playing a game
 gets it evaluated while it runs: by its id (``own_game`` here) or by its position typed in
-(live/analyses.py).
+(analysis/analyses.py).
 """
 
 from __future__ import annotations

@@ -12,9 +12,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from brandubh.hub.accounts import COOKIE, TTL_S, Accounts, Sessions
+from brandubh.hub.analysis import Analyses
+from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal, http_status
-from brandubh.hub.live import Analyses, ChatService, GameService, MatchService, Rater
+from brandubh.hub.live import GameService, MatchService, Rater
 from brandubh.hub.tournaments import TournamentService
 from brandubh.hub.wire import unsafe_request_allowed
 

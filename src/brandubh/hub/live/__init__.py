@@ -2,17 +2,15 @@
 ``commit.lua`` (the commit path: the cache of recent games, the event frames, the commit
 call), the games' service that chooses each change, Redis's clock and the fair-clock
 watermarks, the deadline scheduler, the bot's turns, conditional moves (stored, and their
-replies played), endings, the archive and ratings, two-game matches, the games' chat, the
+replies played), endings, the archive and ratings, two-game matches, the
 terms a game may have (``terms``: time per move, bot levels, live or correspondence), the
-lists to browse (the watch list, each player's games), and analysis by the bot as the hubs
-ask for it (``analyses``: the queue the workers take it from). It never imports the
-sockets (``wire``), the pages (``http``), mail, accounts or the lobby: they are built on it."""
+lists to browse (the watch list, each player's games). It never imports the sockets
+(``wire``), the pages (``http``), mail, accounts, chat, analysis or the lobby: they are
+built on it."""
 
 from brandubh.hub.live import mygames
-from brandubh.hub.live.analyses import Analyses
 from brandubh.hub.live.bot_turns import BotWorker
 from brandubh.hub.live.changes import Change
-from brandubh.hub.live.chat import ChatService
 from brandubh.hub.live.clock import Marks, RedisClock
 from brandubh.hub.live.conditional import Conditionals
 from brandubh.hub.live.conditional_turns import POLL_S as CONDITIONAL_POLL_S
@@ -30,10 +28,8 @@ __all__ = [
     "BOT_ID",
     "CONDITIONAL_POLL_S",
     "LIVE_UNDER_S",
-    "Analyses",
     "BotWorker",
     "Change",
-    "ChatService",
     "ConditionalWorker",
     "Conditionals",
     "Endings",

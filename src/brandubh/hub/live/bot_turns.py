@@ -29,7 +29,6 @@ from typing import Final
 from redis.asyncio import Redis
 
 from brandubh.bot import search_is_compiled, think
-from brandubh.embedded import die_with_parent
 from brandubh.hub.background import Tasks
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import Refusal
@@ -39,6 +38,7 @@ from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import BOT_ID
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
+from brandubh.run.embedded import die_with_parent
 
 log = logging.getLogger(__name__)
 

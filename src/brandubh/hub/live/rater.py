@@ -18,7 +18,7 @@ A game counts for ratings when it was created rated, was played between two acco
 from __future__ import annotations
 
 import logging
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 import msgpack
 from redis.asyncio import Redis
@@ -26,7 +26,6 @@ from redis.asyncio import Redis
 from brandubh.engine import format_record
 from brandubh.hub.config import LIVE_GRACE_S
 from brandubh.hub.live import stored
-from brandubh.hub.live.chat import ROOMS, ChatService
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import BOT_ID, GameState, Hash
 from brandubh.hub.redis import keys
@@ -74,19 +73,25 @@ def finished_game(state: GameState, raw: Hash, seed: str, record: str) -> Finish
     )
 
 
+class ChatArchive(Protocol):
+    """Where a finished game's player chat is kept (``brandubh.hub.chat.ChatService``)."""
+
+    async def archive(self, game_id: str) -> None: ...
+
+
 class Rater:
     def __init__(
         self,
         redis: Redis,
         games: GameService,
         store: Store,
+        chat: ChatArchive,
         grace_s: float = LIVE_GRACE_S,
-        chat: ChatService | None = None,
     ) -> None:
         self.redis = redis
         self.games = games
         self.store = store
-        self.chat = chat or ChatService(redis, games.scripts, store)
+        self.chat = chat
         self.grace_ms = max(1, int(grace_s * 1000))
 
     # -- archiving one game ------------------------------------------------------------------
@@ -123,7 +128,7 @@ class Rater:
             keys.moves(game_id),
             keys.repetitions(game_id),
             keys.chat_numbers(game_id),
-            *(keys.chat(game_id, room) for room in ROOMS),
+            *(keys.chat(game_id, room) for room in keys.CHAT_ROOMS),
         ):
             # LT: a later run (a second hub, a retry) never pushes the expiry back.
             pipe.pexpire(key, self.grace_ms, lt=True)

@@ -173,5 +173,5 @@ def analysis_done(game_id: str) -> bytes:
 
 def analysis_evaluated(digest: str) -> bytes:
     """On the hubs' channel: a worker cached the board evaluation of this digest, which a
-    request on some hub may be waiting for (live/analyses.py)."""
+    request on some hub may be waiting for (analysis/analyses.py)."""
     return encode({"t": "analysis_evaluated", "key": digest})

@@ -273,7 +273,7 @@ class DeclineRematch(NamedTuple):
 
 
 class Chat(NamedTuple):
-    """Say a line in one of a game's chat rooms (live/chat.py says who may, and where)."""
+    """Say a line in one of a game's chat rooms (chat/service.py says who may, and where)."""
 
     game: str
     room: Literal["players", "spectators"]

@@ -95,9 +95,12 @@ def gone(game_id: str) -> str:
     return f"{PREFIX}:{tag(bucket(game_id))}:gone:{game_id}"
 
 
+CHAT_ROOMS: Final = ("players", "spectators")  # a game's chat rooms, each a key of its own
+
+
 def chat(game_id: str, room: str) -> str:
     """List: the latest lines of one chat room of a game ("players" or "spectators"; at
-    most live/chat.py's KEEP), each a msgpack map (lua/chat.lua). Lives: like the events
+    most chat/service.py's KEEP), each a msgpack map (lua/chat.lua). Lives: like the events
     (as long as the game is played, then the grace once archived: rater.py, and chat.lua
     gives a line said in the grace the game's remaining time)."""
     return f"{PREFIX}:{tag(bucket(game_id))}:chat:{room}:{game_id}"
@@ -111,7 +114,7 @@ def chat_numbers(game_id: str) -> str:
 
 def chat_window(game_id: str, who: str) -> str:
     """String: lines said in the game's current rate window by one account (its id) or in
-    one room ("room:<room>"): chat.lua's limits. Lives: one window (live/chat.py's WINDOW_MS)
+    one room ("room:<room>"): chat.lua's limits. Lives: one window (chat/service.py's WINDOW_MS)
     from its first line."""
     return f"{PREFIX}:{tag(bucket(game_id))}:chw:{game_id}:{who}"
 
@@ -307,7 +310,7 @@ def account_sessions(account_id: str) -> str:
 
 
 # The permanent record an earlier version kept under {acct} (accounts, ratings, histories,
-# the archive) is spelled in brandubh/migrate_redis.py, which alone reads it now.
+# the archive) is spelled in brandubh/run/migrate_redis.py, which alone reads it now.
 
 
 def login_limits() -> str:
@@ -332,7 +335,7 @@ def match(match_id: str) -> str:
 # -- analysis by the bot -------------------------------------------------------------------
 # The queue of analyses and board evaluations, their jobs and the evaluations kept by
 # position share the hash tag {ana}: each step of a job is one script in one slot, on one
-# Redis or a cluster (live/analyses.py asks, brandubh/analysis_worker.py works; docs/analysis.md).
+# Redis or a cluster (analysis/analyses.py asks, brandubh/hub/analysis/worker.py works; docs/analysis.md).
 
 ANALYSIS: Final = f"{PREFIX}:{{ana}}"
 POSITION_CACHE_S: Final = 7 * 24 * 3600  # how long a board evaluation is kept by position

@@ -31,9 +31,10 @@ from starlette.requests import cookie_parser
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from brandubh.hub.accounts import COOKIE, Sessions
+from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import CODES, ProtocolError, Refusal
-from brandubh.hub.live import ChatService, Conditionals, GameService, MatchService, Player
+from brandubh.hub.live import Conditionals, GameService, MatchService, Player
 from brandubh.hub.lobby import Lobby
 from brandubh.hub.messages import (
     CLOSE_HEARTBEAT,

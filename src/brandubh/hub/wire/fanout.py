@@ -338,7 +338,7 @@ class Fanout:
             finally:
                 shard.pubsub = None
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
 
     async def _listen_broadcast(self, cluster: RedisCluster) -> None:
         """A cluster: the lobby's and the hubs' channels, from any node (the next one
@@ -359,7 +359,7 @@ class Fanout:
                 await asyncio.sleep(RECONNECT_S)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
                     await client.aclose()
 
     async def _listen_node(self, shard: _Shard) -> None:
@@ -393,7 +393,7 @@ class Fanout:
             finally:
                 shard.pubsub = None
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    await pubsub.aclose()
                     await client.aclose()
 
     def _forget(self, shard: _Shard) -> None:

@@ -83,7 +83,7 @@ class Subscription:
             self._deliver(n, frame)
 
     def on_chat(self, room: str, author: str, muted: bool, frame: bytes) -> None:
-        """A chat line: sent at once if this socket sees its room (live/chat.py), and a
+        """A chat line: sent at once if this socket sees its room (chat/service.py), and a
         muted author's only to that author's own sockets. It takes no event number."""
         player = self.conn.player
         if room != ("spectators" if self.spectator else "players"):

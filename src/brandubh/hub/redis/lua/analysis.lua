@@ -1,5 +1,5 @@
--- The analysis queue: hubs ask (hub/live/analyses.py), workers work
--- (brandubh/analysis_worker.py; docs/analysis.md). A queue is a sorted set scored by when
+-- The analysis queue: hubs ask (hub/analysis/analyses.py), workers work
+-- (brandubh/hub/analysis/worker.py; docs/analysis.md). A queue is a sorted set scored by when
 -- each job may be claimed (ms, Redis clock): its request while it waits, the end of its
 -- lease while a worker holds it, as claim.lua's (which claims them). Each job's hash
 -- (keys.analysis_job) says what to analyse, who holds it, its tries and the ply reached.

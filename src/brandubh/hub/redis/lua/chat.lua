@@ -1,4 +1,4 @@
--- Say one line in a chat room of a game (live/chat.py): the limits, the room's own line
+-- Say one line in a chat room of a game (chat/service.py): the limits, the room's own line
 -- number (apart from the game's event numbers, which a line never takes), the room's
 -- capped list, and the line published to every hub that follows the game as
 -- "c <room> <author> <muted> <frame>" (fanout.py hands it to the sockets that may see it).

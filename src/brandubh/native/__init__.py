@@ -14,7 +14,7 @@ from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import ModuleType
 
-from brandubh import uncompiled
+from brandubh.native import uncompiled
 
 __all__ = [
     "EXTENSION_SUFFIXES",

@@ -23,11 +23,11 @@ import msgpack
 from redis.asyncio import Redis
 
 from brandubh.hub.errors import RateLimited, Refusal
-from brandubh.hub.live.state import GameState, Player
+from brandubh.hub.live import GameState, Player
 from brandubh.hub.redis import Scripts, keys
 from brandubh.store import Store, StoreUnavailable
 
-ROOMS: Final = ("players", "spectators")
+ROOMS: Final = keys.CHAT_ROOMS
 # Lines kept per room in Redis: the player room's whole chat (archived at the end; the
 # limits allow about this many in a game), the spectators' latest ones.
 KEEP: Final = {"players": 400, "spectators": 100}

@@ -39,7 +39,7 @@ COMPILED_MODULES: Final = (
     "brandubh.hub.messages.protocol",
 )
 
-_PACKAGE_DIR: Final = Path(__file__).parent
+_PACKAGE_DIR: Final = Path(__file__).parent.parent  # brandubh/
 
 
 def source_of(name: str) -> Path:

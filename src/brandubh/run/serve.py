@@ -19,12 +19,12 @@ import click
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
-from brandubh.client_build import ClientBuildError, ensure_client_built
-from brandubh.embedded import die_with_parent, parent_death_signal
 from brandubh.hub.config import Settings
 from brandubh.hub.wire import GuardedHttp, GuardedWebSocket
-from brandubh.postgres_server import EmbeddedPostgres, PostgresNotFound
-from brandubh.redis_server import EmbeddedRedis, RedisNotFound
+from brandubh.run.client_build import ClientBuildError, ensure_client_built
+from brandubh.run.embedded import die_with_parent, parent_death_signal
+from brandubh.run.postgres_server import EmbeddedPostgres, PostgresNotFound
+from brandubh.run.redis_server import EmbeddedRedis, RedisNotFound
 
 
 @contextlib.contextmanager

@@ -1,8 +1,9 @@
-"""``brandubh analyse-worker``: analysis by the bot, beside the service, never in it.
+"""The analysis worker: analysis by the bot, beside the service, never in it
+(``brandubh analyse-worker`` runs one: brandubh/run/analysis_worker.py).
 
 A worker is a process on any machine that reaches the service's Redis and PostgreSQL
 (``REDIS_URL``, ``DATABASE_URL``); ``brandubh serve`` starts one by default. It takes one
-job at a time from the queues the hubs fill (hub/live/analyses.py): board evaluations
+job at a time from the queues the hubs fill (hub/analysis/analyses.py): board evaluations
 first, then games. Each is claimed under a lease (``lua/claim.lua``, as the bot's turns
 are) and started (``lua/analysis.lua``: the job's fields, a try counted); after every ply
 the worker renews its lease and publishes the progress on the hubs' channel. A game's
@@ -23,7 +24,6 @@ import json
 import logging
 import os
 import secrets
-import signal
 import socket
 import time
 from collections.abc import Callable
@@ -204,23 +204,3 @@ class Worker:
             args=["finish", digest, value, keys.POSITION_CACHE_S * 1000],
         )
         self.redis.publish(keys.hub_channel(), frames.analysis_evaluated(digest))
-
-
-def main(name: str = "") -> None:
-    """Run one worker until SIGTERM or Ctrl-C; the job in hand is given back."""
-    logging.basicConfig(
-        level=os.environ.get("BRANDUBH_LOG_LEVEL", "info").upper(),
-        format="brandubh analyse-worker: %(message)s",
-    )
-
-    def stop(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
-
-    signal.signal(signal.SIGTERM, stop)
-    worker = Worker(Settings.from_env(), name)
-    try:
-        worker.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        worker.close()

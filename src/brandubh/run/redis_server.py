@@ -18,7 +18,7 @@ from pathlib import Path
 
 import redis
 
-from brandubh.embedded import FolderLock, parent_death_signal
+from brandubh.run.embedded import FolderLock, parent_death_signal
 
 
 class RedisNotFound(RuntimeError):

@@ -84,7 +84,7 @@ def serve(
 ) -> None:
     """Run the service: the hub, and an embedded Redis and PostgreSQL unless REDIS_URL and
     DATABASE_URL are set."""
-    from brandubh.serve import run
+    from brandubh.run.serve import run
 
     run(
         host,
@@ -116,7 +116,7 @@ def analyse_worker(name: str) -> None:
             f"set {' and '.join(missing)}: the worker joins a running service's Redis and "
             "PostgreSQL (brandubh serve prints both URLs as it starts its own)"
         )
-    from brandubh.analysis_worker import main as run_worker
+    from brandubh.run.analysis_worker import main as run_worker
 
     run_worker(name)
 
@@ -141,7 +141,7 @@ def db() -> None:
 @_DATA
 def upgrade(data_dir: Path) -> None:
     """Apply every schema migration not yet applied (``serve`` does this at start)."""
-    from brandubh.serve import database_url, migrate
+    from brandubh.run.serve import database_url, migrate
 
     with database_url(data_dir / "postgres") as url:
         click.echo(f"brandubh: the schema is at revision {migrate(url)}")
@@ -154,7 +154,7 @@ def explorer_rebuild(data_dir: Path) -> None:
     archive kept before it; safe to run again, and while the service runs)."""
     import asyncio
 
-    from brandubh.serve import database_url, migrate
+    from brandubh.run.serve import database_url, migrate
     from brandubh.store import Store
 
     async def run(url: str) -> int:
@@ -187,9 +187,9 @@ def migrate_from_redis(data_dir: Path) -> None:
     from redis.asyncio import Redis
 
     from brandubh.hub.config import Settings
-    from brandubh.migrate_redis import migrate
-    from brandubh.serve import database_url, redis_url
-    from brandubh.serve import migrate as upgrade_schema
+    from brandubh.run.migrate_redis import migrate
+    from brandubh.run.serve import database_url, redis_url
+    from brandubh.run.serve import migrate as upgrade_schema
     from brandubh.store import Store
 
     async def run(r_url: str, db_url: str) -> str:
@@ -219,7 +219,7 @@ def _with_store(data_dir: Path, work: Callable[[Store], Awaitable[T]]) -> T:
     """Run ``work(store)`` on the deployment's PostgreSQL; its answer."""
     import asyncio
 
-    from brandubh.serve import database_url
+    from brandubh.run.serve import database_url
     from brandubh.store import Store
 
     async def run(url: str) -> T:

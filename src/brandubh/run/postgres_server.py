@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from brandubh.embedded import FolderLock, parent_death_signal
+from brandubh.run.embedded import FolderLock, parent_death_signal
 
 DATABASE = "postgres"  # the database initdb makes; the embedded service uses it
 SUPERUSER = "postgres"

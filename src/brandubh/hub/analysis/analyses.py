@@ -23,9 +23,7 @@ from brandubh.analysis import ANALYSIS_VERSION, BOARD_NODES, NODES_PER_PLY
 from brandubh.engine import EngineError, Game, parse_position
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal
-from brandubh.hub.live.games import GameService
-from brandubh.hub.live.mygames import MAX_PLAYING
-from brandubh.hub.live.state import GameState
+from brandubh.hub.live import GameService, GameState, mygames
 from brandubh.hub.redis import Scripts, keys
 from brandubh.store import Store
 
@@ -197,7 +195,8 @@ class Analyses:
     async def playing_boards(self, player_id: str) -> dict[str, tuple[int, int, int]]:
         """The current board of each game the player is playing now, by game id."""
         ids = cast(
-            list[bytes], await self.redis.zrevrange(keys.player_active(player_id), 0, MAX_PLAYING)
+            list[bytes],
+            await self.redis.zrevrange(keys.player_active(player_id), 0, mygames.MAX_PLAYING),
         )
         boards = {}
         for raw in ids:
