@@ -3,7 +3,7 @@
 
 from brandubh.store.accounts import Account
 from brandubh.store.archive import Archived, FinalGame, FinishedGame, Seat
-from brandubh.store.chat import ChatReport
+from brandubh.store.chat import Author, ChatLine, ChatReport
 from brandubh.store.db import BadDatabaseURL, create_engine, upgrade, upgrade_url
 from brandubh.store.errors import EmailTaken, IdTaken, StoreError, StoreUnavailable
 from brandubh.store.repository import Store
@@ -11,7 +11,9 @@ from brandubh.store.repository import Store
 __all__ = [
     "Account",
     "Archived",
+    "Author",
     "BadDatabaseURL",
+    "ChatLine",
     "ChatReport",
     "EmailTaken",
     "FinalGame",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from sqlalchemy import select, update
 from sqlalchemy.dialects.postgresql import insert
@@ -13,6 +13,18 @@ from sqlalchemy.dialects.postgresql import insert
 from brandubh.store.accounts import _NOW_MS
 from brandubh.store.base import Base
 from brandubh.store.tables import accounts, chat_lines, chat_reports, games
+
+
+class Author(TypedDict):
+    id: str
+    name: str
+
+
+# One chat line as lua/chat.lua keeps it in Redis, the archive gives it back and ``chat``
+# frames carry it ("from" is a keyword, hence the functional form).
+ChatLine = TypedDict(
+    "ChatLine", {"n": int, "from": Author, "text": str, "at": int, "muted": NotRequired[bool]}
+)
 
 
 @dataclass(frozen=True)
@@ -67,7 +79,7 @@ class ChatQueries(Base):
         return bool(done.rowcount)
 
     async def archive_chat(
-        self, game_id: str, lines: Sequence[dict[str, Any]], *, only_archived: bool = False
+        self, game_id: str, lines: Sequence[ChatLine], *, only_archived: bool = False
     ) -> None:
         """Keep a finished game's player chat (idempotent: a line kept is kept once);
         ``only_archived``: only if the game is in the archive already (else its own
@@ -93,7 +105,7 @@ class ChatQueries(Base):
                 return
             await conn.execute(insert(chat_lines).values(rows).on_conflict_do_nothing())
 
-    async def archived_chat(self, game_id: str) -> list[dict[str, Any]]:
+    async def archived_chat(self, game_id: str) -> list[ChatLine]:
         """A finished game's player chat in order, each line as lua/chat.lua keeps it."""
         async with self._begin() as conn:
             rows = (
@@ -103,20 +115,20 @@ class ChatQueries(Base):
                     .order_by(chat_lines.c.n)
                 )
             ).all()
-        return [
-            {
+        lines: list[ChatLine] = []
+        for row in rows:
+            line: ChatLine = {
                 "n": row.n,
                 "from": {"id": row.author_id, "name": row.author_name},
                 "text": row.text,
                 "at": row.at,
-                **({"muted": True} if row.muted else {}),
             }
-            for row in rows
-        ]
+            if row.muted:
+                line["muted"] = True
+            lines.append(line)
+        return lines
 
-    async def report_line(
-        self, game_id: str, room: str, line: dict[str, Any], reporter_id: str
-    ) -> bool:
+    async def report_line(self, game_id: str, room: str, line: ChatLine, reporter_id: str) -> bool:
         """Store a report of a line; False when this reporter had reported it already."""
         async with self._begin() as conn:
             done = await conn.execute(

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import Any, Final, cast
+from typing import Final, cast
 
 import msgpack
 from redis.asyncio import Redis
@@ -25,7 +25,7 @@ from redis.asyncio import Redis
 from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.live import GameState, Player
 from brandubh.hub.redis import Scripts, keys
-from brandubh.store import Store, StoreUnavailable
+from brandubh.store import ChatLine, Store, StoreUnavailable
 
 ROOMS: Final = keys.CHAT_ROOMS
 # Lines kept per room in Redis: the player room's whole chat (archived at the end; the
@@ -60,15 +60,15 @@ def room_for(state: GameState, player_id: str | None) -> str | None:
     return "spectators"
 
 
-def visible(lines: list[dict[str, Any]], viewer: str | None) -> list[dict[str, Any]]:
+def visible(lines: list[ChatLine], viewer: str | None) -> list[ChatLine]:
     """The lines a viewer may see, as ``chat`` frames carry them: a muted author's only
     to that author, and never the mark."""
-    shown = []
+    shown: list[ChatLine] = []
     for line in lines:
         if line.get("muted"):
             if line["from"]["id"] != viewer:
                 continue
-            line = {k: v for k, v in line.items() if k != "muted"}
+            line = {"n": line["n"], "from": line["from"], "text": line["text"], "at": line["at"]}
         shown.append(line)
     return shown
 
@@ -123,23 +123,32 @@ class ChatService:
         n, at = int(reply[1]), int(reply[2])
         if room == "players" and state.status == "ended":
             # Said after the end: the archive may have read the room already.
-            kept = {"n": n, "from": {"id": player.id, "name": player.name}, "text": line, "at": at}
-            await self._archive([kept | ({"muted": True} if muted else {})], game_id)
+            kept: ChatLine = {
+                "n": n,
+                "from": {"id": player.id, "name": player.name},
+                "text": line,
+                "at": at,
+            }
+            if muted:
+                kept["muted"] = True
+            await self._archive([kept], game_id)
         return n
 
-    async def lines(self, game_id: str, room: str) -> list[dict[str, Any]]:
+    async def lines(self, game_id: str, room: str) -> list[ChatLine]:
         """Every line kept of a room, muted ones included, oldest first."""
         raw = cast(list[bytes], await self.redis.lrange(keys.chat(game_id, room), 0, -1))
-        return [msgpack.unpackb(item, raw=False) for item in raw]
+        return [cast(ChatLine, msgpack.unpackb(item, raw=False)) for item in raw]
 
-    async def recent(self, state: GameState, viewer: str | None) -> tuple[str | None, list[Any]]:
+    async def recent(
+        self, state: GameState, viewer: str | None
+    ) -> tuple[str | None, list[ChatLine]]:
         """The room a socket of ``viewer`` sees in a game and its latest lines it may see."""
         room = room_for(state, viewer)
         if room is None:
             return None, []
         return room, visible(await self.lines(state.id, room), viewer)[-RECENT:]
 
-    async def player_chat(self, state: GameState, viewer: str) -> list[dict[str, Any]]:
+    async def player_chat(self, state: GameState, viewer: str) -> list[ChatLine]:
         """The player room of a game for one of its players (the replay): from Redis while
         the game is there, else from the archive."""
         _check_room(state, viewer, "players")
@@ -157,7 +166,7 @@ class ChatService:
         except StoreUnavailable:
             raise Refusal("unavailable") from None
 
-    async def archived(self, game_id: str, viewer: str) -> list[dict[str, Any]]:
+    async def archived(self, game_id: str, viewer: str) -> list[ChatLine]:
         """A finished game's player chat as its player ``viewer`` may see it (the replay)."""
         try:
             return visible(await self.store.archived_chat(game_id), viewer)
@@ -188,7 +197,7 @@ class ChatService:
         except StoreUnavailable:
             raise Refusal("unavailable") from None
 
-    async def _archive(self, lines: list[dict[str, Any]], game_id: str) -> None:
+    async def _archive(self, lines: list[ChatLine], game_id: str) -> None:
         # PostgreSQL down: the game's own archive, retried until it works, keeps the room.
         with contextlib.suppress(StoreUnavailable):
             await self.store.archive_chat(game_id, lines, only_archived=True)

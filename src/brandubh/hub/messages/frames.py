@@ -9,6 +9,7 @@ A few notices are built inside Lua, in the same step as the change they announce
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, cast
 
 import msgpack
@@ -78,7 +79,7 @@ def snapshot(game_id: str, n: int, state: dict[str, Any], moves: list[str], watc
     )  # fmt: skip
 
 
-def chat_lines(game_id: str, room: str | None, lines: list[dict[str, Any]]) -> bytes:
+def chat_lines(game_id: str, room: str | None, lines: Sequence[Mapping[str, object]]) -> bytes:
     """The latest lines of the chat room a socket sees in a game (``room`` None: it sees
     none), sent with every snapshot and catch-up; each line as a ``chat`` frame has it."""
     return encode({"t": "chat_lines", "game": game_id, "room": room, "lines": lines})
