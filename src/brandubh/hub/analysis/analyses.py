@@ -15,7 +15,8 @@ import contextlib
 import hashlib
 import json
 import secrets
-from typing import Any, Final, cast
+from collections.abc import Iterable, Mapping
+from typing import Final, TypeAlias, cast
 
 from redis.asyncio import Redis
 
@@ -26,6 +27,9 @@ from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.live import GameService, GameState, mygames
 from brandubh.hub.redis import Scripts, keys
 from brandubh.store import Store
+
+# A JSON object passed through as the HTTP API gives it (docs/analysis.md, docs/protocol.md).
+JsonObject: TypeAlias = dict[str, object]
 
 DAY_MS: Final = 24 * 3600 * 1000
 HOUR_MS: Final = 3600 * 1000
@@ -74,7 +78,7 @@ def position_digest(ruleset: str, position: str, nodes: int) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def _texts(reply: Any) -> list[str]:
+def _texts(reply: Iterable[object]) -> list[str]:
     return [x.decode() if isinstance(x, bytes) else str(x) for x in reply]
 
 
@@ -101,15 +105,17 @@ class Analyses:
 
     # -- a game's analysis ---------------------------------------------------------------
 
-    async def _script(self, mode: str, queue: str, job: str, job_id: str, *args: Any) -> list[str]:
+    async def _script(
+        self, mode: str, queue: str, job: str, job_id: str, *args: str | int
+    ) -> list[str]:
         reply = await self.scripts.analysis(keys=[queue, job], args=[mode, job_id, *args])
         return _texts(reply)
 
-    async def stored(self, game_id: str) -> dict[str, Any] | None:
+    async def stored(self, game_id: str) -> JsonObject | None:
         """The game's analysis of this version, once a worker kept it."""
         return await self.store.analysis(game_id, ANALYSIS_VERSION)
 
-    async def status(self, game_id: str) -> dict[str, Any]:
+    async def status(self, game_id: str) -> JsonObject:
         """``{"status": none | queued | running | done, ...}`` (docs/protocol.md)."""
         queued = await self._queued(game_id)
         if queued is not None:
@@ -119,7 +125,7 @@ class Analyses:
             return {"status": "none"}
         return {"status": "done", "analysis": analysis}
 
-    async def _queued(self, game_id: str) -> dict[str, Any] | None:
+    async def _queued(self, game_id: str) -> JsonObject | None:
         reply = await self._script(
             "status", keys.analysis_queue(), keys.analysis_job("g", game_id), game_id
         )
@@ -127,7 +133,7 @@ class Analyses:
 
     async def request(
         self, state: GameState, account_id: str | None, address: str
-    ) -> tuple[bool, dict[str, Any]]:
+    ) -> tuple[bool, JsonObject]:
         """Queue the analysis of a finished game unless it is done or queued already:
         (whether it was queued now, the status). Counted against the limits only when
         queued; ``analysis_busy`` past the queue's bound."""
@@ -136,7 +142,7 @@ class Analyses:
         queue, job = keys.analysis_queue(), keys.analysis_job("g", state.id)
         known = await self._script("status", queue, job, state.id)
         if known[0] != "none":
-            return False, cast(dict[str, Any], _shape(known))
+            return False, cast(JsonObject, _shape(known))
         self._check_bound(int(known[1]))
         await self._count(account_id, address)
         start = state.snapshot().start_position
@@ -157,7 +163,7 @@ class Analyses:
         )  # fmt: skip
         if reply[0] == "busy":
             self._check_bound(int(reply[1]))
-        return True, cast(dict[str, Any], _shape(reply))
+        return True, cast(JsonObject, _shape(reply))
 
     def _check_bound(self, waiting: int) -> None:
         if waiting >= self.settings.analysis_queue_max:
@@ -208,7 +214,7 @@ class Analyses:
 
     async def evaluate(
         self, ruleset: str, position: str, player_id: str | None, address: str
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """The evaluation of a position (docs/analysis.md), from the cache or a worker;
         ``own_game`` when the requester plays a game standing in it now (either side to
         move, the board turned or mirrored), ``analysis_busy`` when no worker answered in
@@ -245,9 +251,9 @@ class Analyses:
             "the evaluation stays queued, ask again shortly",
         )
 
-    async def _cached(self, digest: str) -> dict[str, Any] | None:
+    async def _cached(self, digest: str) -> JsonObject | None:
         raw = await self.redis.get(keys.evaluation(digest))
-        return None if raw is None else cast(dict[str, Any], json.loads(raw))
+        return None if raw is None else cast(JsonObject, json.loads(raw))
 
     async def _ask(self, digest: str, ruleset: str, position: str, address: str) -> None:
         """Queue the evaluation (once, however many ask), counted per address per hour."""
@@ -281,7 +287,7 @@ class Analyses:
         if reply_[0] == "busy":
             self._check_bound(int(reply_[1]))
 
-    def on_notice(self, msg: dict[str, Any]) -> None:
+    def on_notice(self, msg: Mapping[str, object]) -> None:
         """Hub-channel hook: a worker cached an evaluation someone here may wait for."""
         if msg.get("t") == "analysis_evaluated":
             waiter = self._waiting.get(str(msg.get("key")))
@@ -289,7 +295,7 @@ class Analyses:
                 waiter.set()
 
 
-def _shape(reply: list[str]) -> dict[str, Any] | None:
+def _shape(reply: list[str]) -> JsonObject | None:
     """A status reply of lua/analysis.lua as the HTTP API says it; None for no job."""
     match reply[0]:
         case "queued":

@@ -27,7 +27,7 @@ import secrets
 import socket
 import time
 from collections.abc import Callable
-from typing import Any, Final, cast
+from typing import Final, cast
 
 import redis
 from redis.cluster import RedisCluster
@@ -60,7 +60,7 @@ def connect(settings: Settings) -> redis.Redis:
     return redis.Redis.from_url(settings.redis_url)
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
@@ -105,9 +105,11 @@ class Worker:
                 return True
         return False
 
-    def _call(self, mode: str, queue: str, job_id: str, kind: str, *args: Any) -> Any:
+    def _call(
+        self, mode: str, queue: str, job_id: str, kind: str, *args: str | int
+    ) -> list[object]:
         job = keys.analysis_job(kind, job_id)
-        return self.analysis(keys=[queue, job], args=[mode, job_id, *args])
+        return cast(list[object], self.analysis(keys=[queue, job], args=[mode, job_id, *args]))
 
     def work(self, kind: str, queue: str, job_id: str) -> None:
         """Start a claimed job and see it done, or give it back for another worker."""
@@ -172,7 +174,7 @@ class Worker:
         self.redis.publish(keys.hub_channel(), frames.analysis_done(game_id))
 
     def keep(
-        self, queue: str, game_id: str, ruleset: str, nodes: int, analysis: dict[str, Any]
+        self, queue: str, game_id: str, ruleset: str, nodes: int, analysis: dict[str, object]
     ) -> None:
         """Write the analysis to PostgreSQL, waiting out an outage of up to SAVE_TRIES
         pauses with the lease held (the work is not done again for a restart)."""
@@ -187,7 +189,7 @@ class Worker:
                     raise
                 log.warning("analysis of %s not kept yet: %s; trying again", game_id, exc)
                 time.sleep(PAUSE_S)
-                of = len(analysis["plies"])
+                of = len(cast(list[object], analysis["plies"]))
                 self.renew(queue, game_id, of, of)
 
     def renew(self, queue: str, game_id: str, ply: int, of: int) -> None:
