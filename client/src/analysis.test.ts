@@ -60,6 +60,7 @@ describe("words", () => {
     );
     expect(analysisErrorText(new ApiError("not_allowed", "x", 403))).toMatch(/confirmed account/);
     expect(analysisErrorText(new ApiError("own_game", "x", 403))).toMatch(/your own game/);
+    expect(analysisErrorText(new ApiError("position_in_play", "x", 403))).toMatch(/game in progress/);
     expect(analysisErrorText(new Error("boom"))).toBe("Something went wrong. Try again.");
   });
   it("lists the chances from the start", () => {

@@ -152,7 +152,9 @@ export function analysisErrorText(err: unknown): string {
       // The server's words say how many and when ("… so yours would be number 3; …").
       return sentence(err.message);
     case "own_game":
-      return "You are playing a game in this position now: no engine help during your own game.";
+      return "You are playing this game now: no engine help during your own game.";
+    case "position_in_play":
+      return "A game in progress stands in this position, or one move from it: no engine help for games being played.";
     case "illegal_move":
       return `The line stops there: ${err.message}.`;
     case "bad_position":

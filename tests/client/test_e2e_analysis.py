@@ -294,14 +294,14 @@ def test_the_game_page_offers_the_board_to_spectators_not_to_its_players(
     player.goto(f"{base}/g/{game}")
     player.wait_for_selector('.page-game[data-side="attackers"][data-status="active"]')
     assert player.locator("#game-board-link").is_hidden()
-    # The server refuses the player an evaluation of the game's position anyway.
+    # The server refuses an evaluation of the game's position anyway (to anyone).
     position = player.context.request.get(f"{base}/api/games/{game}").json()["state"]["position"]
     r = player.context.request.post(
         f"{base}/api/analysis/position",
         data={"ruleset": "nielsen", "position": position},
         headers={"Origin": base},
     )
-    assert r.status == 403 and r.json()["error"] == "own_game", r.text()
+    assert r.status == 403 and r.json()["error"] == "position_in_play", r.text()
     watcher = new_page(DESKTOP)
     watcher.goto(f"{base}/g/{game}")
     watcher.wait_for_selector('.page-game[data-side="spectator"]')

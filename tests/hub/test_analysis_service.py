@@ -289,40 +289,45 @@ async def test_board_evaluations_are_cached_and_never_of_ones_own_game(
 ) -> None:
     hub = start_hub({**TINY, "BRANDUBH_ANALYSIS_WAIT_S": "30"}, redis=fresh_redis_url)
     game, alice, bob = await friend_game(hub.url, "nielsen")  # started, not a move yet
-    # The players' indexes of their games in progress are written just after the start's
-    # commit (listings.py): the refusal holds from when the game is listed.
-    for player in (alice, bob):
-        for _ in range(100):
-            listed = (await player.http.get("/api/me/games")).json()["playing"]
-            if [g["id"] for g in listed] == [game]:
-                break
-            await asyncio.sleep(0.05)
-        else:
-            raise AssertionError(f"game {game} never listed as {player.id}'s")
     position = Game("nielsen").position
     body = {"ruleset": "nielsen", "position": position}
-    own = await alice.http.post("/api/analysis/position", json=body)
-    assert own.status_code == 403 and own.json()["error"] == "own_game"
-    # The same board with the other side to move is still that game's.
-    other_side = position[:-1] + ("d" if position.endswith("a") else "a")
-    own = await bob.http.post("/api/analysis/position", json={**body, "position": other_side})
-    assert own.status_code == 403 and own.json()["error"] == "own_game"
-    # ... and asking for the game's analysis by its id, too.
+    # Asking for the game's analysis by its id: its players are told it is theirs.
     by_id = await alice.http.post(f"/api/games/{game}/analysis", json={})
     assert by_id.status_code == 403 and by_id.json()["error"] == "own_game"
-    # A move later, the board typed mirrored (the same position for the rules) is too.
+    # A move later, its position is refused to anyone: either side to move, the board
+    # typed mirrored (the same position for the rules), from any session or none.
     socks = await seated(game, alice, bob)
     await socks["attackers"].move(game, 0, "g4-g3")
     after = await socks["defenders"].recv_until(lambda m: m.get("move") == "g4-g3")
     moved = after["state"]["position"]
     assert moved != position and mirrored(moved) != moved
-    for typed in (moved, mirrored(moved)):
-        own = await alice.http.post("/api/analysis/position", json={**body, "position": typed})
-        assert own.status_code == 403 and own.json()["error"] == "own_game", typed
+    other_side = moved[:-1] + ("d" if moved.endswith("a") else "a")
+    spectator = await Player(hub.url).signup()
+    guest = await Player(hub.url).guest()
+    async with httpx.AsyncClient(base_url=hub.url, headers={"Origin": hub.url}) as nobody:
+        for who, http in (
+            ("alice", alice.http),
+            ("bob", bob.http),
+            ("spectator", spectator.http),
+            ("guest", guest.http),
+            ("no cookie", nobody),
+        ):
+            for typed in (moved, mirrored(moved), other_side):
+                r = await http.post("/api/analysis/position", json={**body, "position": typed})
+                assert (r.status_code, r.json()["error"]) == (403, "position_in_play"), (who, typed)
+        # One move past it, too: each reply the defenders may make.
+        game_after = Game("nielsen", moved)
+        for reply in game_after.legal_texts()[:5]:
+            past = Game("nielsen", moved)
+            past.play(reply)
+            r = await nobody.post(
+                "/api/analysis/position", json={**body, "position": past.position}
+            )
+            assert (r.status_code, r.json()["error"]) == (403, "position_in_play"), reply
     for sock in socks.values():
         await sock.close()
 
-    spectator = await Player(hub.url).signup()
+    # The start position is everyone's: evaluated while games stand in it and after.
     await analysis_workers().ready()
     first = await spectator.http.post("/api/analysis/position", json=body, timeout=60)
     assert first.status_code == 200, first.text
@@ -333,7 +338,7 @@ async def test_board_evaluations_are_cached_and_never_of_ones_own_game(
     assert again.pop("cached") is True and again == evaluation
     bad = await spectator.http.post("/api/analysis/position", json={**body, "position": "x"})
     assert bad.status_code == 400 and bad.json()["error"] == "bad_position"
-    for player in (alice, bob, spectator):
+    for player in (alice, bob, spectator, guest):
         await player.close()
 
 

@@ -176,8 +176,13 @@ CODES: Final[dict[str, Code]] = {
     ),
     "own_game": Code(
         403,
-        "that is the position of a game you are playing now: no engine help during your "
-        "own game (analyse it once it has ended)",
+        "that is a game you are playing now: no engine help during your own game (analyse "
+        "it once it has ended)",
+    ),
+    "position_in_play": Code(
+        403,
+        "that position stands on the board of a game in progress, or one move past it: "
+        "no engine help for games being played (ask again once that game has moved on)",
     ),
     # -- internal --------------------------------------------------------------------------
     # commit.lua's answer to a timeout whose deadline a move moved on (the scheduler's).

@@ -7,7 +7,7 @@ import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
-CLIENT_DIR = Path(__file__).resolve().parents[2] / "client"
+CLIENT_DIR = Path(__file__).resolve().parents[3] / "client"
 
 
 class ClientBuildError(RuntimeError):

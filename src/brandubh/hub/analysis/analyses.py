@@ -5,7 +5,7 @@ A finished game's analysis is queued once in Redis (``lua/analysis.lua``) for th
 once a worker kept it there. A board evaluation is queued the same way, ahead of the games,
 cached by position, and waited for a bounded time. Who may ask is the HTTP route's
 question (http/analysis.py); here are the limits, the queue's bound, and the positions of
-a player's games in progress, which nobody playing them may have evaluated.
+the games in progress, which nobody may have evaluated (inplay.py).
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from typing import Final, TypeAlias, cast
 from redis.asyncio import Redis
 
 from brandubh.analysis import ANALYSIS_VERSION, BOARD_NODES, NODES_PER_PLY
-from brandubh.engine import EngineError, Game, parse_position
+from brandubh.engine import EngineError, Game
+from brandubh.hub.analysis.inplay import Board, board, in_play
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal
-from brandubh.hub.live import GameService, GameState, mygames
+from brandubh.hub.live import GameService, GameState, unpack_snapshot
 from brandubh.hub.redis import Scripts, keys
 from brandubh.store import Store
 
@@ -34,42 +35,6 @@ JsonObject: TypeAlias = dict[str, object]
 DAY_MS: Final = 24 * 3600 * 1000
 HOUR_MS: Final = 3600 * 1000
 POLL_S: Final = 0.5  # a waiting evaluation looks at the cache this often, notice or not
-
-
-SIZE: Final = 7
-# The board's eight symmetries (turns and mirrors), each as where every square goes: the
-# rules are the same on a turned or mirrored board, so such a board is the same position.
-_SYMMETRIES: Final = tuple(
-    tuple(
-        to_r * SIZE + to_c
-        for r in range(SIZE)
-        for c in range(SIZE)
-        for to_r, to_c in [
-            ((r, c), (c, SIZE - 1 - r), (SIZE - 1 - r, SIZE - 1 - c), (SIZE - 1 - c, r))[turn]
-        ]
-        for to_r, to_c in [(to_r, SIZE - 1 - to_c) if mirror else (to_r, to_c)]
-    )
-    for turn in range(4)
-    for mirror in (False, True)
-)
-
-
-def _moved(bits: int, where: tuple[int, ...]) -> int:
-    out = 0
-    while bits:
-        low = bits & -bits
-        out |= 1 << where[low.bit_length() - 1]
-        bits ^= low
-    return out
-
-
-def board_of(position: str) -> tuple[int, int, int]:
-    """The pieces of a position text, whichever side is to move and however the board is
-    turned or mirrored: the least of its eight symmetric forms (EngineError if no position)."""
-    att, dfn, king, _ = parse_position(position)
-    return min(
-        (_moved(att, to), _moved(dfn, to), to[king] if king >= 0 else -1) for to in _SYMMETRIES
-    )
 
 
 def position_digest(ruleset: str, position: str, nodes: int) -> str:
@@ -102,6 +67,9 @@ class Analyses:
         self.board_nodes = settings.analysis_board_nodes or BOARD_NODES
         # Board evaluations this process waits for, by digest: set by a worker's notice.
         self._waiting: dict[str, asyncio.Event] = {}
+        # The latest scan of the running games' boards, and when it began (loop time).
+        self._scan: asyncio.Future[list[Board]] | None = None
+        self._scan_began = 0.0
 
     # -- a game's analysis ---------------------------------------------------------------
 
@@ -198,35 +166,45 @@ class Analyses:
 
     # -- board evaluations ---------------------------------------------------------------
 
-    async def playing_boards(self, player_id: str) -> dict[str, tuple[int, int, int]]:
-        """The current board of each game the player is playing now, by game id."""
-        ids = cast(
-            list[bytes],
-            await self.redis.zrevrange(keys.player_active(player_id), 0, mygames.MAX_PLAYING),
-        )
-        boards = {}
+    async def boards_in_play(self) -> list[Board]:
+        """The board of every game in progress, read after this call began: one scan of
+        the running games serves every request that arrived before it started."""
+        loop = asyncio.get_running_loop()
+        arrived = loop.time()
+        while True:
+            scan = self._scan
+            if scan is not None and self._scan_began >= arrived:
+                return await asyncio.shield(scan)
+            if scan is not None and not scan.done():
+                # Begun before this request: it may miss a move made since; wait, then scan.
+                with contextlib.suppress(Exception):
+                    await asyncio.shield(scan)
+                continue
+            self._scan_began = loop.time()
+            self._scan = asyncio.ensure_future(self._read_boards())
+
+    async def _read_boards(self) -> list[Board]:
+        ids = cast(list[bytes], await self.redis.zrange(keys.live_games(), 0, -1))
+        pipe = self.redis.pipeline(transaction=False)
         for raw in ids:
-            with contextlib.suppress(Refusal):
-                state = await self.games.load(raw.decode())
-                if state.status == "active" and state.is_player(player_id):
-                    boards[state.id] = board_of(state.snapshot().position)
+            pipe.hmget(keys.game(raw.decode()), "status", "snap")
+        boards = []
+        for status, snap in cast(list[list[bytes | None]], await pipe.execute()):
+            if status == b"active" and snap:
+                with contextlib.suppress(EngineError, ValueError):
+                    boards.append(board(unpack_snapshot(snap).position))
         return boards
 
-    async def evaluate(
-        self, ruleset: str, position: str, player_id: str | None, address: str
-    ) -> JsonObject:
+    async def evaluate(self, ruleset: str, position: str, address: str) -> JsonObject:
         """The evaluation of a position (docs/analysis.md), from the cache or a worker;
-        ``own_game`` when the requester plays a game standing in it now (either side to
-        move, the board turned or mirrored), ``analysis_busy`` when no worker answered in
-        time."""
+        ``position_in_play`` when it stands on a running game's board or one move past it,
+        whoever asks (inplay.py), ``analysis_busy`` when no worker answered in time."""
         try:
             canonical = Game(ruleset, position).position
         except EngineError as exc:
             raise Refusal("bad_position", f"not a position of {ruleset}: {exc}") from None
-        if player_id is not None:
-            board = board_of(canonical)
-            if board in (await self.playing_boards(player_id)).values():
-                raise Refusal("own_game")
+        if in_play(canonical, await self.boards_in_play()):
+            raise Refusal("position_in_play")
         digest = position_digest(ruleset, canonical, self.board_nodes)
         cached = await self._cached(digest)
         if cached is not None:

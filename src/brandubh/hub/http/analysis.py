@@ -87,9 +87,7 @@ def routes(web: Services) -> list[Route]:
         body = await read_json(request, web.settings, {"ruleset", "position"})
         ruleset, position = _ruleset(body), _position(body, required=True)
         assert position is not None
-        session = await web.sessions.get_session(request.cookies.get(COOKIE))
-        player = session.player.id if session is not None else None
-        return JSONResponse(await analyses.evaluate(ruleset, position, player, address(request)))
+        return JSONResponse(await analyses.evaluate(ruleset, position, address(request)))
 
     async def board_walk(request: Request) -> Response:
         body = await read_json(request, web.settings, {"ruleset", "position", "moves"})
