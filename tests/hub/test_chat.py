@@ -133,8 +133,11 @@ async def test_a_line_is_text_and_control_characters_go(hub: HubProcess) -> None
     ack = await say(a, game, "players", "  a\u202eb\x00c\n\td\u200b ")
     assert ack["t"] == "ack"
     line = await a.seen_or_next(lambda m: m["t"] == "chat" and m["n"] == ack["n"])
-    assert line["text"] == "a b c d"
+    assert line["text"] == "ab c d"  # the override and the zero width go, controls space
     assert (await say(a, game, "players", "\x00\u200b"))["code"] == "bad_field"
+    # Fillers and tag characters draw nothing: such a line is refused.
+    for blank in ("\u3164\u3164", "\u115f", "\U000e0041\U000e0042"):
+        assert (await say(a, game, "players", blank))["code"] == "bad_field", ascii(blank)
     assert (await say(a, game, "players", "x" * 141))["code"] == "bad_field"
     await a.close()
 

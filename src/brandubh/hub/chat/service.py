@@ -16,12 +16,12 @@ only: every other reader skips them (``visible``).
 from __future__ import annotations
 
 import contextlib
-import re
 from typing import Final, cast
 
 import msgpack
 from redis.asyncio import Redis
 
+from brandubh.hub.chat.text import clean, shows_something
 from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.live import GameState, Player
 from brandubh.hub.redis import Scripts, keys
@@ -35,19 +35,6 @@ RECENT: Final = 50  # lines sent with a snapshot or a catch-up
 WINDOW_MS: Final = 10_000  # the rate window
 PER_ACCOUNT: Final = 5  # lines one account may say in one game per window
 PER_ROOM: Final = 20  # lines a room takes per window, from everyone
-
-# Characters that would act rather than show: C0/C1 controls, zero-width and direction
-# marks and overrides, the BOM, interlinear annotations. Each becomes a space.
-_HIDDEN: Final = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]"
-)
-_SPACES: Final = re.compile(r"\s+")
-
-
-def clean(text: str) -> str:
-    """The text of a line as kept: control and invisible characters as spaces, each run of
-    white space one space, none at the ends. Markup stays text (clients never parse it)."""
-    return _SPACES.sub(" ", _HIDDEN.sub(" ", text)).strip()
 
 
 def room_for(state: GameState, player_id: str | None) -> str | None:
@@ -86,7 +73,7 @@ class ChatService:
         if state.status == "waiting":
             raise Refusal("no_chat", "the game has not started: its chat opens with it")
         line = clean(text)
-        if not line:
+        if not shows_something(line):
             raise Refusal("bad_field", "chat: the line has nothing to show")
         muted = (await self._flags(player.id))[1]
         game_id = state.id
