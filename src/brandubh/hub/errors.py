@@ -179,6 +179,9 @@ CODES: Final[dict[str, Code]] = {
         "that is a game you are playing now: no engine help during your own game (analyse "
         "it once it has ended)",
     ),
+    "no_moves": Code(
+        409, "that game ended before its first move (aborted or withdrawn): nothing to analyse"
+    ),
     "position_in_play": Code(
         403,
         "that position stands on the board of a game in progress, or one move past it: "

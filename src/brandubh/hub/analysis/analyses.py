@@ -104,7 +104,10 @@ class Analyses:
     ) -> tuple[bool, JsonObject]:
         """Queue the analysis of a finished game unless it is done or queued already:
         (whether it was queued now, the status). Counted against the limits only when
-        queued; ``analysis_busy`` past the queue's bound."""
+        queued; ``analysis_busy`` past the queue's bound; ``no_moves`` for a game that ended
+        before its first move (an abort, a withdrawn invitation): nothing to analyse."""
+        if not state.moves:
+            raise Refusal("no_moves")
         if await self.stored(state.id) is not None:
             return False, {"status": "done"}
         queue, job = keys.analysis_queue(), keys.analysis_job("g", state.id)
@@ -239,6 +242,7 @@ class Analyses:
         known = await self._script("status", queue, job, digest)
         if known[0] != "none":
             return
+        self._check_bound(int(known[1]))  # before counting: a refusal costs no evaluation
         reply = await self.scripts.windows(
             keys=[f"{keys.analysis_limits()}:eval:ip:{address}"],
             args=[HOUR_MS, secrets.token_hex(8), self.settings.evaluations_per_address],
