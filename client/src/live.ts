@@ -221,6 +221,8 @@ export class LiveClient {
     ws.onerror = null;
   }
 
+  /** The socket is gone, or we drop it (dropConnection, going offline, a silent server):
+   *  the one place a socket is closed and forgotten before reconnecting. */
   private onDown(ws: SocketLike): void {
     if (ws !== this.ws) return; // an old socket closing late
     this.ws = null;
@@ -274,15 +276,7 @@ export class LiveClient {
   /** Close the socket as if the network had dropped it (for tests and the dev console). */
   dropConnection(holdMs = 0): void {
     this.holdUntil = this.opts.now() + holdMs;
-    const ws = this.ws;
-    if (ws) {
-      try {
-        ws.close();
-      } catch {
-        /* ignore */
-      }
-      this.onDown(ws);
-    }
+    if (this.ws) this.onDown(this.ws);
   }
 
   private checkHeartbeat(): void {
@@ -309,17 +303,8 @@ export class LiveClient {
     if (online === !this.browserOffline) return;
     this.browserOffline = !online;
     if (!online) {
-      const ws = this.ws;
-      if (ws) {
-        try {
-          ws.close();
-        } catch {
-          /* ignore */
-        }
-        this.onDown(ws);
-      } else {
-        this.emit({ type: "connection" });
-      }
+      if (this.ws) this.onDown(this.ws);
+      else this.emit({ type: "connection" });
       return;
     }
     this.attempt = 0;
