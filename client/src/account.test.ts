@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type GameSummary, accountErrorText, deltaText, nextPath, opponentOf, outcomeFor, outcomeLine, ratingText } from "./account";
 import { ApiError } from "./api";
 import { chartGeometry } from "./chart";
-import { plyCaption, startPly, stepFor } from "./pages/replay";
+import { plyCaption, startPly } from "./pages/replay";
 
 function summary(extra: Partial<GameSummary> = {}): GameSummary {
   return {
@@ -127,14 +127,6 @@ describe("the rating chart", () => {
 
 describe("the replay", () => {
   const moves = ["g4-g3", "d5-g5", "g3-g2"];
-  it("steps with the keys and stays in range", () => {
-    expect(stepFor("ArrowLeft", 0, 3)).toBe(0);
-    expect(stepFor("ArrowRight", 3, 3)).toBe(3);
-    expect(stepFor("ArrowRight", 1, 3)).toBe(2);
-    expect(stepFor("Home", 2, 3)).toBe(0);
-    expect(stepFor("End", 0, 3)).toBe(3);
-    expect(stepFor("a", 0, 3)).toBeNull();
-  });
   it("captions each position", () => {
     expect(plyCaption(moves, 0)).toBe("Start position (2 moves in all)");
     expect(plyCaption(moves, 1)).toBe("After 1. g4-g3 (move 1 of 2)");

@@ -55,22 +55,7 @@ import {
   watchersText,
   withdrawnText,
 } from "../status";
-
-/** Which step a key takes the move list to from `ply` (of `last`), or null for other keys. */
-export function stepKey(key: string, ply: number, last: number): number | null {
-  switch (key) {
-    case "ArrowLeft":
-      return Math.max(0, ply - 1);
-    case "ArrowRight":
-      return Math.min(last, ply + 1);
-    case "Home":
-      return 0;
-    case "End":
-      return last;
-    default:
-      return null;
-  }
-}
+import { TYPING, listenStepKeys } from "../stepkeys";
 
 interface Bar {
   root: HTMLElement;
@@ -345,17 +330,13 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     const b = (e.target as HTMLElement).closest<HTMLElement>("[data-ply]");
     if (b) stepTo(Number(b.dataset.ply));
   });
-  const onKey = (e: KeyboardEvent) => {
-    const target = e.target as HTMLElement | null;
-    if (target?.closest("input, textarea, select, .board, [contenteditable]")) return;
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const last = tracker.moves.length;
-    const next = stepKey(e.key, viewPly ?? last, last);
-    if (next === null) return;
-    e.preventDefault();
-    stepTo(next);
-  };
-  document.addEventListener("keydown", onKey);
+  // The board keeps its arrow keys (moving the keyboard's cursor).
+  const stopKeys = listenStepKeys(
+    document,
+    () => ({ ply: viewPly ?? tracker.moves.length, last: tracker.moves.length }),
+    stepTo,
+    { ignore: `${TYPING}, .board, [contenteditable]`, skipModified: true },
+  );
 
   function onSettled(s: Settlement): void {
     if (s.kind === "refused") {
@@ -889,7 +870,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   return () => {
     clearInterval(timer);
     clearInterval(clockTimer);
-    document.removeEventListener("keydown", onKey);
+    stopKeys();
     document.removeEventListener("pointerdown", cancelPremove, true);
     document.removeEventListener("keydown", cancelPremove);
     unsubscribe();
