@@ -7,17 +7,17 @@
 
 import "../accounts.css";
 import "../analysis.css";
-import { ApiError } from "../api";
-import { type PositionEval, type WalkStep, analysisApi, analysisErrorText, evalText } from "../analysis";
-import { Board } from "../board";
-import { type BoardState, boardUrl, parseBoardUrl, playAt } from "../boardurl";
+import { ApiError } from "../network/api";
+import { type PositionEval, type WalkStep, analysisApi, analysisErrorText, evalText } from "../network/analysis";
+import { Board } from "../board/board";
+import { type BoardState, boardUrl, parseBoardUrl, playAt } from "../board/boardurl";
 import type { AppContext, Unmount } from "../context";
 import { h } from "../dom";
-import { type Explorer, mountExplorer } from "../explorer";
-import { describeMove, parsePosition } from "../notation";
-import { RULES, RULESET_ORDER } from "../rules";
-import { resultText } from "../status";
-import { listenStepKeys } from "../stepkeys";
+import { type Explorer, mountExplorer } from "../panels/explorer";
+import { describeMove, parsePosition } from "../board/notation";
+import { RULES, RULESET_ORDER } from "../board/rules";
+import { resultText } from "../logic/status";
+import { listenStepKeys } from "../board/stepkeys";
 
 /** The index (from 0) of the move an `illegal_move` refusal names ("move 3 (…) cannot be
  *  played: …"); 0 when it names none. */

@@ -6,22 +6,22 @@
 // comes and goes (notices, offers, the connection, controls, the game-over panel) lives in
 // slots of fixed size beside or under it (style.css, "game page").
 
-import { type Profile, accountApi, deltaText, isGuestId, isNewcomer, ratingText } from "../account";
-import { GameActions } from "../actions";
-import { Board } from "../board";
-import { boardUrl } from "../boardurl";
-import { ClaimBanner, claimOffer } from "../claim";
-import { ChatPanel } from "../chat";
-import { ClockBar } from "../clockbar";
-import { ConditionalPanel } from "../conditional";
+import { type Profile, accountApi, deltaText, isGuestId, isNewcomer, ratingText } from "../network/account";
+import { GameActions } from "../panels/actions";
+import { Board } from "../board/board";
+import { boardUrl } from "../board/boardurl";
+import { ClaimBanner, claimOffer } from "../panels/claim";
+import { ChatPanel } from "../panels/chat";
+import { ClockBar } from "../panels/clockbar";
+import { ConditionalPanel } from "../panels/conditional";
 import { type AppContext, type Unmount, recallInvite } from "../context";
 import { clear, h } from "../dom";
-import { GameOverPanel } from "../gameover";
-import { tournamentOfGame } from "../tournament";
-import { cancelInviteRow, invitePanel } from "../invite";
-import { controlsFor, notePlace, rematchDestination } from "../lifecycle";
-import type { ActionKind, Change } from "../live";
-import { askNotifications, notificationState } from "../mygames";
+import { GameOverPanel } from "../panels/gameover";
+import { tournamentOfGame } from "../logic/tournament";
+import { cancelInviteRow, invitePanel } from "../panels/invite";
+import { controlsFor, notePlace, rematchDestination } from "../logic/lifecycle";
+import type { ActionKind, Change } from "../network/live";
+import { askNotifications, notificationState } from "../frame/mygames";
 import {
   type Position,
   type Side,
@@ -35,13 +35,13 @@ import {
   parseMove,
   parsePosition,
   positionsOf,
-} from "../notation";
-import type { Settlement } from "../pending";
-import { cornerSvg, pieceSvg, throneSvg } from "../pieces";
-import { type Premove, droppedText, makePremove, premoveAllowed, premoveMoves, queuedText, resolvePremove } from "../premove";
-import type { State } from "../protocol";
-import { RULES } from "../rules";
-import { isMuted, play as playSound, setMuted } from "../sound";
+} from "../board/notation";
+import type { Settlement } from "../network/pending";
+import { cornerSvg, pieceSvg, throneSvg } from "../board/pieces";
+import { type Premove, droppedText, makePremove, premoveAllowed, premoveMoves, queuedText, resolvePremove } from "../board/premove";
+import type { State } from "../network/protocol";
+import { RULES } from "../board/rules";
+import { isMuted, play as playSound, setMuted } from "../panels/sound";
 import {
   durationText,
   errorText,
@@ -54,8 +54,8 @@ import {
   originLabel,
   watchersText,
   withdrawnText,
-} from "../status";
-import { TYPING, listenStepKeys } from "../stepkeys";
+} from "../logic/status";
+import { TYPING, listenStepKeys } from "../board/stepkeys";
 
 interface Bar {
   root: HTMLElement;

@@ -2,23 +2,23 @@
 // the positions come from the server (GET /api/games/<id>/positions), computed with the
 // engine. Arrow keys step; Home and End jump to the start and the end.
 
-import { ApiError } from "../api";
-import { type Replay, accountApi, accountErrorText } from "../account";
+import { ApiError } from "../network/api";
+import { type Replay, accountApi, accountErrorText } from "../network/account";
 import "../accounts.css";
 import "../analysis.css";
-import { type Analysis, evalText, judgmentMark, judgmentText } from "../analysis";
-import { AnalysisPanel, mayRequest } from "../analysispanel";
-import { Board } from "../board";
-import { boardUrl } from "../boardurl";
-import { EvalGraph } from "../evalgraph";
-import { mountExplorer } from "../explorer";
-import { replayChat } from "../chat";
+import { type Analysis, evalText, judgmentMark, judgmentText } from "../network/analysis";
+import { AnalysisPanel, mayRequest } from "../panels/analysispanel";
+import { Board } from "../board/board";
+import { boardUrl } from "../board/boardurl";
+import { EvalGraph } from "../panels/evalgraph";
+import { mountExplorer } from "../panels/explorer";
+import { replayChat } from "../panels/chat";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
-import { START_POSITION, describeMove, parsePosition } from "../notation";
-import { RULES } from "../rules";
-import { resultText } from "../status";
-import { type StepAt, listenStepKeys } from "../stepkeys";
+import { START_POSITION, describeMove, parsePosition } from "../board/notation";
+import { RULES } from "../board/rules";
+import { resultText } from "../logic/status";
+import { type StepAt, listenStepKeys } from "../board/stepkeys";
 
 /** "Start position (2 moves in all)" / "After 2. g3-g2 (move 2 of 2)" / "After 1… d5-g5" */
 export function plyCaption(moves: readonly string[], ply: number): string {
