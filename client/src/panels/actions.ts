@@ -7,9 +7,24 @@ import type { Controls } from "../logic/lifecycle";
 import type { ActionKind } from "../network/live";
 import type { Side } from "../board/notation";
 import type { State } from "../network/protocol";
-import { otherSide } from "../logic/status";
+import { errorText, otherSide } from "../logic/status";
 
 export type Act = (kind: ActionKind, accept?: boolean) => void;
+
+/** An action the server refused, in words: what did not happen, and why. */
+export function refusedText(kind: ActionKind, code: string, message: string): string {
+  const what: Record<ActionKind, string> = {
+    resign: "You have not resigned",
+    abort: "The game was not aborted",
+    offer_draw: "No draw was offered",
+    answer_draw: "The draw offer was not answered",
+    claim_victory: "The game was not claimed",
+    claim_draw: "The game was not drawn",
+    rematch: "No rematch was arranged",
+    decline_rematch: "The rematch was not declined",
+  };
+  return `${what[kind]}. ${errorText(code, message)}`;
+}
 
 export class GameActions {
   /** under the board: the buttons (players only) */
