@@ -1,8 +1,8 @@
 // What every page shares: the live connection, the session and navigation.
 
-import type { RulesetInfo, Viewer } from "./api";
-import type { LiveClient } from "./live";
-import type { MyGames } from "./mygames";
+import type { RulesetInfo, Viewer } from "./network/api";
+import type { LiveClient } from "./network/live";
+import type { MyGames } from "./frame/mygames";
 
 export interface AppContext {
   live: LiveClient;

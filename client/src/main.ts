@@ -2,16 +2,16 @@
 // the router (the one table of routes.ts) and the one live connection shared by every page.
 
 import "./style.css";
-import { installAccounts } from "./accountnav";
-import { closeHeaderMenu, installHeaderMenu } from "./headermenu";
-import { api, type RulesetInfo, type Viewer } from "./api";
+import { installAccounts } from "./frame/accountnav";
+import { closeHeaderMenu, installHeaderMenu } from "./frame/headermenu";
+import { api, type RulesetInfo, type Viewer } from "./network/api";
 import type { AppContext, Unmount } from "./context";
 import { clear, h } from "./dom";
-import { LiveClient } from "./live";
-import { MyGames, shownNotifications, titleWith } from "./mygames";
+import { LiveClient } from "./network/live";
+import { MyGames, shownNotifications, titleWith } from "./frame/mygames";
 import { mountAnalysisBoard } from "./pages/analysisboard";
 import { mountAccount, mountLogin, mountSignup } from "./pages/auth";
-import { installMailBanner, isMailPath, routeMail } from "./mailnav";
+import { installMailBanner, isMailPath, routeMail } from "./frame/mailnav";
 import { mountGame } from "./pages/game";
 import { mountGames } from "./pages/games";
 import { mountHome } from "./pages/home";
@@ -25,10 +25,10 @@ import { mountVerify } from "./pages/verify";
 import { mountWatch } from "./pages/watch";
 import { mountTournament } from "./pages/tournament";
 import { mountTournaments } from "./pages/tournaments";
-import { installPairing } from "./pairing";
-import { installTournaments } from "./tournamentnav";
+import { installPairing } from "./frame/pairing";
+import { installTournaments } from "./frame/tournamentnav";
 import { ROUTES, type RouteName, matchRoute } from "./routes";
-import { played } from "./sound";
+import { played } from "./panels/sound";
 
 type Mount = (root: HTMLElement, ctx: AppContext, params: string[]) => Unmount | null;
 

@@ -1,6 +1,6 @@
 // For the unit tests only (never imported by the page): a complete State to vary.
 
-import type { State } from "./protocol";
+import type { State } from "./network/protocol";
 
 /** The start of a friend game at `ply`, attackers "p1" and defenders "p2", 1 hour a move. */
 export function makeState(ply: number, extra: Partial<State> = {}): State {

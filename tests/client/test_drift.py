@@ -17,7 +17,7 @@ HUB_TO_HUB = {"sessions_ended", "turn_for", "analysis_evaluated"}
 STORED_ONLY_LUA = {"tournament.lua"}
 
 ROOT = Path(__file__).resolve().parents[2]
-PROTOCOL_TS = ROOT / "client" / "src" / "protocol.ts"
+PROTOCOL_TS = ROOT / "client" / "src" / "network" / "protocol.ts"
 ROUTES_TS = ROOT / "client" / "src" / "routes.ts"
 HUB = ROOT / "src" / "brandubh" / "hub"
 
@@ -141,7 +141,7 @@ def test_the_client_tells_guests_by_the_hubs_prefix() -> None:
     prefix, which must be the hub's."""
     from brandubh.hub.accounts.sessions import GUEST_PREFIX
 
-    source = (ROOT / "client" / "src" / "account.ts").read_text()
+    source = (ROOT / "client" / "src" / "network" / "account.ts").read_text()
     assert f'export const GUEST_PREFIX = "{GUEST_PREFIX}";' in source
 
 
@@ -150,7 +150,7 @@ def test_the_mail_writes_move_times_as_the_site_does() -> None:
     move_time gives what the client's durationText test expects, value for value."""
     from brandubh.hub.mail.mails import move_time
 
-    test = (ROOT / "client" / "src" / "status.test.ts").read_text()
+    test = (ROOT / "client" / "src" / "logic" / "status.test.ts").read_text()
     found = re.search(r"\[([\d, ]+)\]\.map\(durationText\)\)\.toEqual\(\[\s*([^\]]+)\]", test)
     assert found, "status.test.ts no longer lists durationText's cases"
     seconds = [int(x) for x in found.group(1).split(",")]

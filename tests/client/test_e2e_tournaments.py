@@ -216,7 +216,7 @@ def test_an_arena_created_joined_paired_and_followed_live(
     back = stranger.locator("#tournament-back")
     back.wait_for()
     assert back.get_attribute("href") == f"/t/{event}"
-    # Not from the tab's memory of the tournament's games (tournament.ts, tournamentOfGame).
+    # Not from the tab's memory of the tournament's games (logic/tournament.ts, tournamentOfGame).
     assert stranger.evaluate(f"() => sessionStorage.getItem('brandubh.tgame.{game}')") is None
     shot(stranger, f"tournament-game-over-spectator-{size}", full=False)
     defender.click("#tournament-back")

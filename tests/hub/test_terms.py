@@ -98,7 +98,7 @@ def test_the_docs_state_the_terms_as_they_are() -> None:
 
 
 def test_the_client_offers_the_terms_of_the_server() -> None:
-    lobby_ts = (CLIENT / "lobby.ts").read_text()
+    lobby_ts = (CLIENT / "logic" / "lobby.ts").read_text()
     home_ts = (CLIENT / "pages" / "home.ts").read_text()
 
     def const(text: str, name: str) -> str:

@@ -7,16 +7,17 @@
 
 import "../accounts.css";
 import "../analysis.css";
-import { ApiError } from "../api";
-import { type PositionEval, type WalkStep, analysisApi, analysisErrorText, evalText } from "../analysis";
-import { Board } from "../board";
-import { type BoardState, boardUrl, parseBoardUrl, playAt } from "../boardurl";
+import { ApiError } from "../network/api";
+import { type PositionEval, type WalkStep, analysisApi, analysisErrorText, evalText } from "../network/analysis";
+import { Board } from "../board/board";
+import { type BoardState, boardUrl, parseBoardUrl, playAt } from "../board/boardurl";
 import type { AppContext, Unmount } from "../context";
 import { h } from "../dom";
-import { type Explorer, mountExplorer } from "../explorer";
-import { describeMove, parsePosition } from "../notation";
-import { RULES, RULESET_ORDER } from "../rules";
-import { resultText } from "../status";
+import { type Explorer, mountExplorer } from "../panels/explorer";
+import { describeMove, parsePosition } from "../board/notation";
+import { RULES, RULESET_ORDER } from "../board/rules";
+import { resultText } from "../logic/status";
+import { listenStepKeys } from "../board/stepkeys";
 
 /** The index (from 0) of the move an `illegal_move` refusal names ("move 3 (…) cannot be
  *  played: …"); 0 when it names none. */
@@ -294,14 +295,7 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
   buttons.prev.addEventListener("click", () => go(state.ply - 1));
   buttons.next.addEventListener("click", () => go(state.ply + 1));
   buttons.end.addEventListener("click", () => go(state.moves.length));
-  const onKey = (e: KeyboardEvent) => {
-    if (e.defaultPrevented || (e.target as HTMLElement | null)?.closest("input, textarea, select")) return;
-    const to = e.key === "ArrowLeft" ? state.ply - 1 : e.key === "ArrowRight" ? state.ply + 1 : e.key === "Home" ? 0 : e.key === "End" ? state.moves.length : null;
-    if (to === null) return;
-    e.preventDefault();
-    go(to);
-  };
-  document.addEventListener("keydown", onKey);
+  const stopKeys = listenStepKeys(document, () => ({ ply: state.ply, last: state.moves.length }), go, { skipPrevented: true });
 
   caption.textContent = "Setting up the board…";
   walkAll(state)
@@ -318,6 +312,6 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
 
   return () => {
     gone = true;
-    document.removeEventListener("keydown", onKey);
+    stopKeys();
   };
 }

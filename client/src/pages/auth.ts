@@ -3,11 +3,11 @@
 // the answer is the same whether or not the address has an account. After a change of
 // session the page reloads, so that the header and the live connection speak for it.
 
-import { type Me, accountApi, accountErrorText, nextPath } from "../account";
+import { type Me, accountApi, accountErrorText, nextPath } from "../network/account";
 import "../accounts.css";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
-import { mailSettings } from "../mailnav";
+import { mailSettings } from "../frame/mailnav";
 
 function field(id: string, label: string, attrs: Record<string, string>, hint?: string): { row: HTMLElement; input: HTMLInputElement } {
   const input = h("input", { id, name: id, ...attrs });

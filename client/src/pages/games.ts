@@ -1,13 +1,13 @@
 // `/games`: your games in progress (yours to move first, by deadline) and your recent
 // finished ones; the switch for "your move" notifications.
 
-import { deltaText, opponentOf, outcomeLine } from "../account";
-import { formatRemaining } from "../clock";
+import { deltaText, opponentOf, outcomeLine } from "../network/account";
+import { formatRemaining } from "../network/clock";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
-import { askNotifications, notificationState, type MyGame } from "../mygames";
-import { RULES } from "../rules";
-import { durationText, originLabel } from "../status";
+import { askNotifications, notificationState, type MyGame } from "../frame/mygames";
+import { RULES } from "../board/rules";
+import { durationText, originLabel } from "../logic/status";
 
 function rulesetName(id: string): string {
   return RULES[id]?.title ?? id;

@@ -2,17 +2,17 @@
 // defaults (Nielsen rules, three minutes a move); the rule set and the time below them,
 // the rule sets folded away with one plain sentence each; a board beside them.
 
-import { confirmFirst, isNewcomer } from "../account";
-import { ApiError, api, type RulesetInfo } from "../api";
-import { Board } from "../board";
+import { confirmFirst, isNewcomer } from "../network/account";
+import { ApiError, api, type RulesetInfo } from "../network/api";
+import { Board } from "../board/board";
 import { type AppContext, type Unmount, rememberInvite } from "../context";
 import { clear, h } from "../dom";
-import { invitePanel } from "../invite";
-import { LIVE_UNDER_S } from "../lobby";
-import { START_POSITION, parsePosition } from "../notation";
-import { RULES, RULESET_ORDER } from "../rules";
-import { formatName, termsLine, tournamentApi, whenText } from "../tournament";
-import { durationText } from "../status";
+import { invitePanel } from "../panels/invite";
+import { LIVE_UNDER_S } from "../logic/lobby";
+import { START_POSITION, parsePosition } from "../board/notation";
+import { RULES, RULESET_ORDER } from "../board/rules";
+import { formatName, termsLine, tournamentApi, whenText } from "../logic/tournament";
+import { durationText } from "../logic/status";
 
 const BOT_LEVEL_NAMES = ["beginner", "casual player", "improver", "club player", "strong club player"];
 

@@ -4,13 +4,13 @@
 // seated at once too: the invitation lets a newcomer play that one game before confirming
 // the mailed link (docs/accounts.md, "Seated from an invitation").
 
-import { accountApi, accountErrorText, isNewcomer } from "../account";
-import { ApiError, api, joinErrorText } from "../api";
+import { accountApi, accountErrorText, isNewcomer } from "../network/account";
+import { ApiError, api, joinErrorText } from "../network/api";
 import { type AppContext, type Unmount, rememberReturn } from "../context";
 import { clear, h } from "../dom";
-import type { State } from "../protocol";
-import { RULES } from "../rules";
-import { durationText, withdrawnText } from "../status";
+import type { State } from "../network/protocol";
+import { RULES } from "../board/rules";
+import { durationText, withdrawnText } from "../logic/status";
 
 /** The terms of an invitation, as the card lists them. */
 export function inviteTerms(state: State): [string, string][] {

@@ -1,11 +1,11 @@
 // `/leaderboard` and `/leaderboard/<ruleset>`: the opted-in players with an established
 // rating, best first, one tab per rule set; refreshed every few seconds while open.
 
-import { type LeaderRow, accountApi, accountErrorText, ratingText } from "../account";
+import { type LeaderRow, accountApi, accountErrorText, ratingText } from "../network/account";
 import "../accounts.css";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
-import { RULES, RULESET_ORDER } from "../rules";
+import { RULES, RULESET_ORDER } from "../board/rules";
 
 export const REFRESH_MS = 5000;
 

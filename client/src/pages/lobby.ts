@@ -3,8 +3,8 @@
 // cancel yours), a form to open a seek, and the games in progress. Both players are taken to
 // the game the moment they are paired (pairing.ts).
 
-import { confirmFirst, isNewcomer } from "../account";
-import type { RulesetInfo } from "../api";
+import { confirmFirst, isNewcomer } from "../network/account";
+import type { RulesetInfo } from "../network/api";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
 import {
@@ -25,9 +25,9 @@ import {
   timeControlText,
   waitingText,
   type Seek,
-} from "../lobby";
-import { lobbyFeed, type LobbyReply } from "../lobbyfeed";
-import { RULES, RULESET_ORDER } from "../rules";
+} from "../logic/lobby";
+import { lobbyFeed, type LobbyReply } from "../network/lobbyfeed";
+import { RULES, RULESET_ORDER } from "../board/rules";
 import { gamesPanel } from "./watch";
 
 const DEFAULT_SEEK_TIME = 600;

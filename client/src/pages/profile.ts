@@ -2,7 +2,7 @@
 // history as an SVG chart, the leaderboard opt-in (own profile only) and their finished
 // games, each with a replay, its record and a link to verify it.
 
-import { ApiError } from "../api";
+import { ApiError } from "../network/api";
 import {
   type GameSummary,
   type Profile,
@@ -14,14 +14,14 @@ import {
   outcomeFor,
   outcomeLine,
   ratingText,
-} from "../account";
+} from "../network/account";
 import "../accounts.css";
-import { ratingChart } from "../chart";
-import { movesText } from "../notation";
+import { ratingChart } from "../panels/chart";
+import { movesText } from "../board/notation";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
-import { RULES, RULESET_ORDER } from "../rules";
-import { durationText } from "../status";
+import { RULES, RULESET_ORDER } from "../board/rules";
+import { durationText } from "../logic/status";
 
 function rulesetTitle(id: string): string {
   return RULES[id]?.title ?? id;

@@ -2,38 +2,23 @@
 // the positions come from the server (GET /api/games/<id>/positions), computed with the
 // engine. Arrow keys step; Home and End jump to the start and the end.
 
-import { ApiError } from "../api";
-import { type Replay, accountApi, accountErrorText } from "../account";
+import { ApiError } from "../network/api";
+import { type Replay, accountApi, accountErrorText } from "../network/account";
 import "../accounts.css";
 import "../analysis.css";
-import { type Analysis, evalText, judgmentMark, judgmentText } from "../analysis";
-import { AnalysisPanel, mayRequest } from "../analysispanel";
-import { Board } from "../board";
-import { boardUrl } from "../boardurl";
-import { EvalGraph } from "../evalgraph";
-import { mountExplorer } from "../explorer";
-import { replayChat } from "../chat";
+import { type Analysis, evalText, judgmentMark, judgmentText } from "../network/analysis";
+import { AnalysisPanel, mayRequest } from "../panels/analysispanel";
+import { Board } from "../board/board";
+import { boardUrl } from "../board/boardurl";
+import { EvalGraph } from "../panels/evalgraph";
+import { mountExplorer } from "../panels/explorer";
+import { replayChat } from "../panels/chat";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
-import { START_POSITION, describeMove, parsePosition } from "../notation";
-import { RULES } from "../rules";
-import { resultText } from "../status";
-
-/** Which ply a key takes the replay to from `ply` (of `last`), or null for other keys. */
-export function stepFor(key: string, ply: number, last: number): number | null {
-  switch (key) {
-    case "ArrowLeft":
-      return Math.max(0, ply - 1);
-    case "ArrowRight":
-      return Math.min(last, ply + 1);
-    case "Home":
-      return 0;
-    case "End":
-      return last;
-    default:
-      return null;
-  }
-}
+import { START_POSITION, describeMove, parsePosition } from "../board/notation";
+import { RULES } from "../board/rules";
+import { resultText } from "../logic/status";
+import { type StepAt, listenStepKeys } from "../board/stepkeys";
 
 /** "Start position (2 moves in all)" / "After 2. g3-g2 (move 2 of 2)" / "After 1… d5-g5" */
 export function plyCaption(moves: readonly string[], ply: number): string {
@@ -61,9 +46,9 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
   let gone = false;
   const page = h("div", { class: "page page-replay", "data-game": game }, h("p", { class: "muted", text: "Loading the game…" }));
   root.append(page);
-  const onKey = (e: KeyboardEvent) => keyHandler?.(e);
-  let keyHandler: ((e: KeyboardEvent) => void) | null = null;
-  document.addEventListener("keydown", onKey);
+  // The keys step once the game is loaded (`stepper`, set by show's closure below).
+  let stepper: { at: () => StepAt; go: (ply: number) => void } | null = null;
+  const stopKeys = listenStepKeys(document, () => stepper?.at() ?? null, (to) => stepper?.go(to));
   let cleanup: (() => void) | null = null;
 
   accountApi
@@ -217,15 +202,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
     buttons.prev.addEventListener("click", () => show(Math.max(0, ply - 1)));
     buttons.next.addEventListener("click", () => show(Math.min(last, ply + 1)));
     buttons.end.addEventListener("click", () => show(last));
-    keyHandler = (e) => {
-      const target = e.target as HTMLElement | null;
-      if (target?.closest("input, textarea, select")) return;
-      const to = stepFor(e.key, ply, last);
-      if (to !== null) {
-        e.preventDefault();
-        show(to);
-      }
-    };
+    stepper = { at: () => ({ ply, last }), go: show };
 
     const title = RULES[replay.ruleset]?.title ?? replay.ruleset;
     ctx.setTitle(`Replay of ${game}`);
@@ -278,6 +255,6 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
   return () => {
     gone = true;
     cleanup?.();
-    document.removeEventListener("keydown", onKey);
+    stopKeys();
   };
 }

@@ -2,10 +2,10 @@
 // sets a new password. The first answers the same whatever the address; a used, expired
 // or unknown link says which and offers a new one.
 
-import { ApiError } from "../api";
+import { ApiError } from "../network/api";
 import type { AppContext, Unmount } from "../context";
 import { h } from "../dom";
-import { isTokenError, mailApi } from "../mail";
+import { isTokenError, mailApi } from "../network/mail";
 
 function errorText(err: unknown): string {
   if (!(err instanceof ApiError)) return "Something went wrong; try again.";

@@ -1,11 +1,11 @@
 // `/rules/<ruleset>`: the full rules of one rule set.
 
-import { Board } from "../board";
+import { Board } from "../board/board";
 import type { AppContext, Unmount } from "../context";
 import { h } from "../dom";
-import { START_POSITION, parsePosition } from "../notation";
-import { PIECE_NAMES, cornerSvg, pieceSvg, throneSvg } from "../pieces";
-import { RULES, RULESET_ORDER } from "../rules";
+import { START_POSITION, parsePosition } from "../board/notation";
+import { PIECE_NAMES, cornerSvg, pieceSvg, throneSvg } from "../board/pieces";
+import { RULES, RULESET_ORDER } from "../board/rules";
 
 export interface Diagram {
   id: string;

@@ -4,7 +4,7 @@
 
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
-import { durationWords, rulesetName } from "../lobby";
+import { durationWords, rulesetName } from "../logic/lobby";
 import {
   actionsFor,
   countdown,
@@ -23,8 +23,8 @@ import {
   type PlayerGame,
   type TAction,
   type Tournament,
-} from "../tournament";
-import { tournamentFeed } from "../tournamentfeed";
+} from "../logic/tournament";
+import { tournamentFeed } from "../network/tournamentfeed";
 import "../tournaments.css";
 
 const ACTION_WORDS: Record<TAction, [string, string]> = {

@@ -2,11 +2,11 @@
 // the form to create one (confirmed accounts; a guest is told why up front, in room kept
 // for it from the first paint, so the answer moves nothing).
 
-import { confirmFirst, isNewcomer } from "../account";
+import { confirmFirst, isNewcomer } from "../network/account";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
-import { durationWords } from "../lobby";
-import { RULES, RULESET_ORDER } from "../rules";
+import { durationWords } from "../logic/lobby";
+import { RULES, RULESET_ORDER } from "../board/rules";
 import {
   ARENA_DURATIONS,
   ARENA_MOVE_TIMES,
@@ -26,7 +26,7 @@ import {
   type TournamentFormat,
   type TournamentLists,
   type TournamentSummary,
-} from "../tournament";
+} from "../logic/tournament";
 import "../tournaments.css";
 
 /** The lists are fetched again this often while the page is open (the event pages are live). */

@@ -1,10 +1,10 @@
 // `/unsubscribe/<token>`: the link at the foot of a move reminder. One button stops them
 // (a page, not the link itself, so that a mail scanner opening links changes nothing).
 
-import { ApiError } from "../api";
+import { ApiError } from "../network/api";
 import type { AppContext, Unmount } from "../context";
 import { h } from "../dom";
-import { mailApi } from "../mail";
+import { mailApi } from "../network/mail";
 
 export function mountUnsubscribe(root: HTMLElement, ctx: AppContext, token: string): Unmount {
   ctx.setTitle("Move reminders");

@@ -2,12 +2,12 @@
 // or fetched with `?game=<id>` / `?tournament=<id>` — with `POST /api/verify`, and say
 // plainly what holds or what does not.
 
-import { ApiError, type VerifyResult, api } from "../api";
+import { ApiError, type VerifyResult, api } from "../network/api";
 import type { AppContext, Unmount } from "../context";
 import { h } from "../dom";
-import { RULES } from "../rules";
-import { resultText } from "../status";
-import { formatName } from "../tournament";
+import { RULES } from "../board/rules";
+import { resultText } from "../logic/status";
+import { formatName } from "../logic/tournament";
 
 /** The hub accepts records up to 64 KiB, tournament exports (JSON) up to 1 MiB. */
 const MAX_RECORD = 64 * 1024;

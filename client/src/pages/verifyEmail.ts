@@ -7,11 +7,11 @@
 // connection at once (ctx.refreshSession); a used, expired or unknown link says which and
 // what to do.
 
-import type { Me } from "../account";
-import { ApiError, type Viewer } from "../api";
+import type { Me } from "../network/account";
+import { ApiError, type Viewer } from "../network/api";
 import { type AppContext, type Unmount, takeReturn } from "../context";
 import { h } from "../dom";
-import { type VerifyLink, isTokenError, mailApi, resendButton } from "../mail";
+import { type VerifyLink, isTokenError, mailApi, resendButton } from "../network/mail";
 
 export function mountVerifyEmail(root: HTMLElement, ctx: AppContext, token: string): Unmount {
   ctx.setTitle("Confirm your address");

@@ -12,9 +12,9 @@ import {
   spectatorsText,
   type GameSummary,
   type RatedPlayer,
-} from "../lobby";
-import { lobbyFeed, type LobbyFeed } from "../lobbyfeed";
-import { originLabel } from "../status";
+} from "../logic/lobby";
+import { lobbyFeed, type LobbyFeed } from "../network/lobbyfeed";
+import { originLabel } from "../logic/status";
 
 function playerCell(side: "attackers" | "defenders", p: RatedPlayer, bot: boolean): HTMLElement {
   return h(

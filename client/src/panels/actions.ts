@@ -1,0 +1,174 @@
+// The players' controls of a running game: offer a draw, resign (with a confirm step) or
+// abort under the board, and the draw offer above it — prominent for the player who must
+// answer it, a plain line for the one who made it and for spectators.
+
+import { clear, h } from "../dom";
+import type { Controls } from "../logic/lifecycle";
+import type { ActionKind } from "../network/live";
+import type { Side } from "../board/notation";
+import type { State } from "../network/protocol";
+import { errorText, otherSide } from "../logic/status";
+
+export type Act = (kind: ActionKind, accept?: boolean) => void;
+
+/** An action the server refused, in words: what did not happen, and why. */
+export function refusedText(kind: ActionKind, code: string, message: string): string {
+  const what: Record<ActionKind, string> = {
+    resign: "You have not resigned",
+    abort: "The game was not aborted",
+    offer_draw: "No draw was offered",
+    answer_draw: "The draw offer was not answered",
+    claim_victory: "The game was not claimed",
+    claim_draw: "The game was not drawn",
+    rematch: "No rematch was arranged",
+    decline_rematch: "The rematch was not declined",
+  };
+  return `${what[kind]}. ${errorText(code, message)}`;
+}
+
+export class GameActions {
+  /** under the board: the buttons (players only) */
+  readonly bar: HTMLElement;
+  /** above the board: an open draw offer, for everyone */
+  readonly drawBanner: HTMLElement;
+
+  private readonly offerDraw: HTMLButtonElement;
+  private readonly resign: HTMLButtonElement;
+  private readonly abort: HTMLButtonElement;
+  private readonly drawReason: HTMLElement;
+  private readonly note: HTMLElement;
+  private readonly buttons: HTMLElement;
+  private readonly confirm: HTMLElement;
+  private readonly confirmYes: HTMLButtonElement;
+  private readonly confirmNo: HTMLButtonElement;
+  private confirming = false;
+  private bannerKey = "";
+  private accept: HTMLButtonElement | null = null;
+  private decline: HTMLButtonElement | null = null;
+
+  constructor(private readonly act: Act) {
+    this.offerDraw = h("button", { type: "button", class: "btn", id: "offer-draw", "aria-describedby": "draw-reason" });
+    this.resign = h("button", { type: "button", class: "btn btn-danger-quiet", id: "resign", text: "Resign" });
+    this.abort = h("button", { type: "button", class: "btn", id: "abort", text: "Abort the game" });
+    this.drawReason = h("p", { class: "hint", id: "draw-reason" });
+    this.note = h("p", { class: "hint", id: "controls-note" });
+    this.buttons = h("div", { class: "control-buttons" }, this.offerDraw, this.abort, this.resign);
+
+    this.confirmYes = h("button", { type: "button", class: "btn btn-danger", id: "resign-confirm", text: "Yes, resign" });
+    this.confirmNo = h("button", { type: "button", class: "btn", id: "resign-cancel", text: "Keep playing" });
+    this.confirm = h(
+      "div",
+      { class: "confirm", id: "resign-confirm-box", role: "group", "aria-labelledby": "resign-question", hidden: true },
+      h("p", { id: "resign-question", class: "confirm-question", text: "Resign this game? You lose it at once." }),
+      h("div", { class: "control-buttons" }, this.confirmYes, this.confirmNo),
+    );
+    this.bar = h(
+      "section",
+      { class: "controls", id: "controls", "aria-label": "Game actions", hidden: true },
+      this.buttons,
+      this.confirm,
+      this.drawReason,
+      this.note,
+    );
+    this.drawBanner = h("div", { class: "draw-offer", id: "draw-offer", hidden: true });
+
+    this.offerDraw.addEventListener("click", () => this.act("offer_draw"));
+    this.abort.addEventListener("click", () => this.act("abort"));
+    this.resign.addEventListener("click", () => this.setConfirming(true));
+    this.confirmNo.addEventListener("click", () => this.setConfirming(false));
+    this.confirmYes.addEventListener("click", () => {
+      this.setConfirming(false, false);
+      this.act("resign");
+    });
+    this.confirm.addEventListener("keydown", (e) => {
+      if (e.key === "Escape") this.setConfirming(false);
+    });
+  }
+
+  private setConfirming(on: boolean, moveFocus = true): void {
+    this.confirming = on;
+    this.bar.classList.toggle("confirming", on);
+    this.confirm.hidden = !on;
+    this.buttons.hidden = on;
+    if (!moveFocus) return;
+    // Focus the harmless choice first (WAI-ARIA: destructive actions are never the default).
+    if (on) this.confirmNo.focus();
+    else this.resign.focus();
+  }
+
+  update(state: State, side: Side | null, controls: Controls, busy: ReadonlySet<ActionKind>): void {
+    this.renderBanner(state, side, controls, busy);
+    const running = controls.player && state.status === "active";
+    this.bar.hidden = !running;
+    if (!running) {
+      if (this.confirming) this.setConfirming(false, false);
+      return;
+    }
+
+    const offer = controls.offerDraw;
+    // Absent for good against the bot; otherwise it keeps its place while absent (an open
+    // offer to answer), so that the buttons beside it do not move.
+    this.offerDraw.hidden = offer === null && state.opponent === "bot";
+    this.offerDraw.style.visibility = offer === null ? "hidden" : "";
+    const sendingOffer = busy.has("offer_draw");
+    this.offerDraw.disabled = offer === null || !offer.enabled || sendingOffer;
+    this.offerDraw.textContent = sendingOffer ? "Offering…" : offer && !offer.enabled && state.draw_offer === side ? "Draw offered" : "Offer a draw";
+    this.drawReason.textContent = offer?.reason ?? "";
+    // Keeps its line when empty, so that nothing under it moves when a reason comes.
+    this.drawReason.hidden = false;
+
+    this.abort.hidden = !controls.abort;
+    this.abort.disabled = busy.has("abort");
+    this.abort.textContent = busy.has("abort") ? "Aborting…" : "Abort the game";
+    this.resign.hidden = !controls.resign;
+    this.resign.disabled = busy.has("resign");
+    this.resign.textContent = busy.has("resign") ? "Resigning…" : "Resign";
+    if (!controls.resign && this.confirming) this.setConfirming(false, false);
+
+    this.note.textContent = controls.note ?? "";
+    this.note.hidden = !controls.note;
+  }
+
+  private renderBanner(state: State, side: Side | null, controls: Controls, busy: ReadonlySet<ActionKind>): void {
+    const offer = state.status === "active" ? state.draw_offer : null;
+    const answering = busy.has("answer_draw");
+    const key = `${offer}|${side}|${controls.answerDraw}|${answering}`;
+    if (key === this.bannerKey) return;
+    const hadFocus = this.drawBanner.contains(document.activeElement);
+    this.bannerKey = key;
+    this.drawBanner.hidden = offer === null;
+    this.drawBanner.dataset.by = offer ?? "";
+    this.drawBanner.classList.toggle("prominent", controls.answerDraw);
+    this.drawBanner.removeAttribute("role");
+    clear(this.drawBanner);
+    this.accept = this.decline = null;
+    if (offer === null) return;
+
+    if (controls.answerDraw) {
+      this.drawBanner.setAttribute("role", "alert");
+      this.accept = h("button", { type: "button", class: "btn btn-primary", id: "accept-draw", text: "Accept the draw" });
+      this.decline = h("button", { type: "button", class: "btn", id: "decline-draw", text: "Decline" });
+      this.accept.disabled = this.decline.disabled = answering;
+      this.accept.addEventListener("click", () => this.act("answer_draw", true));
+      this.decline.addEventListener("click", () => this.act("answer_draw", false));
+      this.drawBanner.append(
+        h("p", { class: "draw-offer-text", text: "Your opponent offers a draw." }),
+        h("div", { class: "control-buttons" }, this.accept, this.decline),
+        h("p", { class: "hint", text: "Playing a move declines it." }),
+      );
+      if (hadFocus) this.accept.focus();
+    } else if (offer === side) {
+      this.drawBanner.append(
+        h("p", { class: "draw-offer-text", text: "You offered a draw — waiting for your opponent's answer." }),
+      );
+    } else {
+      this.drawBanner.setAttribute("role", "status");
+      this.drawBanner.append(
+        h("p", {
+          class: "draw-offer-text",
+          text: `The ${offer} offer a draw — waiting for the ${otherSide(offer)} to answer.`,
+        }),
+      );
+    }
+  }
+}
