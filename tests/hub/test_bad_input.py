@@ -244,3 +244,17 @@ async def test_invites_are_checked(hub: HubProcess) -> None:
     assert r.status_code == 409 and r.json()["error"] == "game_not_waiting"
     for p in (alice, mallory, bob):
         await p.close()
+
+
+async def test_refusals_of_well_formed_messages_cost_no_strike(hub: HubProcess) -> None:
+    """A client that retries or polls within its credits is answered, never closed: only
+    malformed messages and floods count toward 4001 (docs/protocol.md §3.1)."""
+    game, alice, _bob = await friend_game(hub.url)
+    sock = await alice.connect()
+    for n in range(30):  # three times the strikes a burst allows
+        await sock.send({"t": "move", "game": game, "ply": 5, "move": "a4-a5", "id": f"m{n}"})
+        refused = await sock.recv_until(lambda m, n=n: m["t"] == "error" and m["id"] == f"m{n}")
+        assert refused["code"] != "bad_field", refused
+    await sock.send({"t": "ping", "n": 1})
+    assert (await sock.recv_until(lambda m: m["t"] == "pong"))["n"] == 1
+    await sock.close()

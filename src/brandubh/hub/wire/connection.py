@@ -343,12 +343,14 @@ class Connection:
             self.last_seen = time.monotonic()
             data = message.get("bytes")
             msg: ClientMessage | None = None
+            flooded = False
             try:
                 if data is None:
                     raise ProtocolError("bad_frame", "frames must be binary msgpack, not text")
                 # Every message costs a credit, pings and pongs too, from the socket's budget
                 # and from the budget its session's sockets share.
                 if not self.credits.take() or (self.shared is not None and not self.shared.take()):
+                    flooded = True
                     raise Refusal(
                         "rate_limited",
                         "too many messages: wait a few seconds; this one was ignored",
@@ -369,7 +371,10 @@ class Connection:
                 # Answer with the message's id and game, so the client knows what was refused.
                 msg_id, game = reply_to(msg)
                 self.send(frames.error(exc.code, exc.message, exc.msg_id or msg_id, game))
-                if not self.strikes.take():
+                # Only what a correct client never sends strikes: a malformed message or a
+                # flood past its credits. A refusal of a well-formed message (a chat limit,
+                # a claim too early, a move that lost a race) is the game's answer, free.
+                if (isinstance(exc, ProtocolError) or flooded) and not self.strikes.take():
                     self.close(CLOSE_TOO_MANY_ERRORS, "too many bad messages")
                     return
 
