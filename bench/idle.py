@@ -1,18 +1,21 @@
-"""The fixed cost of hubs with nothing to do: no socket, no game.
+"""The fixed cost of a service with nothing to do: no socket, no game, no analysis.
 
-    python bench/idle.py [--seconds 20] [--hubs 1] [--hub-src OTHER/src]
+    python bench/idle.py [--seconds 20] [--hubs 1] [--workers 1] [--hub-src OTHER/src]
 
-Starts one Redis and ``--hubs`` hub processes with the production polls, lets them settle,
-then reads over ``--seconds`` the CPU each hub process used (with its children, the bot's
-search pool) from /proc, and Redis's (``INFO cpu``: used_cpu_user + used_cpu_sys), as % of
-one core. The baseline in the same run is the same Redis over the same span before any hub
-started (its own housekeeping). The goal is under 1 % each (issue 29).
+Starts one Redis, one PostgreSQL (embedded unless DATABASE_URL is set), ``--hubs`` hub
+processes with the production polls and ``--workers`` analysis workers (``brandubh
+analyse-worker``), lets them settle, then reads over ``--seconds`` the CPU each process
+used (with its children: the bot's search pool, PostgreSQL's backends) from /proc, and
+Redis's (``INFO cpu``: used_cpu_user + used_cpu_sys), as % of one core. The baseline in the
+same run is the same Redis and PostgreSQL over the same span before any hub or worker
+started (their own housekeeping). The goal: the whole service under 1 % of a core.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -22,6 +25,8 @@ import redis
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "tests"))
+import services  # noqa: E402
 from brandubh.run.redis_server import EmbeddedRedis  # noqa: E402
 from load import cpu_s, redis_cpu_s  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
@@ -55,14 +60,21 @@ def tree_cpu_s(pid: int) -> float:
     return total
 
 
-def measure(hubs: list[int], client: redis.Redis, seconds: float) -> tuple[list[float], float]:
-    """% of a core each hub process tree and Redis used over ``seconds``."""
-    hub0 = [tree_cpu_s(p) for p in hubs]
+def postgres_pid() -> int | None:
+    """The embedded PostgreSQL's postmaster (None when DATABASE_URL names another)."""
+    server = services._shared_database
+    process = getattr(server, "process", None)
+    return None if process is None else int(process.pid)
+
+
+def measure(pids: list[int], client: redis.Redis, seconds: float) -> tuple[list[float], float]:
+    """% of a core each process tree and Redis used over ``seconds``."""
+    before = [tree_cpu_s(p) for p in pids]
     redis0, t0 = redis_cpu_s(client), time.monotonic()
     time.sleep(seconds)
-    hub1 = [tree_cpu_s(p) for p in hubs]
+    after = [tree_cpu_s(p) for p in pids]
     redis1, span = redis_cpu_s(client), time.monotonic() - t0
-    return [(b - a) / span * 100 for a, b in zip(hub0, hub1, strict=True)], (
+    return [(b - a) / span * 100 for a, b in zip(before, after, strict=True)], (
         (redis1 - redis0) / span * 100
     )
 
@@ -71,6 +83,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--hubs", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--hub-src", default="", help="run the hubs from this source tree")
     args = parser.parse_args()
 
@@ -78,28 +91,54 @@ def main() -> None:
     if args.hub_src:
         env["PYTHONPATH"] = args.hub_src
     database = shared_database()
+    pg = postgres_pid()
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp)) as server:
         client = redis.Redis.from_url(server.url)
-        _, alone = measure([], client, args.seconds)
+        pg_alone, alone = measure([pg] if pg else [], client, args.seconds)
         print(
-            f"{os.cpu_count()} cores; baseline: Redis with no hub {alone:.2f} % of a core "
-            f"over {args.seconds:.0f} s"
+            f"{os.cpu_count()} cores; baseline: Redis alone {alone:.2f} % of a core"
+            + (f", PostgreSQL alone {pg_alone[0]:.2f} %" if pg_alone else "")
+            + f" over {args.seconds:.0f} s"
         )
         hubs = [
             HubProcess(server.url, env, database_url=database).start() for _ in range(args.hubs)
         ]
+        worker_env = {
+            **os.environ,
+            **env,
+            "REDIS_URL": server.url,
+            "DATABASE_URL": database,
+            "BRANDUBH_LOG_LEVEL": "warning",
+        }
+        workers = [
+            subprocess.Popen([sys.executable, "-m", "brandubh", "analyse-worker"], env=worker_env)
+            for _ in range(args.workers)
+        ]
         try:
             time.sleep(SETTLE_S)
-            each, redis_pct = measure([h.pid for h in hubs], client, args.seconds)
+            pids = [h.pid for h in hubs] + [w.pid for w in workers] + ([pg] if pg else [])
+            each, redis_pct = measure(pids, client, args.seconds)
+            dead = [w.pid for w in workers if w.poll() is not None]
+            if dead:
+                raise SystemExit(f"analysis worker(s) {dead} exited: the figures would lie")
         finally:
             for hub in hubs:
                 hub.stop()
-        for i, pct in enumerate(each):
-            print(f"idle hub {i}: {pct:.2f} % of a core   (goal < 1 %)")
+            for w in workers:
+                w.terminate()
+                w.wait(10)
+        names = [f"idle hub {i}" for i in range(args.hubs)]
+        names += [f"idle analysis worker {i}" for i in range(args.workers)]
+        names += ["PostgreSQL"] if pg else []
+        for name, pct in zip(names, each, strict=True):
+            extra = f", {pct - pg_alone[0]:+.2f} over its baseline" if name == "PostgreSQL" else ""
+            print(f"{name}: {pct:.2f} % of a core{extra}")
         print(
-            f"Redis with {args.hubs} idle hub(s): {redis_pct:.2f} % of a core, "
-            f"{redis_pct - alone:+.2f} over the baseline   (goal < 1 %)"
+            f"Redis with {args.hubs} idle hub(s) and {args.workers} worker(s): "
+            f"{redis_pct:.2f} % of a core, {redis_pct - alone:+.2f} over the baseline"
         )
+        total = sum(each) + redis_pct
+        print(f"the whole idle service: {total:.2f} % of a core   (goal < 1 %)")
 
 
 if __name__ == "__main__":

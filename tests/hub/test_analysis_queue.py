@@ -6,7 +6,9 @@ service's URLs."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -14,12 +16,21 @@ import redis
 from click.testing import CliRunner
 
 from brandubh.hub.analysis import Worker
+from brandubh.hub.analysis import worker as worker_module
 from brandubh.hub.config import Settings
 from brandubh.hub.redis import keys, lua_source
 from brandubh.run.cli import main
 from services import sync_client
 
 Q = keys.analysis_queue()
+
+
+def wait_until(check: Callable[[], object], what: str, timeout: float = 20.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {timeout:g} s")
+        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -29,9 +40,13 @@ def r(fresh_redis_url: str) -> Iterator[redis.Redis]:
     client.close()
 
 
+WAKE_MAX = keys.ANALYSIS_WAKE_MAX
+
+
 def call(r: redis.Redis, mode: str, game: str, *args: Any) -> list[str]:
     script = r.register_script(lua_source("analysis"))
-    reply = script(keys=[Q, keys.analysis_job("g", game)], args=[mode, game, *args])
+    wake = [keys.analysis_wake()] if mode == "request" else []
+    reply = script(keys=[Q, keys.analysis_job("g", game), *wake], args=[mode, game, *args])
     if isinstance(reply, int):
         return [str(reply)]
     return [x.decode() if isinstance(x, bytes) else str(x) for x in reply]
@@ -43,7 +58,7 @@ def claim(r: redis.Redis, lease_ms: int) -> list[str]:
 
 
 def ask(r: redis.Redis, game: str, most: int = 10) -> list[str]:
-    return call(r, "request", game, most, "kind", "g", "moves", "a b", "nodes", 5)
+    return call(r, "request", game, most, WAKE_MAX, "kind", "g", "moves", "a b", "nodes", 5)
 
 
 def test_one_job_however_often_asked_and_its_place(r: redis.Redis) -> None:
@@ -114,10 +129,11 @@ def test_a_job_no_worker_can_do_is_dropped_and_the_worker_goes_on(
     worker = Worker(Settings(redis_url=fresh_redis_url, database_url=database_url), "w")
     try:
         job = ["kind", "g", "ruleset", "nielsen", "position", "", "version", 1]
-        call(r, "request", "illegal", 10, *job, "moves", "g4-g3 a1-a9", "nodes", 50)
-        call(r, "request", "faulty", 10, *job, "moves", "g4-g3")  # no budget: a KeyError
+        # One at a time: two asked in the same millisecond go in the order of their ids.
+        call(r, "request", "illegal", 10, WAKE_MAX, *job, "moves", "g4-g3 a1-a9", "nodes", 50)
         assert worker.step()
         assert r.zscore(Q, "illegal") is None and not r.exists(keys.analysis_job("g", "illegal"))
+        call(r, "request", "faulty", 10, WAKE_MAX, *job, "moves", "g4-g3")  # no budget: KeyError
         for tries in range(1, 4):
             assert worker.step()
             assert r.hget(keys.analysis_job("g", "faulty"), "tries") == str(tries).encode()
@@ -126,3 +142,34 @@ def test_a_job_no_worker_can_do_is_dropped_and_the_worker_goes_on(
         assert not worker.step()
     finally:
         worker.close()
+
+
+def test_a_job_queued_wakes_an_idle_worker_and_the_tokens_are_capped(
+    r: redis.Redis, fresh_redis_url: str, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An idle worker blocks on the wake list, not a poll: with its fallback look at the
+    queues put an hour away, a job queued after it went idle is still taken."""
+    wake = keys.analysis_wake()
+    for n in range(WAKE_MAX + 10):
+        call(r, "request", f"g{n}", 1000, WAKE_MAX, "kind", "g", "moves", "a1-a2", "nodes", 5)
+    assert r.llen(wake) == WAKE_MAX  # a token a job, never more than the cap
+    r.delete(Q, wake, *(keys.analysis_job("g", f"g{n}") for n in range(WAKE_MAX + 10)))
+
+    monkeypatch.setattr(worker_module, "IDLE_WAKE_S", 3600.0)
+    worker = Worker(Settings(redis_url=fresh_redis_url, database_url=database_url), "w")
+    done = threading.Event()
+    thread = threading.Thread(target=worker.run, args=(done.is_set,), daemon=True)
+    thread.start()
+    try:
+        # Idle: blocked on the wake list (a client in BLPOP), having found nothing.
+        wait_until(lambda: b"cmd=blpop" in r.execute_command("CLIENT", "LIST"), "BLPOP")
+        job = ["kind", "g", "ruleset", "nielsen", "position", "", "version", 1]
+        call(r, "request", "woken", 10, WAKE_MAX, *job, "moves", "g4-g3 a1-a9", "nodes", 50)
+        # The illegal line is dropped at once by whichever worker takes it: this one.
+        wait_until(lambda: r.zscore(Q, "woken") is None, "the job taken")
+    finally:
+        done.set()
+        r.lpush(wake, 1)  # let the blocked call return so the thread sees the stop
+        thread.join(10)
+        worker.close()
+    assert not thread.is_alive()

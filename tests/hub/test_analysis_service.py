@@ -247,6 +247,8 @@ async def test_who_may_ask_and_the_limits(
     created = await alice.create_game(opponent="friend", invitee=erin.id)
     await erin.join(created["invite"])
     socks = await seated(created["id"], alice, erin)
+    await socks["attackers"].move(created["id"], 0, "g4-g3")  # a move: something to analyse
+    await socks["defenders"].recv_until(lambda m: m.get("move") == "g4-g3")
     await socks["attackers"].send({"t": "resign", "game": created["id"], "id": "r1"})
     await socks["attackers"].recv_until(
         lambda m: m["t"] == "event" and m["state"]["status"] == "ended"

@@ -79,6 +79,20 @@ class Analyses:
         reply = await self.scripts.analysis(keys=[queue, job], args=[mode, job_id, *args])
         return _texts(reply)
 
+    async def _queue(self, queue: str, job: str, job_id: str, *fields: str | int) -> list[str]:
+        """Queue a job with its fields (unless known), a token waking one idle worker."""
+        reply = await self.scripts.analysis(
+            keys=[queue, job, keys.analysis_wake()],
+            args=[
+                "request",
+                job_id,
+                self.settings.analysis_queue_max,
+                keys.ANALYSIS_WAKE_MAX,
+                *fields,
+            ],
+        )
+        return _texts(reply)
+
     async def stored(self, game_id: str) -> JsonObject | None:
         """The game's analysis of this version, once a worker kept it."""
         return await self.store.analysis(game_id, ANALYSIS_VERSION)
@@ -119,12 +133,10 @@ class Analyses:
         start = state.snapshot().start_position
         if start == Game(state.ruleset).position:
             start = ""  # the rule set's own start
-        reply = await self._script(
-            "request",
+        reply = await self._queue(
             queue,
             job,
             state.id,
-            self.settings.analysis_queue_max,
             "kind", "g",
             "ruleset", state.ruleset,
             "position", start,
@@ -254,12 +266,10 @@ class Analyses:
                 max(1, int(reply[1]) // 1000),
                 code="analysis_limit",
             )
-        reply_ = await self._script(
-            "request",
+        reply_ = await self._queue(
             queue,
             job,
             digest,
-            self.settings.analysis_queue_max,
             "kind", "p",
             "ruleset", ruleset,
             "position", position,

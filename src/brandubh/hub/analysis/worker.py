@@ -43,7 +43,10 @@ log = logging.getLogger(__name__)
 
 # What makes a worker pause and try again, the job given back uncounted: not the job's fault.
 UNREACHABLE: Final = (redis.RedisError, StoreUnavailable, OSError)
-POLL_S: Final = 0.2  # an idle worker looks at the queues this often
+# An idle worker blocks on the wake list (a token per job queued) for at most this long,
+# then looks at the queues anyway: for a job whose holder's lease ran out, or one given
+# back for later, which no token announces.
+IDLE_WAKE_S: Final = 2.0
 TRIES: Final = 3  # a job started this often without finishing is dropped (logged)
 PAUSE_S: Final = 2.0  # after a failure of Redis or PostgreSQL, before the next claim
 SAVE_TRIES: Final = 30  # a finished analysis waits this many pauses for PostgreSQL
@@ -93,8 +96,12 @@ class Worker:
                 log.warning("analysis worker: %s; trying again in %g s", exc, PAUSE_S)
                 time.sleep(PAUSE_S)
                 continue
-            if not worked:
-                time.sleep(POLL_S)
+            if not worked and not stop():
+                try:
+                    self.redis.blpop([keys.analysis_wake()], timeout=IDLE_WAKE_S)
+                except UNREACHABLE as exc:
+                    log.warning("analysis worker: %s; trying again in %g s", exc, PAUSE_S)
+                    time.sleep(PAUSE_S)
 
     def step(self) -> bool:
         """Claim one job (an evaluation first) and do it; whether there was one."""

@@ -355,6 +355,16 @@ def evaluation_queue() -> str:
     return f"{ANALYSIS}:pq"
 
 
+def analysis_wake() -> str:
+    """List: one token per job queued, which wakes one idle worker blocked on it (BLPOP)
+    at once instead of its polling (lua/analysis.lua). Lives: for ever (one key), at most
+    ``ANALYSIS_WAKE_MAX`` tokens (a token with no job behind it only costs a claim)."""
+    return f"{ANALYSIS}:wake"
+
+
+ANALYSIS_WAKE_MAX: Final = 64
+
+
 def analysis_job(kind: str, job_id: str) -> str:
     """Hash: one job of the queues (``kind`` "g", a game id; "p", a position digest): what
     to analyse (rule set, start, moves, nodes, version), the worker holding it, its tries,

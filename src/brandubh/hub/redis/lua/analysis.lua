@@ -4,10 +4,11 @@
 -- lease while a worker holds it, as claim.lua's (which claims them). Each job's hash
 -- (keys.analysis_job) says what to analyse, who holds it, its tries and the ply reached.
 -- Every key shares the tag {ana}: one slot, on one Redis or a cluster.
--- KEYS[1] the queue   KEYS[2] the job's hash   KEYS[3] (finish) the evaluation's cache key
+-- KEYS[1] the queue   KEYS[2] the job's hash   KEYS[3] (finish) the evaluation's cache key,
+--   (request) the workers' wake list, optional: a token for the job queued wakes one worker
 -- ARGV[1] the mode   ARGV[2] the job's id, then by mode:
 --   status                  -> {'none'} | {'queued', place} | {'running', ply, of}
---   request  max, field, value, ...
+--   request  max, wake max, field, value, ...
 --                           -> {'queued', place} | {'running', ply, of} | {'busy', waiting}
 --   start    worker, most tries
 --                           -> the job's fields and values | {} (no job: dropped from the
@@ -44,9 +45,13 @@ if mode == 'request' then
   local waiting = redis.call('ZCOUNT', queue, '-inf', now)
   if waiting >= tonumber(ARGV[3]) then return {'busy', waiting} end
   redis.call('DEL', job)
-  for i = 4, #ARGV, 2 do redis.call('HSET', job, ARGV[i], ARGV[i + 1]) end
+  for i = 5, #ARGV, 2 do redis.call('HSET', job, ARGV[i], ARGV[i + 1]) end
   redis.call('HSET', job, 'queued', now)
   redis.call('ZADD', queue, now, id)
+  if KEYS[3] then
+    redis.call('LPUSH', KEYS[3], 1)
+    redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[4]) - 1)
+  end
   return {'queued', redis.call('ZRANK', queue, id) + 1}
 end
 
