@@ -9,12 +9,13 @@ archived twice counts once), and ``rebuild_explorer`` makes the table again from
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
 from sqlalchemy import case, select, text
-from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.dialects.postgresql import Insert, insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from brandubh.engine import EngineError, Game, parse_position
@@ -116,27 +117,36 @@ def rating_sum(ratings: Mapping[str, Any] | None) -> int | None:
 
 
 def game_rows(ruleset: str, keys: Iterable[Key], outcome: Outcome) -> list[dict[str, Any]]:
-    """One game's rows for ``explorer_moves``, sorted so that every transaction locks the
-    rows it shares with another in the same order (no deadlock between two archivings)."""
-    counts = dict(zip(COUNTS, outcome.counts(), strict=True))
+    """One game's rows for ``explorer_moves``, one per (position, move), a pair the game
+    played twice (a repetition) counted twice as the rebuild counts it; sorted so that
+    every transaction locks the rows it shares with another in the same order (no deadlock
+    between two archivings)."""
+    times = Counter(keys)
+    counts = outcome.counts()
     return [
-        {"ruleset": ruleset, "position": pos, "move": move, **counts} for pos, move in sorted(keys)
+        {
+            "ruleset": ruleset,
+            "position": pos,
+            "move": move,
+            **{name: value * times[pos, move] for name, value in zip(COUNTS, counts, strict=True)},
+        }
+        for pos, move in sorted(times)
     ]
 
 
-def _upsert() -> Any:
-    stmt = insert(explorer_moves)
+def _upsert(stmt: Insert) -> Any:
     return stmt.on_conflict_do_update(
         index_elements=[explorer_moves.c.ruleset, explorer_moves.c.position, explorer_moves.c.move],
         set_={c: explorer_moves.c[c] + stmt.excluded[c] for c in COUNTS},
     )
 
 
-_UPSERT: Final = _upsert()
+_UPSERT: Final = _upsert(insert(explorer_moves))
 
 
 async def add_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
-    """Add rows' counts to ``explorer_moves`` (inserted when new)."""
+    """Add rows' counts to ``explorer_moves`` (inserted when new), one execution a row: for
+    the rebuild's large batches, past a statement's limit of parameters."""
     if rows:
         await conn.execute(_UPSERT, rows)
 
@@ -147,8 +157,11 @@ async def add_game(
     moves: Sequence[str],
     outcome: Outcome,
 ) -> None:
-    """Count one archived game, in its archiving transaction."""
-    await add_rows(conn, game_rows(ruleset, opening(ruleset, moves), outcome))
+    """Count one archived game, in its archiving transaction: one statement of at most
+    ``EXPLORER_PLIES`` rows, not one round trip a ply."""
+    rows = game_rows(ruleset, opening(ruleset, moves), outcome)
+    if rows:
+        await conn.execute(_upsert(insert(explorer_moves).values(rows)))
 
 
 def explorer_answer(ruleset: str, position: str, found: Sequence[Any]) -> dict[str, Any]:
