@@ -123,10 +123,11 @@ class Verification:
                 "when signing up, or a new one",
             )
         if password is not None:
-            password = check_password(password, holder.email)  # a weak one keeps the link good
+            # Checked (a weak one keeps the link good) and set while the address is still
+            # unconfirmed, so nobody logs in with the old one between; a failure here
+            # leaves the link good too.
+            await self.accounts.set_password(holder.account, check_password(password, holder.email))
         holder = await self.tokens.use("verify", token)
-        if isinstance(password, str):  # before the address counts: nobody logs in between
-            await self.accounts.set_password(holder.account, password)
         if not await self.accounts.mark_verified(holder.account, holder.email):
             raise Refusal(
                 "token_unknown",
