@@ -119,12 +119,18 @@ def sign_up(page: Page, base: str, name: str | None = None) -> dict[str, Any]:
     return confirm_address(page, base, body["email"])
 
 
-def confirm_address(page: Page, base: str, email: str) -> dict[str, Any]:
+def confirm_address(
+    page: Page, base: str, email: str, password: str = "correct horse battery"
+) -> dict[str, Any]:
     """Follow the link of the confirmation mail to ``email`` as its page does (a POST
-    with the context's cookies), without leaving the page; the account's fields."""
+    with the context's cookies, and the password where the page asks for it), without
+    leaving the page; the account's fields."""
     link = wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/")
     token = link.rsplit("/", 1)[1]
-    r = page.context.request.post(f"{base}/api/verify-email/{token}", headers={"Origin": base})
+    url = f"{base}/api/verify-email/{token}"
+    asks = page.context.request.get(url).json()["asks_password"]
+    body = {"password": password} if asks else {}
+    r = page.context.request.post(url, data=body, headers={"Origin": base})
     assert r.status == 200, r.text()
     return dict(r.json())
 

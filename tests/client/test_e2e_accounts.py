@@ -59,10 +59,14 @@ def sign_up_form(page: Page, base: str, name: str) -> tuple[str, str]:
     return email, pid
 
 
-def follow_confirmation(page: Page, email: str) -> None:
-    """Open the link of the confirmation mail and press its button, as its reader does: the
-    address is confirmed and its account logged in."""
+def follow_confirmation(page: Page, email: str, password: str = PASSWORD) -> None:
+    """Open the link of the confirmation mail and press its button, as its reader does
+    (typing the password where the page asks for it, outside the browser that signed up):
+    the address is confirmed and its account logged in."""
     page.goto(wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/"))
+    page.wait_for_selector('#verify-email-status[data-state="ask"]')
+    if page.locator("#verify-email-password").count():
+        page.fill("#verify-email-password", password)
     page.click("#verify-email-confirm")
     page.wait_for_selector('#verify-email-status[data-state="ok"]')
     assert email in page.inner_text("#verify-email-status")

@@ -32,7 +32,7 @@ def sign_up(page: Page, base: str) -> None:
         headers={"Origin": base},
     )
     assert answer.status == 202, answer.text()  # "check your inbox": the link logs in
-    confirm_address(page, base, email)
+    confirm_address(page, base, email, "quiet river walks the lobby")
 
 
 def player(new_page: Any, base: str, viewport: dict[str, int] = DESKTOP) -> Page:
@@ -292,7 +292,7 @@ def test_a_guest_is_told_to_sign_up_and_then_plays(new_page: Any, web_hub: HubPr
     guest.fill("#signup-password", "quiet river walks the lobby")
     guest.click("#signup-submit")
     guest.wait_for_selector(f"#signup-sent:has-text('{email}')")  # "check your inbox"
-    confirm_address(guest, base, email)  # the mailed link logs the new account in
+    confirm_address(guest, base, email, "quiet river walks the lobby")  # it logs in
     open_lobby(guest, base)
     assert guest.locator("#lobby-guest").is_hidden()
     guest.click("#seek-open")

@@ -53,6 +53,9 @@ def test_sign_up_confirm_by_the_mailed_link_then_play_rated(
     ann.wait_for_selector('#verify-email-status[data-state="ask"]')
     assert email in ann.inner_text("#verify-email-status")
     assert "logs you in" in ann.inner_text("#verify-email-effect")
+    # This browser held no session when it signed up: the page asks for the password.
+    assert "sets it as the account's password" in ann.inner_text("#verify-email-ask")
+    ann.fill("#verify-email-password", PASSWORD)
     ann.click("#verify-email-confirm")
     ann.wait_for_selector('#verify-email-status[data-state="ok"]')
     shot(ann, "mail-confirmed")
@@ -132,6 +135,7 @@ def test_a_confirmation_link_asks_and_never_swaps_the_browsers_account(
     victim.goto(victim_link.link("/verify-email/"))
     victim.wait_for_selector('#verify-email-status[data-state="ask"]')
     shot(victim, "mail-verify-ask")
+    victim.fill("#verify-email-password", PASSWORD)
     victim.click("#verify-email-confirm")
     victim.wait_for_selector('#verify-email-status[data-state="ok"]')
     victim_name = victim.evaluate("fetch('/api/me').then(r => r.json())")["name"]
@@ -155,16 +159,17 @@ def test_a_confirmation_link_asks_and_never_swaps_the_browsers_account(
     shot(victim, "mail-verify-other-session-phone")
     victim.set_viewport_size(LAPTOP)
 
-    def attacker_login() -> int:
+    def attacker_login(password: str = PASSWORD) -> int:
         return int(
             attacker.context.request.post(
                 base + "/api/login",
-                data={"email": attacker_email, "password": PASSWORD},
+                data={"email": attacker_email, "password": password},
                 headers={"Origin": base},
             ).status
         )
 
     assert attacker_login() == 401  # opening the page confirmed nothing
+    victim.fill("#verify-email-password", NEW_PASSWORD)
     victim.click("#verify-email-confirm")
     victim.wait_for_selector('#verify-email-status[data-state="ok"]')
     assert "still playing as" in victim.inner_text("#verify-email-status")
@@ -172,7 +177,63 @@ def test_a_confirmation_link_asks_and_never_swaps_the_browsers_account(
     shot(victim, "mail-verify-kept-session")
     victim.goto(base + "/lobby")
     assert victim.wait_for_selector("#nav-profile", state="attached").text_content() == victim_name
-    assert attacker_login() == 200  # confirmed all the same
+    # Confirmed all the same, with the password typed on the page: only whoever confirms
+    # can log in (docs/accounts.md, "Who can log in after a confirmation").
+    assert attacker_login() == 401
+    assert attacker_login(NEW_PASSWORD) == 200
+
+
+def sign_up_as(page: Page, base: str, email: str, password: str) -> None:
+    page.goto(base + "/signup")
+    page.fill("#signup-email", email)
+    page.fill("#signup-password", password)
+    page.click("#signup-submit")
+    page.wait_for_selector(f"#signup-sent:has-text('We sent a link to {email}')")
+
+
+def test_a_squatters_sign_up_leaves_them_no_way_in_once_the_owner_confirms(
+    new_page: Any, web_hub: HubProcess
+) -> None:
+    # Pre-account hijacking: someone signs up with the owner's address and a password of
+    # their own; the owner signs up too (the same answer), then follows the first mail's
+    # link. The page asks for a password, which becomes the account's: the squatter's
+    # stops working, the owner's works.
+    base = web_hub.url
+    address = f"owner{secrets.token_hex(5)}@example.org"
+    squatter = new_page(DESKTOP)
+    sign_up_as(squatter, base, address, "the squatter's words")
+    owner = new_page(PHONE)
+    sign_up_as(owner, base, address, "the owner's own words")
+    wsclient.MAILBOX.wait_blocking(address, "finish signing up")  # the second sign-up's
+    owner.goto(wsclient.MAILBOX.wait_blocking(address, wsclient.CONFIRM).link("/verify-email/"))
+    owner.wait_for_selector('#verify-email-status[data-state="ask"]')
+    owner.click("#verify-email-confirm")  # no password: refused, the page stays
+    owner.wait_for_selector("#verify-email-error:has-text('too short')")
+    shot(owner, "mail-verify-password-phone")
+    owner.fill("#verify-email-password", "the owner's own words")
+    owner.click("#verify-email-confirm")
+    owner.wait_for_selector('#verify-email-status[data-state="ok"]')
+    assert "you are logged in" in owner.inner_text("#verify-email-status")
+
+    def login(password: str) -> int:
+        return int(
+            new_page(DESKTOP)
+            .context.request.post(
+                base + "/api/login",
+                data={"email": address, "password": password},
+                headers={"Origin": base},
+            )
+            .status
+        )
+
+    assert login("the squatter's words") == 401
+    assert login("the owner's own words") == 200
+    # The squatter's own login form says no as well.
+    squatter.goto(base + "/login")
+    squatter.fill("#login-email", address)
+    squatter.fill("#login-password", "the squatter's words")
+    squatter.click("#login-submit")
+    squatter.wait_for_selector("#login-error:has-text('not right')")
 
 
 def test_a_forged_link_says_so(new_page: Any, web_hub: HubProcess) -> None:

@@ -258,6 +258,7 @@ def test_confirming_the_mailed_link_logs_the_page_in_without_a_reload(
     page.goto(link)
     page.wait_for_selector("#verify-email-confirm")
     page.evaluate("window.__notReloaded = true")
+    page.fill("#verify-email-password", PASSWORD)  # it signed up without a session
     page.click("#verify-email-confirm")
     page.wait_for_selector('#verify-email-status[data-state="ok"]')
     assert "logged in as Carol Confirm" in page.inner_text("#verify-email-status")

@@ -33,7 +33,11 @@ def sign_up_confirmed(base: str, email: str) -> None:
     )
     assert r.status_code == 202, r.text
     link = wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/")
-    r = httpx.post(base + "/api/verify-email/" + link.rsplit("/", 1)[1], headers={"Origin": base})
+    r = httpx.post(
+        base + "/api/verify-email/" + link.rsplit("/", 1)[1],
+        json={"password": PASSWORD},  # no session: confirming sets the password
+        headers={"Origin": base},
+    )
     assert r.status_code == 200, r.text
 
 

@@ -58,7 +58,7 @@ async def test_a_guest_signs_up_and_keeps_their_id_under_a_new_token(hub: HubPro
     other = await Player(hub.url).signup(verify=False)
     mail = await wsclient.MAILBOX.wait(other.email, wsclient.CONFIRM)
     token = mail.link("/verify-email/").rsplit("/", 1)[1]
-    r = await other.http.post(f"/api/verify-email/{token}")
+    r = await other.http.post(f"/api/verify-email/{token}", json={"password": other.password})
     cookie = r.headers["set-cookie"].lower()
     assert "httponly" in cookie and "samesite=lax" in cookie and "path=/" in cookie
     await guest.close()

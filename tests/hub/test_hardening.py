@@ -357,6 +357,59 @@ async def test_logins_do_not_queue_behind_sign_up_hashing() -> None:
     assert min(nice for _, _, nice in signups) > max(nice for _, _, nice in logins)
 
 
+class StuckSignupHasher(CountingHasher):
+    """argon2's hasher whose new hashes (a sign-up's; a login only checks) stop until
+    released: every slot a sign-up takes stays held for as long as a test needs."""
+
+    def __init__(self, hasher: Any) -> None:
+        super().__init__(hasher)
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def hash(self, password: str) -> str:
+        self.entered.set()
+        assert self.release.wait(120), "the test never released the sign-ups"
+        return super().hash(password)
+
+
+async def test_a_login_completes_while_every_sign_up_hash_slot_is_held(
+    fresh_redis_url: str, store: Any
+) -> None:
+    """Structural, not timed (issue #37 item 10): with sign-ups stuck inside argon2, holding
+    every sign-up slot and queueing behind it, a whole login (limits, store, argon2, a new
+    session) still completes: logins wait on no slot or thread a sign-up holds."""
+    r = aioredis.Redis.from_url(fresh_redis_url)
+    accounts = Accounts(r, Scripts.register(r), Sessions(r), Settings(), store)
+    await store.create_account(
+        "u_owner",
+        "owner@example.org",
+        "Owner",
+        await accounts.passwords.hash(PASSWORD),
+        verified=True,
+    )
+    stuck = StuckSignupHasher(accounts.passwords.hasher)
+    accounts.passwords.hasher = cast(Any, stuck)
+    flood = [
+        asyncio.create_task(
+            accounts.signup(f"flood{i}@example.org", PASSWORD, None, None, f"198.18.7.{i}")
+        )
+        for i in range(6)
+    ]
+    try:
+        assert await asyncio.to_thread(stuck.entered.wait, 30), "no sign-up reached argon2"
+        token, session = await asyncio.wait_for(
+            accounts.login("owner@example.org", PASSWORD, "198.18.7.200", None), 60
+        )
+        assert session.account and session.player.id == "u_owner" and token
+        assert not any(task.done() for task in flood)  # the sign-ups are all still waiting
+        assert [c[0] for c in stuck.calls] == ["verify"]  # the login's check, nothing else
+    finally:
+        stuck.release.set()
+        emails = await asyncio.gather(*flood)
+    assert len(emails) == 6 and [c[0] for c in stuck.calls].count("hash") == 6
+    await r.aclose()
+
+
 async def test_refused_sign_ups_cost_no_hash(fresh_redis_url: str, store: Any) -> None:
     """Sign-ups refused for their fields or by the limits never reach argon2; the first
     accepted one is the first hash."""

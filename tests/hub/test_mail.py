@@ -53,9 +53,18 @@ async def test_sign_up_mails_a_link_that_confirms_the_address_once(
     token = token_of(link)
     assert (await ann.http.get(urlsplit(link).path)).status_code in (200, 503)
     r = await ann.http.get(f"/api/verify-email/{token}")
-    # Whose account it confirms, and that confirming logs this browser (no session) in.
-    assert r.json() == {"email": ann.email, "name": "Ann Mail", "logs_in": True}
-    r = await ann.http.post(f"/api/verify-email/{token}")
+    # Whose account it confirms, that confirming logs this browser (no session) in, and
+    # that it asks for the password: this browser did not sign up as a guest.
+    assert r.json() == {
+        "email": ann.email,
+        "name": "Ann Mail",
+        "logs_in": True,
+        "asks_password": True,
+    }
+    r = await ann.http.post(f"/api/verify-email/{token}")  # no password: the link stays good
+    assert r.status_code == 400 and error_of(r) == "weak_password", r.text
+    assert "sets the account's password" in r.json()["message"]
+    r = await ann.http.post(f"/api/verify-email/{token}", json={"password": ann.password})
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["verified"] is True and body["email"] == ann.email
@@ -80,7 +89,7 @@ async def test_the_signers_guest_session_ends_when_the_address_is_confirmed_else
     sock = await g.connect()
     await g.signup(verify=False)
     phone = Player(hub.url)
-    phone.email = g.email
+    phone.email, phone.password = g.email, g.password  # typed on the phone's page
     await phone.verify()
     assert (await g.http.get("/api/me")).json()["id"] is None  # a visitor again
     assert (await g.http.get("/api/me/games")).json()["playing"] == []
@@ -124,7 +133,7 @@ async def test_a_confirmation_link_never_swaps_whom_a_browser_speaks_for(
     attacker = await Player(hub.url).signup(name="Attacker", verify=False)
     mail = await mailbox.wait(attacker.email, "confirm your email")
     token = token_of(mail.link("/verify-email/"))
-    r = await victim.http.post(f"/api/verify-email/{token}")
+    r = await victim.http.post(f"/api/verify-email/{token}", json={"password": "victim's words"})
     assert r.status_code == 200, r.text
     me = (await victim.http.get("/api/me")).json()
     assert me["id"] == victim.id and me["name"] == "Victim"
@@ -135,12 +144,19 @@ async def test_a_confirmation_link_never_swaps_whom_a_browser_speaks_for(
     token = token_of((await mailbox.wait(other.email, "confirm your email")).link("/verify-"))
     # The page learns whose account a link confirms before the reader decides.
     r = await bystander.http.get(f"/api/verify-email/{token}")
-    assert r.json() == {"email": other.email, "name": "Other", "logs_in": False}
-    r = await bystander.http.post(f"/api/verify-email/{token}")
+    assert r.json() == {
+        "email": other.email,
+        "name": "Other",
+        "logs_in": False,
+        "asks_password": True,
+    }
+    r = await bystander.http.post(f"/api/verify-email/{token}", json={"password": other.password})
     assert r.status_code == 200 and r.json()["logged_in"] is False
     assert (await bystander.http.get("/api/me")).json()["id"] == bystander.id
-    # The addresses are confirmed all the same: their owners log in.
-    assert (await attacker.login()).status_code == 200
+    # The addresses are confirmed all the same, with the password typed when confirming:
+    # the confirmer's, never the sign-up's unless that is what was typed.
+    assert (await attacker.login()).status_code == 401
+    assert (await attacker.login(password="victim's words")).status_code == 200
     assert (await other.login()).status_code == 200
     for p in (victim, bystander, attacker, other):
         await p.close()
@@ -294,6 +310,68 @@ async def test_sign_up_says_nothing_about_whether_an_address_has_an_account(
     r = await Player(hub.url).http.post(f"/api/verify-email/{first}")
     assert r.status_code == 410 and error_of(r) == "token_used", r.text
     for p in (owner, pending, prober):
+        await p.close()
+
+
+async def test_whoever_signed_up_first_with_an_address_cannot_log_in_once_its_owner_confirms(
+    hub: HubProcess, mailbox: Mailbox
+) -> None:
+    # Pre-account hijacking: a squatter signs up with the owner's address and a password of
+    # their own; the owner signs up too, then follows the first mail's link. Confirming
+    # outside the browser that signed up sets the password typed there: the squatter's
+    # stops working, the owner's works, and the second mail's link ends with it.
+    address = f"owner{time.time_ns()}@example.org"
+    squatter = await Player(hub.url).guest()  # even from a guest session: not the owner's
+    await squatter.signup(email=address, password="the squatter's words", verify=False)
+    owner = Player(hub.url)
+    await owner.signup(email=address, password="the owner's own words", verify=False)
+    first = token_of((await mailbox.wait(address, "confirm your email")).link("/verify-email/"))
+    finish = token_of((await mailbox.wait(address, "finish signing up")).link("/reset-password/"))
+    assert (await squatter.login(address, "the squatter's words")).status_code == 401
+    card = (await owner.http.get(f"/api/verify-email/{first}")).json()
+    assert card["asks_password"] is True and card["logs_in"] is True
+    r = await owner.http.post(f"/api/verify-email/{first}")  # a click alone confirms nothing
+    assert r.status_code == 400 and error_of(r) == "weak_password", r.text
+    assert (await squatter.login(address, "the squatter's words")).status_code == 401
+    r = await owner.http.post(
+        f"/api/verify-email/{first}", json={"password": "the owner's own words"}
+    )
+    assert r.status_code == 200 and r.json()["logged_in"] is True, r.text
+    assert (await owner.http.get("/api/me")).json()["account"] is True
+    assert (await Player(hub.url).login(address, "the squatter's words")).status_code == 401
+    assert (await Player(hub.url).login(address, "the owner's own words")).status_code == 200
+    # The squatter's guest session, which the account adopted the id of, ended.
+    assert (await squatter.http.get("/api/me")).json()["id"] is None
+    # The "finish signing up" link ended with the password being set.
+    r = await owner.http.get(f"/api/password/reset/{finish}")
+    assert r.status_code == 410 and error_of(r) == "token_used", r.text
+    for p in (squatter, owner):
+        await p.close()
+
+
+async def test_a_link_opened_in_the_browser_that_signed_up_keeps_the_sign_ups_password(
+    hub: HubProcess, mailbox: Mailbox
+) -> None:
+    # That browser's guest session speaks for the new account (its id was adopted), so the
+    # link's reader there is the signer: one press, no password asked.
+    g = await Player(hub.url).guest()
+    await g.signup(verify=False)
+    token = token_of((await mailbox.wait(g.email, "confirm your email")).link("/verify-email/"))
+    card = (await g.http.get(f"/api/verify-email/{token}")).json()
+    assert card["asks_password"] is False and card["logs_in"] is True
+    r = await g.http.post(f"/api/verify-email/{token}")
+    assert r.status_code == 200 and r.json()["logged_in"] is True, r.text
+    assert (await Player(hub.url).login(g.email, g.password)).status_code == 200
+    # A weak password typed where one is asked is refused, and the link stays good.
+    h = await Player(hub.url).signup(verify=False)
+    token = token_of((await mailbox.wait(h.email, "confirm your email")).link("/verify-email/"))
+    r = await h.http.post(f"/api/verify-email/{token}", json={"password": "short"})
+    assert r.status_code == 400 and error_of(r) == "weak_password"
+    r = await h.http.post(f"/api/verify-email/{token}", json={"password": NEW_PASSWORD})
+    assert r.status_code == 200, r.text
+    assert (await Player(hub.url).login(h.email, h.password)).status_code == 401
+    assert (await Player(hub.url).login(h.email, NEW_PASSWORD)).status_code == 200
+    for p in (g, h):
         await p.close()
 
 
@@ -595,7 +673,8 @@ async def test_mail_waits_out_an_smtp_outage_and_none_is_lost(
     # Each confirms from its own mail.
     for p in players:
         token = token_of(box.mails(p.email)[0].link("/verify-email/"))
-        assert (await p.http.post(f"/api/verify-email/{token}")).status_code == 200
+        r = await p.http.post(f"/api/verify-email/{token}", json={"password": p.password})
+        assert r.status_code == 200, r.text
         await p.close()
     box.stop()
 
@@ -618,7 +697,8 @@ async def test_without_smtp_mail_is_written_to_files_and_logged(
     assert body is not None
     link = next(u for u in re.findall(r"https?://\S+", body.get_content()) if "verify-email" in u)
     await wait_until(lambda: any(link in line for line in hub.log), timeout=10)
-    assert (await ann.http.post(f"/api/verify-email/{token_of(link)}")).status_code == 200
+    r = await ann.http.post(f"/api/verify-email/{token_of(link)}", json={"password": ann.password})
+    assert r.status_code == 200, r.text
     await ann.close()
 
 

@@ -18,6 +18,9 @@ export interface VerifyLink {
   name: string | null;
   /** whether confirming logs this browser in (it holds no other player's session) */
   logs_in: boolean;
+  /** whether confirming here needs a password, which becomes the account's: everywhere
+   * but in the browser that signed up (docs/accounts.md) */
+  asks_password: boolean;
 }
 
 /** `POST /api/verify-email/<token>`: the address is confirmed; `logged_in` says whether
@@ -35,8 +38,10 @@ export const mailApi = {
   status: () => call<MailStatus>("GET", "/api/mail"),
   resend: () => call<{ sent: true }>("POST", "/api/verify-email/resend", {}),
   checkVerify: (token: string) => call<VerifyLink>("GET", `/api/verify-email/${encodeURIComponent(token)}`),
-  /** Confirms the address; logs its account in unless this browser speaks for another player. */
-  confirm: (token: string) => call<Confirmed>("POST", `/api/verify-email/${encodeURIComponent(token)}`, {}),
+  /** Confirms the address (setting the password, if given); logs its account in unless this
+   * browser speaks for another player. */
+  confirm: (token: string, password?: string) =>
+    call<Confirmed>("POST", `/api/verify-email/${encodeURIComponent(token)}`, password === undefined ? {} : { password }),
   forgot: (email: string) => call<{ sent: true; message: string }>("POST", "/api/password/forgot", { email }),
   checkReset: (token: string) => call<{ email: string }>("GET", `/api/password/reset/${encodeURIComponent(token)}`),
   reset: (token: string, password: string) => call<{ ended: number }>("POST", "/api/password/reset", { token, password }),

@@ -5,7 +5,8 @@
 // A browser that speaks for another player keeps doing so: the address is confirmed and
 // the page offers to log in. A login here reaches the header, the pages and the live
 // connection at once (ctx.refreshSession); a used, expired or unknown link says which and
-// what to do.
+// what to do. Outside the browser that signed up the page asks for the password, which
+// becomes the account's: whoever signed up with someone else's address keeps no way in.
 
 import type { Me } from "../network/account";
 import { ApiError, type Viewer } from "../network/api";
@@ -48,11 +49,21 @@ function ask(ctx: AppContext, page: HTMLElement, status: HTMLElement, token: str
     text: link.logs_in ? `Confirm and log in as ${name}` : `Confirm ${link.email}`,
   });
   const notMine = h("p", { class: "hint", id: "verify-email-not-mine" }, `Did not sign up as ${name}? Then do not confirm: close this page. Nothing changes, and the sign-up is deleted in 7 days.`);
-  const asking = h("div", { id: "verify-email-ask" }, effect, h("p", {}, button), notMine);
+  const password = h("input", { id: "verify-email-password", name: "verify-email-password", type: "password", autocomplete: "new-password", minlength: "10" });
+  const error = h("p", { class: "error", role: "alert", id: "verify-email-error" });
+  const choose = link.asks_password
+    ? [
+        h("div", { class: "field" }, h("label", { for: "verify-email-password", text: "Password" }), password),
+        h("p", { class: "hint", id: "verify-email-password-hint", text: "Type the password you chose when signing up, or a new one: confirming sets it as the account's password." }),
+        error,
+      ]
+    : [];
+  const asking = h("div", { id: "verify-email-ask" }, effect, ...choose, h("p", {}, button), notMine);
   page.append(asking);
   button.addEventListener("click", () => {
     button.disabled = true;
-    void mailApi.confirm(token).then(
+    error.textContent = "";
+    void mailApi.confirm(token, link.asks_password ? password.value : undefined).then(
       (res) => {
         asking.remove();
         status.dataset.state = "ok";
@@ -72,6 +83,11 @@ function ask(ctx: AppContext, page: HTMLElement, status: HTMLElement, token: str
         document.getElementById("mail-banner")?.remove();
       },
       (err: unknown) => {
+        if (err instanceof ApiError && err.code === "weak_password") {
+          error.textContent = sentence(err.message); // the link stays good: try another
+          button.disabled = false;
+          return;
+        }
         asking.remove();
         void failed(err);
       },

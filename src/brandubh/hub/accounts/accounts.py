@@ -324,6 +324,14 @@ class Accounts:
         await self._password_set(account.id)
         return ended
 
+    async def set_password(self, account_id: str, password: str) -> None:
+        """Set the password a confirmation link's reader typed (checked already): whatever
+        password the sign-up had stops working, and so do the account's reset links."""
+        new_hash = await self.passwords.hash(password)
+        async with reachable():
+            await self.store.set_password(account_id, new_hash)
+        await self._password_set(account_id)
+
     async def end_every_session(self, account_id: str) -> int:
         """End every session listed for an account (theirs, and a guest session whose id
         it adopted); how many. Their sockets close with 4004."""
@@ -363,6 +371,13 @@ def confirming_logs_in(account_id: str, current: Session | None) -> bool:
     without a session, or with the signer's own guest session; never one speaking for
     another player (the confirmation page says which before its button is pressed)."""
     return current is None or current.player.id == account_id
+
+
+def signed_here(account_id: str, current: Session | None) -> bool:
+    """Whether ``current`` is the guest session that signed the account up (its player id
+    became the account's): a confirmation link opened there is the signer's own, so it
+    keeps the sign-up's password; anywhere else confirming sets one."""
+    return current is not None and not current.account and current.player.id == account_id
 
 
 def _new_id() -> str:

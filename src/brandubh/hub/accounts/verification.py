@@ -4,7 +4,9 @@ needs a confirmed address.
 A new account's address is unconfirmed until its link (48 h, single use) is followed:
 the page shows the account and the reader presses a button; that confirms the address,
 ends every other link of it and every session that spoke for the account, and logs in a
-browser that held no other player's session (Accounts.confirmed). Until then the
+browser that held no other player's session (Accounts.confirmed). Outside the browser
+that signed up the page also asks for a password, which becomes the account's, so that
+nobody who signed up with someone else's address keeps a way in. Until then the
 account cannot log in (Accounts.login), so that signing up says nothing about whether the
 address had an account. A sign-up for a taken address mails its owner instead
 (``signed_up_again``). Playing people (friend games, seeks, quick pairing) and the
@@ -23,7 +25,9 @@ from typing import Final, cast
 from redis.asyncio import Redis
 
 from brandubh.hub.accounts import limits
-from brandubh.hub.accounts.accounts import Accounts
+from brandubh.hub.accounts.accounts import Accounts, signed_here
+from brandubh.hub.accounts.passwords import check_password
+from brandubh.hub.accounts.sessions import Session
 from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.mail import Holder, Outbox, Tokens, mails
 from brandubh.hub.redis import Scripts, keys
@@ -99,8 +103,30 @@ class Verification:
         """Whom a verification link is for, without using it (Refusal if it is not good)."""
         return await self.tokens.check("verify", token)
 
-    async def confirm(self, token: object) -> Holder:
-        """Follow a verification link: the address is confirmed, the link used up."""
+    def asks_password(self, holder: Holder, current: Session | None) -> bool:
+        """Whether confirming this link from ``current``'s browser needs a password (which
+        it then sets): everywhere but in the browser that signed up (``signed_here``)."""
+        return not signed_here(holder.account, current)
+
+    async def confirm(
+        self, token: object, password: object = None, current: Session | None = None
+    ) -> Holder:
+        """Follow a verification link: the address is confirmed, the link used up. Outside
+        the browser that signed up, the confirmer types a password, which becomes the
+        account's: only the person who confirms can log in, never whoever signed up with
+        their address (docs/accounts.md, "Who can log in after a confirmation")."""
+        holder = await self.tokens.check("verify", token)
+        if password is None and self.asks_password(holder, current):
+            raise Refusal(
+                "weak_password",
+                "confirming here sets the account's password: type the one you chose "
+                "when signing up, or a new one",
+            )
+        if password is not None:
+            # Checked (a weak one keeps the link good) and set while the address is still
+            # unconfirmed, so nobody logs in with the old one between; a failure here
+            # leaves the link good too.
+            await self.accounts.set_password(holder.account, check_password(password, holder.email))
         holder = await self.tokens.use("verify", token)
         if not await self.accounts.mark_verified(holder.account, holder.email):
             raise Refusal(

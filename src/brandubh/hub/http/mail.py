@@ -89,6 +89,7 @@ def routes(web: Services, static: Path) -> list[Route]:
                 "email": holder.email,
                 "name": account.name if account else None,
                 "logs_in": confirming_logs_in(holder.account, current),
+                "asks_password": web.verification.asks_password(holder, current),
             },
             headers={"Cache-Control": "no-store"},
         )
@@ -96,9 +97,10 @@ def routes(web: Services, static: Path) -> list[Route]:
     async def verify_confirm(request: Request) -> Response:
         # The page's button, pressed by a reader shown the account: the address is
         # confirmed, and a browser without another player's session is logged in to it.
-        await read_json(request, settings, set())
-        holder = await web.verification.confirm(request.path_params["token"])
+        body = await read_json(request, settings, {"password"})  # set by confirming
         current = await web.sessions.get_session(request.cookies.get(COOKIE))
+        token, password = request.path_params["token"], body.get("password")
+        holder = await web.verification.confirm(token, password, current)
         account = await accounts.get(holder.account)
         if account is None:
             raise not_logged_in()
