@@ -1,7 +1,7 @@
 """Tournaments for the routes: creating one, joining, withdrawing, pausing, and reading
 one (live from Redis, or kept in PostgreSQL once finished), the list and the export.
 
-Each change is one call of lua/tournament.lua, which checks the state it changes; what
+Each change is one call of its script (changes.py), which checks the state it changes; what
 follows a change (a pairing wave soon after a join, the frame to followers) is the
 runner's (runner.py).
 """
@@ -17,9 +17,10 @@ from redis.asyncio import Redis
 from brandubh.hub.errors import Refusal
 from brandubh.hub.live import GameService, Player
 from brandubh.hub.redis import Scripts, keys
-from brandubh.hub.tournaments import state
+from brandubh.hub.tournaments import changes, records, state
+from brandubh.hub.tournaments.records import Status
 from brandubh.hub.tournaments.runner import Runner
-from brandubh.hub.tournaments.state import Tournament, tournament_keys
+from brandubh.hub.tournaments.state import Tournament
 from brandubh.store import Store, StoreUnavailable
 from brandubh.tournaments import InvalidSettings, Settings, commitment, new_seed
 
@@ -88,7 +89,7 @@ class TournamentService:
             "creator": creator.id,
             "creator_name": creator.name,
             "created": str(now),
-            "status": "upcoming",
+            "status": Status.UPCOMING.value,
             "round": "0",
             "waves": "0",
             "seq": "0",
@@ -96,9 +97,7 @@ class TournamentService:
             "seed": seed.hex(),
             "commitment": commitment(seed),
         }
-        reply = await self.scripts.tournament(
-            keys=tournament_keys(tid), args=["create", *(x for kv in fields.items() for x in kv)]
-        )
+        reply = await changes.create(self.scripts, tid, fields)
         if reply[0] != b"ok":  # pragma: no cover - 48 random bits do not collide
             raise RuntimeError("tournament id taken")
         pipe = self.redis.pipeline(transaction=False)
@@ -132,20 +131,38 @@ class TournamentService:
 
     async def act(self, player: Player, tid: str, op: str) -> None:
         """join | withdraw | pause | resume, for a player (an account, checked by the route)."""
-        args: list[str | float] = [op, player.id]
         if op == "join":
-            found = await self.redis.hget(keys.tournament(tid), "ruleset")
-            if found is None:
-                raise Refusal("not_found", f"there is no tournament {tid}")
-            rating, _ = await self.rating(player.id, cast(bytes, found).decode())
-            args += [player.name, round(rating, 1)]
-        reply = cast(
-            list[bytes], await self.scripts.tournament(keys=tournament_keys(tid), args=args)
-        )
+            reply = await self._join(player, tid)
+        elif op in ("withdraw", "pause", "resume"):
+            change = cast(changes.PlayerChange, op)
+            reply = await changes.player_change(self.scripts, tid, change, player.id, self.clock())
+        else:
+            raise ValueError(f"no such change of a player: {op}")
         if reply[0] == b"err":
             code = reply[1].decode()
             raise Refusal(code, f"there is no tournament {tid}" if code == "not_found" else "")
         await self.runner.changed(tid, op, player.id, reply[1].decode() if len(reply) > 1 else "")
+
+    async def _join(self, player: Player, tid: str) -> changes.Reply:
+        """A join, with the player's rating now, or the one they first joined with if they
+        come back (the script says "race" if that changed between: read it again)."""
+        found = await self.redis.hget(keys.tournament(tid), "ruleset")
+        if found is None:
+            raise Refusal("not_found", f"there is no tournament {tid}")
+        now, _ = await self.rating(player.id, cast(bytes, found).decode())
+        for _ in range(3):
+            before = await self.redis.hget(keys.tournament_players(tid), player.id)
+            rating = (
+                records.entrant(player.id, cast(bytes, before)).rating
+                if before is not None
+                else round(now, 1)
+            )
+            reply = await changes.join(
+                self.scripts, tid, player.id, player.name, rating, self.clock()
+            )
+            if reply[0] != b"race":
+                return reply
+        raise Refusal("busy", "this tournament changed while you joined: try again")
 
     # -- reading ---------------------------------------------------------------------------
 
