@@ -9,7 +9,7 @@ runner's (runner.py).
 from __future__ import annotations
 
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Final, cast
 
 from redis.asyncio import Redis
@@ -59,7 +59,7 @@ class TournamentService:
         self.arena_scale = arena_scale
         self.max_running = max_running
 
-    async def create(self, creator: Player, body: dict[str, Any]) -> str:
+    async def create(self, creator: Player, body: Mapping[str, object]) -> str:
         """A new tournament from a creator's settings; its id."""
         now = self.clock()
         try:
