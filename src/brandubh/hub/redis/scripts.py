@@ -88,6 +88,7 @@ class Scripts:
     conditional: AsyncScript
     analysis: AsyncScript
     tournament: TournamentScripts
+    run_limit: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -116,4 +117,5 @@ class Scripts:
             conditional=redis.register_script(_source("conditional")),
             analysis=redis.register_script(_source("analysis")),
             tournament=TournamentScripts.register(redis),
+            run_limit=redis.register_script(_source("run_limit")),
         )

@@ -60,8 +60,10 @@ def _event(event: ExportEvent) -> bytes:
     return pack(event)
 
 
-async def create(scripts: Scripts, tid: str, fields: Mapping[str, str]) -> Reply:
-    return await _run(scripts.tournament.create, tid, *(x for kv in fields.items() for x in kv))
+async def create(scripts: Scripts, tid: str, fields: Mapping[str, str], ttl_ms: int) -> Reply:
+    """A new tournament's hash, kept ``ttl_ms`` until its creator's limit takes it."""
+    pairs = (x for kv in fields.items() for x in kv)
+    return await _run(scripts.tournament.create, tid, ttl_ms, *pairs)
 
 
 async def join(

@@ -28,6 +28,9 @@ from brandubh.tournaments import InvalidSettings, Settings, commitment, new_seed
 MAX_RUNNING: Final = 3
 FINISHED_LISTED: Final = 20
 RUN_SET_TTL_S: Final = 30 * 24 * 3600
+# A new tournament's hash lives this long until its creator's limit takes it (a hub that
+# dies between leaves nothing behind).
+UNTAKEN_MS: Final = 60_000
 
 
 def new_tournament_id() -> str:
@@ -66,7 +69,6 @@ class TournamentService:
             settings = Settings.parse(body, now)
         except InvalidSettings as exc:
             raise Refusal("invalid_tournament", str(exc)) from None
-        await self._check_running(creator.id)
         tid = new_tournament_id()
         seed = new_seed()
         starts = max(settings.starts_at, now)
@@ -97,24 +99,37 @@ class TournamentService:
             "seed": seed.hex(),
             "commitment": commitment(seed),
         }
-        reply = await changes.create(self.scripts, tid, fields)
+        # Created first, then taken against the limit: an id in the account's set always
+        # has its hash until it finishes, so pruning the set never drops one being made.
+        reply = await changes.create(self.scripts, tid, fields, UNTAKEN_MS)
         if reply[0] != b"ok":  # pragma: no cover - 48 random bits do not collide
             raise RuntimeError("tournament id taken")
-        pipe = self.redis.pipeline(transaction=False)
-        pipe.zadd(keys.tournaments(), {tid: starts})
-        pipe.zadd(keys.tournament_events(), {tid: starts})
-        pipe.sadd(keys.tournaments_run(creator.id), tid)
-        pipe.expire(keys.tournaments_run(creator.id), RUN_SET_TTL_S)
-        await pipe.execute()
+        if not await self._take(creator.id, tid, starts):
+            await self.redis.delete(keys.tournament(tid))
+            raise Refusal(
+                "too_many_tournaments",
+                f"you run {self.max_running} tournaments that have not finished: "
+                "wait for one to end",
+            )
+        await self.redis.persist(keys.tournament(tid))
         self.runner.wake_at(starts)
         return tid
 
-    async def _check_running(self, account_id: str) -> None:
-        """Refuse a new tournament to an account that runs ``max_running`` already."""
+    async def _take(self, account_id: str, tid: str, starts: int) -> bool:
+        """Count a new tournament against its creator's limit, atomically (lua/run_limit.lua:
+        simultaneous creations take at most the limit), listing it; False at the limit."""
+        args: list[str | int] = [tid, self.max_running, RUN_SET_TTL_S, starts]
+        run_keys = [keys.tournaments_run(account_id), keys.tournaments(), keys.tournament_events()]
+        if await self.scripts.run_limit(keys=run_keys, args=args):
+            return True
+        return await self._prune(account_id) and bool(
+            await self.scripts.run_limit(keys=run_keys, args=args)
+        )
+
+    async def _prune(self, account_id: str) -> bool:
+        """Drop the account's finished (or gone) tournaments from its set; whether any."""
         mine = keys.tournaments_run(account_id)
         ids = [raw.decode() for raw in cast(set[bytes], await self.redis.smembers(mine))]
-        if len(ids) < self.max_running:
-            return
         pipe = self.redis.pipeline(transaction=False)
         for tid in ids:
             pipe.hget(keys.tournament(tid), "status")
@@ -122,12 +137,7 @@ class TournamentService:
         done = [t for t, st in zip(ids, statuses, strict=True) if st in (None, b"finished")]
         if done:
             await self.redis.srem(mine, *done)
-        if len(ids) - len(done) >= self.max_running:
-            raise Refusal(
-                "too_many_tournaments",
-                f"you run {self.max_running} tournaments that have not finished: "
-                "wait for one to end",
-            )
+        return bool(done)
 
     async def act(self, player: Player, tid: str, op: str) -> None:
         """join | withdraw | pause | resume, for a player (an account, checked by the route)."""
