@@ -8,8 +8,9 @@ runner's (runner.py).
 
 from __future__ import annotations
 
+import contextlib
 import secrets
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, Final, cast
 
 from redis.asyncio import Redis
@@ -27,10 +28,23 @@ from brandubh.tournaments import InvalidSettings, Settings, commitment, new_seed
 # How many upcoming or running tournaments one account may have created at once.
 MAX_RUNNING: Final = 3
 FINISHED_LISTED: Final = 20
+PAGE: Final = 20  # the upcoming or the running listed at once (GET /api/tournaments)
+SECTIONS: Final = ("upcoming", "running")
+# An upcoming tournament is listed this long past its start (the runner starts it within
+# a second, so only while it is down); the list never reads further back for them.
+UPCOMING_SLACK_MS: Final = 5 * 60_000
 RUN_SET_TTL_S: Final = 30 * 24 * 3600
 # A new tournament's hash lives this long until its creator's limit takes it (a hub that
 # dies between leaves nothing behind).
 UNTAKEN_MS: Final = 60_000
+
+
+def _cursor(after: str | None) -> tuple[int, str]:
+    """A page's cursor (``<start>:<id>`` of its last entry), as ``listing`` gave it."""
+    start, _, tid = (after or "").partition(":")
+    if not start.lstrip("-").isdigit() or not tid:
+        raise Refusal("bad_field", "after is the cursor a page of the list gave")
+    return int(start), tid
 
 
 def new_tournament_id() -> str:
@@ -217,33 +231,85 @@ class TournamentService:
             raise Refusal("not_found", f"there is no tournament {tid}")
         return kept
 
-    async def listing(self) -> dict[str, list[dict[str, Any]]]:
-        """GET /api/tournaments: upcoming and running from Redis; finished ones from
-        PostgreSQL (and those finished just now, still in Redis)."""
-        found = cast(list[bytes], await self.redis.zrange(keys.tournaments(), 0, -1))
-        ids = [raw.decode() for raw in found]
-        out: dict[str, list[dict[str, Any]]] = {"upcoming": [], "running": [], "finished": []}
-        gone: list[str] = []
-        for tid in ids:
-            t = await state.read(self.redis, tid)
-            if t is None:
-                gone.append(tid)
-                continue
-            out[t.public_status].append(t.summary())
-        if gone:
-            await self.redis.zrem(keys.tournaments(), *gone)
-        shown = {s["id"] for s in out["finished"]}
+    async def listing(
+        self, section: str | None = None, after: str | None = None
+    ) -> dict[str, object]:
+        """GET /api/tournaments: a page (``PAGE``) of the upcoming and of the running from
+        Redis, with each one's cursor for the next (``next``), and the latest finished from
+        PostgreSQL; or, with ``section`` and ``after`` (a cursor), that section's next page.
+        What it reads is a page's worth, however many tournaments there are."""
+        now = self.clock()
+        if section is not None:
+            if section not in SECTIONS:
+                raise Refusal("bad_field", "section is upcoming or running")
+            cursor = _cursor(after) if after else None
+            items, nxt = await self._page(Status(section), now, cursor)
+            return {section: items, "next": {section: nxt}}
+        upcoming, up_next = await self._page(Status.UPCOMING, now, None)
+        running, run_next = await self._page(Status.RUNNING, now, None)
+        finished: list[dict[str, Any]] = []
         if self.store is not None:
-            try:
-                kept = await self.store.finished_tournaments(FINISHED_LISTED)
-            except StoreUnavailable:
-                kept = []
-            out["finished"] += [s for s in kept if s["id"] not in shown]
-        out["upcoming"].sort(key=lambda s: s["starts_at"])
-        out["running"].sort(key=lambda s: s["starts_at"])
-        out["finished"].sort(key=lambda s: -(s["ends_at"] or s["starts_at"]))
-        del out["finished"][FINISHED_LISTED:]
-        return out
+            with contextlib.suppress(StoreUnavailable):  # the list goes on without them
+                finished = await self.store.finished_tournaments(FINISHED_LISTED)
+        return {
+            "upcoming": upcoming,
+            "running": running,
+            "finished": finished,
+            "next": {"upcoming": up_next, "running": run_next},
+        }
+
+    async def _page(
+        self, status: Status, now: int, after: tuple[int, str] | None
+    ) -> tuple[list[dict[str, Any]], str | None]:
+        """One page of a section, by start, from the index (``keys.tournaments``): the
+        upcoming start after ``now - UPCOMING_SLACK_MS``, the running before ``now``; each
+        entry read, those of another status passed over, those gone dropped."""
+        lo: float = now - UPCOMING_SLACK_MS if status == Status.UPCOMING else float("-inf")
+        hi: float = float("inf") if status == Status.UPCOMING else now
+        if after is not None:
+            lo = max(lo, after[0])
+        found: list[dict[str, Any]] = []
+        offset = 0
+        while True:
+            batch = cast(
+                list[tuple[bytes, float]],
+                await self.redis.zrangebyscore(
+                    keys.tournaments(), lo, hi, start=offset, num=PAGE, withscores=True
+                ),
+            )
+            offset += len(batch)
+            entries = [
+                (int(score), raw.decode())
+                for raw, score in batch
+                if after is None or (int(score), raw.decode()) > after
+            ]
+            gone: list[str] = []
+            summaries = await self._summaries(e[1] for e in entries)
+            for (start, tid), t in zip(entries, summaries, strict=True):
+                if t is None:
+                    gone.append(tid)
+                elif t.status == status or (
+                    status == Status.RUNNING and t.status == Status.FINISHING
+                ):
+                    found.append(t.summary())
+                    if len(found) == PAGE:
+                        if gone:
+                            await self.redis.zrem(keys.tournaments(), *gone)
+                        return found, f"{start}:{tid}"
+            if gone:
+                await self.redis.zrem(keys.tournaments(), *gone)
+            if len(batch) < PAGE:
+                return found, None
+
+    async def _summaries(self, ids: Iterable[str]) -> list[Tournament | None]:
+        """Tournaments as the list shows them: each one's hash and players (not its games)."""
+        ids = list(ids)
+        pipe = self.redis.pipeline(transaction=False)
+        for tid in ids:
+            pipe.hgetall(keys.tournament(tid))
+            pipe.hgetall(keys.tournament_players(tid))
+        found = await pipe.execute()
+        return [state.summary_of(tid, found[2 * i], found[2 * i + 1]) for i, tid in enumerate(ids)]
 
     async def read(self, tid: str) -> Tournament | None:
         return await state.read(self.redis, tid)

@@ -280,6 +280,20 @@ class Tournament:
         return out
 
 
+def summary_of(
+    tournament_id: str, raw: dict[bytes, bytes], players: dict[bytes, bytes]
+) -> Tournament | None:
+    """A tournament from its hash and players alone (what the list shows), or None."""
+    if not raw:
+        return None
+    raw = {k: v for k, v in raw.items() if k != b"roster"}
+    return Tournament(
+        tournament_id,
+        {k.decode(): v.decode() for k, v in raw.items()},
+        {pid.decode(): records.entrant(pid.decode(), v) for pid, v in players.items()},
+    )
+
+
 async def read(redis: Redis, tournament_id: str, with_log: bool = False) -> Tournament | None:
     """The tournament now (None if Redis has it no more)."""
     pipe = redis.pipeline(transaction=False)
