@@ -52,6 +52,14 @@ def frame_view(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "games": kept[::-1], "game_counts": counts, "recent_games": RECENT_GAMES}
 
 
+class Me(TypedDict):
+    """Where a viewer stands in a tournament (the page's "me")."""
+
+    joined: bool
+    paused: bool
+    game: str | None  # the game they play now
+
+
 class RoundPairing(TypedDict):
     """A match as the page's rounds show it."""
 
@@ -161,7 +169,7 @@ class Tournament:
             out["rounds"] = self._rounds()
         return out
 
-    def me(self, player_id: str | None) -> dict[str, Any]:
+    def me(self, player_id: str | None) -> Me:
         p = self.players.get(player_id or "")
         return {
             "joined": p is not None and p.active,
@@ -229,7 +237,7 @@ class Tournament:
     def names(self) -> dict[str, str]:
         return {p.id: p.name for p in sorted(self.players.values(), key=lambda p: p.n)}
 
-    def standings(self) -> list[dict[str, Any]]:
+    def standings(self) -> list[dict[str, object]]:
         names = self.names()
         return [row.to_json(names) for row in pairing.standings(self)]
 
