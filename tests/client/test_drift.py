@@ -12,10 +12,6 @@ from brandubh.hub.messages.protocol import MESSAGES
 # Notices between hubs on their own channel (keys.hub_channel); no client ever sees them.
 HUB_TO_HUB = {"sessions_ended", "turn_for", "analysis_evaluated"}
 
-# Lua scripts whose `t = '…'` tables are entries of a stored log (a tournament's events, read
-# back by its export), never frames: the tournament frames are built in messages/frames.py.
-STORED_ONLY_LUA = {"tournament.lua"}
-
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL_TS = ROOT / "client" / "src" / "network" / "protocol.ts"
 ROUTES_TS = ROOT / "client" / "src" / "routes.ts"
@@ -61,8 +57,6 @@ def server_frame_types() -> set[str]:
     for path in HUB.rglob("*.py"):
         found |= set(re.findall(r'["\']t["\']\s*:\s*["\']([a-z_]+)["\']', path.read_text()))
     for path in (HUB / "redis" / "lua").glob("*.lua"):
-        if path.name in STORED_ONLY_LUA:
-            continue
         found |= set(re.findall(r"\bt\s*=\s*'([a-z_]+)'", path.read_text()))
     return found
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import itertools
+import json
 import statistics
 import time
 from collections.abc import Callable
@@ -505,3 +506,34 @@ async def test_an_arena_ends_once_through_a_redis_restart(
     assert [e["t"] for e in export["events"]].count("end") == 1
     assert verify_tournament(export) == []
     check_arena(final, export)
+
+
+async def test_an_export_unlike_the_tournament_run_under_its_id_does_not_verify(
+    hub: HubProcess,
+) -> None:
+    """As a record is compared with the game stored under its id: a forged export that
+    holds together on its own (here another name in its settings) is not that tournament."""
+    creator, p = await players(hub.url, 2)
+    tid = await create(
+        creator,
+        name="Too few",
+        format="round_robin",
+        ruleset="nielsen",
+        move_time=86400,
+        starts_at=now_ms() + 1500,
+    )
+    assert (await act(p, tid, "join")).status_code == 200
+    await finished(p, tid, 30)  # one player: it ends at its start, unplayed
+    export = await export_of(p, tid)
+    assert verify_tournament(export) == []
+    verdict = (await p.http.post("/api/verify", content=json.dumps(export).encode())).json()
+    assert verdict["ok"] is True, verdict
+    assert verdict["stored"] == {"found": True, "same": True, "differences": []}
+    forged = {**export, "settings": {**export["settings"], "name": "Another"}}
+    assert verify_tournament(forged) == []
+    verdict = (await p.http.post("/api/verify", content=json.dumps(forged).encode())).json()
+    assert verdict["ok"] is False and verdict["tournament"] == tid, verdict
+    assert verdict["stored"]["differences"] == [
+        "the settings differ from the tournament this service ran"
+    ]
+    assert f"not the tournament this service ran as {tid}" in verdict["error"]

@@ -28,11 +28,17 @@ export interface TournamentSummary {
   max_players?: number | null;
 }
 
+/** The lists: a page of the upcoming and of the running (by start), each with the cursor
+ *  of its next page in `next` (null: no more), and the latest finished. */
 export interface TournamentLists {
   upcoming: TournamentSummary[];
   running: TournamentSummary[];
   finished: TournamentSummary[];
+  next?: Partial<Record<PagedSection, string | null>>;
 }
+
+/** The sections that come a page at a time. */
+export type PagedSection = "upcoming" | "running";
 
 export interface Standing {
   rank: number;
@@ -137,6 +143,9 @@ export function normalise(raw: unknown): Tournament {
 
 export const tournamentApi = {
   list: () => request<TournamentLists>("GET", T),
+  /** A section's next page, from the cursor its last page gave. */
+  more: (section: PagedSection, after: string) =>
+    request<Partial<TournamentLists>>("GET", `${T}?section=${section}&after=${encodeURIComponent(after)}`),
   get: async (id: string) => normalise(await request<unknown>("GET", tid(id))),
   create: (body: CreateTournament) => request<{ id: string }>("POST", T, body),
   act: async (id: string, action: "join" | "withdraw" | "pause" | "resume") =>

@@ -93,7 +93,15 @@ export type VerifyResult =
       winner: "attackers" | "defenders" | null;
       reason: string;
     }
-  | { ok: true; kind: "tournament"; tournament: string | null; name: string | null; format: string; players: number }
+  | {
+      ok: true;
+      kind: "tournament";
+      tournament: string | null;
+      name: string | null;
+      format: string;
+      players: number;
+      stored?: { found: boolean; same: boolean | null; differences: string[] };
+    }
   | { ok: false; error: string; problems?: string[]; tournament?: string | null };
 
 export interface RulesetInfo {

@@ -23,6 +23,7 @@ import {
   tournamentApi,
   tournamentErrorText,
   whenText,
+  type PagedSection,
   type TournamentFormat,
   type TournamentLists,
   type TournamentSummary,
@@ -99,12 +100,18 @@ export function mountTournaments(root: HTMLElement, ctx: AppContext): Unmount {
 
   // -- the lists ----------------------------------------------------------------------------
 
+  // The upcoming and the running come a page at a time: "Show more" fetches the next, whose
+  // events stay listed (after the first page's, refreshed) until the page is left.
+  const more: Record<PagedSection, TournamentSummary[]> = { upcoming: [], running: [] };
+  const cursors: Record<PagedSection, string | null> = { upcoming: null, running: null };
   const sections = (["running", "upcoming", "finished"] as const).map((status) => {
     const list = h("ul", { class: "t-list", id: `t-${status}` });
     const empty = h("p", { class: "muted empty", id: `t-${status}-empty`, text: "Loading…" });
     const title = { running: "Running now", upcoming: "Starting soon", finished: "Finished" }[status];
-    const section = h("section", { class: "panel t-section", "aria-labelledby": `t-${status}-h` }, h("h2", { id: `t-${status}-h`, text: title }), list, empty);
-    return { status, list, empty, section };
+    const moreButton = h("button", { type: "button", class: "btn t-more", id: `t-${status}-more`, text: "Show more", hidden: true });
+    if (status !== "finished") moreButton.addEventListener("click", () => void loadMore(status));
+    const section = h("section", { class: "panel t-section", "aria-labelledby": `t-${status}-h` }, h("h2", { id: `t-${status}-h`, text: title }), list, empty, moreButton);
+    return { status, list, empty, section, moreButton };
   });
   const listError = h("p", { class: "error", role: "alert", id: "t-list-error" });
 
@@ -114,7 +121,10 @@ export function mountTournaments(root: HTMLElement, ctx: AppContext): Unmount {
     const now = serverNow(ctx);
     whens.clear();
     for (const s of sections) {
-      const items = lists?.[s.status] ?? [];
+      const first = lists?.[s.status] ?? [];
+      const extra = s.status === "finished" ? [] : more[s.status].filter((t) => !first.some((f) => f.id === t.id));
+      const items = [...first, ...extra];
+      s.moreButton.hidden = s.status === "finished" || !cursors[s.status];
       clear(s.list);
       for (const t of items) s.list.appendChild(eventItem(t, now, whens));
       s.list.dataset.count = String(items.length);
@@ -130,6 +140,26 @@ export function mountTournaments(root: HTMLElement, ctx: AppContext): Unmount {
       const got = await tournamentApi.list();
       if (gone) return;
       lists = got;
+      // The first page's cursor, unless further pages were fetched already.
+      for (const section of ["upcoming", "running"] as const) {
+        if (!more[section].length) cursors[section] = got.next?.[section] ?? null;
+      }
+      listError.textContent = "";
+    } catch (err) {
+      if (gone) return;
+      listError.textContent = tournamentErrorText(err);
+    }
+    renderLists();
+  }
+
+  async function loadMore(section: PagedSection): Promise<void> {
+    const after = cursors[section];
+    if (!after) return;
+    try {
+      const got = await tournamentApi.more(section, after);
+      if (gone) return;
+      more[section] = [...more[section], ...(got[section] ?? [])];
+      cursors[section] = got.next?.[section] ?? null;
       listError.textContent = "";
     } catch (err) {
       if (gone) return;

@@ -25,6 +25,7 @@ from brandubh.tournaments.arena import (
     ArenaScore,
     ArenaTally,
     Pairing,
+    Result,
     arena_points,
     pair_arena,
 )
@@ -36,8 +37,8 @@ from brandubh.tournaments.errors import (
     TallyError,
     TournamentError,
 )
-from brandubh.tournaments.export import EXPORT_VERSION, is_tournament_export
-from brandubh.tournaments.formats import FORMATS, Settings
+from brandubh.tournaments.export import EXPORT_VERSION, ExportEvent, is_tournament_export
+from brandubh.tournaments.formats import FORMATS, PLAYERS, Format, Settings
 from brandubh.tournaments.roundrobin import round_robin
 from brandubh.tournaments.seed import (
     ARENA_PAIRING,
@@ -71,12 +72,15 @@ __all__ = [
     "ARENA_PAIRING",
     "EXPORT_VERSION",
     "FORMATS",
+    "PLAYERS",
     "ROUND_ROBIN_ORDER",
     "SWISS_ORDER",
     "TIEBREAKS",
     "ArenaPlayer",
     "ArenaScore",
     "ArenaTally",
+    "ExportEvent",
+    "Format",
     "InvalidExport",
     "InvalidSeed",
     "InvalidSettings",
@@ -85,6 +89,7 @@ __all__ = [
     "MatchScore",
     "Pairing",
     "PairingImpossible",
+    "Result",
     "Settings",
     "Standing",
     "SwissPlayer",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -261,7 +262,10 @@ def routes(web: Services, static: Path) -> list[Route]:
         check_cross_site(request, settings)
         body = await read_body(request, MAX_EXPORT)
         if body.lstrip().startswith(b"{"):
-            return JSONResponse(tournament_verdict(body))
+            verdict = tournament_verdict(body)
+            if verdict["ok"]:
+                verdict = await stored_tournament(verdict, json.loads(body))
+            return JSONResponse(verdict)
         if len(body) > MAX_RECORD:
             raise Refusal("payload_too_large", f"the request body is over {MAX_RECORD} bytes")
         try:
@@ -319,6 +323,32 @@ def routes(web: Services, static: Path) -> list[Route]:
         ours = state.record(await web.games.revealed_seed(state))
         differences = compare_records(record, ours)
         return {"found": True, "same": not differences, "differences": differences}
+
+    async def stored_tournament(
+        verdict: dict[str, object], export: dict[str, Any]
+    ) -> dict[str, object]:
+        """A consistent export compared with the tournament this service ran under its id
+        (as a record with its stored game): one that differs does not verify."""
+        tid = export.get("id")
+        stored: dict[str, Any] = {"found": False, "same": None, "differences": []}
+        if web.tournaments is not None and isinstance(tid, str) and TOURNAMENT_ID_RE.match(tid):
+            try:
+                ours = json.loads(json.dumps(await web.tournaments.export(tid)))
+            except Refusal as exc:
+                if exc.code != "not_found":
+                    raise
+            else:
+                differences = compare_exports(export, ours)
+                stored = {"found": True, "same": not differences, "differences": differences}
+        if stored["found"] and not stored["same"]:
+            return {
+                "ok": False,
+                "error": "the export holds together, but it is not the tournament this "
+                f"service ran as {tid}: {'; '.join(stored['differences'])}",
+                "tournament": tid,
+                "stored": stored,
+            }
+        return {**verdict, "stored": stored}
 
     async def match_summary(request: Request) -> Response:
         summary = await web.matches.summary(request.path_params["match_id"][:40])
@@ -394,6 +424,9 @@ def routes(web: Services, static: Path) -> list[Route]:
     ]
 
 
+TOURNAMENT_ID_RE: Final = re.compile(r"^t[A-Za-z0-9_-]{8}\Z")
+
+
 def tournament_verdict(body: bytes) -> dict[str, object]:
     """What POST /api/verify says of a tournament export (JSON): verified, with what was
     checked, or its problems (brandubh.tournaments.verify_tournament, as `brandubh verify`)."""
@@ -419,6 +452,23 @@ def tournament_verdict(body: bytes) -> dict[str, object]:
         "format": data["settings"]["format"],
         "players": len(data["standings"]),
     }
+
+
+def compare_exports(theirs: dict[str, Any], ours: dict[str, Any]) -> list[str]:
+    """What differs between a tournament export someone holds and the service's own."""
+    return [
+        f"the {what} differ from the tournament this service ran"
+        for key, what in (
+            ("settings", "settings"),
+            ("seed", "seed"),
+            ("seed_commitment", "seed commitment"),
+            ("players", "players"),
+            ("events", "events"),
+            ("standings", "standings"),
+            ("ends_at", "end"),
+        )
+        if theirs.get(key) != ours.get(key)
+    ]
 
 
 def compare_records(theirs: Record, ours: Record) -> list[str]:

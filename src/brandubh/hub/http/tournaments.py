@@ -52,7 +52,9 @@ def routes(web: Services) -> list[Route]:
         return session
 
     async def listing(request: Request) -> Response:
-        return JSONResponse(await tournaments.listing())
+        query = request.query_params
+        section = query.get("section")
+        return JSONResponse(await tournaments.listing(section, query.get("after")))
 
     async def create(request: Request) -> Response:
         body = await read_json(request, web.settings, CREATE_FIELDS)

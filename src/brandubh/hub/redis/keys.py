@@ -387,8 +387,9 @@ def analysis_limits() -> str:
 
 
 # -- tournaments --------------------------------------------------------------------------
-# A tournament's keys share its own hash tag, {t:<id>}, so one script (lua/tournament.lua)
-# changes its settings, players, games and log at once; its games keep their own buckets.
+# A tournament's keys share its own hash tag, {t:<id>}, so one script a change
+# (lua/tournament_<change>.lua: hub/tournaments/changes.py) changes its settings, players,
+# games and log at once; its games keep their own buckets.
 # The indexes of every tournament share {tourn}. Each key of a tournament lives for ever
 # while it is upcoming or running, then the grace once it is kept in PostgreSQL
 # (hub/tournaments/runner.py).
@@ -406,20 +407,22 @@ def tournament(tournament_id: str) -> str:
 
 
 def tournament_players(tournament_id: str) -> str:
-    """Hash: player id -> JSON of the player in the tournament (name, rating, state
-    joined | paused | withdrawn, the game they play now, when they were last free)."""
+    """Hash: player id -> msgpack of the player in the tournament (name, rating, state
+    joined | paused | withdrawn, the game they play now, when they were last free:
+    tournaments/records.py; JSON if the previous version wrote it)."""
     return f"{_ttag(tournament_id)}:p"
 
 
 def tournament_games(tournament_id: str) -> str:
-    """Hash: an arena game's id -> JSON (wave, sides, result); a round robin's or Swiss
-    match's id -> JSON (round, players, games, points)."""
+    """Hash: an arena game's id -> msgpack (wave, sides, result); a round robin's or
+    Swiss match's id -> msgpack (round, players, games, results: tournaments/records.py)."""
     return f"{_ttag(tournament_id)}:g"
 
 
 def tournament_log(tournament_id: str) -> str:
-    """List: every change of the tournament, JSON, in the order committed (the export's
-    log, from which anyone can recompute the pairings: docs/tournaments.md)."""
+    """List: every change of the tournament in the order committed, each msgpack [when,
+    the event the core built] (the export's log, from which anyone can recompute the
+    pairings: docs/tournaments.md)."""
     return f"{_ttag(tournament_id)}:log"
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from importlib import resources
 from typing import Final
 
@@ -20,13 +20,44 @@ def _read(name: str) -> str:
 
 
 def _source(name: str) -> str:
-    return (_read("publish") + _read(name)) if name in PUBLISHING else _read(name)
+    if name in PUBLISHING:
+        return _read("publish") + _read(name)
+    if name.startswith("tournament_"):  # lua/tournament_prelude.lua goes before each
+        return _read("tournament_prelude") + _read(name)
+    return _read(name)
 
 
 def lua_source(name: str) -> str:
     """A script's source, for a client that registers it itself (the analysis worker's
     synchronous one)."""
     return _source(name)
+
+
+@dataclass(frozen=True)
+class TournamentScripts:
+    """lua/tournament_<change>.lua, one per change of a tournament (hub/tournaments/changes.py)."""
+
+    create: AsyncScript
+    join: AsyncScript
+    withdraw: AsyncScript
+    pause: AsyncScript
+    resume: AsyncScript
+    start: AsyncScript
+    wave: AsyncScript
+    made: AsyncScript
+    result: AsyncScript
+    round: AsyncScript
+    game: AsyncScript
+    mresult: AsyncScript
+    finish: AsyncScript
+    end: AsyncScript
+    kept: AsyncScript
+
+    @classmethod
+    def register(cls, redis: Redis) -> TournamentScripts:
+        return cls(
+            **{f.name: redis.register_script(_source(f"tournament_{f.name}")) for f in fields(cls)}
+        )
 
 
 @dataclass(frozen=True)
@@ -56,7 +87,8 @@ class Scripts:
     chat: AsyncScript
     conditional: AsyncScript
     analysis: AsyncScript
-    tournament: AsyncScript
+    tournament: TournamentScripts
+    run_limit: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
@@ -84,5 +116,6 @@ class Scripts:
             chat=redis.register_script(_source("chat")),
             conditional=redis.register_script(_source("conditional")),
             analysis=redis.register_script(_source("analysis")),
-            tournament=redis.register_script(_source("tournament")),
+            tournament=TournamentScripts.register(redis),
+            run_limit=redis.register_script(_source("run_limit")),
         )

@@ -5,10 +5,10 @@ log, so that ``verify_tournament`` recomputes the same from the export."""
 
 from __future__ import annotations
 
-import json
 import random
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
+from brandubh.hub.tournaments.records import EntrantState, RoundMatch
 from brandubh.tournaments import (
     ARENA_PAIRING,
     ROUND_ROBIN_ORDER,
@@ -18,6 +18,7 @@ from brandubh.tournaments import (
     MatchGame,
     Pairing,
     PairingImpossible,
+    Result,
     Standing,
     arena_standings,
     match_score,
@@ -31,7 +32,8 @@ from brandubh.tournaments import (
 from brandubh.tournaments import rng as core_rng
 
 if TYPE_CHECKING:
-    from brandubh.hub.tournaments.state import Entrant, Tournament
+    from brandubh.hub.tournaments.records import Entrant
+    from brandubh.hub.tournaments.state import Tournament
 
 
 def rng(t: Tournament, context: str) -> random.Random:
@@ -41,10 +43,10 @@ def rng(t: Tournament, context: str) -> random.Random:
 def tally(t: Tournament) -> ArenaTally:
     """An arena's games and results folded in order: the pairer's view of each player."""
     folded = ArenaTally()
-    for gid, g in t.ordered_entries():
-        folded.paired(gid, Pairing(g["attackers"], g["defenders"]))
-        if g["result"]:
-            folded.finished(gid, g["result"])
+    for g in t.ordered_games():
+        folded.paired(g.id, Pairing(g.attackers, g.defenders))
+        if g.result:
+            folded.finished(g.id, cast(Result, g.result))
     return folded
 
 
@@ -60,54 +62,37 @@ def arena_wave(t: Tournament, free: list[Entrant]) -> list[tuple[str, str]]:
     return [(p.attackers, p.defenders) for p in pairs]
 
 
-def start_ratings(t: Tournament) -> dict[str, float]:
-    """The players of a round robin or Swiss at its start, with their ratings then (the
-    start's event, kept in the hash as the roster)."""
-    roster = t.fields.get("roster")
-    if not roster:
-        return {}
-    found = json.loads(roster)
-    return {pid: float(r) for pid, r in found.items()} if isinstance(found, dict) else {}
-
-
 def withdrawn(t: Tournament) -> set[str]:
-    return {p.id for p in t.players.values() if p.state == "withdrawn"}
+    return {p.id for p in t.players.values() if p.state == EntrantState.WITHDRAWN}
+
+
+def _match(m: RoundMatch, results: dict[str, str]) -> Match:
+    games = tuple(
+        MatchGame(m.sides[gid][0], m.sides[gid][1], cast(Result | None, results.get(gid)))
+        for gid in m.games
+    )
+    return Match(m.round, m.a, m.b, games)
 
 
 def matches(t: Tournament) -> list[Match]:
     """Every match so far (byes aside) with its games and their results."""
-    out = []
-    for _, m in t.ordered_entries():
-        if not m["b"]:
-            continue
-        sides = m.get("sides") or {}
-        results = m.get("results") or {}
-        games = tuple(
-            MatchGame(sides[gid][0], sides[gid][1], results.get(gid)) for gid in ids(m.get("games"))
-        )
-        out.append(Match(int(m["round"]), m["a"], m["b"], games))
-    return out
+    return [_match(m, m.results) for m in t.ordered_matches() if m.b]
 
 
 def byes(t: Tournament) -> list[str]:
-    return [m["a"] for _, m in t.ordered_entries() if not m["b"]]
+    return [m.a for m in t.ordered_matches() if not m.b]
 
 
-def decided(t: Tournament, m: dict[str, Any], results: dict[str, str]) -> bool:
+def decided(t: Tournament, m: RoundMatch, results: dict[str, str]) -> bool:
     """Whether a match is decided with these results of its games."""
-    sides = m.get("sides") or {}
-    games = tuple(
-        MatchGame(sides[gid][0], sides[gid][1], cast(Any, results.get(gid)))
-        for gid in ids(m.get("games"))
-    )
-    return match_score(Match(int(m["round"]), m["a"], m["b"], games), withdrawn(t)) is not None
+    return match_score(_match(m, results), withdrawn(t)) is not None
 
 
 def next_pairings(t: Tournament) -> tuple[list[tuple[str, str]], str | None] | None:
     """The next round's pairings and bye, or None after the last round (or when no
     further Swiss round can be paired without a repeat: docs/tournaments.md)."""
     r = (t.number("round") or 0) + 1
-    ratings = start_ratings(t)
+    ratings = t.roster
     roster = sorted(ratings)
     if t.format == "round_robin":
         schedule = round_robin(roster, rng(t, ROUND_ROBIN_ORDER))
@@ -126,16 +111,11 @@ def standings(t: Tournament) -> list[Standing]:
     """The standings by the core's rules (docs/tournaments.md §Standings)."""
     out = withdrawn(t)
     if t.arena:
-        paused = {p.id for p in t.players.values() if p.state == "paused"}
+        paused = {p.id for p in t.players.values() if p.state == EntrantState.PAUSED}
         joined = [p.id for p in sorted(t.players.values(), key=lambda p: p.n)]
         return arena_standings(joined, tally(t), out, paused)
-    ratings = start_ratings(t)
+    ratings = t.roster
     if not ratings:
         return []
     fmt = cast(Literal["round_robin", "swiss"], t.format)
     return match_standings(fmt, sorted(ratings), matches(t), byes(t), out)
-
-
-def ids(games: object) -> list[str]:
-    """A match's game ids (lua's cjson writes an empty list as {})."""
-    return [str(g) for g in games] if isinstance(games, list) else []

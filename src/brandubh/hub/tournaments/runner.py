@@ -5,7 +5,7 @@ Every tournament with something ahead has an entry in ``keys.tournament_events``
 by when it is next due. Every hub's loop claims due entries under a lease
 (lua/claim.lua) and takes one ``step`` of each: read the tournament, decide from its
 state (the pairings from the pure core, fed with its seed: pairing.py), and commit the
-decision with lua/tournament.lua, which checks the state it changes (the wave's or
+decision with its change's script (changes.py), which checks the state it changes (the wave's or
 round's number, the status, that each player paired is still free). Two hubs stepping the
 same tournament commit once; a hub killed mid-step leaves its claim to lapse, and the
 next step finds what was committed and finishes it: games are created with ids the
@@ -19,11 +19,10 @@ freed meanwhile.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import re
 from collections.abc import Callable, Collection
-from typing import Any, Final, Protocol, cast
+from typing import Final, Protocol, cast
 
 from redis.asyncio import Redis
 
@@ -32,10 +31,11 @@ from brandubh.hub.live import GameService, GameState, MatchService, Player
 from brandubh.hub.mail import Outbox, mails
 from brandubh.hub.messages import frames
 from brandubh.hub.redis import Scripts, keys
-from brandubh.hub.tournaments import pairing, state
-from brandubh.hub.tournaments.state import Tournament, tournament_keys
+from brandubh.hub.tournaments import changes, pairing, state
+from brandubh.hub.tournaments.records import ArenaGame, EntrantState, RoundMatch, Status
+from brandubh.hub.tournaments.state import Tournament
 from brandubh.store import Account, Store
-from brandubh.tournaments.formats import PLAYERS
+from brandubh.tournaments import PLAYERS, Pairing, Result, SwissRound
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ ROUND_MATCH: Final = re.compile(r"^(t[A-Za-z0-9_-]{8})-r\d+-\d+\Z")
 ROUND_GAME: Final = re.compile(r"^t[A-Za-z0-9_-]{8}-r\d+-\d+-\d\Z")
 
 
-def outcome(game: GameState) -> str:
+def outcome(game: GameState) -> Result:
     """A tournament game's result as the core counts it (an aborted game apart)."""
     assert game.result is not None
     if game.result.reason == "aborted":
@@ -154,7 +154,7 @@ class Runner:
         rev = ""
         for _ in range(STEPS):
             t = await state.read(self.redis, tid)
-            if t is not None and t.status == "finished":
+            if t is not None and t.status == Status.FINISHED:
                 t = await state.read(self.redis, tid, with_log=True)  # the export, kept
             if t is None:
                 await self.redis.zrem(keys.tournament_events(), tid)
@@ -179,11 +179,11 @@ class Runner:
         """One change of a tournament: 0 when it changed (step again), else when it is
         next due (ms), or None when it has nothing ahead."""
         now = self.clock()
-        if t.status == "finished":
+        if t.status == Status.FINISHED:
             await self._keep(t)
             return None
         await self._make_games(t)
-        if t.status == "upcoming":
+        if t.status == Status.UPCOMING:
             if now < int(t.fields["starts_at"]):
                 return int(t.fields["starts_at"])
             # An arena starts whoever has joined (players join while it runs); a round
@@ -191,27 +191,30 @@ class Runner:
             joined = sum(1 for p in t.players.values() if p.active)
             least = max(PLAYERS[t.format][0], (t.number("rounds") or 0) + 1)
             if not t.arena and joined < least:
-                return await self._commit(t, "end", t.seed)
-            return await self._commit(t, "start")
+                return await self._end(t)
+            roster = None if t.arena else {p.id: p.rating for p in t.players.values() if p.active}
+            return self._committed(t, await changes.start(self.scripts, t.id, roster, now))
         if t.arena:
             return await self._arena(t, now)
-        if t.status == "running" and t.round_over():
+        if t.status == Status.RUNNING and t.round_over():
             return await self._round(t)
         return now + CHECK_MS
 
-    async def _commit(self, t: Tournament, op: str, *args: str) -> int:
-        reply = await self._script(t.id, op, *args)
+    def _committed(self, t: Tournament, reply: changes.Reply) -> int:
         if reply[0] == b"ok":
             self.publish(t.id)
         return 0  # changed, or raced: read it again either way
 
+    async def _end(self, t: Tournament) -> int:
+        return self._committed(t, await changes.end(self.scripts, t.id, t.seed, self.clock()))
+
     async def _arena(self, t: Tournament, now: int) -> int:
         ends = int(t.fields["ends_at"])
-        if t.status == "finishing" or now >= ends:
-            if t.status == "running":
-                return await self._commit(t, "finish")
+        if t.status == Status.FINISHING or now >= ends:
+            if t.status == Status.RUNNING:
+                return self._committed(t, await changes.finish(self.scripts, t.id))
             if t.in_play() == 0:
-                return await self._commit(t, "end", t.seed)
+                return await self._end(t)
             return now + CHECK_MS
         free = t.free()
         if len(free) < 2:
@@ -219,10 +222,15 @@ class Runner:
         pairs = pairing.arena_wave(t, free)
         if not pairs:
             return min(ends, now + RETRY_MS)
-        wave = str((t.number("waves") or 0) + 1)
-        free_ids = json.dumps([p.id for p in free])
-        reply = await self._script(
-            t.id, "wave", wave, free_ids, *(x for pair in pairs for x in pair)
+        seq = t.number("seq") or 0
+        games = [(f"{t.id}-{seq + k}", Pairing(a, d)) for k, (a, d) in enumerate(pairs, 1)]
+        reply = await changes.wave(
+            self.scripts,
+            t.id,
+            (t.number("waves") or 0) + 1,
+            {p.id: p.rating for p in free},
+            games,
+            now,
         )
         if reply[0] != b"ok":
             return 0  # raced: read again
@@ -237,12 +245,14 @@ class Runner:
     async def _round(self, t: Tournament) -> int:
         chosen = pairing.next_pairings(t)
         if chosen is None:
-            return await self._commit(t, "end", t.seed)
+            return await self._end(t)
         pairs, bye = chosen
         out = pairing.withdrawn(t)
         r = (t.number("round") or 0) + 1
-        args = [x for a, b in pairs for x in (a, b, "1" if {a, b} & out else "")]
-        reply = await self._script(t.id, "round", str(r), bye or "", *args)
+        decided = [bool({a, b} & out) for a, b in pairs]
+        reply = await changes.round_paired(
+            self.scripts, t.id, r, SwissRound(pairs, bye), decided, self.clock()
+        )
         if reply[0] != b"ok":
             return 0
         self.publish(t.id)
@@ -252,36 +262,27 @@ class Runner:
             await self._mail_round(fresh, r)
         return 0
 
-    async def _script(self, tid: str, op: str, *args: str) -> list[bytes]:
-        return cast(
-            list[bytes], await self.scripts.tournament(keys=tournament_keys(tid), args=[op, *args])
-        )
-
     # -- games -------------------------------------------------------------------------
 
     async def _make_games(self, t: Tournament, mine: Collection[str] = ()) -> None:
         """Create the games (arena) or matches (rounds) just committed here (``mine``), and
         those committed over ``ORPHAN_MS`` ago but not yet created (a hub died between)."""
         now = self.clock()
-        due = [
-            (eid, e)
-            for eid, e in t.ordered_entries()
-            if not e["made"] and (eid in mine or now - int(e["at"]) >= ORPHAN_MS)
-        ]
+        entries: list[ArenaGame | RoundMatch] = [*t.ordered_games(), *t.ordered_matches()]
+        due = [e for e in entries if not e.made and (e.id in mine or now - e.at >= ORPHAN_MS)]
         for start in range(0, len(due), MAKE_AT_ONCE):
-            await asyncio.gather(
-                *(self._make(t, eid, e) for eid, e in due[start : start + MAKE_AT_ONCE])
-            )
+            await asyncio.gather(*(self._make(t, e) for e in due[start : start + MAKE_AT_ONCE]))
 
-    async def _make(self, t: Tournament, eid: str, e: dict[str, Any]) -> None:
-        if t.arena:
-            await self._make_arena_game(t, eid, e)
+    async def _make(self, t: Tournament, e: ArenaGame | RoundMatch) -> None:
+        if isinstance(e, ArenaGame):
+            await self._make_arena_game(t, e)
         else:
-            await self._make_match(t, eid, e)
-        await self._script(t.id, "made", eid)
+            await self._make_match(t, e)
+        await changes.made(self.scripts, t.id, e.id)
 
-    async def _make_arena_game(self, t: Tournament, gid: str, g: dict[str, Any]) -> None:
-        att, dfn = t.players[g["attackers"]], t.players[g["defenders"]]
+    async def _make_arena_game(self, t: Tournament, g: ArenaGame) -> None:
+        gid = g.id
+        att, dfn = t.players[g.attackers], t.players[g.defenders]
         _, invite = await self.games.create(
             Player(att.id, att.name),
             t.fields["ruleset"],
@@ -301,9 +302,10 @@ class Runner:
                 keys.lobby_channel(), frames.tournament_game(t.id, gid, side, pid)
             )
 
-    async def _make_match(self, t: Tournament, mid: str, m: dict[str, Any]) -> None:
+    async def _make_match(self, t: Tournament, m: RoundMatch) -> None:
         """Start a round's match (idempotent) and log its first game."""
-        a, b = t.players[m["a"]], t.players[m["b"]]
+        mid = m.id
+        a, b = t.players[m.a], t.players[m.b]
         _, gid = await self.matches.start(
             Player(a.id, a.name),
             Player(b.id, b.name),
@@ -317,7 +319,8 @@ class Runner:
         await self._log_game(t.id, mid, await self.games.load(gid))
 
     async def _log_game(self, tid: str, mid: str, game: GameState) -> None:
-        await self._script(tid, "game", mid, game.id, game.attacker, game.defender)
+        sides = Pairing(game.attacker, game.defender)
+        await changes.game(self.scripts, tid, mid, game.id, sides, self.clock())
         for pid, side in ((game.attacker, "attackers"), (game.defender, "defenders")):
             await self.redis.publish(
                 keys.lobby_channel(), frames.tournament_game(tid, game.id, side, pid)
@@ -347,7 +350,7 @@ class Runner:
             return
         if game.status != "ended" or game.result is None:
             return
-        reply = await self._script(tid, "result", game_id, outcome(game))
+        reply = await changes.result(self.scripts, tid, game_id, outcome(game), self.clock())
         if reply[0] == b"ok" and reply[1] == b"recorded":
             self.publish(tid)
             await self.due(tid, self.clock() + PAIR_DELAY_MS)
@@ -358,24 +361,24 @@ class Runner:
         if game.status != "ended" or game.result is None:
             return
         t = await state.read(self.redis, tid)
-        if t is None or game.match not in t.entries:
+        if t is None or game.match not in t.matches:
             return
-        m = t.entries[game.match]
-        if m["done"]:
+        m = t.matches[game.match]
+        if m.done:
             return  # decided already (a withdrawn player's): a later game does not count
-        if game.id not in pairing.ids(m.get("games")):
+        if game.id not in m.games:
             await self._log_game(tid, game.match, game)  # its creation's log was cut short
             t = await state.read(self.redis, tid)
             if t is None:
                 return
-            m = t.entries[game.match]
+            m = t.matches[game.match]
         summary = await self.matches.summary(game.match)
-        results = {**(m.get("results") or {}), game.id: outcome(game)}
+        results: dict[str, str] = {**m.results, game.id: outcome(game)}
         decided = summary["status"] == "finished" or (
             pairing.decided(t, m, results) and summary["status"] != "choosing"
         )
-        reply = await self._script(
-            tid, "mresult", game.match, game.id, outcome(game), "1" if decided else ""
+        reply = await changes.match_result(
+            self.scripts, tid, game.match, game.id, outcome(game), decided, self.clock()
         )
         if reply[0] != b"ok":
             return
@@ -388,9 +391,9 @@ class Runner:
             if gid not in results:
                 nxt = await self.games.load(gid)
                 await self._log_game(tid, game.match, nxt)
-                if t.players[nxt.attacker].state == "withdrawn":
+                if t.players[nxt.attacker].state == EntrantState.WITHDRAWN:
                     await self.games.resign(nxt.attacker, gid, f"withdrawn-{gid}")
-                elif t.players[nxt.defender].state == "withdrawn":
+                elif t.players[nxt.defender].state == EntrantState.WITHDRAWN:
                     await self.games.resign(nxt.defender, gid, f"withdrawn-{gid}")
 
     async def changed(self, tid: str, op: str, player_id: str, game: str) -> None:
@@ -401,9 +404,9 @@ class Runner:
             await self.due(tid, self.clock() + PAIR_DELAY_MS)
         elif op == "withdraw" and game:
             t = await state.read(self.redis, tid)
-            if t is None or t.arena or game not in t.entries:
+            if t is None or t.arena or game not in t.matches:
                 return
-            for gid in pairing.ids(t.entries[game].get("games")):
+            for gid in t.matches[game].games:
                 try:
                     played = await self.games.load(gid)
                 except Refusal:
@@ -420,7 +423,7 @@ class Runner:
         if self.store is not None:
             view = t.view(self.clock())
             await self.store.keep_tournament(t.summary(), view, t.export(), int(t.fields["ended"]))
-        await self._script(t.id, "kept", str(self.grace_ms))
+        await changes.kept(self.scripts, t.id, self.grace_ms)
         await self.redis.srem(keys.tournaments_run(t.fields["creator"]), t.id)
         self.publish(t.id)
 
@@ -454,10 +457,11 @@ class Runner:
         if self.outbox is None or self.accounts is None:
             return
         link = f"{self.public_url}/t/{t.id}"
-        for mid, m in t.entries.items():
-            if m["round"] != r or not m["b"]:
+        for m in t.matches.values():
+            if m.round != r or not m.b:
                 continue
-            for me, other in ((m["a"], m["b"]), (m["b"], m["a"])):
+            mid = m.id
+            for me, other in ((m.a, m.b), (m.b, m.a)):
                 account = await self.accounts.get(me)
                 if account is None or not await self.accounts.reminders_on(me):
                     continue

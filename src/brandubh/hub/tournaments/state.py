@@ -1,23 +1,30 @@
 """A tournament as Redis holds it, read at one instant, and the JSON it is shown as.
 
-Reading is one pipeline over the tournament's four keys (one hash tag: keys.py); every
-change goes through lua/tournament.lua (runner.py, service.py). The views here are pure: the list's
-summary, the page's full view (standings from the pure core, brandubh.tournaments) and
-the export that ``verify_tournament`` checks.
+Reading is one pipeline over the tournament's four keys (one hash tag: keys.py), each
+record by its reader (records.py); every change goes through its own script
+(changes.py). The views here are pure: the list's summary, the page's full view
+(standings from the pure core, brandubh.tournaments) and the export that
+``verify_tournament`` checks.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any, Final, cast
+from typing import Any, Final, TypedDict, cast
 
 from redis.asyncio import Redis
 
 from brandubh.hub.redis import keys
-from brandubh.hub.tournaments import pairing
-from brandubh.tournaments import Settings, export
-from brandubh.tournaments.formats import Format
+from brandubh.hub.tournaments import pairing, records
+from brandubh.hub.tournaments.records import (
+    ArenaGame,
+    Entrant,
+    EntrantState,
+    LogEntry,
+    RoundMatch,
+    Status,
+)
+from brandubh.tournaments import Format, Settings, export
 
 # How many of each player's latest games an arena's ``tournament`` frame carries (the
 # page's chips in the standings; every game in play is among them): ``frame_view``.
@@ -45,24 +52,22 @@ def frame_view(view: dict[str, Any]) -> dict[str, Any]:
     return {**view, "games": kept[::-1], "game_counts": counts, "recent_games": RECENT_GAMES}
 
 
-@dataclass
-class Entrant:
-    """One player of a tournament."""
+class Me(TypedDict):
+    """Where a viewer stands in a tournament (the page's "me")."""
 
-    id: str
-    name: str
-    rating: float
-    state: str  # joined | paused | withdrawn
-    game: str  # the game (arena) or match (rounds) they play now, "" for none
-    free: int  # when they were last free (ms)
-    n: int  # join order, from 1
+    joined: bool
+    paused: bool
+    game: str | None  # the game they play now
 
-    @property
-    def active(self) -> bool:
-        return self.state != "withdrawn"
 
-    def public(self) -> dict[str, str]:
-        return {"id": self.id, "name": self.name}
+class RoundPairing(TypedDict):
+    """A match as the page's rounds show it."""
+
+    match: str
+    a: dict[str, str]
+    b: dict[str, str] | None
+    done: bool
+    games: list[dict[str, object]]
 
 
 @dataclass
@@ -72,20 +77,22 @@ class Tournament:
     id: str
     fields: dict[str, str]
     players: dict[str, Entrant]
-    entries: dict[str, dict[str, Any]]  # arena: game id -> game; rounds: match id -> match
-    log: list[dict[str, Any]] = field(default_factory=list)
+    games: dict[str, ArenaGame] = field(default_factory=dict)  # an arena's
+    matches: dict[str, RoundMatch] = field(default_factory=dict)  # a round robin's, Swiss's
+    roster: dict[str, float] = field(default_factory=dict)  # records.roster
+    log: list[LogEntry] = field(default_factory=list)
 
     def number(self, name: str) -> int | None:
         value = self.fields.get(name, "")
         return int(value) if value else None
 
     @property
-    def format(self) -> str:
-        return self.fields["format"]
+    def format(self) -> Format:
+        return cast(Format, self.fields["format"])
 
     @property
-    def status(self) -> str:
-        return self.fields["status"]
+    def status(self) -> Status:
+        return Status(self.fields["status"])
 
     @property
     def arena(self) -> bool:
@@ -99,28 +106,30 @@ class Tournament:
     @property
     def public_status(self) -> str:
         """finishing (an arena past its time, games in progress) shows as running."""
-        return "running" if self.status == "finishing" else self.status
+        return Status.RUNNING if self.status == Status.FINISHING else self.status
 
-    def ordered_entries(self) -> list[tuple[str, dict[str, Any]]]:
-        """Arena games by their number; matches by round, then board."""
-        if self.arena:
-            return sorted(self.entries.items(), key=lambda kv: int(kv[1]["n"]))
-        return sorted(self.entries.items(), key=lambda kv: (kv[1]["round"], _board(kv[0])))
+    def ordered_games(self) -> list[ArenaGame]:
+        """An arena's games by their number."""
+        return sorted(self.games.values(), key=lambda g: g.n)
+
+    def ordered_matches(self) -> list[RoundMatch]:
+        """The matches by round, then board."""
+        return sorted(self.matches.values(), key=lambda m: (m.round, m.board))
 
     def in_play(self) -> int:
         """Games (arena) or matches (rounds) not over."""
         if self.arena:
-            return sum(1 for g in self.entries.values() if not g["result"])
-        return sum(1 for m in self.entries.values() if not m["done"])
+            return sum(1 for g in self.games.values() if not g.result)
+        return sum(1 for m in self.matches.values() if not m.done)
 
     def free(self) -> list[Entrant]:
         """An arena's players that a wave may pair now, by id."""
-        found = (p for p in self.players.values() if p.state == "joined" and not p.game)
+        found = (p for p in self.players.values() if p.state == EntrantState.JOINED and not p.game)
         return sorted(found, key=lambda p: p.id)
 
     def round_over(self) -> bool:
         r = self.number("round") or 0
-        return all(m["done"] for m in self.entries.values() if m["round"] == r)
+        return all(m.done for m in self.matches.values() if m.round == r)
 
     # -- views ---------------------------------------------------------------------------
 
@@ -155,16 +164,16 @@ class Tournament:
             standings=self.standings(),
         )
         if self.arena:
-            out["games"] = [self._game(gid, g) for gid, g in self.ordered_entries()]
+            out["games"] = [self._game(g) for g in self.ordered_games()]
         else:
             out["rounds"] = self._rounds()
         return out
 
-    def me(self, player_id: str | None) -> dict[str, Any]:
+    def me(self, player_id: str | None) -> Me:
         p = self.players.get(player_id or "")
         return {
             "joined": p is not None and p.active,
-            "paused": p is not None and p.state == "paused",
+            "paused": p is not None and p.state == EntrantState.PAUSED,
             "game": self._current_game(p) if p is not None else None,
         }
 
@@ -174,42 +183,40 @@ class Tournament:
             return None
         if self.arena:
             return p.game
-        games = pairing.ids(self.entries.get(p.game, {}).get("games"))
-        return games[-1] if games else None
+        m = self.matches.get(p.game)
+        return m.games[-1] if m is not None and m.games else None
 
     def _name(self, player_id: str) -> dict[str, str]:
         p = self.players.get(player_id)
         return p.public() if p else {"id": player_id, "name": player_id}
 
-    def _game(self, gid: str, g: dict[str, Any]) -> dict[str, Any]:
+    def _game(self, g: ArenaGame) -> dict[str, object]:
         return {
-            "id": gid,
-            "wave": g["wave"],
-            "attackers": self._name(g["attackers"]),
-            "defenders": self._name(g["defenders"]),
-            "result": g["result"] or None,
+            "id": g.id,
+            "wave": g.wave,
+            "attackers": self._name(g.attackers),
+            "defenders": self._name(g.defenders),
+            "result": g.result or None,
         }
 
-    def _rounds(self) -> list[dict[str, Any]]:
-        rounds: dict[int, list[dict[str, Any]]] = {}
-        for mid, m in self.ordered_entries():
-            sides = m.get("sides") or {}
-            results = m.get("results") or {}
-            games = [
+    def _rounds(self) -> list[dict[str, object]]:
+        rounds: dict[int, list[RoundPairing]] = {}
+        for m in self.ordered_matches():
+            games: list[dict[str, object]] = [
                 {
                     "id": gid,
-                    "attackers": self._name(sides[gid][0]),
-                    "defenders": self._name(sides[gid][1]),
-                    "result": results.get(gid),
+                    "attackers": self._name(m.sides[gid][0]),
+                    "defenders": self._name(m.sides[gid][1]),
+                    "result": m.results.get(gid),
                 }
-                for gid in pairing.ids(m.get("games"))
+                for gid in m.games
             ]
-            rounds.setdefault(int(m["round"]), []).append(
+            rounds.setdefault(m.round, []).append(
                 {
-                    "match": mid,
-                    "a": self._name(m["a"]),
-                    "b": self._name(m["b"]) if m["b"] else None,
-                    "done": bool(m["done"]),
+                    "match": m.id,
+                    "a": self._name(m.a),
+                    "b": self._name(m.b) if m.b else None,
+                    "done": m.done,
                     "games": games,
                 }
             )
@@ -218,19 +225,19 @@ class Tournament:
             for r, ps in sorted(rounds.items())
         ]
 
-    def _rests(self, pairings: list[dict[str, Any]]) -> list[dict[str, str]]:
+    def _rests(self, pairings: list[RoundPairing]) -> list[dict[str, str]]:
         """Who sits a round robin's round out (one a round when the count is odd), by join
         order; a Swiss's bye is a pairing of its own instead."""
         if self.format != "round_robin":
             return []
-        paired = {p[side]["id"] for p in pairings for side in ("a", "b") if p[side]}
-        out = [self.players[pid] for pid in pairing.start_ratings(self) if pid not in paired]
+        paired = {p["a"]["id"] for p in pairings} | {p["b"]["id"] for p in pairings if p["b"]}
+        out = [self.players[pid] for pid in self.roster if pid not in paired]
         return [p.public() for p in sorted(out, key=lambda p: p.n)]
 
     def names(self) -> dict[str, str]:
         return {p.id: p.name for p in sorted(self.players.values(), key=lambda p: p.n)}
 
-    def standings(self) -> list[dict[str, Any]]:
+    def standings(self) -> list[dict[str, object]]:
         names = self.names()
         return [row.to_json(names) for row in pairing.standings(self)]
 
@@ -238,7 +245,7 @@ class Tournament:
         f = self.fields
         return Settings(
             f["name"],
-            cast(Format, self.format),
+            self.format,
             f["ruleset"],
             int(f["move_time"]),
             int(f["starts_at"]),
@@ -262,7 +269,7 @@ class Tournament:
                 bytes.fromhex(revealed),
                 f["commitment"],
                 names,
-                self.log,
+                [e.exported() for e in self.log],
                 rows,
             )
         else:
@@ -273,7 +280,7 @@ class Tournament:
                 "seed": None,
                 "seed_commitment": f["commitment"],
                 "players": [{"id": pid, "name": name} for pid, name in names.items()],
-                "events": self.log,
+                "events": [e.exported() for e in self.log],
                 "standings": [row.to_json(names) for row in rows],
             }
         out["ends_at"] = self.number("ends_at")
@@ -281,18 +288,18 @@ class Tournament:
         return out
 
 
-def _board(match_id: str) -> int:
-    return int(match_id.rsplit("-", 1)[1])
-
-
-def tournament_keys(tournament_id: str) -> list[str]:
-    """The keys lua/tournament.lua takes, in its order."""
-    return [
-        keys.tournament(tournament_id),
-        keys.tournament_players(tournament_id),
-        keys.tournament_games(tournament_id),
-        keys.tournament_log(tournament_id),
-    ]
+def summary_of(
+    tournament_id: str, raw: dict[bytes, bytes], players: dict[bytes, bytes]
+) -> Tournament | None:
+    """A tournament from its hash and players alone (what the list shows), or None."""
+    if not raw:
+        return None
+    raw = {k: v for k, v in raw.items() if k != b"roster"}
+    return Tournament(
+        tournament_id,
+        {k.decode(): v.decode() for k, v in raw.items()},
+        {pid.decode(): records.entrant(pid.decode(), v) for pid, v in players.items()},
+    )
 
 
 async def read(redis: Redis, tournament_id: str, with_log: bool = False) -> Tournament | None:
@@ -307,19 +314,18 @@ async def read(redis: Redis, tournament_id: str, with_log: bool = False) -> Tour
     raw = cast(dict[bytes, bytes], found[0])
     if not raw:
         return None
-    players = {}
-    for pid, value in cast(dict[bytes, bytes], found[1]).items():
-        p = json.loads(value)
-        players[pid.decode()] = Entrant(
-            pid.decode(),
-            p["name"],
-            float(p["rating"]),
-            p["state"],
-            p["game"],
-            int(p["free"]),
-            int(p["n"]),
-        )
-    entries = {k.decode(): json.loads(v) for k, v in cast(dict[bytes, bytes], found[2]).items()}
-    log = [json.loads(x) for x in cast(list[bytes], found[3])] if with_log else []
+    roster_raw = raw.pop(b"roster", None)
     fields = {k.decode(): v.decode() for k, v in raw.items()}
-    return Tournament(tournament_id, fields, players, entries, log)
+    players = {
+        pid.decode(): records.entrant(pid.decode(), value)
+        for pid, value in cast(dict[bytes, bytes], found[1]).items()
+    }
+    t = Tournament(tournament_id, fields, players, roster=records.roster(roster_raw))
+    entries = cast(dict[bytes, bytes], found[2])
+    if t.arena:
+        t.games = {k.decode(): records.arena_game(k.decode(), v) for k, v in entries.items()}
+    else:
+        t.matches = {k.decode(): records.round_match(k.decode(), v) for k, v in entries.items()}
+    if with_log:
+        t.log = [records.log_entry(x) for x in cast(list[bytes], found[3])]
+    return t
