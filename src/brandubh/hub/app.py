@@ -32,14 +32,16 @@ from brandubh.hub.accounts import Accounts, Resets, Sessions, Verification
 from brandubh.hub.analysis import Analyses
 from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
-from brandubh.hub.errors import CODES
+from brandubh.hub.errors import Refusal
 from brandubh.hub.http import (
     GZIP_MIN_BYTES,
+    DatabaseHealth,
     MailServices,
     RedactSecrets,
     SecurityHeaders,
     WebServices,
     exception_handlers,
+    refusal_json,
 )
 from brandubh.hub.http import routes as http_routes
 from brandubh.hub.live import (
@@ -475,6 +477,8 @@ def create_app(settings: Settings | None = None) -> Entry:
         rater=hub.rater,
         chat=hub.chat,
         analyses=hub.analyses,
+        static=static,
+        database=DatabaseHealth(hub.accounts.store.ping),
         tournaments=hub.tournaments,
     )
     mail_web = MailServices(
@@ -484,15 +488,17 @@ def create_app(settings: Settings | None = None) -> Entry:
         verification=hub.verification,
         resets=hub.resets,
         reminders=hub.reminders,
+        static=static,
     )
-    routes = [*http_routes(web_services, mail_web, static), Route("/healthz/stats", hub.stats)]
-    handlers = exception_handlers(static)
+    found = http_routes(static, tournaments=web_services.tournaments is not None)
+    routes = [*found, Route("/healthz/stats", hub.stats)]
+    handlers = exception_handlers()
+    handlers.update(dict.fromkeys(outage.UNREACHABLE, unavailable))
     # uvicorn's access log (BRANDUBH_LOG_LEVEL=info) never shows a mailed token or invite.
     access_log = logging.getLogger("uvicorn.access")
     for old in [f for f in access_log.filters if isinstance(f, RedactSecrets)]:
         access_log.removeFilter(old)
     access_log.addFilter(RedactSecrets(routes))
-    handlers.update(dict.fromkeys(outage.UNREACHABLE, unavailable))
     web_app = Starlette(
         routes=routes,
         lifespan=lifespan,
@@ -502,14 +508,15 @@ def create_app(settings: Settings | None = None) -> Entry:
             Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES),
         ],
     )
+    # What every endpoint reads its services from (http/base.services, mail.mail_services).
+    web_app.state.services = web_services
+    web_app.state.mail = mail_web
     return Entry(web_app, hub.websocket)
 
 
 async def unavailable(request: Request, exc: Exception) -> Response:
     """Redis could not be reached: 503, and one log line per outage (not a traceback)."""
     outage.report("http", exc)
-    return JSONResponse(
-        {"error": "unavailable", "message": CODES["unavailable"].message},
-        status_code=503,
-        headers={"Retry-After": "1"},
-    )
+    response = refusal_json(Refusal("unavailable"))
+    response.headers["Retry-After"] = "1"
+    return response
