@@ -86,9 +86,10 @@ def test_every_http_error_body_is_made_from_a_refusal() -> None:
     makers = []
     for path in sorted(SRC.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if (isinstance(node, ast.Dict) and any(
-                isinstance(k, ast.Constant) and k.value == "error" for k in node.keys
-            )) or (isinstance(node, ast.Call) and any(k.arg == "error" for k in node.keywords)):
+            if (
+                isinstance(node, ast.Dict)
+                and any(isinstance(k, ast.Constant) and k.value == "error" for k in node.keys)
+            ) or (isinstance(node, ast.Call) and any(k.arg == "error" for k in node.keywords)):
                 makers.append(f"{path.relative_to(SRC)}:{node.lineno}")
     assert [m.partition(":")[0] for m in makers] == ["hub/http/base.py"], makers
 
