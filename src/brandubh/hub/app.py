@@ -378,6 +378,7 @@ class Hub:
         self.fanout.resync(game_id)
 
     def deliver(self, change: Change, n: int, frame: bytes) -> None:
+        """The event to this hub's sockets of the game, at once (``Fanout.deliver``)."""
         self.fanout.deliver(change.new.id, n, frame)
 
     def on_hub_notice(self, msg: dict[str, object]) -> None:
