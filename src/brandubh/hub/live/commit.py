@@ -57,8 +57,8 @@ def _ack(raw: bytes, fingerprint: str, msg_id: str) -> Committed:
 # number and the event frame as stored. Fan-out delivers it to local sockets, endings,
 # the bot worker and the lists follow up. Must not block.
 CommitHook = Callable[[Change, int, bytes], None]
-# commit.lua's reply: a tag and its values (bytes; the event number and deadline of
-# 'ok' as integers). See the script's header.
+# commit.lua's reply: a tag and its values, as bytes (but the event number of an 'ok',
+# an integer). See the script's header.
 Reply = list[bytes | int]
 # Called with a game's id when a commit's reply was lost with the lane's connection: the
 # change may be in Redis, unseen here (fan-out then has the game's sockets catch up).
