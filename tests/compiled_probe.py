@@ -183,7 +183,7 @@ def _frames() -> list[str]:
         frames.event("abcdef", 9, {"kind": "move", "move": "d1-c1"}, state),
         frames.snapshot("abcdef", 9, state, ["d1-c1", "d4-d5"], 2),
         frames.presence("abcdef", ["b", "a"]),
-        frames.turn("abcdef", 3, "d1-c1", frames.DEADLINE_PLACEHOLDER, "ann"),
+        frames.turn("abcdef", 3, "d1-c1", 0xFEED_FACE_CAFE_BEEF, "ann"),
         frames.match("abcdef", {"score": [1, 0]}),
         frames.lobby([{"id": "s"}], [{"id": "g"}]),
         frames.games([]),
@@ -191,8 +191,6 @@ def _frames() -> list[str]:
         frames.paired("abcdef", ["a", "b"], None),
         frames.turn_for("hub-1", "abcdef", "p", b"\x80"),
         frames.sessions_ended(["s1", "s2"]),
-        frames.deadline_bytes(1_700_000_000_123),
-        frames.PLACEHOLDER_BYTES,
     ]
     return [frame.hex() for frame in built]
 

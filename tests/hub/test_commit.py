@@ -14,6 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from brandubh.engine import Game
+from brandubh.hub.live import events
 from brandubh.hub.live.changes import Change
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.matches import MatchService
@@ -33,16 +34,18 @@ async def services(fresh_redis_url: str) -> AsyncIterator[dict[str, Any]]:
     """A lane-committing game service of this process, on a Redis of the test's own."""
     r = aioredis.Redis.from_url(fresh_redis_url)
     lane = Lane(r.connection_pool, timeout_s=10)
-    games = GameService(r, Scripts.register(r), lane=lane, hub_id=HUB)
     commits: list[tuple[str, int]] = []
+    told: list[tuple[str, bytes]] = []
 
     def seen(change: Change, n: int, frame: bytes) -> None:
         commits.append((change.new.id, n))
+        told.append((change.new.id, frame))
 
-    games.committer.hooks.append(seen)
     lost: list[str] = []
-    games.committer.lost_hooks.append(lost.append)
-    yield {"redis": r, "games": games, "commits": commits, "lost": lost}
+    games = GameService(
+        r, Scripts.register(r), lane=lane, hub_id=HUB, on_commit=seen, on_lost=lost.append
+    )
+    yield {"redis": r, "games": games, "commits": commits, "lost": lost, "frames": told}
     await lane.aclose()
     await r.aclose()
 
@@ -104,6 +107,18 @@ async def test_an_event_is_published_only_to_the_other_hubs_that_follow_the_game
     assert [n for g, n in services["commits"] if g == state.id][-5:] == list(
         range(state.seq - 4, state.seq + 1)
     )
+
+
+async def test_the_hooks_get_the_frame_commit_lua_stored(services: dict[str, Any]) -> None:
+    """The new deadline is written over the placeholder twice (live/events.py's contract):
+    by commit.lua in the frame it stores, by this process in its hooks' copy; the same."""
+    r, games = services["redis"], services["games"]
+    state = await started(games)
+    await move(games, state, "m-deadline")
+    told = [frame for game, frame in services["frames"] if game == state.id]
+    assert told and events.PLACEHOLDER not in told[-1]
+    assert msgpack.unpackb(told[-1])["state"]["deadline"] > 0  # a deadline was set
+    assert told[-1] == (await r.lrange(keys.events(state.id), -1, -1))[0]
 
 
 async def test_a_move_committed_under_a_cancelled_caller_still_reaches_the_hooks(

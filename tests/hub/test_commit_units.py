@@ -23,7 +23,6 @@ from brandubh.hub.live.commit import (
     arguments,
 )
 from brandubh.hub.live.state import GameState
-from brandubh.hub.messages import frames
 from brandubh.hub.redis import Scripts, keys
 
 SEED = bytes(range(32))
@@ -93,7 +92,7 @@ def test_a_new_deadline_is_a_placeholder_until_the_script_sets_it() -> None:
     _, change = moved()
     sent = events.frame(change, b"")
     assert events.PLACEHOLDER in sent
-    assert unpack(sent)["state"]["deadline"] == frames.DEADLINE_PLACEHOLDER
+    assert unpack(sent)["state"]["deadline"] == events.DEADLINE_PLACEHOLDER
     kept = events.stored(sent, change, 1_234_567)
     assert events.PLACEHOLDER not in kept
     event = unpack(kept)
@@ -202,8 +201,12 @@ def test_an_ending_timeouts_arguments_carry_the_safe_time_and_the_archive_grace(
 
 def committer() -> tuple[Committer, list[tuple[Change, int, bytes]]]:
     told: list[tuple[Change, int, bytes]] = []
-    done = Committer(cast(Redis, None), cast(Scripts, None), GameCache())
-    done.hooks.append(lambda change, n, frame: told.append((change, n, frame)))
+    done = Committer(
+        cast(Redis, None),
+        cast(Scripts, None),
+        GameCache(),
+        on_commit=lambda change, n, frame: told.append((change, n, frame)),
+    )
     return done, told
 
 

@@ -139,11 +139,13 @@ EXPORTED = {
     ],
     "http": [
         "GZIP_MIN_BYTES",
+        "DatabaseHealth",
         "MailServices",
         "RedactSecrets",
         "SecurityHeaders",
         "WebServices",
         "exception_handlers",
+        "refusal_json",
         "routes",
     ],
     "tournaments": ["TournamentRunner", "TournamentService"],

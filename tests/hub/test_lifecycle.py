@@ -430,7 +430,8 @@ async def test_a_finished_games_record_verifies_and_a_changed_one_does_not(
     other = (await alice.http.post("/api/verify", content=renamed)).json()
     assert other["ok"] is False and other["stored"]["same"] is False
     assert any("attackers" in d for d in other["stored"]["differences"])
-    assert f"not the game this service played as {game}" in other["error"]
+    assert other["error"] == "record_not_played"  # a code; the reason is the message
+    assert f"not the game this service played as {game}" in other["message"]
     # The resigned game's last move swapped for another legal one: a consistent record,
     # but not this game's, so it does not verify (it did, and linked to the game).
     played = parse_record(text)
@@ -443,7 +444,7 @@ async def test_a_finished_games_record_verifies_and_a_changed_one_does_not(
     swapped = format_record(replace(played, moves=(*played.moves[:-1], swap)))
     assert fairplay.verify(parse_record(swapped))  # it holds together on its own
     reply = (await alice.http.post("/api/verify", content=swapped)).json()
-    assert reply["ok"] is False and "the moves differ" in reply["error"], reply
+    assert reply["ok"] is False and "the moves differ" in reply["message"], reply
 
     seed_line = next(line for line in text.splitlines() if line.startswith("[Seed "))
     other_seed = "0" * 64
@@ -460,7 +461,8 @@ async def test_a_finished_games_record_verifies_and_a_changed_one_does_not(
     for label, (bad, needle) in changed.items():
         assert bad != text, label
         reply = (await alice.http.post("/api/verify", content=bad)).json()
-        assert reply["ok"] is False and needle in reply["error"], (label, reply)
+        assert reply["ok"] is False and needle in reply["message"], (label, reply)
+        assert reply["error"] == "record_invalid", (label, reply)
 
     # The command line gives the same verdicts.
     good_file, bad_file = tmp_path / "good.txt", tmp_path / "bad.txt"

@@ -79,6 +79,21 @@ def _literal_codes() -> dict[str, list[str]]:
     return found
 
 
+def test_every_http_error_body_is_made_from_a_refusal() -> None:
+    """One place makes an HTTP error body (http/base.refusal_body, from a ``Refusal``, whose
+    code must be in the registry): no other dict in the source has an "error" key, so no
+    route, handler or verdict (/api/verify's) writes a code or a message of its own."""
+    makers = []
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (
+                isinstance(node, ast.Dict)
+                and any(isinstance(k, ast.Constant) and k.value == "error" for k in node.keys)
+            ) or (isinstance(node, ast.Call) and any(k.arg == "error" for k in node.keywords)):
+                makers.append(f"{path.relative_to(SRC)}:{node.lineno}")
+    assert [m.partition(":")[0] for m in makers] == ["hub/http/base.py"], makers
+
+
 def test_every_code_raised_in_the_source_is_in_the_registry() -> None:
     found = _literal_codes()
     assert len(found) > 30  # the scan finds them

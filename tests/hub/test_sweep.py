@@ -22,6 +22,7 @@ from redis.asyncio import Redis
 
 from brandubh.hub import loops
 from brandubh.hub.config import Settings
+from brandubh.hub.live.changes import Change
 from brandubh.hub.live.clock import IDLE, Marks, RedisClock
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.scheduler import Scheduler
@@ -43,14 +44,17 @@ class Hub:
         self.redis = redis_client.connect(settings)
         self.scripts = Scripts.register(self.redis)
         self.clock = RedisClock()
-        self.games = GameService(self.redis, self.scripts, time_scale)
+        # Each commit to the scheduler, as the hub wires it (built just below).
+        self.games = GameService(self.redis, self.scripts, time_scale, on_commit=self.on_commit)
         cluster = redis_client.cluster_of(self.redis)
         self.marks = Marks(url, self.scripts, self.clock, hub_id, cluster)
         self.scheduler = Scheduler(
             self.redis, self.scripts, self.games, self.clock, self.marks, poll_s=NEVER_POLL_S
         )
-        self.games.committer.hooks.append(self.scheduler.on_commit)
         self.hub_id = hub_id
+
+    def on_commit(self, change: Change, n: int, frame: bytes) -> None:
+        self.scheduler.on_commit(change, n, frame)
 
     async def start(self) -> Hub:
         await self.scheduler.beat()  # measures the clock's offset, reads the outages

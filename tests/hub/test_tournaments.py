@@ -536,4 +536,5 @@ async def test_an_export_unlike_the_tournament_run_under_its_id_does_not_verify(
     assert verdict["stored"]["differences"] == [
         "the settings differ from the tournament this service ran"
     ]
-    assert f"not the tournament this service ran as {tid}" in verdict["error"]
+    assert verdict["error"] == "export_not_run"
+    assert f"not the tournament this service ran as {tid}" in verdict["message"]

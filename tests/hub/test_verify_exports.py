@@ -9,10 +9,12 @@ from brandubh.hub.http.games import tournament_verdict
 def test_json_that_is_not_an_export_is_said_to_be_so() -> None:
     broken = tournament_verdict(b'{"export": ')
     assert broken["ok"] is False
-    assert str(broken["error"]).startswith("not a record, nor a tournament export")
+    assert broken["error"] == "export_invalid"
+    assert str(broken["message"]).startswith("not a record, nor a tournament export")
     assert tournament_verdict(b'{"game": "abc"}') == {
         "ok": False,
-        "error": "a JSON document, but not a tournament export",
+        "error": "export_invalid",
+        "message": "a JSON document, but not a tournament export",
     }
 
 
@@ -23,4 +25,5 @@ def test_an_export_missing_its_parts_lists_its_problems() -> None:
     assert verdict["ok"] is False
     assert verdict["tournament"] == "t1"
     problems = verdict["problems"]
-    assert isinstance(problems, list) and problems and verdict["error"] == problems[0]
+    assert isinstance(problems, list) and problems and verdict["message"] == problems[0]
+    assert verdict["error"] == "export_invalid"

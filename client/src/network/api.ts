@@ -80,8 +80,8 @@ async function requestText(method: string, path: string, body?: string): Promise
   return text;
 }
 
-/** `POST /api/verify`: what holds, or the first thing that does not (every problem of a
- *  tournament export in `problems`). */
+/** `POST /api/verify`: what holds, or the first thing that does not (`error` its code,
+ *  `message` the reason; every problem of a tournament export in `problems`). */
 export type VerifyResult =
   | {
       ok: true;
@@ -102,7 +102,7 @@ export type VerifyResult =
       players: number;
       stored?: { found: boolean; same: boolean | null; differences: string[] };
     }
-  | { ok: false; error: string; problems?: string[]; tournament?: string | null };
+  | { ok: false; error: string; message: string; problems?: string[]; tournament?: string | null };
 
 export interface RulesetInfo {
   id: string;

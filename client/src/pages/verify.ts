@@ -178,7 +178,7 @@ export function mountVerify(root: HTMLElement, ctx: AppContext, search: string):
           "section",
           { class: "verdict verdict-fail", "data-ok": "false", role: "alert", "aria-labelledby": "verdict-title" },
           h("h2", { id: "verdict-title" }, h("span", { class: "verdict-mark", "aria-hidden": "true", text: "✗" }), "The record does not verify"),
-          h("p", { class: "verdict-error", id: "verify-error", text: sentence(result.error) }),
+          h("p", { class: "verdict-error", id: "verify-error", text: sentence(result.message) }),
         ),
       );
     }

@@ -1,8 +1,9 @@
 """The composition root: builds the hub's services, wires them, and runs their lifespan.
 
-Nothing else imports this module. Every service receives exactly what it uses; the
-fan-out's hooks are wired before it starts listening; the background loops run in one
-task group for the lifetime of the app (docs/architecture.md).
+Nothing else imports this module. Every service receives exactly what it uses; the game
+service and the fan-out take their hooks at construction (the hub's ``on_commit`` and the
+like); the background loops run in one task group for the lifetime of the app
+(docs/architecture.md).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
-from typing import Any
 
 from redis.asyncio import Redis
 from starlette.applications import Starlette
@@ -32,19 +32,22 @@ from brandubh.hub.accounts import Accounts, Resets, Sessions, Verification
 from brandubh.hub.analysis import Analyses
 from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
-from brandubh.hub.errors import CODES
+from brandubh.hub.errors import Refusal
 from brandubh.hub.http import (
     GZIP_MIN_BYTES,
+    DatabaseHealth,
     MailServices,
     RedactSecrets,
     SecurityHeaders,
     WebServices,
     exception_handlers,
+    refusal_json,
 )
 from brandubh.hub.http import routes as http_routes
 from brandubh.hub.live import (
     CONDITIONAL_POLL_S,
     BotWorker,
+    Change,
     Conditionals,
     ConditionalWorker,
     Endings,
@@ -149,6 +152,8 @@ class Hub:
             hub_id=hub_id,
             claim_grace_s=settings.claim_grace_s,
             outage_after_s=settings.outage_after_s,
+            on_commit=self.on_commit,
+            on_lost=self.on_lost,
         )
         self.marks = Marks(
             settings.redis_url,
@@ -211,15 +216,22 @@ class Hub:
         self.watchers = Watchers(scripts)
         self.presence = Presence(scripts.presence)
         self.mail_services(settings, redis, scripts)
-        self.fanout = fanout = Fanout(redis, hub_id, scripts.member)
-        # Wired before the fan-out starts listening, so no event can be missed. What this
-        # process commits reaches its own sockets, endings, bot worker, turn notices, move
-        # reminders and the lists to browse at once; pub/sub brings other hubs' events only
-        # for games followed here.
+        # Its hooks given at construction, before it starts listening, so no event can be
+        # missed: pub/sub brings other hubs' events only for games followed here.
+        self.fanout = fanout = Fanout(
+            redis,
+            hub_id,
+            scripts.member,
+            on_event=games.cache.observe,
+            on_lobby=self.on_lobby_notice,
+            on_hub=self.on_hub_notice,
+        )
+        # What this process commits reaches its own sockets, endings, bot worker, turn
+        # notices, move reminders and the lists to browse at once (``on_commit``).
         self.turns = TurnNotices(redis, hub_id, sockets, games.cache.get)
         self.listings = Listings(redis)
-        games.committer.hooks += [
-            lambda change, n, frame: fanout.deliver(change.new.id, n, frame),
+        self.commit_hooks: tuple[Callable[[Change, int, bytes], None], ...] = (
+            self.deliver,
             self.endings.on_commit,
             self.bot.on_commit,
             self.conditional_replies.on_commit,
@@ -227,13 +239,7 @@ class Hub:
             self.reminders.on_commit,
             self.listings.on_commit,
             self.scheduler.on_commit,
-        ]
-        games.committer.lost_hooks.append(fanout.resync)
-        fanout.hooks.append(games.cache.observe)
-        fanout.hub_hooks.append(self.turns.on_notice)
-        fanout.hub_hooks.append(self.session_guard.on_notice)
-        fanout.hub_hooks.append(self.on_analysis_notice)
-        fanout.lobby_hooks.append(self.on_lobby_notice)
+        )
         self.heartbeat = Heartbeat(settings.ping_interval_s)
         self.connection_services = connection.Services(
             settings=settings,
@@ -361,12 +367,34 @@ class Hub:
             await redis_client.close(self.redis)
             await self.store.close()
 
-    def on_lobby_notice(self, msg: dict[str, Any], frame: bytes) -> None:
+    def on_commit(self, change: Change, n: int, frame: bytes) -> None:
+        """Each change this process committed (the game service's ``on_commit``), to what
+        follows it here, in order: the fan-out first (its sockets), then the rest."""
+        for hook in self.commit_hooks:
+            hook(change, n, frame)
+
+    def on_lost(self, game_id: str) -> None:
+        """A commit's reply lost with the lane: the game's sockets here catch up."""
+        self.fanout.resync(game_id)
+
+    def deliver(self, change: Change, n: int, frame: bytes) -> None:
+        """The event to this hub's sockets of the game, at once (``Fanout.deliver``)."""
+        self.fanout.deliver(change.new.id, n, frame)
+
+    def on_hub_notice(self, msg: dict[str, object]) -> None:
+        """A notice on the hubs' own channel: turn notices, ended sessions, analyses."""
+        self.turns.on_notice(msg)
+        self.session_guard.on_notice(msg)
+        self.on_analysis_notice(msg)
+
+    def on_lobby_notice(self, msg: dict[str, object], frame: bytes) -> None:
         """A lobby frame from any hub: seeks go to lobby sockets, pairings to the players,
         a tournament's frame to its followers, a tournament game to its player."""
         kind = msg.get("t")
         if kind == "paired":
-            self.sockets.tell(msg.get("players", ()), frame)
+            players = msg.get("players", ())
+            if isinstance(players, list | tuple):
+                self.sockets.tell([str(p) for p in players], frame)
         elif kind == "tournament":
             self.sockets.tell_tournament(str(msg.get("tournament")), frame)
         elif kind == "tournament_game":
@@ -374,7 +402,7 @@ class Hub:
         else:
             self.sockets.tell_lobby(frame)
 
-    def on_analysis_notice(self, msg: dict[str, Any]) -> None:
+    def on_analysis_notice(self, msg: dict[str, object]) -> None:
         """A worker's notice on the hubs' channel: a game's progress or completion goes to
         the sockets here that follow its analysis; a cached evaluation wakes its waiters."""
         kind, game_id = msg.get("t"), msg.get("game")
@@ -475,6 +503,8 @@ def create_app(settings: Settings | None = None) -> Entry:
         rater=hub.rater,
         chat=hub.chat,
         analyses=hub.analyses,
+        static=static,
+        database=DatabaseHealth(hub.accounts.store.ping),
         tournaments=hub.tournaments,
     )
     mail_web = MailServices(
@@ -484,15 +514,17 @@ def create_app(settings: Settings | None = None) -> Entry:
         verification=hub.verification,
         resets=hub.resets,
         reminders=hub.reminders,
+        static=static,
     )
-    routes = [*http_routes(web_services, mail_web, static), Route("/healthz/stats", hub.stats)]
-    handlers = exception_handlers(static)
+    found = http_routes(static, tournaments=web_services.tournaments is not None)
+    routes = [*found, Route("/healthz/stats", hub.stats)]
+    handlers = exception_handlers()
+    handlers.update(dict.fromkeys(outage.UNREACHABLE, unavailable))
     # uvicorn's access log (BRANDUBH_LOG_LEVEL=info) never shows a mailed token or invite.
     access_log = logging.getLogger("uvicorn.access")
     for old in [f for f in access_log.filters if isinstance(f, RedactSecrets)]:
         access_log.removeFilter(old)
     access_log.addFilter(RedactSecrets(routes))
-    handlers.update(dict.fromkeys(outage.UNREACHABLE, unavailable))
     web_app = Starlette(
         routes=routes,
         lifespan=lifespan,
@@ -502,14 +534,15 @@ def create_app(settings: Settings | None = None) -> Entry:
             Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES),
         ],
     )
+    # What every endpoint reads its services from (http/base.services, mail.mail_services).
+    web_app.state.services = web_services
+    web_app.state.mail = mail_web
     return Entry(web_app, hub.websocket)
 
 
 async def unavailable(request: Request, exc: Exception) -> Response:
     """Redis could not be reached: 503, and one log line per outage (not a traceback)."""
     outage.report("http", exc)
-    return JSONResponse(
-        {"error": "unavailable", "message": CODES["unavailable"].message},
-        status_code=503,
-        headers={"Retry-After": "1"},
-    )
+    response = refusal_json(Refusal("unavailable"))
+    response.headers["Retry-After"] = "1"
+    return response

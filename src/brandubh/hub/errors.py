@@ -165,6 +165,20 @@ CODES: Final[dict[str, Code]] = {
     ),
     "token_expired": Code(410, "this link has expired"),
     "token_used": Code(410, "this link was used already: each works once"),
+    # -- verifying (POST /api/verify: its verdict's "error", answered 200 with "ok": false) --
+    "record_invalid": Code(
+        400, "the record does not verify: check that it is the whole record, as downloaded"
+    ),
+    "record_not_played": Code(
+        400, "the record holds together, but it is not the game this service played under its id"
+    ),
+    "export_invalid": Code(
+        400, "the tournament export does not verify: check that it is the whole export"
+    ),
+    "export_not_run": Code(
+        400,
+        "the export holds together, but it is not the tournament this service ran under its id",
+    ),
     # -- analysis by the bot (docs/analysis.md) ------------------------------------------
     "not_finished": Code(409, "the game is not over yet: it can be analysed once it has ended"),
     "analysis_limit": Code(

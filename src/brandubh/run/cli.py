@@ -395,7 +395,9 @@ def _compare_online(url: str, text: str, label: str) -> None:
         raise SystemExit(2) from None
     stored = reply.get("stored") or {}
     if not reply.get("ok"):
-        click.echo(f"FAILED: {label}{url} says: {reply.get('error')}", err=True)
+        # The reason for people; "error" is its code (docs/protocol.md §2).
+        why = reply.get("message") or reply.get("error")
+        click.echo(f"FAILED: {label}{url} says: {why}", err=True)
         raise SystemExit(1)
     if not stored.get("found"):
         click.echo(f"FAILED: {label}{url} has no game under this id", err=True)

@@ -9,7 +9,7 @@ gets it evaluated while it runs: by its id (``own_game`` here) or by its positio
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -17,23 +17,23 @@ from starlette.routing import Route
 
 from brandubh.analysis import IllegalLineMove, walk
 from brandubh.engine import RULESETS, EngineError
-from brandubh.hub.accounts import COOKIE, Session, reachable
+from brandubh.hub.accounts import Session, reachable
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http.base import Services, address, read_json
+from brandubh.hub.http.base import Services, address, read_json, services, session_of
 from brandubh.hub.live import GameState
 
 MAX_LINE: Final = 400  # moves in one walk of the analysis board
 PRIVATE: Final = frozenset({"challenge"})  # GameState.origin_or_guess(): private challenges
 
 
-def _ruleset(body: dict[str, Any]) -> str:
+def _ruleset(body: dict[str, object]) -> str:
     ruleset = body.get("ruleset")
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         raise Refusal("bad_field", f"ruleset: one of {', '.join(sorted(RULESETS))}")
     return ruleset
 
 
-def _position(body: dict[str, Any], required: bool) -> str | None:
+def _position(body: dict[str, object], required: bool) -> str | None:
     position = body.get("position")
     if position is None and not required:
         return None
@@ -42,74 +42,79 @@ def _position(body: dict[str, Any], required: bool) -> str | None:
     return position
 
 
-def routes(web: Services) -> list[Route]:
-    """The analysis routes (site.py places them)."""
-    analyses = web.analyses
+async def may_request(web: Services, session: Session | None, state: GameState) -> None:
+    """A player of the game, or a confirmed account for a game that is not private."""
+    if session is not None and state.is_player(session.player.id):
+        return
+    if session is None or not session.account or state.origin_or_guess() in PRIVATE:
+        raise Refusal(
+            "not_allowed",
+            "only the game's players may ask for its analysis, or, for a game that is not "
+            "private, an account with a confirmed address",
+        )
+    if not await web.accounts.is_verified(session.player.id):
+        raise Refusal(
+            "not_allowed",
+            "confirm your email address first: analyses of other players' games are "
+            "for confirmed accounts",
+        )
 
-    async def may_request(session: Session | None, state: GameState) -> None:
-        """A player of the game, or a confirmed account for a game that is not private."""
+
+async def request_analysis(request: Request) -> Response:
+    web = services(request)
+    await read_json(request, web.settings, set())  # the cross-site check; no fields
+    session = await session_of(request, web.sessions)
+    state = await web.games.load(request.path_params["game_id"])
+    if state.status != "ended":
         if session is not None and state.is_player(session.player.id):
-            return
-        if session is None or not session.account or state.origin_or_guess() in PRIVATE:
-            raise Refusal(
-                "not_allowed",
-                "only the game's players may ask for its analysis, or, for a game that is not "
-                "private, an account with a confirmed address",
-            )
-        if not await web.accounts.is_verified(session.player.id):
-            raise Refusal(
-                "not_allowed",
-                "confirm your email address first: analyses of other players' games are "
-                "for confirmed accounts",
-            )
+            raise Refusal("own_game")
+        raise Refusal("not_finished")
+    await may_request(web, session, state)
+    account = session.player.id if session is not None and session.account else None
+    async with reachable():  # PostgreSQL unreachable: 503 unavailable
+        _, status = await web.analyses.request(state, account, address(request))
+    return JSONResponse(status, status_code=202 if status["status"] == "queued" else 200)
 
-    async def request_analysis(request: Request) -> Response:
-        await read_json(request, web.settings, set())  # the cross-site check; no fields
-        session = await web.sessions.get_session(request.cookies.get(COOKIE))
-        state = await web.games.load(request.path_params["game_id"])
-        if state.status != "ended":
-            if session is not None and state.is_player(session.player.id):
-                raise Refusal("own_game")
-            raise Refusal("not_finished")
-        await may_request(session, state)
-        account = session.player.id if session is not None and session.account else None
-        async with reachable():  # PostgreSQL unreachable: 503 unavailable
-            _, status = await analyses.request(state, account, address(request))
-        return JSONResponse(status, status_code=202 if status["status"] == "queued" else 200)
 
-    async def read_analysis(request: Request) -> Response:
-        game_id = request.path_params["game_id"]
-        await web.games.load(game_id)  # not_found for a game that never was
-        async with reachable():
-            return JSONResponse(await analyses.status(game_id))
+async def read_analysis(request: Request) -> Response:
+    web = services(request)
+    game_id = request.path_params["game_id"]
+    await web.games.load(game_id)  # not_found for a game that never was
+    async with reachable():
+        return JSONResponse(await web.analyses.status(game_id))
 
-    async def evaluate(request: Request) -> Response:
-        body = await read_json(request, web.settings, {"ruleset", "position"})
-        ruleset, position = _ruleset(body), _position(body, required=True)
-        assert position is not None
-        return JSONResponse(await analyses.evaluate(ruleset, position, address(request)))
 
-    async def board_walk(request: Request) -> Response:
-        body = await read_json(request, web.settings, {"ruleset", "position", "moves"})
-        ruleset, position = _ruleset(body), _position(body, required=False)
-        moves = body.get("moves", [])
-        if (
-            not isinstance(moves, list)
-            or len(moves) > MAX_LINE
-            or not all(isinstance(m, str) and 0 < len(m) <= 32 for m in moves)
-        ):
-            raise Refusal("bad_field", f"moves: an array of at most {MAX_LINE} move texts")
-        try:
-            steps = walk(ruleset, position, moves)
-        except IllegalLineMove as exc:
-            raise Refusal("illegal_move", str(exc)) from None
-        except EngineError as exc:
-            raise Refusal("bad_position", f"not a position of {ruleset}: {exc}") from None
-        return JSONResponse({"steps": [step.to_dict() for step in steps]})
+async def evaluate(request: Request) -> Response:
+    web = services(request)
+    body = await read_json(request, web.settings, {"ruleset", "position"})
+    ruleset, position = _ruleset(body), _position(body, required=True)
+    assert position is not None
+    return JSONResponse(await web.analyses.evaluate(ruleset, position, address(request)))
 
-    return [
-        Route("/api/games/{game_id}/analysis", request_analysis, methods=["POST"]),
-        Route("/api/games/{game_id}/analysis", read_analysis),
-        Route("/api/analysis/position", evaluate, methods=["POST"]),
-        Route("/api/board/walk", board_walk, methods=["POST"]),
-    ]
+
+async def board_walk(request: Request) -> Response:
+    web = services(request)
+    body = await read_json(request, web.settings, {"ruleset", "position", "moves"})
+    ruleset, position = _ruleset(body), _position(body, required=False)
+    moves = body.get("moves", [])
+    if (
+        not isinstance(moves, list)
+        or len(moves) > MAX_LINE
+        or not all(isinstance(m, str) and 0 < len(m) <= 32 for m in moves)
+    ):
+        raise Refusal("bad_field", f"moves: an array of at most {MAX_LINE} move texts")
+    try:
+        steps = walk(ruleset, position, moves)
+    except IllegalLineMove as exc:
+        raise Refusal("illegal_move", str(exc)) from None
+    except EngineError as exc:
+        raise Refusal("bad_position", f"not a position of {ruleset}: {exc}") from None
+    return JSONResponse({"steps": [step.to_dict() for step in steps]})
+
+
+ROUTES: Final = (
+    Route("/api/games/{game_id}/analysis", request_analysis, methods=["POST"]),
+    Route("/api/games/{game_id}/analysis", read_analysis),
+    Route("/api/analysis/position", evaluate, methods=["POST"]),
+    Route("/api/board/walk", board_walk, methods=["POST"]),
+)

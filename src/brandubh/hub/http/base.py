@@ -1,17 +1,27 @@
-"""What every HTTP route shares: the services it is given, reading a JSON body after the
-cross-site check, the session cookie, and the answer to a refusal (docs/protocol.md §2)."""
+"""What every HTTP route shares: the services it reads from the app's state, reading a JSON
+body after the cross-site check, the session cookie, and the answer to a refusal, the one
+shape of every error body (docs/protocol.md §2).
+
+Every endpoint is a module-level function of the request alone: the composition root puts
+``Services`` in the app's state, and ``services(request)`` reads it there.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import math
+import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from pathlib import Path
+from typing import Final
 
 from redis.asyncio import Redis
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from brandubh.hub.accounts import COOKIE, TTL_S, Accounts, Sessions
+from brandubh.hub.accounts import COOKIE, TTL_S, Accounts, Session, Sessions, not_logged_in
 from brandubh.hub.analysis import Analyses
 from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
@@ -23,9 +33,51 @@ from brandubh.hub.wire import unsafe_request_allowed
 MAX_BODY: Final = 4096
 
 
+class DatabaseHealth:
+    """How long PostgreSQL has not answered, for /healthz: one ``SELECT 1`` at most every
+    ``CHECK_EVERY_S`` however often it is asked (callers meanwhile share the last answer or
+    the check under way), none waited on longer than ``ANSWER_S``."""
+
+    CHECK_EVERY_S: Final = 1.0
+    ANSWER_S: Final = 2.0
+
+    def __init__(
+        self, ping: Callable[[], Awaitable[bool]], clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._ping = ping
+        self._clock = clock
+        self._checked = -math.inf
+        self._down_since: float | None = None
+        self._check: asyncio.Task[None] | None = None
+
+    async def down_for(self) -> float:
+        """Seconds since a check first found PostgreSQL unanswering; 0 while it answers."""
+        if self._check is None and self._clock() - self._checked >= self.CHECK_EVERY_S:
+            self._check = asyncio.get_running_loop().create_task(self._run())
+        if self._check is not None:
+            await asyncio.shield(self._check)  # a request given up does not end the check
+        return 0.0 if self._down_since is None else self._clock() - self._down_since
+
+    async def _run(self) -> None:
+        try:
+            try:
+                ok = await asyncio.wait_for(self._ping(), self.ANSWER_S)
+            except Exception:
+                ok = False
+            now = self._clock()
+            if ok:
+                self._down_since = None
+            elif self._down_since is None:
+                self._down_since = now
+            self._checked = now
+        finally:
+            self._check = None
+
+
 @dataclass(frozen=True)
 class Services:
-    """Exactly what the HTTP routes use, given by the composition root (app.py)."""
+    """Exactly what the HTTP routes use, given by the composition root (app.py): ``static``
+    is the built client (client/dist), ``database`` the health check /healthz asks."""
 
     settings: Settings
     redis: Redis
@@ -36,18 +88,48 @@ class Services:
     rater: Rater
     chat: ChatService
     analyses: Analyses
+    static: Path
+    database: DatabaseHealth
     tournaments: TournamentService | None = None
+
+
+def services(request: Request) -> Services:
+    """The routes' services, which the composition root put in the app's state."""
+    found: Services = request.app.state.services
+    return found
+
+
+def refusal_body(refusal: Refusal) -> dict[str, str]:
+    """The JSON of a refusal: its code (``error``) and its message. Every HTTP error body,
+    and /api/verify's verdict that a record does not hold, is made here."""
+    return {"error": refusal.code, "message": refusal.message}
+
+
+def refusal_json(refusal: Refusal) -> JSONResponse:
+    """A refusal's answer: its body, its code's status, and when to try again if limited."""
+    response = JSONResponse(refusal_body(refusal), status_code=http_status(refusal.code))
+    if isinstance(refusal, RateLimited):
+        response.headers["Retry-After"] = str(refusal.retry_after)
+    return response
 
 
 async def refusal_response(request: Request, exc: Exception) -> Response:
     """The app's exception handler for every ``Refusal`` a route raises."""
     assert isinstance(exc, Refusal)
-    response = JSONResponse(
-        {"error": exc.code, "message": exc.message}, status_code=http_status(exc.code)
-    )
-    if isinstance(exc, RateLimited):
-        response.headers["Retry-After"] = str(exc.retry_after)
-    return response
+    return refusal_json(exc)
+
+
+async def session_of(request: Request, sessions: Sessions) -> Session | None:
+    """The request's session, if its cookie names a live one."""
+    return await sessions.get_session(request.cookies.get(COOKIE))
+
+
+async def account_session(request: Request, sessions: Sessions) -> Session:
+    """The request's session, which must speak for an account (``not_logged_in``)."""
+    session = await session_of(request, sessions)
+    if session is None or not session.account:
+        raise not_logged_in()
+    return session
 
 
 def check_cross_site(request: Request, settings: Settings) -> None:
@@ -82,12 +164,12 @@ async def read_body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-async def read_json(request: Request, settings: Settings, fields: set[str]) -> dict[str, Any]:
+async def read_json(request: Request, settings: Settings, fields: set[str]) -> dict[str, object]:
     """The JSON object of a non-GET request, after the cross-site check; only ``fields``."""
     check_cross_site(request, settings)
     body = await read_body(request, MAX_BODY)
     if not body:
-        data: Any = {}
+        data: object = {}
     else:
         try:
             data = json.loads(body)

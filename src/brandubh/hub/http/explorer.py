@@ -18,7 +18,7 @@ from brandubh.engine import (
     parse_position,
 )
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http.base import Services
+from brandubh.hub.http.base import services
 
 # The counts are the same for everyone and change only as games are archived: a minute's
 # caching spares the database a board stepped through back and forth.
@@ -45,14 +45,12 @@ def canonical(ruleset: str | None, position: str | None) -> tuple[str, str]:
         raise Refusal("bad_field", f"position: {exc}") from None
 
 
-def routes(web: Services) -> list[Route]:
-    store = web.accounts.store
+async def explorer(request: Request) -> Response:
+    ruleset, position = canonical(
+        request.query_params.get("ruleset"), request.query_params.get("position")
+    )
+    answer = await services(request).accounts.store.explorer(ruleset, position)
+    return JSONResponse(answer, headers={"Cache-Control": CACHE})
 
-    async def explorer(request: Request) -> Response:
-        ruleset, position = canonical(
-            request.query_params.get("ruleset"), request.query_params.get("position")
-        )
-        answer = await store.explorer(ruleset, position)
-        return JSONResponse(answer, headers={"Cache-Control": CACHE})
 
-    return [Route("/api/explorer", explorer)]
+ROUTES: Final = (Route("/api/explorer", explorer),)

@@ -10,26 +10,18 @@ from __future__ import annotations
 import logging
 import re
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, Route
+from starlette.types import ExceptionHandler
 
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http import (
-    accounts,
-    analysis,
-    chat,
-    explorer,
-    games,
-    mail,
-    tournaments,
-    web,
-)
-from brandubh.hub.http.base import Services, refusal_response
-from brandubh.hub.http.mail import Services as MailServices
+from brandubh.hub.http import accounts, analysis, chat, explorer, games, mail, web
+from brandubh.hub.http import tournaments as tournaments_routes
+from brandubh.hub.http.base import refusal_response
 from brandubh.hub.mail import TOKEN_RE
 from brandubh.hub.messages import GAME_ID_RE, PLAYER_ID_RE
 
@@ -47,18 +39,19 @@ ID_SHAPES: Final = {
 }
 
 
-def routes(services: Services, mail_services: MailServices, static: Path) -> list[BaseRoute]:
-    """The mail flows' pages, accounts, chat, analysis, games, then the client's own pages
-    and files."""
+def routes(static: Path, tournaments: bool = True) -> list[BaseRoute]:
+    """The mail flows' pages, accounts, chat, analysis, tournaments (when the hub runs
+    them), games, then the client's own pages and files. Each endpoint reads its services
+    from the app's state (base.services, mail.mail_services)."""
     found: list[BaseRoute] = [
-        *mail.routes(mail_services, static),
-        *accounts.routes(services),
-        *chat.routes(services),
-        *explorer.routes(services),
-        *analysis.routes(services),
-        *tournaments.routes(services),
-        *games.routes(services, static),
-        *web.routes(services),
+        *mail.ROUTES,
+        *accounts.ROUTES,
+        *chat.ROUTES,
+        *explorer.ROUTES,
+        *analysis.ROUTES,
+        *(tournaments_routes.ROUTES if tournaments else ()),
+        *games.ROUTES,
+        *web.ROUTES,
     ]
     found = [checked(route) if isinstance(route, Route) else route for route in found]
     if (static / "assets").is_dir():
@@ -138,6 +131,6 @@ def _secret_pattern(path: str) -> re.Pattern[str]:
     return re.compile(out if secret else out + r"(?:[?#].*)?\Z", re.DOTALL)
 
 
-def exception_handlers(static: Path) -> dict[Any, Any]:
+def exception_handlers() -> dict[int | type[Exception], ExceptionHandler]:
     """A refusal answers with its code's status; a path we do not serve, the app's 404."""
-    return {Refusal: refusal_response, 404: web.not_found_handler(static)}
+    return {Refusal: refusal_response, 404: web.not_found}

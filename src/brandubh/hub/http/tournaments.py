@@ -4,14 +4,15 @@ withdrawing, pausing, resuming, and its export for verification (docs/protocol.m
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from brandubh.hub.accounts import COOKIE, Session
+from brandubh.hub.accounts import Session
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http.base import Services, read_json
+from brandubh.hub.http.base import read_json, services, session_of
 from brandubh.hub.tournaments import TournamentService
 
 CREATE_FIELDS = {
@@ -27,74 +28,82 @@ CREATE_FIELDS = {
 ACTIONS = ("join", "withdraw", "pause", "resume")
 
 
-def routes(web: Services) -> list[Route]:
-    """The tournament routes; none when the hub runs without tournaments."""
-    service = web.tournaments
-    if service is None:
-        return []
-    tournaments: TournamentService = service
+def tournaments_of(request: Request) -> TournamentService:
+    """The tournaments' service (site.py places these routes only when the hub runs one)."""
+    service = services(request).tournaments
+    assert service is not None
+    return service
 
-    async def session_of(request: Request) -> Session | None:
-        return await web.sessions.get_session(request.cookies.get(COOKIE))
 
-    async def confirmed(request: Request) -> Session:
-        """Creating and joining need an account with a confirmed address."""
-        session = await session_of(request)
-        if (
-            session is None
-            or not session.account
-            or session.pending
-            or not await web.accounts.is_verified(session.player.id)
-        ):
-            raise Refusal(
-                "not_allowed", "tournaments are for accounts with a confirmed email address"
-            )
-        return session
+async def confirmed(request: Request) -> Session:
+    """Creating and joining need an account with a confirmed address."""
+    web = services(request)
+    session = await session_of(request, web.sessions)
+    if (
+        session is None
+        or not session.account
+        or session.pending
+        or not await web.accounts.is_verified(session.player.id)
+    ):
+        raise Refusal("not_allowed", "tournaments are for accounts with a confirmed email address")
+    return session
 
-    async def listing(request: Request) -> Response:
-        query = request.query_params
-        section = query.get("section")
-        return JSONResponse(await tournaments.listing(section, query.get("after")))
 
-    async def create(request: Request) -> Response:
-        body = await read_json(request, web.settings, CREATE_FIELDS)
-        session = await confirmed(request)
-        tid = await tournaments.create(session.player, body)
-        return JSONResponse({"id": tid}, status_code=201)
+async def listing(request: Request) -> Response:
+    query = request.query_params
+    listed = await tournaments_of(request).listing(query.get("section"), query.get("after"))
+    return JSONResponse(listed)
 
-    async def view(request: Request) -> Response:
-        session = await session_of(request)
-        viewer = session.player.id if session else None
-        return JSONResponse(await tournaments.view(request.path_params["tournament_id"], viewer))
 
-    def acting(op: str) -> Callable[[Request], Awaitable[Response]]:
-        async def act(request: Request) -> Response:
-            await read_json(request, web.settings, set())
-            tid = request.path_params["tournament_id"]
-            if op == "join":
-                session = await confirmed(request)
-            else:
-                found = await session_of(request)
-                if found is None:
-                    raise Refusal("not_joined")
-                session = found
-            await tournaments.act(session.player, tid, op)
-            return JSONResponse(await tournaments.view(tid, session.player.id))
+async def create(request: Request) -> Response:
+    body = await read_json(request, services(request).settings, CREATE_FIELDS)
+    session = await confirmed(request)
+    tid = await tournaments_of(request).create(session.player, body)
+    return JSONResponse({"id": tid}, status_code=201)
 
-        return act
 
-    async def export(request: Request) -> Response:
-        return JSONResponse(await tournaments.export(request.path_params["tournament_id"]))
+async def view(request: Request) -> Response:
+    session = await session_of(request, services(request).sessions)
+    viewer = session.player.id if session else None
+    tid = request.path_params["tournament_id"]
+    return JSONResponse(await tournaments_of(request).view(tid, viewer))
 
-    return [
-        Route("/api/tournaments", listing, methods=["GET"]),
-        Route("/api/tournaments", create, methods=["POST"]),
-        Route("/api/tournaments/{tournament_id}", view, methods=["GET"]),
-        Route("/api/tournaments/{tournament_id}/export", export, methods=["GET"]),
-        # Each action by name: a catch-all "{action}" would also take paths such as
-        # "/api/tournaments/../.." (test_hardening) and answer other methods with a 405.
-        *(
-            Route(f"/api/tournaments/{{tournament_id}}/{op}", acting(op), methods=["POST"])
-            for op in ACTIONS
-        ),
-    ]
+
+def acting(op: str) -> Callable[[Request], Awaitable[Response]]:
+    """The endpoint of one action on a tournament (``ACTIONS``)."""
+
+    async def act(request: Request) -> Response:
+        web = services(request)
+        await read_json(request, web.settings, set())
+        tid = request.path_params["tournament_id"]
+        if op == "join":
+            session = await confirmed(request)
+        else:
+            found = await session_of(request, web.sessions)
+            if found is None:
+                raise Refusal("not_joined")
+            session = found
+        tournaments = tournaments_of(request)
+        await tournaments.act(session.player, tid, op)
+        return JSONResponse(await tournaments.view(tid, session.player.id))
+
+    return act
+
+
+async def export(request: Request) -> Response:
+    tid = request.path_params["tournament_id"]
+    return JSONResponse(await tournaments_of(request).export(tid))
+
+
+ROUTES: Final = (
+    Route("/api/tournaments", listing, methods=["GET"]),
+    Route("/api/tournaments", create, methods=["POST"]),
+    Route("/api/tournaments/{tournament_id}", view, methods=["GET"]),
+    Route("/api/tournaments/{tournament_id}/export", export, methods=["GET"]),
+    # Each action by name: a catch-all "{action}" would also take paths such as
+    # "/api/tournaments/../.." (test_hardening) and answer other methods with a 405.
+    *(
+        Route(f"/api/tournaments/{{tournament_id}}/{op}", acting(op), methods=["POST"])
+        for op in ACTIONS
+    ),
+)

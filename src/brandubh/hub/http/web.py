@@ -3,18 +3,18 @@ page, and the "your games" API the client's header and games page read."""
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any, Final
+import os
+from typing import Final
 
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
-from starlette.staticfiles import StaticFiles
+from starlette.staticfiles import PathLike, StaticFiles
 from starlette.types import Scope
 
 from brandubh.hub.accounts import COOKIE
-from brandubh.hub.http.base import Services
+from brandubh.hub.errors import Refusal
+from brandubh.hub.http.base import refusal_json, services
 from brandubh.hub.live import mygames
 
 # Vite names every asset by its content's hash, so an asset never changes under its name.
@@ -26,46 +26,43 @@ class Assets(StaticFiles):
     """``client/dist/assets``: content-hashed files, cached by browsers for a year."""
 
     def file_response(
-        self, full_path: Any, stat_result: Any, scope: Scope, status_code: int = 200
+        self,
+        full_path: PathLike,
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
     ) -> Response:
         response = super().file_response(full_path, stat_result, scope, status_code)
         response.headers["Cache-Control"] = ASSET_CACHE
         return response
 
 
-def not_found_handler(static: Path) -> Any:
+async def not_found(request: Request, exc: Exception) -> Response:
     """404s: JSON under ``/api/``, else the client's page (it shows "Page not found")."""
-
-    async def handler(request: Request, exc: HTTPException) -> Response:
-        if request.url.path.startswith("/api/"):
-            return JSONResponse(
-                {"error": "not_found", "message": f"there is no API at {request.url.path}"},
-                status_code=404,
-            )
-        index = static / "index.html"
-        if request.method in ("GET", "HEAD") and index.is_file():
-            return FileResponse(index, status_code=404, headers={"Cache-Control": "no-cache"})
-        return PlainTextResponse("Not found", status_code=404)
-
-    return handler
+    if request.url.path.startswith("/api/"):
+        return refusal_json(Refusal("not_found", f"there is no API at {request.url.path}"))
+    index = services(request).static / "index.html"
+    if request.method in ("GET", "HEAD") and index.is_file():
+        return FileResponse(index, status_code=404, headers={"Cache-Control": "no-cache"})
+    return PlainTextResponse("Not found", status_code=404)
 
 
-def routes(web: Services) -> list[Route]:
+async def my_games(request: Request) -> Response:
     """``GET /api/me/games``: the session's games in progress and recent finished games."""
+    web = services(request)
+    player = await web.sessions.get(request.cookies.get(COOKIE))
+    if player is None:
+        return JSONResponse({"playing": [], "finished": [], "your_move": 0})
+    playing = await mygames.playing(web.redis, web.games.load, player.id)
+    finished, _ = await web.rater.player_games(player.id, 0, mygames.RECENT)
+    return JSONResponse(
+        {
+            "playing": playing,
+            "finished": finished,
+            "your_move": sum(1 for c in playing if c["your_move"]),
+        },
+        headers={"Cache-Control": "no-store"},
+    )
 
-    async def my_games(request: Request) -> Response:
-        player = await web.sessions.get(request.cookies.get(COOKIE))
-        if player is None:
-            return JSONResponse({"playing": [], "finished": [], "your_move": 0})
-        playing = await mygames.playing(web.redis, web.games.load, player.id)
-        finished, _ = await web.rater.player_games(player.id, 0, mygames.RECENT)
-        return JSONResponse(
-            {
-                "playing": playing,
-                "finished": finished,
-                "your_move": sum(1 for c in playing if c["your_move"]),
-            },
-            headers={"Cache-Control": "no-store"},
-        )
 
-    return [Route("/api/me/games", my_games)]
+ROUTES: Final = (Route("/api/me/games", my_games),)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Final, cast
 
 import msgpack
 from redis.asyncio import Redis
@@ -57,9 +57,17 @@ def _ack(raw: bytes, fingerprint: str, msg_id: str) -> Committed:
 # number and the event frame as stored. Fan-out delivers it to local sockets, endings,
 # the bot worker and the lists follow up. Must not block.
 CommitHook = Callable[[Change, int, bytes], None]
+# commit.lua's reply: a tag and its values, as bytes (but the event number of an 'ok',
+# an integer). See the script's header.
+Reply = list[bytes | int]
 # Called with a game's id when a commit's reply was lost with the lane's connection: the
 # change may be in Redis, unseen here (fan-out then has the game's sockets catch up).
 LostHook = Callable[[str], None]
+
+
+def _text(value: bytes | int) -> str:
+    """A value of a refusal's reply, as text."""
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def arguments(
@@ -146,8 +154,9 @@ def arguments(
 
 
 class Committer:
-    """Commits changes to live games; the cache learns each committed state, the hooks
-    each committed change."""
+    """Commits changes to live games; the cache learns each committed state, ``on_commit``
+    each committed change, ``on_lost`` each game whose commit's reply was lost (both
+    given at construction: the composition root's, which hands them on)."""
 
     def __init__(
         self,
@@ -157,6 +166,8 @@ class Committer:
         lane: Lane | None = None,
         replicas: redis_client.ReplicaWait | None = None,
         hub_id: str = "",
+        on_commit: CommitHook | None = None,
+        on_lost: LostHook | None = None,
     ) -> None:
         self.redis = redis
         self.scripts = scripts
@@ -168,8 +179,8 @@ class Committer:
         # under a cancelled caller (lane.py's orphans): commit.lua need not publish it back
         # here. Elsewhere ('') pub/sub's copy also covers a reply this process never read.
         self.hub_id = hub_id if lane is not None and replicas is None else ""
-        self.hooks: list[CommitHook] = []
-        self.lost_hooks: list[LostHook] = []
+        self._on_commit = on_commit
+        self._on_lost = on_lost
 
     async def act(
         self,
@@ -261,7 +272,7 @@ class Committer:
         """Run many commits at once: each the commit, or None where it raced or refused."""
         if not calls:
             return []
-        replies: list[Any]
+        replies: list[Reply | None]
         if self.lane is not None:  # all written at once: one round trip
             replies = await asyncio.gather(
                 *(self._evalsha(k, a, self._orphan(c, f)) for c, f, k, a in calls)
@@ -281,27 +292,27 @@ class Committer:
 
     async def _evalsha(
         self, keys_: list[str], args: list[bytes], orphan: Orphan | None = None
-    ) -> list[Any]:
+    ) -> Reply:
         """commit.lua by its sha on the lane (lane.py: this is every move's round trip),
         then WAIT for replicas if asked (on its own connection: a WAIT holds up every
         command behind it), or by the script object (commit.lua is safe to repeat)."""
         if self.replicas is not None:
-            return cast(list[Any], await self.replicas.call(self.scripts.commit, keys_, args))
+            return cast(Reply, await self.replicas.call(self.scripts.commit, keys_, args))
         if self.lane is not None:
             commit = self.scripts.commit
-            return cast(list[Any], await self.lane.script(commit, keys_, args, orphan))
-        return cast(list[Any], await redis_client.script(self.scripts.commit, keys_, args))
+            return cast(Reply, await self.lane.script(commit, keys_, args, orphan))
+        return cast(Reply, await redis_client.script(self.scripts.commit, keys_, args))
 
     def _orphan(self, change: Change, frame: bytes) -> Orphan | None:
         """What to do with the reply of a commit whose caller is gone (lane.py): settle
-        it as the caller would have, so its event still reaches the hooks."""
+        it as the caller would have, so its event still reaches ``on_commit``."""
         if not self.hub_id:
             return None  # pub/sub brings every event back here
 
-        def settle_late(reply: Any) -> None:
+        def settle_late(reply: Reply | None) -> None:
             if reply is None:  # lost with the connection: maybe committed, maybe not
-                for hook in self.lost_hooks:
-                    hook(change.new.id)
+                if self._on_lost is not None:
+                    self._on_lost(change.new.id)
                 return
             try:
                 self.settle(reply, change, frame)
@@ -314,21 +325,21 @@ class Committer:
         """The seed, which the final event reveals; not read for any other change."""
         return cast(bytes, await self.redis.get(keys.seed(game_id)) or b"")
 
-    def settle(self, reply: list[Any], change: Change, frame: bytes) -> Committed | None:
+    def settle(self, reply: Reply, change: Change, frame: bytes) -> Committed | None:
         """What commit.lua's reply means: committed, a resend, a race (None) or a refusal.
-        A commit is told to the hooks with the frame as stored (deadline filled in)."""
+        A commit is told to ``on_commit`` with the frame as stored (deadline filled in)."""
         tag = reply[0]
         new = change.new
         if tag == b"ok":
             n, deadline = int(reply[1]), int(reply[2])
             self.cache.remember(new.evolve(deadline=deadline), change.game)
             frame = events.stored(frame, change, deadline)
-            for hook in self.hooks:
-                hook(change, n, frame)
+            if self._on_commit is not None:
+                self._on_commit(change, n, frame)
             return Committed(n)
         if tag == b"dup":
             return Committed(int(reply[1]), duplicate=True)
         if tag == b"retry":
             return None
         self.cache.forget(new.id)
-        raise script_refusal(reply[1].decode(), reply[2].decode(), change)
+        raise script_refusal(_text(reply[1]), _text(reply[2]), change)

@@ -21,7 +21,7 @@ from brandubh.hub.errors import Refusal, no_game
 from brandubh.hub.live import changes, stored
 from brandubh.hub.live.cache import GameCache
 from brandubh.hub.live.changes import Change
-from brandubh.hub.live.commit import Committed, Committer
+from brandubh.hub.live.commit import CommitHook, Committed, Committer, LostHook
 from brandubh.hub.live.state import BOT_ID, ORIGINS, GameState, Hash, Player, pack_snapshot
 from brandubh.hub.live.terms import check_bot_level, check_terms
 from brandubh.hub.messages import frames
@@ -55,11 +55,15 @@ class GameService:
         hub_id: str = "",
         claim_grace_s: float = 30.0,
         outage_after_s: float = 30.0,
+        on_commit: CommitHook | None = None,
+        on_lost: LostHook | None = None,
     ) -> None:
         self.redis = redis
         self.scripts = scripts
         self.cache = cache = GameCache()
-        self.committer = Committer(redis, scripts, cache, lane, replicas, hub_id)
+        self.committer = Committer(
+            redis, scripts, cache, lane, replicas, hub_id, on_commit=on_commit, on_lost=on_lost
+        )
         # Where ended games are read from once their Redis keys have expired (rater.py).
         self.archive = archive
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production

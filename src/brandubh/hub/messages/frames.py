@@ -4,25 +4,15 @@ A few notices are built inside Lua, in the same step as the change they announce
 ``watchers`` (lua/watchers.lua), ``presence`` when it changes (lua/presence.lua),
 ``rematch`` (lua/rematch.lua, lua/rematch_decline.lua), ``chat`` (lua/chat.lua), ``seek_removed``
 (lua/seek_take.lua, lua/quick.lua), and the deadline inside an ``event`` frame
-(lua/commit.lua fills in ``DEADLINE_PLACEHOLDER``). docs/protocol.md gives every shape.
+(lua/commit.lua fills in live/events.py's placeholder). docs/protocol.md gives every shape.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Final, cast
+from typing import Any, cast
 
 import msgpack
-
-# Stands in the event frame for a deadline only commit.lua knows (it reads Redis's TIME);
-# any value of 2**32 or more is packed by msgpack as 0xcf and 8 bytes.
-DEADLINE_PLACEHOLDER: Final = 0xFEED_FACE_CAFE_BEEF
-PLACEHOLDER_BYTES: Final = b"\xcf" + DEADLINE_PLACEHOLDER.to_bytes(8, "big")
-
-
-def deadline_bytes(deadline: int) -> bytes:
-    """What commit.lua writes over the placeholder: the deadline as msgpack uint64."""
-    return b"\xcf" + deadline.to_bytes(8, "big")
 
 
 def encode(msg: dict[str, Any]) -> bytes:

@@ -139,7 +139,6 @@ class Connection:
         self.last_seen = time.monotonic()
         self.closing: tuple[int, str] | None = None
         self.lobby_player: Player | None = None  # set once it opens seeks or waits to pair
-        self.received = 0  # when the acting message being handled arrived (Redis clock, ms)
         self.pings = 0
         self._reading: asyncio.Task[None] | None = None
 

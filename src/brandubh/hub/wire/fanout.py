@@ -42,7 +42,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 import msgpack
 from redis.asyncio import Redis
@@ -90,6 +90,10 @@ class Listener(Protocol):
 
 # Called with (game id, event number) for every event pub/sub brings; must not block.
 EventHook = Callable[[str, int], None]
+# Called with each frame of the lobby channel: (decoded map, raw frame).
+LobbyHook = Callable[[dict[str, object], bytes], None]
+# Called with each notice of the hubs' own channel (keys.hub_channel): sessions that ended.
+HubHook = Callable[[dict[str, object]], None]
 
 
 class _Dropped(ConnectionError):
@@ -135,7 +139,15 @@ class Fanout:
     """The process's pub/sub connections and its registry of local subscriptions."""
 
     def __init__(
-        self, redis: Redis, hub_id: str, member: AsyncScript, member_ttl_ms: int = MEMBER_TTL_MS
+        self,
+        redis: Redis,
+        hub_id: str,
+        member: AsyncScript,
+        member_ttl_ms: int = MEMBER_TTL_MS,
+        *,
+        on_event: EventHook | None = None,
+        on_lobby: LobbyHook | None = None,
+        on_hub: HubHook | None = None,
     ) -> None:
         self.redis = redis
         # This process in the games' sets of hubs (keys.game_hubs); commit.py names the same.
@@ -144,11 +156,11 @@ class Fanout:
         self.member_ttl_ms = member_ttl_ms
         self.cluster: RedisCluster | None = redis_client.cluster_of(redis)
         self.games: dict[str, set[Listener]] = {}
-        self.hooks: list[EventHook] = []
-        # Frames of the lobby channel: (decoded map, raw frame).
-        self.lobby_hooks: list[Callable[[dict[str, Any], bytes], None]] = []
-        # Notices of the hubs' own channel (keys.hub_channel): sessions that ended.
-        self.hub_hooks: list[Callable[[dict[str, Any]], None]] = []
+        # Given at construction (the composition root's): each numbered game event, each
+        # frame of the lobby channel, each notice of the hubs' own channel.
+        self._on_event = on_event
+        self._on_lobby = on_lobby
+        self._on_hub = on_hub
         self.ready = asyncio.Event()
         self.received = 0  # game-channel messages received (bench/load.py reads it)
         self._shards: dict[str, _Shard] = {}  # by node name; '' on one Redis
@@ -481,9 +493,8 @@ class Fanout:
         game_id = keys.game_of_channel(channel)
         for listener in list(self.games.get(game_id, ())):
             listener.on_frame(n, frame)
-        if n:
-            for hook in self.hooks:
-                hook(game_id, n)
+        if n and self._on_event is not None:
+            self._on_event(game_id, n)
 
     def _dispatch_chat(self, channel: bytes, data: bytes) -> None:
         """A chat line, "c <room> <author> <muted> <frame>" (lua/chat.lua): each listener
@@ -516,8 +527,8 @@ class Fanout:
         except ValueError:
             log.error("unreadable frame on the lobby channel; dropped")
             return
-        for hook in self.lobby_hooks:
-            hook(msg, data)
+        if self._on_lobby is not None:
+            self._on_lobby(msg, data)
 
     def _dispatch_hub(self, data: bytes) -> None:
         try:
@@ -525,9 +536,8 @@ class Fanout:
         except ValueError:
             log.error("unreadable frame on the hubs' channel; dropped")
             return
-        if isinstance(msg, dict):
-            for hook in self.hub_hooks:
-                hook(msg)
+        if isinstance(msg, dict) and self._on_hub is not None:
+            self._on_hub(msg)
 
 
 def _done() -> asyncio.Future[None]:

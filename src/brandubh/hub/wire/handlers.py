@@ -63,12 +63,12 @@ async def handle(conn: Connection, msg: ClientMessage) -> None:
         # Stamped on arrival, before any wait (a stale session is read first): a move
         # received by its deadline is in time whatever stalls after, and the hold keeps
         # this hub's watermark from passing it (clock.py).
-        conn.received = conn.services.stamp()
-        with conn.services.hold(conn.received):
+        received = conn.services.stamp()
+        with conn.services.hold(received):
             if not conn.session_fresh():
                 await conn.check_session()
             if isinstance(msg, GameAction):
-                await act_on_game(conn, _player(conn), msg)
+                await act_on_game(conn, _player(conn), msg, received)
             elif isinstance(msg, ChatAction):
                 await talk(conn, _account_player(conn), msg)
             else:
@@ -149,14 +149,15 @@ def _player(conn: Connection) -> Player:
     return conn.player
 
 
-async def act_on_game(conn: Connection, player: Player, msg: GameAction) -> None:
-    """An action on a game; the game refuses a player who is not one of its own."""
+async def act_on_game(conn: Connection, player: Player, msg: GameAction, received: int) -> None:
+    """An action on a game; the game refuses a player who is not one of its own. A move is
+    judged against its deadline by ``received``: when its frame arrived (``handle``'s stamp,
+    Redis clock, ms)."""
     games = conn.services.games
     match msg:
         case Move():
-            # Stamped as the frame arrived (handle).
             of = "move"
-            done = await games.move(player.id, msg.game, msg.ply, msg.move, msg.id, conn.received)
+            done = await games.move(player.id, msg.game, msg.ply, msg.move, msg.id, received)
         case Resign():
             of, done = "resign", await games.resign(player.id, msg.game, msg.id)
         case Abort():

@@ -35,7 +35,8 @@
 --                  still hold an uncommitted move stamped at or before it (clock.py,
 --                  Marks.safe); a deadline after it is not passed yet
 --   fields         the fields to write: an array of name, value, ...
---   placeholder    the 9 bytes that stand for the new deadline in the frame (absent: none)
+--   placeholder    the 9 bytes that stand for the new deadline in the frame (absent: none;
+--                  the contract is live/events.py's docstring)
 --   archive_after  when this change ends the game: after how many ms a sweep may take it
 --                  from KEYS[6] (the live path usually does first); absent otherwise
 --   append         a move: its text and a space, appended to KEYS[8]; absent otherwise
@@ -117,8 +118,8 @@ elseif p.change == 'del' then
   deadline = 0
 end
 if p.placeholder then
-  -- The frame carries the deadline as a msgpack uint64 (0xcf + 8 bytes, big-endian);
-  -- Python wrote a placeholder there because only this script knows the time.
+  -- The deadline over the placeholder, as a msgpack uint64 (0xcf kept, 8 bytes
+  -- big-endian): only this script knows the time (live/events.py owns the contract).
   local bytes = {}
   local v = deadline
   for i = 8, 1, -1 do
