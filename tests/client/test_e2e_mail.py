@@ -12,9 +12,8 @@ import re
 import secrets
 from typing import Any
 
-from test_e2e import DESKTOP, PHONE, shot
-
 import wsclient
+from pages import SMALL_PHONE, TALL_DESKTOP, shot
 
 Page = Any  # playwright.sync_api.Page
 HubProcess = Any  # services.HubProcess
@@ -37,7 +36,7 @@ def test_sign_up_confirm_by_the_mailed_link_then_play_rated(
     new_page: Any, web_hub: HubProcess
 ) -> None:
     base = web_hub.url
-    ann = new_page(DESKTOP)
+    ann = new_page(TALL_DESKTOP)
     email = sign_up_form(ann, base)
     shot(ann, "mail-signup-sent")
     # Nobody is logged in until the link is followed: no account, no banner.
@@ -79,7 +78,7 @@ def test_sign_up_confirm_by_the_mailed_link_then_play_rated(
 
 def test_forgot_password_reset_then_log_in(new_page: Any, web_hub: HubProcess) -> None:
     base = web_hub.url
-    page = new_page(PHONE)
+    page = new_page(SMALL_PHONE)
     email = sign_up_form(page, base)  # never confirmed: the reset link confirms it too
     page.wait_for_selector("#nav-login", state="attached")
     page.goto(base + "/login")
@@ -176,7 +175,7 @@ def test_a_confirmation_link_asks_and_never_swaps_the_browsers_account(
 
 
 def test_a_forged_link_says_so(new_page: Any, web_hub: HubProcess) -> None:
-    page = new_page(DESKTOP)
+    page = new_page(TALL_DESKTOP)
     page.goto(web_hub.url + "/verify-email/" + "x" * 43)
     page.wait_for_selector('#verify-email-status[data-state="token_unknown"]')
     assert "not one we sent" in page.inner_text("#verify-email-status")
