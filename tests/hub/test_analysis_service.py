@@ -2,8 +2,8 @@
 worker processes (``brandubh analyse-worker``) and PostgreSQL. A request is queued once and
 done once, the same as the analysis computed here; a worker SIGKILLed mid-analysis leaves
 the job to another; progress reaches a socket that follows it; every refusal has its code.
-The search's budget is tiny (BRANDUBH_ANALYSIS_NODES) so each test is quick. test_cluster.py
-runs the first ones again on a Redis Cluster."""
+The search's budget is tiny (BRANDUBH_ANALYSIS_NODES) so each test is quick. The first ones,
+marked `cluster`, run again on a Redis Cluster."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ class Worker:
             "DATABASE_URL": database_url,
             "BRANDUBH_ANALYSIS_LEASE_MS": str(lease_ms),
             "BRANDUBH_LOG_LEVEL": "info",
-            # On a cluster (test_cluster.py runs some of these tests there), its client.
+            # On a cluster (the tests marked `cluster` run there too), its client.
             "BRANDUBH_REDIS_CLUSTER": "1" if redis_url in CLUSTER_URLS else "0",
         }
         self.proc = subprocess.Popen(

@@ -1,5 +1,5 @@
-"""The deadline sweep and the watermarks, in this process on a real Redis (test_cluster.py
-runs the first test again on a Redis Cluster): a deadline fires once with two schedulers;
+"""The deadline sweep and the watermarks, in this process on a real Redis (the first test,
+marked `cluster`, runs again on a Redis Cluster): a deadline fires once with two schedulers;
 a sweep plans its wake-up for the earliest deadline left and for one just committed, so
 a slow poll loses nothing; a busy hub's watermark holds a deadline back, an idle hub's
 does not, and a hub leaving idleness can stamp no move a sweep may already have judged;
