@@ -12,7 +12,6 @@ Where a service is missing the tests that need it are skipped saying why, except
 
 from __future__ import annotations
 
-import secrets
 import tempfile
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
@@ -23,20 +22,61 @@ import redis
 import redis.asyncio as aioredis
 
 import wsclient
+from brandubh.hub.redis import keys
 from brandubh.run.postgres_server import EmbeddedPostgres, PostgresNotFound
 from brandubh.run.redis_server import EmbeddedCluster, EmbeddedRedis, RedisNotFound
 from brandubh.store import Store, upgrade_url
-from services import DurableRedis, HubProcess, create_database, mail_env, missing, run_async
+from services import (
+    CLUSTER_ENV,
+    CLUSTER_URLS,
+    TEMPLATE_DB,
+    DurableRedis,
+    HubProcess,
+    create_database,
+    mail_env,
+    missing,
+    new_database,
+    run_async,
+    sync_client,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-# -- Redis ------------------------------------------------------------------------------
+# -- one Redis, or a Redis Cluster --------------------------------------------------------
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "cluster: run the test twice, its hubs and clients on one redis-server and on a Redis"
+        " Cluster (redis_kind 'single', then 'cluster')",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if metafunc.definition.get_closest_marker("cluster") and "redis_kind" in metafunc.fixturenames:
+        metafunc.parametrize("redis_kind", ["single", "cluster"], indirect=True)
+
+
+@pytest.fixture
+def redis_kind(request: pytest.FixtureRequest) -> str:
+    """The Redis that hub, hub2, start_hub, redis_sync and fresh_redis_url are on: 'single'
+    (the session's redis-server), or 'cluster' (the session's Redis Cluster) for the second
+    run of a test marked `cluster`, and for tests/hub/test_cluster.py's own."""
+    return str(getattr(request, "param", "single"))
+
+
+def live_redis_url(request: pytest.FixtureRequest, kind: str) -> str:
+    """The session's Redis of that kind, started when first asked for."""
+    if kind == "cluster":
+        return str(request.getfixturevalue("redis_cluster").url)
+    return str(request.getfixturevalue("redis_url"))
 
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One real redis-server for the session."""
+    """One real redis-server for the session (the tests' 'single' Redis)."""
     try:
         server = EmbeddedRedis(tmp_path_factory.mktemp("redis"), appendonly=False)
     except RedisNotFound as exc:
@@ -46,8 +86,17 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
-def fresh_redis_url(tmp_path: Path) -> Iterator[str]:
-    """A redis-server of the test's own, for tests that need every hub on it stopped."""
+def fresh_redis_url(
+    request: pytest.FixtureRequest, redis_kind: str, tmp_path: Path
+) -> Iterator[str]:
+    """A redis-server of the test's own, for tests that need every hub on it stopped. On
+    the cluster: the session's, with the rate limits of earlier tests forgotten (the tests
+    that ask for a Redis of their own count attempts from zero)."""
+    if redis_kind == "cluster":
+        url = live_redis_url(request, "cluster")
+        forget_login_limits(url)
+        yield url
+        return
     try:
         server = EmbeddedRedis(tmp_path / "redis", appendonly=False)
     except RedisNotFound as exc:
@@ -90,12 +139,24 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Embedded
     except RedisNotFound as exc:
         missing(str(exc))
     with cluster:
+        CLUSTER_URLS.add(cluster.url)  # its clients are cluster clients (services.sync_client)
         yield cluster
 
 
+def forget_login_limits(cluster_url: str) -> None:
+    client = redis.RedisCluster.from_url(cluster_url)
+    try:
+        node = client.get_node_from_key(keys.login_limits())
+        found = client.scan_iter(match=f"{keys.login_limits()}*", target_nodes=node)
+        for key in list(found):
+            client.delete(key)
+    finally:
+        client.close()
+
+
 @pytest.fixture
-def redis_sync(redis_url: str) -> Iterator[redis.Redis]:
-    client = redis.Redis.from_url(redis_url)
+def redis_sync(request: pytest.FixtureRequest, redis_kind: str) -> Iterator[redis.Redis]:
+    client = sync_client(live_redis_url(request, redis_kind))
     yield client
     client.close()
 
@@ -108,8 +169,6 @@ async def redis_async(redis_url: str) -> AsyncIterator[aioredis.Redis]:
 
 
 # -- PostgreSQL -------------------------------------------------------------------------
-
-TEMPLATE_DB = "brandubh_template"
 
 
 @pytest.fixture(scope="session")
@@ -128,13 +187,6 @@ def postgres_server() -> Iterator[EmbeddedPostgres]:
     import shutil
 
     shutil.rmtree(folder, ignore_errors=True)
-
-
-def new_database(server: EmbeddedPostgres) -> str:
-    """A new, migrated database on the session's server (a copy of the template): its URL."""
-    name = f"t_{secrets.token_hex(6)}"
-    run_async(create_database(server.url, name, TEMPLATE_DB))
-    return server.url_for(name)
 
 
 @pytest.fixture(scope="session")
@@ -195,27 +247,60 @@ def mailbox() -> Iterator[Any]:
 # -- hub processes ----------------------------------------------------------------------
 
 
-@pytest.fixture(scope="session")
-def hub(redis_url: str, database_url: str, mailbox: Any) -> Iterator[HubProcess]:
-    """A hub process shared by the tests that do not stop it."""
-    proc = HubProcess(redis_url, mail_env(mailbox), database_url=database_url).start()
+def kind_env(kind: str) -> dict[str, str]:
+    return CLUSTER_ENV if kind == "cluster" else {}
+
+
+def shared_hub(request: pytest.FixtureRequest, kind: str) -> Iterator[HubProcess]:
+    env = {**mail_env(request.getfixturevalue("mailbox")), **kind_env(kind)}
+    database_url = request.getfixturevalue("database_url")
+    proc = HubProcess(live_redis_url(request, kind), env, database_url=database_url).start()
     yield proc
     proc.stop()
 
 
 @pytest.fixture(scope="session")
-def hub2(redis_url: str, database_url: str, mailbox: Any) -> Iterator[HubProcess]:
+def single_hub(request: pytest.FixtureRequest) -> Iterator[HubProcess]:
+    yield from shared_hub(request, "single")
+
+
+@pytest.fixture(scope="session")
+def single_hub2(request: pytest.FixtureRequest) -> Iterator[HubProcess]:
+    yield from shared_hub(request, "single")
+
+
+@pytest.fixture(scope="session")
+def cluster_hub(request: pytest.FixtureRequest) -> Iterator[HubProcess]:
+    yield from shared_hub(request, "cluster")
+
+
+@pytest.fixture(scope="session")
+def cluster_hub2(request: pytest.FixtureRequest) -> Iterator[HubProcess]:
+    yield from shared_hub(request, "cluster")
+
+
+@pytest.fixture
+def hub(request: pytest.FixtureRequest, redis_kind: str) -> HubProcess:
+    """A hub process shared by the tests that do not stop it (one for each redis_kind)."""
+    proc: HubProcess = request.getfixturevalue(f"{redis_kind}_hub")
+    return proc
+
+
+@pytest.fixture
+def hub2(request: pytest.FixtureRequest, redis_kind: str) -> HubProcess:
     """A second, separate hub process on the same Redis and PostgreSQL."""
-    proc = HubProcess(redis_url, mail_env(mailbox), database_url=database_url).start()
-    yield proc
-    proc.stop()
+    proc: HubProcess = request.getfixturevalue(f"{redis_kind}_hub2")
+    return proc
 
 
 @pytest.fixture
 def start_hub(
-    redis_url: str, database_url: str, mailbox: Any
+    request: pytest.FixtureRequest, redis_kind: str, database_url: str, mailbox: Any
 ) -> Iterator[Callable[..., HubProcess]]:
-    """Start hubs of the test's own (to kill or configure); all are stopped afterwards."""
+    """Start hubs of the test's own (to kill or configure), on the test's Redis unless told
+    another (on the cluster, told they are: BRANDUBH_REDIS_CLUSTER=1); all are stopped
+    afterwards."""
+    redis_url = live_redis_url(request, redis_kind)
     started: list[HubProcess] = []
 
     def start(
@@ -226,7 +311,7 @@ def start_hub(
     ) -> HubProcess:
         proc = HubProcess(
             redis or redis_url,
-            {**mail_env(mailbox), **(env or {})},
+            {**mail_env(mailbox), **kind_env(redis_kind), **(env or {})},
             workers,
             database_url=database or database_url,
         ).start()

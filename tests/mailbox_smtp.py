@@ -6,17 +6,17 @@ sign-up helper read the mails and follow their links, as a person would.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import socket
 import threading
-import time
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 from typing import Any
 
 from aiosmtpd.controller import Controller
+
+from waiting import wait_for, wait_for_sync
 
 LINK_RE = re.compile(r"https?://[^\s<>\"]+")
 
@@ -105,24 +105,27 @@ class Mailbox:
         self, to: str, subject: str = "", count: int = 1, timeout: float = 20
     ) -> Received:
         """The ``count``-th mail to this address whose subject holds ``subject``."""
-        deadline = time.monotonic() + timeout
-        while True:
-            found = self.mails(to, subject)
-            if len(found) >= count:
-                return found[count - 1]
-            if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"no mail {count} to {to} about {subject!r} in {timeout} s; "
-                    f"got {[m.subject for m in self.mails(to)]}"
-                )
-            await asyncio.sleep(0.02)
+        try:
+            found = await wait_for(lambda: self.found(to, subject, count), "", timeout, 0.02)
+        except AssertionError:
+            raise AssertionError(self.missing(to, subject, count, timeout)) from None
+        return found[count - 1]
 
     def wait_blocking(
         self, to: str, subject: str = "", count: int = 1, timeout: float = 20
     ) -> Received:
         """``wait`` for synchronous tests (the browser tests)."""
-        deadline = time.monotonic() + timeout
-        while len(self.mails(to, subject)) < count:
-            assert time.monotonic() < deadline, f"no mail {count} to {to} about {subject!r}"
-            time.sleep(0.05)
-        return self.mails(to, subject)[count - 1]
+        try:
+            found = wait_for_sync(lambda: self.found(to, subject, count), "", timeout)
+        except AssertionError:
+            raise AssertionError(self.missing(to, subject, count, timeout)) from None
+        return found[count - 1]
+
+    def found(self, to: str, subject: str, count: int) -> list[Received]:
+        """The mails to ``to`` about ``subject`` if there are ``count``, else none."""
+        found = self.mails(to, subject)
+        return found if len(found) >= count else []
+
+    def missing(self, to: str, subject: str, count: int, timeout: float) -> str:
+        subjects = [m.subject for m in self.mails(to)]
+        return f"no mail {count} to {to} about {subject!r} in {timeout} s; got {subjects}"

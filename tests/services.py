@@ -7,6 +7,7 @@ import asyncio
 import concurrent.futures
 import os
 import re
+import secrets
 import shutil
 import signal
 import subprocess
@@ -15,10 +16,15 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import redis
+
+from waiting import wait_for_sync
+
+if TYPE_CHECKING:
+    from brandubh.run.postgres_server import EmbeddedPostgres
 
 REQUIRE = os.environ.get("BRANDUBH_REQUIRE_SERVICES") == "1"
 
@@ -49,6 +55,7 @@ TEST_ENV = {
 # The URLs of the Redis Clusters the fixtures started: a client of one must be a cluster
 # client (a test written for one Redis then runs unchanged on a cluster).
 CLUSTER_URLS: set[str] = set()
+CLUSTER_ENV = {"BRANDUBH_REDIS_CLUSTER": "1"}  # a hub's, on a cluster
 
 
 def sync_client(url: str) -> redis.Redis:
@@ -57,6 +64,12 @@ def sync_client(url: str) -> redis.Redis:
         cluster: object = redis.RedisCluster.from_url(url)
         return cluster  # type: ignore[return-value]  # the same commands, for the tests
     return redis.Redis.from_url(url)
+
+
+def redis_ms(client: redis.Redis) -> int:
+    """Redis's clock (ms): the one deadlines and presence are stamped with."""
+    sec, usec = client.time()
+    return int(sec) * 1000 + int(usec) // 1000
 
 
 class HubProcess:
@@ -125,14 +138,14 @@ class HubProcess:
                 raise RuntimeError("hub did not start in time")
         # Keep reading its output: a pipe nobody reads fills up and stalls the hub.
         threading.Thread(target=self._drain, daemon=True).start()
-        while time.monotonic() < deadline:  # the socket is bound; wait for the app itself
-            try:
-                if httpx.get(self.url + "/healthz", timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("hub did not become healthy in time")
+        # The socket is bound; wait for the app itself.
+        wait_for_sync(
+            lambda: httpx.get(self.url + "/healthz", timeout=2).status_code == 200,
+            f"the hub at {self.url} to be healthy",
+            max(0.0, deadline - time.monotonic()),
+            ignore=(httpx.HTTPError,),
+        )
+        return self
 
     def _drain(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None
@@ -169,6 +182,16 @@ async def create_database(admin_url: str, name: str, template: str = "template1"
         await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"')
     finally:
         await conn.close()
+
+
+TEMPLATE_DB = "brandubh_template"  # migrated once a session, copied for each database
+
+
+def new_database(server: EmbeddedPostgres) -> str:
+    """A new, migrated database on the session's server (a copy of the template): its URL."""
+    name = f"t_{secrets.token_hex(6)}"
+    run_async(create_database(server.url, name, TEMPLATE_DB))
+    return server.url_for(name)
 
 
 _shared_database: Any = None
@@ -235,16 +258,15 @@ class DurableRedis:
             stderr=subprocess.DEVNULL,
         )  # fmt: skip
         client = redis.Redis(unix_socket_path=str(self.socket_path))
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                if client.ping():
-                    break
-            except (redis.ConnectionError, redis.BusyLoadingError, FileNotFoundError):
-                pass
-            if time.monotonic() > deadline or self.proc.poll() is not None:
-                raise RuntimeError("redis-server did not answer PING")
-            time.sleep(0.02)
+        proc = self.proc
+
+        def answers() -> bool:
+            if proc.poll() is not None:
+                raise RuntimeError("redis-server exited before it answered PING")
+            return bool(client.ping())
+
+        starting = (redis.ConnectionError, redis.BusyLoadingError, FileNotFoundError)
+        wait_for_sync(answers, "redis-server to answer PING", 20, 0.02, ignore=starting)
         client.close()
         return self
 

@@ -29,6 +29,7 @@ from brandubh.run.redis_server import (
     find_redis_server,
 )
 from services import missing
+from waiting import wait_for_sync
 from wsclient import PASSWORD
 
 
@@ -112,12 +113,7 @@ def test_serve_runs_embedded_redis_and_postgres_and_stops_them(folder: Path) -> 
         if not url and any("no PostgreSQL found" in x or "no redis-server" in x for x in out):
             missing("".join(out))
         assert url, "".join(out)
-        for _ in range(200):
-            try:
-                if httpx.get(url + "/healthz", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.05)
+        healthy(url)
         with httpx.Client(base_url=url, headers={"Origin": url}) as client:
             client.get("/api/me")
             r = client.post("/api/signup", json={"email": "e@example.org", "password": PASSWORD})
@@ -187,18 +183,21 @@ class Serve:
 
     def listening(self, timeout: float = 90) -> str | None:
         """The URL it listens on, or None if it exited first."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+
+        def said() -> str:
             m = re.search(r"listening on (http://\S+)", self.output)
-            if m:
-                return m.group(1)
-            if self.proc.poll() is not None:
-                self.reader.join(5)
-                if "no PostgreSQL found" in self.output or "no redis-server" in self.output:
-                    missing(self.output)
-                return None
-            time.sleep(0.05)
-        raise AssertionError(f"serve neither listened nor exited: {self.output}")
+            return m.group(1) if m else "exited" if self.proc.poll() is not None else ""
+
+        try:
+            url = wait_for_sync(said, "serve to listen or exit", timeout)
+        except AssertionError:
+            raise AssertionError(f"serve neither listened nor exited: {self.output}") from None
+        if url != "exited":
+            return url
+        self.reader.join(5)
+        if "no PostgreSQL found" in self.output or "no redis-server" in self.output:
+            missing(self.output)
+        return None
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -211,14 +210,17 @@ class Serve:
         self.reader.join(5)
 
 
+def healthy(url: str) -> None:
+    wait_for_sync(
+        lambda: httpx.get(url + "/healthz", timeout=2).status_code == 200,
+        f"{url}/healthz",
+        10,
+        ignore=(httpx.HTTPError,),
+    )
+
+
 def sign_up(url: str) -> int:
-    for _ in range(200):
-        try:
-            if httpx.get(url + "/healthz", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.05)
+    healthy(url)
     with httpx.Client(base_url=url, headers={"Origin": url}, timeout=10) as client:
         client.get("/api/me")
         r = client.post("/api/signup", json={"email": "e@example.org", "password": PASSWORD})
@@ -277,22 +279,23 @@ def test_serve_killed_during_its_first_initdb_starts_next_time(folder: Path) -> 
     first = Serve(data)
     try:
         # Killed half-way: initdb runs, and has begun to fill its folder.
-        deadline = time.monotonic() + 60
-        while not (
-            any("initdb" in c and str(data) in c for c in command_lines())
-            and list(data.glob("*postgres*/PG_VERSION"))
-        ):
-            if first.proc.poll() is not None or time.monotonic() > deadline:
+
+        def initdb_half_way() -> bool:
+            if first.proc.poll() is not None:
                 first.listening(0)  # skips if there is no PostgreSQL
-                raise AssertionError(f"initdb was never seen running: {first.output}")
-            time.sleep(0.01)
+                raise AssertionError(f"serve exited before initdb was seen: {first.output}")
+            return any("initdb" in c and str(data) in c for c in command_lines()) and bool(
+                list(data.glob("*postgres*/PG_VERSION"))
+            )
+
+        wait_for_sync(initdb_half_way, "initdb running, its folder begun", 60, 0.01)
         os.killpg(first.proc.pid, signal.SIGKILL)  # serve, initdb and its children
         first.proc.wait()
     finally:
         first.stop()
-    deadline = time.monotonic() + 30
-    while [c for c in command_lines() if str(data) in c] and time.monotonic() < deadline:
-        time.sleep(0.05)
+    wait_for_sync(
+        lambda: not [c for c in command_lines() if str(data) in c], "the killed servers' exit"
+    )
     for attempt in range(2):  # and again: the folder it made is whole
         again = Serve(data)
         try:
@@ -350,19 +353,18 @@ def test_the_embedded_servers_die_with_a_killed_serve(
         assert sign_up(url) == 202  # a worker serves
         # redis-server and postgres, or postgres and uvicorn's 2 worker processes; and the
         # analysis worker
-        deadline = time.monotonic() + 30
-        while len(servers) < (3 if workers == 1 else 4):
-            assert time.monotonic() < deadline, servers
-            servers = children_of(serve.proc.pid)
-            time.sleep(0.05)
+        want = 3 if workers == 1 else 4
+
+        def all_started() -> list[int]:
+            found = children_of(serve.proc.pid)
+            return found if len(found) >= want else []
+
+        servers = wait_for_sync(all_started, f"{want} children of serve")
         commands = [Path(f"/proc/{pid}/cmdline").read_bytes() for pid in servers]
         assert sum(b"analyse-worker" in c for c in commands) == 1, commands
         os.kill(serve.proc.pid, signal.SIGKILL)  # serve alone: no goodbye to its servers
         serve.proc.wait()
-        deadline = time.monotonic() + 30
-        while [p for p in servers if alive(p)] and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not [p for p in servers if alive(p)], "servers outlived the service"
+        wait_for_sync(lambda: not [p for p in servers if alive(p)], "the servers' exit")
     finally:
         for pid in servers:
             if alive(pid):

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from tests.bot.test_bot import put
 
 from brandubh.bot import Searcher, escape_threats
 from brandubh.bot.evaluation import MATE_BOUND, evaluator_for
 from brandubh.engine import Game
+from positions import put
 
 SLIDE = ["nielsen", "federation", "common", "walker"]
 

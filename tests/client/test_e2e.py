@@ -9,77 +9,30 @@ Screenshots go to test-output/screenshots/.
 from __future__ import annotations
 
 import re
-import secrets
-from pathlib import Path
 from typing import Any
 
 import httpx
 
-import wsclient
+from pages import (
+    QUICK_ESCAPE,
+    SMALL_PHONE,
+    TALL_DESKTOP,
+    board,
+    click_move,
+    from_to,
+    keyboard_move,
+    shot,
+    sign_up,
+    square,
+    start_friend_game,
+    wait_my_turn,
+    wait_ply,
+)
 
 # Fixtures only (web_hub, browser from tests/conftest.py): importing `conftest` by name is
 # ambiguous once another test folder has a conftest.py of its own.
 Page = Any  # playwright.sync_api.Page (imported lazily: the browser fixture may skip)
 HubProcess = Any  # conftest.HubProcess
-
-SHOTS = Path(__file__).resolve().parents[2] / "test-output" / "screenshots"
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 360, "height": 740}
-
-# A real game from the real start position (Nielsen rules): the attackers shuffle one
-# piece while the king walks out d4-d5-a5-a7 and escapes to the corner.
-QUICK_ESCAPE = ["g4-g3", "d5-g5", "g3-g2", "Kd4-d5", "g2-g3", "Kd5-a5", "g3-g2", "Ka5-a7"]
-
-
-def shot(page: Page, name: str, full: bool = True) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
-
-
-def board(page: Page) -> Any:
-    return page.locator(".board")
-
-
-def wait_ply(page: Page, ply: int) -> None:
-    page.wait_for_selector(f'.board[data-ply="{ply}"]')
-
-
-def wait_my_turn(page: Page, ply: int) -> list[str]:
-    """Wait until this page may move at `ply`; the legal moves it shows."""
-    page.wait_for_selector(f'.board[data-ply="{ply}"][data-interactive="true"]')
-    return (board(page).get_attribute("data-legal") or "").split()
-
-
-def square(page: Page, name: str) -> Any:
-    return page.locator(f'.board [data-square="{name}"]')
-
-
-def from_to(move: str) -> tuple[str, str]:
-    m = re.match(r"^K?([a-g][1-7])-([a-g][1-7])", move)
-    assert m, move
-    return m.group(1), m.group(2)
-
-
-def click_move(page: Page, move: str) -> None:
-    src, dst = from_to(move)
-    square(page, src).click()
-    page.wait_for_selector(f'.board [data-square="{dst}"].dest')
-    square(page, dst).click()
-
-
-def keyboard_move(page: Page, move: str) -> None:
-    """Focus the piece, Enter, then arrow keys to the destination and Enter."""
-    src, dst = from_to(move)
-    square(page, src).focus()
-    page.keyboard.press("Enter")
-    page.wait_for_selector(f'.board [data-square="{src}"].selected')
-    df = ord(dst[0]) - ord(src[0])
-    dr = int(dst[1]) - int(src[1])
-    for _ in range(abs(df)):
-        page.keyboard.press("ArrowRight" if df > 0 else "ArrowLeft")
-    for _ in range(abs(dr)):
-        page.keyboard.press("ArrowUp" if dr > 0 else "ArrowDown")
-    page.keyboard.press("Enter")
 
 
 def drag_move(page: Page, move: str) -> None:
@@ -107,64 +60,6 @@ def status(page: Page) -> str:
     return page.locator("#status-line").inner_text()
 
 
-def sign_up(page: Page, base: str, name: str | None = None) -> dict[str, Any]:
-    """Give a page's browser context a new account with a confirmed address, as the
-    sign-up form and the mailed link do (games against people need one); the link logs
-    in, so the session cookie lands in the context. The account's fields."""
-    body = {"email": f"e2e{secrets.token_hex(6)}@example.org", "password": "correct horse battery"}
-    if name:
-        body["name"] = name
-    r = page.context.request.post(f"{base}/api/signup", data=body, headers={"Origin": base})
-    assert r.status == 202, r.text()
-    return confirm_address(page, base, body["email"])
-
-
-def confirm_address(
-    page: Page, base: str, email: str, password: str = "correct horse battery"
-) -> dict[str, Any]:
-    """Follow the link of the confirmation mail to ``email`` as its page does (a POST
-    with the context's cookies, and the password where the page asks for it), without
-    leaving the page; the account's fields."""
-    link = wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/")
-    token = link.rsplit("/", 1)[1]
-    url = f"{base}/api/verify-email/{token}"
-    asks = page.context.request.get(url).json()["asks_password"]
-    body = {"password": password} if asks else {}
-    r = page.context.request.post(url, data=body, headers={"Origin": base})
-    assert r.status == 200, r.text()
-    return dict(r.json())
-
-
-def start_friend_game(new_page: Any, base: str) -> tuple[dict[str, Page], str]:
-    """Player one creates a friend game on the home page, player two opens the invite
-    (both with new accounts).
-
-    Returns the players' pages by side, and the game id.
-    """
-    one = new_page(DESKTOP)
-    sign_up(one, base)
-    one.goto(base + "/")
-    one.check("#time-600")
-    one.click("#play-friend")
-    link = one.locator("#invite-link")
-    link.wait_for()
-    invite = link.input_value()
-    assert re.fullmatch(re.escape(base) + r"/join/[A-Za-z0-9_-]+/[A-Za-z0-9_-]+", invite), invite
-    assert "Waiting for your friend" in one.inner_text(".invite")
-    two = new_page(PHONE)
-    sign_up(two, base)
-    two.goto(invite)
-    two.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
-    one.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))  # the waiting page goes to the game
-    game_id = two.url.rsplit("/", 1)[1]
-    assert one.url.endswith(f"/g/{game_id}")
-    for p in (one, two):
-        p.wait_for_selector('.page-game[data-status="active"]')
-    by_side = {p.get_attribute(".page-game", "data-side"): p for p in (one, two)}
-    assert set(by_side) == {"attackers", "defenders"}, by_side.keys()
-    return by_side, game_id
-
-
 def test_friend_game_played_through_the_ui_while_watched(
     new_page: Any, web_hub: HubProcess
 ) -> None:
@@ -174,7 +69,7 @@ def test_friend_game_played_through_the_ui_while_watched(
     assert status(att) == "You are the attackers — your move"
     assert status(dfn) == "You are the defenders — waiting for the attackers"
 
-    watcher = new_page(DESKTOP)
+    watcher = new_page(TALL_DESKTOP)
     watcher.goto(f"{web_hub.url}/g/{game_id}")
     wait_ply(watcher, 0)
     assert status(watcher) == "You are watching — attackers to move"
@@ -319,7 +214,7 @@ def test_dropped_connection_reconnects_and_the_game_goes_on(
 
 
 def test_bot_game_starts_without_an_account(new_page: Any, web_hub: HubProcess) -> None:
-    page = new_page(PHONE)
+    page = new_page(SMALL_PHONE)
     page.goto(web_hub.url + "/")
     page.wait_for_selector("#ruleset-common", state="attached")
     shot(page, "home-phone")
@@ -349,7 +244,7 @@ def test_bot_game_starts_without_an_account(new_page: Any, web_hub: HubProcess) 
 
 
 def test_join_errors_are_shown_in_words(new_page: Any, web_hub: HubProcess) -> None:
-    creator = new_page(DESKTOP)
+    creator = new_page(TALL_DESKTOP)
     sign_up(creator, web_hub.url)
     creator.goto(web_hub.url + "/")
     creator.click("#play-friend")
@@ -357,7 +252,7 @@ def test_join_errors_are_shown_in_words(new_page: Any, web_hub: HubProcess) -> N
     invite.wait_for()
     game_id = invite.input_value().split("/")[-2]
 
-    page = new_page(PHONE)
+    page = new_page(SMALL_PHONE)
     sign_up(page, web_hub.url)
     page.goto(f"{web_hub.url}/join/{game_id}/not-the-token")
     page.wait_for_selector("#join-error")
@@ -372,7 +267,7 @@ def test_join_errors_are_shown_in_words(new_page: Any, web_hub: HubProcess) -> N
 
 
 def test_rules_pages(new_page: Any, web_hub: HubProcess) -> None:
-    page = new_page(DESKTOP)
+    page = new_page(TALL_DESKTOP)
     page.goto(web_hub.url + "/")
     page.locator("a[href='/rules/walker']:visible").first.click()
     page.wait_for_url(re.compile(r"/rules/walker$"))

@@ -13,17 +13,18 @@ import secrets
 from typing import Any
 
 import httpx
-from test_e2e import (  # the helpers of the first browser tests
-    DESKTOP,
-    PHONE,
+
+from brandubh.ratings import Rating, rate_game
+from pages import (
+    SMALL_PHONE,
+    TALL_DESKTOP,
     click_move,
+    follow_confirmation,
     shot,
     wait_my_turn,
     wait_ply,
 )
-
-import wsclient
-from brandubh.ratings import Rating, rate_game
+from waiting import wait_for_sync
 
 Page = Any  # playwright.sync_api.Page
 HubProcess = Any  # services.HubProcess
@@ -50,7 +51,7 @@ def sign_up_form(page: Page, base: str, name: str) -> tuple[str, str]:
     sent = page.wait_for_selector("#signup-sent")
     assert f"We sent a link to {email}. Open it to finish signing up." in sent.inner_text()
     assert page.locator("#nav-profile").count() == 0  # signing up logs nobody in
-    follow_confirmation(page, email)
+    follow_confirmation(page, email, PASSWORD)
     page.click("#verify-email-lobby")
     page.wait_for_url(re.compile(r"/lobby$"))
     profile = page.wait_for_selector("#nav-profile", state="attached")
@@ -59,25 +60,11 @@ def sign_up_form(page: Page, base: str, name: str) -> tuple[str, str]:
     return email, pid
 
 
-def follow_confirmation(page: Page, email: str, password: str = PASSWORD) -> None:
-    """Open the link of the confirmation mail and press its button, as its reader does
-    (typing the password where the page asks for it, outside the browser that signed up):
-    the address is confirmed and its account logged in."""
-    page.goto(wsclient.MAILBOX.wait_blocking(email, wsclient.CONFIRM).link("/verify-email/"))
-    page.wait_for_selector('#verify-email-status[data-state="ask"]')
-    if page.locator("#verify-email-password").count():
-        page.fill("#verify-email-password", password)
-    page.click("#verify-email-confirm")
-    page.wait_for_selector('#verify-email-status[data-state="ok"]')
-    assert email in page.inner_text("#verify-email-status")
-    assert "you are logged in" in page.inner_text("#verify-email-status")
-
-
 def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
     new_page: Any, web_hub: HubProcess
 ) -> None:
     base = web_hub.url
-    ann = new_page(DESKTOP)
+    ann = new_page(TALL_DESKTOP)
     ann.goto(base + "/")
     ann.wait_for_selector("#nav-login")
     assert ann.locator("#friend-needs-account").is_visible()  # a guest is told why
@@ -95,7 +82,7 @@ def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
     shot(ann, "accounts-signup-error")
     ann_email, ann_id = sign_up_form(ann, base, "Ann Tafl")
 
-    ben = new_page(PHONE)
+    ben = new_page(SMALL_PHONE)
     ben_email, ben_id = sign_up_form(ben, base, "Ben Tafl")
     shot(ben, "accounts-profile-new-phone")
     # Log out from the header, then log in again through the form (a wrong password first).
@@ -149,12 +136,13 @@ def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
     for p in (winner, loser):
         # Ratings follow the end by a moment (endings.py, after the archive): on a busy
         # machine the first load may come before them, as a player's reload would.
-        for _ in range(40):
+
+        def rated(p: Page = p) -> bool:
             p.goto(f"{base}/u/{ids[p]}")
             p.wait_for_selector("#ratings")
-            if p.locator(f"#rating-nielsen:has-text('{expected[p]}')").count():
-                break
-            p.wait_for_timeout(500)
+            return bool(p.locator(f"#rating-nielsen:has-text('{expected[p]}')").count())
+
+        wait_for_sync(rated, f"the rating on {ids[p]}'s profile", 20, 0.5)
         p.wait_for_selector(f"#rating-nielsen:has-text('{expected[p]}')")
         assert p.get_attribute("#rating-nielsen", "data-provisional") == "true"
         p.wait_for_selector(f'#games [data-game="{game_id}"]')
@@ -209,7 +197,7 @@ def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
 
     # Log out everywhere from the account page: Ben's other session (logged in as Ann in a
     # third browser) is closed by the server and comes back as a guest.
-    other = new_page(DESKTOP)
+    other = new_page(TALL_DESKTOP)
     other.goto(base + "/login")
     other.fill("#login-email", ann_email)
     other.fill("#login-password", PASSWORD)
@@ -229,7 +217,7 @@ def test_a_guest_opening_an_invite_is_asked_to_sign_up_and_comes_back(
     new_page: Any, web_hub: HubProcess
 ) -> None:
     base = web_hub.url
-    host = new_page(DESKTOP)
+    host = new_page(TALL_DESKTOP)
     sign_up_form(host, base, "Cat Tafl")
     host.goto(base + "/")
     host.uncheck("#rated")  # a casual game this time
@@ -238,7 +226,7 @@ def test_a_guest_opening_an_invite_is_asked_to_sign_up_and_comes_back(
     link.wait_for()
     invite = link.input_value()
 
-    guest = new_page(PHONE)
+    guest = new_page(SMALL_PHONE)
     guest.goto(invite)
     # The invitation says an account is needed and takes the sign-up right there.
     guest.wait_for_selector("#invite-auth-why:has-text('needs an account')")
@@ -252,7 +240,7 @@ def test_a_guest_opening_an_invite_is_asked_to_sign_up_and_comes_back(
     # leads back to the game.
     guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))  # joined
     guest.wait_for_selector('.page-game[data-status="active"]')
-    follow_confirmation(guest, email)
+    follow_confirmation(guest, email, PASSWORD)
     guest.click("#verify-email-invite")
     guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     guest.wait_for_selector('.page-game[data-status="active"]')

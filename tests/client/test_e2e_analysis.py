@@ -18,11 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_e2e import QUICK_ESCAPE, shot, sign_up
-from test_e2e_experience import DESKTOP, PHONE, SIZES, name_of
 
 import wsclient
 from brandubh.run.redis_server import EmbeddedRedis, RedisNotFound
+from pages import DESKTOP, PHONE, QUICK_ESCAPE, SIZES, name_of, shot, sign_up
 from services import HubProcess, mail_env, missing, run_async
 
 Page = Any
@@ -85,15 +84,6 @@ def finished(hub: HubProcess) -> str:
     """QUICK_ESCAPE played to its end: the king escaped."""
     game, _ = run_async(_played(hub.url, QUICK_ESCAPE))
     return str(game)
-
-
-def until(page: Page, script: str, tries: int = 600) -> None:
-    """Poll a predicate in the page (the site's CSP forbids wait_for_function's eval)."""
-    for _ in range(tries):
-        if page.evaluate(script):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"never true: {script}")
 
 
 def wait_done(page: Page, hub: HubProcess) -> None:

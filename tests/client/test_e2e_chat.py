@@ -11,15 +11,14 @@ line is shown, an earlier one that is not shown never came.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
-from test_e2e import shot, sign_up
-from test_e2e_experience import DESKTOP, PHONE, SIZES, friend_game_via_home, name_of
 
 from brandubh.store import Store
+from pages import DESKTOP, PHONE, SIZES, friend_game_via_home, name_of, shot, sign_up
 from services import run_async
+from waiting import wait_for_sync
 
 Page = Any
 HubProcess = Any
@@ -136,12 +135,11 @@ def test_a_report_chat_off_and_the_replay_chat(
     dfn.wait_for_selector("#chat-lines .chat-report:disabled")
     store = Store.from_url(database_url)
     try:
-        reports = [r for r in run_async(store.chat_reports()) if r.game_id == game_id]
-        for _ in range(100):  # the report is written as its ack is sent
-            if reports:
-                break
-            time.sleep(0.05)
-            reports = [r for r in run_async(store.chat_reports()) if r.game_id == game_id]
+
+        def written() -> list[Any]:  # the report is written as its ack is sent
+            return [r for r in run_async(store.chat_reports()) if r.game_id == game_id]
+
+        reports = wait_for_sync(written, "the report in the store", 5)
     finally:
         run_async(store.close())
     assert [r.text for r in reports] == ["<script>report me</script>"]

@@ -13,13 +13,16 @@ from typing import Any
 
 import httpx
 import pytest
-from test_e2e import shot, wait_my_turn, wait_ply
-from test_e2e_experience import (
+
+from pages import (
     SIZES,
-    click_move,
+    click_squares,
     friend_game_via_home,
     name_of,
     shifts,
+    shot,
+    wait_my_turn,
+    wait_ply,
     watch_shifts,
 )
 
@@ -45,8 +48,8 @@ def test_a_player_closes_the_tab_and_the_other_claims_victory_after_the_grace(
     base = claim_hub.url
     pages, game = friend_game_via_home(new_page, base, size, move_time=180)
     stayer, leaver = pages["attackers"], pages["defenders"]
-    click_move(stayer, wait_my_turn(stayer, 0)[0])
-    click_move(leaver, wait_my_turn(leaver, 1)[0])
+    click_squares(stayer, wait_my_turn(stayer, 0)[0])
+    click_squares(leaver, wait_my_turn(leaver, 1)[0])
     wait_ply(stayer, 2)
     watch_shifts(stayer)
     board_box = stayer.locator(".board").bounding_box()

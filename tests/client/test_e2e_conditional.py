@@ -11,9 +11,17 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from test_e2e import shot, wait_my_turn, wait_ply
-from test_e2e_experience import SIZES, click_move, friend_game_via_home, name_of
-from test_e2e_premove import server_moves, touch_page  # noqa: F401  (a fixture)
+
+from pages import (
+    SIZES,
+    click_squares,
+    friend_game_via_home,
+    name_of,
+    server_moves,
+    shot,
+    wait_my_turn,
+    wait_ply,
+)
 
 Page = Any
 HubProcess = Any
@@ -32,7 +40,7 @@ def lines(page: Page) -> list[str]:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_a_conditional_line_answers_the_opponent_with_no_one_at_the_defenders_page(
-    touch_page: Callable[[dict[str, int]], Page],  # noqa: F811
+    touch_page: Callable[[dict[str, int]], Page],
     web_hub: HubProcess,
     size: dict[str, int],
 ) -> None:
@@ -75,7 +83,7 @@ def test_a_conditional_line_answers_the_opponent_with_no_one_at_the_defenders_pa
         assert "d3-c3" not in page.inner_text("#conditional-panel")
 
     # The attackers move; the defenders' reply follows with nobody touching their page.
-    click_move(att, "g4-g3")
+    click_squares(att, "g4-g3")
     assert server_moves(base, game_id, 2) == ["g4-g3", "d3-c3"]
     wait_my_turn(att, 2)
     wait_ply(dfn, 2)

@@ -12,90 +12,27 @@ import secrets
 from typing import Any
 
 import pytest
-from test_e2e import from_to, shot, sign_up, square, wait_my_turn
+
+from pages import (
+    DESKTOP,
+    PASSWORD,
+    PHONE,
+    SIZES,
+    click_squares,
+    friend_game_via_home,
+    from_to,
+    in_view,
+    name_of,
+    shifts,
+    shot,
+    sign_up,
+    square,
+    wait_my_turn,
+    watch_shifts,
+)
 
 Page = Any
 HubProcess = Any
-
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-SIZES = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
-PASSWORD = "correct horse battery"
-
-# Every layout shift the page reports, from the moment it is installed (buffered: false,
-# so the page's first paint does not count; the game does).
-SHIFT_WATCH = """
-window.__shifts = [];
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) {
-    window.__shifts.push({
-      value: e.value,
-      input: e.hadRecentInput,
-      sources: (e.sources || []).map((s) => {
-        const n = s.node;
-        if (!n || !n.nodeName) return "?";
-        const cls = typeof n.className === "string" && n.className ? "." + n.className : "";
-        return n.nodeName + (n.id ? "#" + n.id : "") + cls.replaceAll(" ", ".");
-      }),
-    });
-  }
-}).observe({ type: "layout-shift", buffered: false });
-"""
-
-
-def name_of(size: dict[str, int]) -> str:
-    return "desktop" if size is DESKTOP else "phone"
-
-
-def in_view(page: Page, selector: str) -> bool:
-    """Whether the element is wholly inside the viewport as the page first shows it."""
-    box = page.locator(selector).bounding_box()
-    vp = page.viewport_size
-    assert box is not None, f"{selector} has no box"
-    return (
-        box["x"] >= 0
-        and box["y"] >= 0
-        and box["x"] + box["width"] <= vp["width"] + 0.5
-        and box["y"] + box["height"] <= vp["height"] + 0.5
-    )
-
-
-def click_move(page: Page, move: str) -> None:
-    a, b = from_to(move)
-    square(page, a).click()
-    square(page, b).click()
-
-
-def shifts(page: Page) -> list[dict[str, Any]]:
-    return list(page.evaluate("window.__shifts || []"))
-
-
-def watch_shifts(page: Page) -> None:
-    page.evaluate(SHIFT_WATCH)
-
-
-def friend_game_via_home(
-    new_page: Any, base: str, size: dict[str, int], move_time: int = 600
-) -> tuple[dict[str, Page], str]:
-    """Two players with accounts: one clicks "Play a friend", the other opens the link."""
-    one = new_page(size)
-    sign_up(one, base, "Ann Host")
-    one.goto(base + "/")
-    one.check(f"#time-{move_time}")
-    one.click("#play-friend")
-    link = one.locator("#invite-link")
-    link.wait_for()
-    two = new_page(size)
-    sign_up(two, base, "Ben Guest")
-    two.goto(link.input_value())
-    two.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
-    one.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
-    game_id = two.url.rsplit("/", 1)[1]
-    for p in (one, two):
-        p.wait_for_selector('.page-game[data-status="active"]')
-    by_side = {p.get_attribute(".page-game", "data-side"): p for p in (one, two)}
-    assert set(by_side) == {"attackers", "defenders"}
-    return by_side, game_id
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -127,7 +64,7 @@ def test_newcomer_plays_a_first_bot_move_without_scrolling(
     assert "against the bot" in page.inner_text("#game-info")
     assert "3 minutes" in page.inner_text("#game-info")
     ply = int(page.get_attribute(".board", "data-ply") or "0")
-    click_move(page, legal[0])
+    click_squares(page, legal[0])
     wait_my_turn(page, ply + 2)  # the bot answered
     assert page.evaluate("window.__brandubh.sounds.length") >= 2  # my move, then my turn
     shot(page, f"x-bot-game-{name_of(size)}", full=False)
@@ -205,7 +142,7 @@ def test_no_layout_shift_over_a_whole_game(
 
     def move(p: Page, other: Page, ply: int) -> None:
         legal = wait_my_turn(p, ply)
-        click_move(p, legal[0])
+        click_squares(p, legal[0])
         other.wait_for_selector(f'.board[data-ply="{ply + 1}"]')
 
     move(att, dfn, 0)
@@ -233,7 +170,9 @@ def test_no_layout_shift_over_a_whole_game(
     for p in (att, dfn, watcher):
         p.wait_for_selector('.page-game[data-status="ended"]')
         p.wait_for_selector("#result-headline")
-    dfn.wait_for_timeout(600)  # let the last frames settle before reading the record
+    # Let the last frames settle before reading the record: a late shift is reported by
+    # no event the test could wait on.
+    dfn.wait_for_timeout(600)
     shot(dfn, f"x-game-over-{name_of(size)}", full=False)
     for who, p in (("attackers", att), ("defenders", dfn), ("spectator", watcher)):
         moved = [s for s in shifts(p) if s["value"] > 0]
@@ -254,18 +193,18 @@ def test_no_layout_shift_over_a_bot_game_with_an_offline_spell(
     ply = 0 if side == "attackers" else 1
     legal = wait_my_turn(page, ply)
     watch_shifts(page)
-    click_move(page, legal[0])
+    click_squares(page, legal[0])
     legal = wait_my_turn(page, ply + 2)
     page.context.set_offline(True)
     page.wait_for_selector("#conn-banner:not(.slot-hidden)")
     page.context.set_offline(False)
     page.wait_for_selector('#conn[data-state="open"]')
-    click_move(page, legal[0])
+    click_squares(page, legal[0])
     wait_my_turn(page, ply + 4)
     page.click("#resign")
     page.click("#resign-confirm")
     page.wait_for_selector('.page-game[data-status="ended"]')
-    page.wait_for_timeout(600)
+    page.wait_for_timeout(600)  # (a late shift is reported by no event to wait on)
     moved = [s for s in shifts(page) if s["value"] > 0]
     assert moved == [], moved
 
@@ -330,7 +269,7 @@ def test_your_move_count_and_notification_from_another_game(
         ann2 = ann.context.new_page()
         ann2.goto(f"{base}/g/{second}")
         legal = wait_my_turn(ann2, 0)
-        click_move(ann2, legal[0])
+        click_squares(ann2, legal[0])
         ann2.wait_for_selector('.board[data-ply="1"]')
         ann2.close()
         ply = 1
@@ -338,7 +277,7 @@ def test_your_move_count_and_notification_from_another_game(
         ply = 0
     before = ann.evaluate("window.__brandubh.notifications.length")
     legal = wait_my_turn(ben, ply)
-    click_move(ben, legal[0])
+    click_squares(ben, legal[0])
     ann.wait_for_function(
         "n => window.__brandubh.notifications.length > n", arg=before, timeout=15_000
     )
@@ -360,7 +299,7 @@ def test_stepping_through_the_moves_by_click_and_keys(
     for ply in range(4):
         p = att if ply % 2 == 0 else dfn
         legal = wait_my_turn(p, ply)
-        click_move(p, legal[0])
+        click_squares(p, legal[0])
     for p in (att, dfn):
         p.wait_for_selector('.board[data-ply="4"]')
     live_pieces = att.eval_on_selector(".board", "b => b.dataset.viewing")
@@ -457,6 +396,6 @@ def test_dark_mode_distinct_selection_and_a_remembered_mute(
     page.wait_for_selector('.page-game[data-status="active"]')
     assert page.get_attribute("#sound-toggle", "data-muted") == "true"
     legal = wait_my_turn(page, ply)
-    click_move(page, legal[0])
+    click_squares(page, legal[0])
     wait_my_turn(page, ply + 2)
     assert page.evaluate("window.__brandubh.sounds.length") == 0

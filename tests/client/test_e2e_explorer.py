@@ -12,14 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_e2e import shot
-from test_e2e_experience import SIZES
 
 from brandubh.engine import Game
 from brandubh.run.postgres_server import EmbeddedPostgres
 from brandubh.store import FinishedGame, Seat, Store
-from conftest import new_database
-from services import HubProcess, mail_env, run_async
+from pages import SIZES, shot
+from services import HubProcess, mail_env, new_database, run_async
 
 Page = Any
 NO_OVERFLOW = "document.scrollingElement.scrollWidth <= window.innerWidth"

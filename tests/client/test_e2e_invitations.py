@@ -8,9 +8,19 @@ import re
 from typing import Any
 
 import pytest
-from test_e2e import shot, sign_up
-from test_e2e_experience import DESKTOP, PHONE, SIZES, friend_game_via_home, name_of
-from test_e2e_lobby import game_id_of, player, wait_game
+
+from pages import (
+    DESKTOP,
+    PHONE,
+    SIZES,
+    friend_game_via_home,
+    game_id_of,
+    name_of,
+    player,
+    shot,
+    sign_up,
+    wait_game,
+)
 
 Page = Any
 HubProcess = Any

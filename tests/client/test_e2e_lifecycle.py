@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from test_e2e import (  # the helpers of the first browser tests
-    DESKTOP,
-    PHONE,
+
+from pages import (
     SHOTS,
+    SMALL_PHONE,
+    TALL_DESKTOP,
     click_move,
     shot,
     start_friend_game,
@@ -36,7 +37,11 @@ HEX64 = re.compile(r"^[0-9a-f]{64}$")
 def snap(page: Page, name: str, part: str | None = None) -> None:
     """A screenshot named by what it shows and the page's width (desktop or phone);
     with `part`, only that element (a close-up)."""
-    width = "phone" if (page.viewport_size or DESKTOP)["width"] <= PHONE["width"] else "desktop"
+    width = (
+        "phone"
+        if (page.viewport_size or TALL_DESKTOP)["width"] <= SMALL_PHONE["width"]
+        else "desktop"
+    )
     if part is None:
         shot(page, f"lifecycle-{name}-{width}")
     else:
@@ -65,7 +70,7 @@ def wait_ended(page: Page, reason: str) -> None:
 def test_repetition_draw_offers_and_the_verify_page(new_page: Any, web_hub: HubProcess) -> None:
     pages, game_id = start_friend_game(new_page, web_hub.url)
     att, dfn = pages["attackers"], pages["defenders"]
-    watcher = new_page(PHONE)
+    watcher = new_page(SMALL_PHONE)
     watcher.goto(f"{web_hub.url}/g/{game_id}")
     wait_ply(watcher, 0)
 
@@ -156,7 +161,7 @@ def test_repetition_draw_offers_and_the_verify_page(new_page: Any, web_hub: HubP
     snap(dfn, "game-over-panel", "#result")
 
     # The verify page, opened from the panel, fetches the record and checks it.
-    desktop = att if att.viewport_size == DESKTOP else dfn
+    desktop = att if att.viewport_size == TALL_DESKTOP else dfn
     desktop.click("#verify-link")
     desktop.wait_for_url(re.compile(rf"/verify\?game={game_id}$"))
     verdict = desktop.locator('#verify-result [data-ok="true"]')
@@ -176,7 +181,7 @@ def test_repetition_draw_offers_and_the_verify_page(new_page: Any, web_hub: HubP
     failed.wait_for()
     assert "The record does not verify" in failed.inner_text()
     assert "the seed does not match the commitment" in desktop.inner_text("#verify-error").lower()
-    desktop.set_viewport_size(PHONE)
+    desktop.set_viewport_size(SMALL_PHONE)
     snap(desktop, "verify-failed")
 
 

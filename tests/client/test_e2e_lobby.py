@@ -13,59 +13,20 @@ import secrets
 from typing import Any
 
 import pytest
-from test_e2e import DESKTOP, PHONE, confirm_address, shot  # the first browser tests' helpers
+
+from pages import (
+    SMALL_PHONE,
+    TALL_DESKTOP,
+    confirm_address,
+    game_id_of,
+    open_lobby,
+    player,
+    shot,
+    wait_game,
+)
 
 Page = Any  # playwright.sync_api.Page (imported lazily: the browser fixture may skip)
 HubProcess = Any  # conftest.HubProcess
-
-GAME_URL = re.compile(r"/g/([A-Za-z0-9_-]{6,32})$")
-
-
-def sign_up(page: Page, base: str) -> None:
-    """Give the page's browser context an account (games against people need one):
-    POST /api/signup with the context's cookies, as the sign-up page does."""
-    page.goto(base + "/")  # a guest session first: the account adopts its name
-    email = f"lobby-{secrets.token_hex(6)}@example.org"
-    answer = page.request.post(
-        base + "/api/signup",
-        data={"email": email, "password": "quiet river walks the lobby"},
-        headers={"Origin": base},
-    )
-    assert answer.status == 202, answer.text()  # "check your inbox": the link logs in
-    confirm_address(page, base, email, "quiet river walks the lobby")
-
-
-def player(new_page: Any, base: str, viewport: dict[str, int] = DESKTOP) -> Page:
-    """A person with an account, on the lobby page."""
-    page = new_page(viewport)
-    sign_up(page, base)
-    open_lobby(page, base)
-    return page
-
-
-def open_lobby(page: Page, base: str) -> None:
-    page.goto(base + "/lobby")
-    try:
-        page.wait_for_selector('#conn[data-state="open"]')
-    except Exception as exc:
-        raise AssertionError(f"never connected; failed requests: {page.failed}") from exc
-    # The snapshot has arrived: the list says so (empty) or shows seeks.
-    page.wait_for_function(
-        "() => document.querySelector('#seek-list').dataset.count !== undefined"
-        " && !document.querySelector('#seek-empty').textContent.startsWith('Loading')"
-    )
-
-
-def game_id_of(page: Page) -> str:
-    page.wait_for_url(GAME_URL)
-    m = GAME_URL.search(page.url)
-    assert m, page.url
-    return m.group(1)
-
-
-def wait_game(page: Page, status: str = "active") -> str:
-    page.wait_for_selector(f'.page-game[data-status="{status}"] .board')
-    return page.get_attribute(".page-game", "data-side") or ""
 
 
 def my_name(page: Page) -> str:
@@ -107,7 +68,7 @@ def test_seek_opened_in_one_browser_is_accepted_in_another(
     assert "Your seek is open" in one.inner_text("#seek-done")
     assert mine.locator(".accept-seek").count() == 0
 
-    two = player(new_page, base, PHONE)
+    two = player(new_page, base, SMALL_PHONE)
     theirs = two.locator(f'#seek-list li.seek[data-seek="{seek_id}"]')
     theirs.wait_for()
     assert theirs.get_attribute("data-mine") == "false"
@@ -128,7 +89,7 @@ def test_seek_opened_in_one_browser_is_accepted_in_another(
     shot(two, "lobby-paired-accepter")
 
     # The seek is gone from every list.
-    three = new_page(DESKTOP)
+    three = new_page(TALL_DESKTOP)
     open_lobby(three, base)
     assert three.locator(f'#seek-list li.seek[data-seek="{seek_id}"]').count() == 0
 
@@ -152,7 +113,7 @@ def test_own_seek_can_be_cancelled_and_others_see_it_go(new_page: Any, web_hub: 
     live.wait_for()
     kinds = one.eval_on_selector_all("#seek-list li.seek", "els => els.map(e => e.dataset.kind)")
     assert kinds.index("live") < kinds.index("correspondence"), kinds
-    phone = new_page(PHONE)
+    phone = new_page(SMALL_PHONE)
     open_lobby(phone, base)
     phone.locator(f'li.seek[data-seek="{seek_id}"]').wait_for()
     shot(one, "lobby-two-seeks-desktop")
@@ -189,7 +150,7 @@ def test_quick_pairing_pairs_two_browsers(new_page: Any, web_hub: HubProcess) ->
     one.click("#quick-find")
     status.wait_for()
 
-    two = player(new_page, base, PHONE)
+    two = player(new_page, base, SMALL_PHONE)
     two.select_option("#quick-ruleset", "walker")
     two.click("label:has(#quick-time-60)")
     shot(two, "lobby-quick-phone")
@@ -225,7 +186,7 @@ def test_watch_list_opens_a_game_in_progress_as_spectator(
     att.click(f'.board [data-square="{dst}"]')
     att.wait_for_selector('.board[data-ply="1"]')
 
-    viewer = new_page(DESKTOP)
+    viewer = new_page(TALL_DESKTOP)
     viewer.goto(base + "/")
     viewer.click('#site-nav a[href="/watch"]')  # the header's link, without reloading
     viewer.wait_for_url(re.compile(r"/watch$"))
@@ -235,14 +196,14 @@ def test_watch_list_opens_a_game_in_progress_as_spectator(
     for words in (my_name(one), my_name(two), "Move 1, defenders to move", "Lobby game"):
         assert words in text, (words, text)
     shot(viewer, "watch-desktop")
-    phone = new_page(PHONE)
+    phone = new_page(SMALL_PHONE)
     phone.goto(base + "/watch")
     phone.locator(f'a.watch-game[data-game="{game}"]').wait_for()
     shot(phone, "watch-phone")
 
     # The lobby shows the same game among the games in progress.
     assert one.evaluate("() => location.pathname") == f"/g/{game}"
-    lobby_view = new_page(DESKTOP)
+    lobby_view = new_page(TALL_DESKTOP)
     open_lobby(lobby_view, base)
     lobby_view.locator(f'#lobby-games a.watch-game[data-game="{game}"]').wait_for()
     shot(lobby_view, "lobby-with-games-desktop")
@@ -258,7 +219,7 @@ def test_watch_list_opens_a_game_in_progress_as_spectator(
 
 def test_a_guest_is_told_to_sign_up_and_then_plays(new_page: Any, web_hub: HubProcess) -> None:
     base = web_hub.url
-    guest = new_page(PHONE)
+    guest = new_page(SMALL_PHONE)
     open_lobby(guest, base)
     guest.click("#seek-open")
     mine = guest.locator('#seek-list li.seek[data-mine="true"]')

@@ -12,9 +12,8 @@ import re
 import secrets
 from typing import Any
 
-from test_e2e import DESKTOP, PHONE, shot
-
 import wsclient
+from pages import SMALL_PHONE, TALL_DESKTOP, shot
 
 Page = Any  # playwright.sync_api.Page
 HubProcess = Any  # services.HubProcess
@@ -37,7 +36,7 @@ def test_sign_up_confirm_by_the_mailed_link_then_play_rated(
     new_page: Any, web_hub: HubProcess
 ) -> None:
     base = web_hub.url
-    ann = new_page(DESKTOP)
+    ann = new_page(TALL_DESKTOP)
     email = sign_up_form(ann, base)
     shot(ann, "mail-signup-sent")
     # Nobody is logged in until the link is followed: no account, no banner.
@@ -82,7 +81,7 @@ def test_sign_up_confirm_by_the_mailed_link_then_play_rated(
 
 def test_forgot_password_reset_then_log_in(new_page: Any, web_hub: HubProcess) -> None:
     base = web_hub.url
-    page = new_page(PHONE)
+    page = new_page(SMALL_PHONE)
     email = sign_up_form(page, base)  # never confirmed: the reset link confirms it too
     page.wait_for_selector("#nav-login", state="attached")
     page.goto(base + "/login")
@@ -200,9 +199,9 @@ def test_a_squatters_sign_up_leaves_them_no_way_in_once_the_owner_confirms(
     # stops working, the owner's works.
     base = web_hub.url
     address = f"owner{secrets.token_hex(5)}@example.org"
-    squatter = new_page(DESKTOP)
+    squatter = new_page(TALL_DESKTOP)
     sign_up_as(squatter, base, address, "the squatter's words")
-    owner = new_page(PHONE)
+    owner = new_page(SMALL_PHONE)
     sign_up_as(owner, base, address, "the owner's own words")
     wsclient.MAILBOX.wait_blocking(address, "finish signing up")  # the second sign-up's
     owner.goto(wsclient.MAILBOX.wait_blocking(address, wsclient.CONFIRM).link("/verify-email/"))
@@ -217,7 +216,7 @@ def test_a_squatters_sign_up_leaves_them_no_way_in_once_the_owner_confirms(
 
     def login(password: str) -> int:
         return int(
-            new_page(DESKTOP)
+            new_page(TALL_DESKTOP)
             .context.request.post(
                 base + "/api/login",
                 data={"email": address, "password": password},
@@ -237,7 +236,7 @@ def test_a_squatters_sign_up_leaves_them_no_way_in_once_the_owner_confirms(
 
 
 def test_a_forged_link_says_so(new_page: Any, web_hub: HubProcess) -> None:
-    page = new_page(DESKTOP)
+    page = new_page(TALL_DESKTOP)
     page.goto(web_hub.url + "/verify-email/" + "x" * 43)
     page.wait_for_selector('#verify-email-status[data-state="token_unknown"]')
     assert "not one we sent" in page.inner_text("#verify-email-status")

@@ -14,9 +14,18 @@ import time
 from typing import Any
 
 import pytest
-from test_e2e import SHOTS, shot, sign_up, wait_my_turn
-from test_e2e_accounts import follow_confirmation
-from test_e2e_experience import PASSWORD, SIZES, click_move, name_of
+
+from pages import (
+    PASSWORD,
+    SHOTS,
+    SIZES,
+    click_squares,
+    follow_confirmation,
+    name_of,
+    shot,
+    sign_up,
+    wait_my_turn,
+)
 
 Page = Any
 HubProcess = Any
@@ -80,7 +89,7 @@ def test_a_newcomer_is_at_the_board_from_the_invitation_card(
     # They play: the attacker's first move reaches the other side.
     by_side = {p.get_attribute(".page-game", "data-side"): p for p in (host, newcomer)}
     legal = wait_my_turn(by_side["attackers"], 0)
-    click_move(by_side["attackers"], legal[0])
+    click_squares(by_side["attackers"], legal[0])
     by_side["defenders"].wait_for_selector('.board[data-ply="1"]')
 
     # Nothing else before the address is confirmed: no new game, no lobby.

@@ -14,18 +14,21 @@ import secrets
 from typing import Any
 
 import pytest
-from test_e2e import shot, sign_up, wait_my_turn
-from test_e2e_experience import (
+
+import wsclient
+from pages import (
     DESKTOP,
     PHONE,
     SIZES,
-    click_move,
+    click_squares,
     friend_game_via_home,
     in_view,
     name_of,
+    shot,
+    sign_up,
+    true_in_page,
+    wait_my_turn,
 )
-
-import wsclient
 
 Page = Any
 HubProcess = Any
@@ -74,15 +77,6 @@ def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
         and inner["x"] + inner["width"] <= outer["x"] + outer["width"] + 0.5
         and inner["y"] + inner["height"] <= outer["y"] + outer["height"] + 0.5
     )
-
-
-def until(page: Page, script: str, tries: int = 400) -> None:
-    """Poll a predicate in the page (the site's CSP forbids wait_for_function's eval)."""
-    for _ in range(tries):
-        if page.evaluate(script):
-            return
-        page.wait_for_timeout(50)
-    raise AssertionError(f"never true: {script}")
 
 
 def open_menu(page: Page) -> None:
@@ -191,7 +185,7 @@ def test_the_connection_pill_and_retry_stay_inside_the_header(
     page.evaluate("window.__brandubh.dropConnection(60000)")
     page.wait_for_selector('#conn[data-state="down"]')
     page.wait_for_selector("#conn-retry", state="visible")
-    until(page, "document.getElementById('conn').textContent.includes('retrying in')")
+    true_in_page(page, "document.getElementById('conn').textContent.includes('retrying in')")
     assert box(page, "#top") == header  # the header keeps its size
     for sel in ("#conn", "#conn-retry"):
         assert inside(box(page, sel), header), f"{sel} leaves the header: {box(page, sel)}"
@@ -216,7 +210,7 @@ def test_the_phone_game_page_fits_one_screen(new_page: Any, web_hub: HubProcess)
     page.wait_for_selector('.page-game[data-status="active"]')
     side = page.get_attribute(".page-game", "data-side")
     legal = wait_my_turn(page, 0 if side == "attackers" else 1)
-    click_move(page, legal[0])
+    click_squares(page, legal[0])
     ply = 2 if side == "attackers" else 3
     wait_my_turn(page, ply)
     for sel in ("#status-line", "#bar-top", ".board", "#bar-bottom", "#controls"):
@@ -265,7 +259,7 @@ def test_confirming_the_mailed_link_logs_the_page_in_without_a_reload(
     # The header says so at once, and the socket speaks for the account.
     page.wait_for_selector("#nav-profile:has-text('Carol Confirm')", state="attached")
     assert page.locator("#nav-login").count() == 0
-    until(page, "window.__brandubh.live.player?.name === 'Carol Confirm'")
+    true_in_page(page, "window.__brandubh.live.player?.name === 'Carol Confirm'")
     if size is PHONE:
         open_menu(page)
     assert page.locator("#nav-profile").is_visible()
@@ -345,7 +339,7 @@ def test_own_clicked_moves_slide_and_captured_pieces_fade(
         mover = pages["attackers" if ply % 2 == 0 else "defenders"]
         legal = wait_my_turn(mover, ply)
         played = next(m for m in legal if m.startswith(move))
-        click_move(mover, played)
+        click_squares(mover, played)
         for p in pages.values():
             p.wait_for_selector(f'.board[data-ply="{ply + 1}"]')
         dest = move.split("-")[1]
@@ -371,7 +365,7 @@ def test_the_replay_shows_the_names_and_its_steps_above_the_fold(
     page.wait_for_selector('.page-game[data-status="active"]')
     side = page.get_attribute(".page-game", "data-side")
     first = 0 if side == "attackers" else 1
-    click_move(page, wait_my_turn(page, first)[0])
+    click_squares(page, wait_my_turn(page, first)[0])
     wait_my_turn(page, first + 2)
     page.goto(f"{web_hub.url}/replay/{game_id}")
     page.wait_for_selector("#replay-caption:not(:empty)")

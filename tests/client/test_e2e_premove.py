@@ -9,62 +9,33 @@ Screenshots go to test-output/screenshots/.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
 import pytest
-from test_e2e import board, from_to, keyboard_move, shot, square, wait_my_turn, wait_ply
-from test_e2e_experience import (
+
+from pages import (
     DESKTOP,
     PHONE,
     SIZES,
-    click_move,
+    board,
+    click_squares,
     friend_game_via_home,
+    from_to,
+    keyboard_move,
     name_of,
+    server_moves,
     shifts,
+    shot,
+    square,
+    wait_my_turn,
+    wait_ply,
     watch_shifts,
 )
 
 Page = Any
 HubProcess = Any
-
-
-@pytest.fixture
-def touch_page(browser: Any) -> Iterator[Callable[[dict[str, int]], Page]]:
-    """Pages in fresh contexts; at the phone's size a touch screen (taps, not clicks).
-    Each test fails if a page raised a JavaScript error."""
-    contexts: list[Any] = []
-    pages: list[Page] = []
-
-    def make(size: dict[str, int]) -> Page:
-        phone = size is PHONE
-        ctx = browser.new_context(viewport=size, has_touch=phone, is_mobile=phone)
-        ctx.set_default_timeout(30_000)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.errors = []
-        page.on("pageerror", lambda exc: page.errors.append(str(exc)))
-        pages.append(page)
-        return page
-
-    yield make
-    errors = [e for p in pages for e in p.errors]
-    for ctx in contexts:
-        ctx.close()
-    assert errors == [], errors
-
-
-def server_moves(base: str, game_id: str, count: int) -> list[str]:
-    """The game's moves on the server once it has `count` of them (polled: moves are async)."""
-    moves: list[str] = []
-    for _ in range(300):
-        moves = httpx.get(f"{base}/api/games/{game_id}").json()["moves"]
-        if len(moves) >= count:
-            return list(moves)
-        time.sleep(0.05)
-    raise AssertionError(f"the game has {moves}, not {count} moves")
 
 
 def pick(page: Page, move: str, touch: bool) -> None:
@@ -119,7 +90,7 @@ def test_a_premove_is_played_when_the_turn_arrives(
     assert httpx.get(f"{base}/api/games/{game_id}").json()["moves"] == []
 
     # The attackers move; the defenders' premove follows with nobody touching their page.
-    click_move(att, "g4-g3")
+    click_squares(att, "g4-g3")
     assert server_moves(base, game_id, 2) == ["g4-g3", "d3-c3"]
     state = httpx.get(f"{base}/api/games/{game_id}").json()["state"]
     assert state["ply"] == 2 and state["turn"] == "attackers"
@@ -146,19 +117,19 @@ def test_a_premove_is_played_when_the_turn_arrives(
         dfn.click("#status-line")
     dfn.wait_for_selector('.board[data-queued=""]')
     assert dfn.get_attribute("#game-notice", "data-premove") == ""
-    click_move(att, "g3-g2")
+    click_squares(att, "g3-g2")
     # The turn has arrived and nothing went out: the board waits for the defenders' own move.
     legal = wait_my_turn(dfn, 3)
     assert "e4-e3" in legal  # it would have been legal
     assert httpx.get(f"{base}/api/games/{game_id}").json()["moves"] == ["g4-g3", "d3-c3", "g3-g2"]
 
     # 3. A premove the opponent's move makes illegal is dropped, with a word why.
-    click_move(dfn, "e4-e3")
+    click_squares(dfn, "e4-e3")
     wait_my_turn(att, 4)
     wait_ply(dfn, 4)
     pick(dfn, "c3-c2", touch)
     assert_queued(dfn, "c3-c2")
-    click_move(att, "d2-c2")  # onto the premove's destination
+    click_squares(att, "d2-c2")  # onto the premove's destination
     wait_my_turn(dfn, 5)
     dfn.wait_for_selector("#game-notice:has-text('dropped')")
     assert "Your premove c3-c2 was dropped: it is not legal after d2-c2." in dfn.inner_text(

@@ -15,7 +15,8 @@ import secrets
 from typing import Any
 
 import pytest
-from test_e2e import click_move, shot, sign_up, wait_my_turn  # the first browser tests' helpers
+
+from pages import click_move, shot, sign_up, wait_my_turn
 
 Page = Any  # playwright.sync_api.Page (imported lazily: the browser fixture may skip)
 HubProcess = Any  # conftest.HubProcess

@@ -3,7 +3,6 @@ every error path, the login rate limits, and games against people needing an acc
 
 from __future__ import annotations
 
-import asyncio
 import statistics
 import time
 from typing import Any
@@ -18,7 +17,8 @@ from brandubh.hub.accounts.sessions import session_id
 from brandubh.hub.errors import Refusal
 from brandubh.hub.redis import keys
 from brandubh.store import Store
-from services import HubProcess
+from services import HubProcess, sync_client
+from waiting import wait_for
 from wsclient import PASSWORD, Msg, Player, Socket
 
 
@@ -33,6 +33,7 @@ def error_of(r: httpx.Response) -> str:
 # -- signing up ----------------------------------------------------------------------------
 
 
+@pytest.mark.cluster
 async def test_a_guest_signs_up_and_keeps_their_id_under_a_new_token(hub: HubProcess) -> None:
     guest = await Player(hub.url).start()
     await guest.create_game(opponent="bot")  # the first act makes the guest session
@@ -251,6 +252,7 @@ async def test_the_stored_session_and_password_hold_nothing_usable(
 # -- logging out -----------------------------------------------------------------------------
 
 
+@pytest.mark.cluster
 async def test_logout_ends_the_session_and_closes_its_sockets_on_every_hub(
     hub: HubProcess, hub2: HubProcess
 ) -> None:
@@ -315,6 +317,7 @@ async def test_a_socket_of_an_ended_session_is_closed_even_without_the_notice(
 # -- changing the password -----------------------------------------------------------------
 
 
+@pytest.mark.cluster
 async def test_change_password(hub: HubProcess, hub2: HubProcess) -> None:
     p = await fresh_account(hub.url)
     other = Player(hub2.url)
@@ -367,6 +370,7 @@ async def attempts_from(p: Player, n: int, email: str, password: str = "wrong pa
     return [(await p.login(email, password)).status_code for _ in range(n)]
 
 
+@pytest.mark.cluster
 async def test_login_limit_per_account(start_hub: Any, fresh_redis_url: str) -> None:
     h = start_hub({"BRANDUBH_LOGIN_PER_ACCOUNT": "3"}, redis=fresh_redis_url)
     p = await fresh_account(h.url)
@@ -420,7 +424,10 @@ async def test_login_limit_overall_and_the_window_slides(
     # The overall limit is no off switch: an address that has not failed still gets in.
     owner = await fresh_account(h.url)
     assert (await owner.login()).status_code == 200
-    await asyncio.sleep(2.2)  # the window has slid past the attempts
+    r = sync_client(fresh_redis_url)
+    overall = f"{keys.login_limits()}:all"  # expires with its window (limits.py)
+    await wait_for(lambda: not r.exists(overall), "the window to slide past the attempts", 10)
+    r.close()
     assert await attempts_from(late, 1, "late@example.org") == [401]
     await late.close()
     await owner.close()
@@ -429,6 +436,7 @@ async def test_login_limit_overall_and_the_window_slides(
 # -- games against people need an account --------------------------------------------------
 
 
+@pytest.mark.cluster
 async def test_friend_games_need_accounts_and_are_rated_by_default(hub: HubProcess) -> None:
     guest = await Player(hub.url).start()
     r = await guest.http.post("/api/games", json={"opponent": "friend"})
@@ -474,13 +482,12 @@ async def test_a_guest_who_signs_up_keeps_their_bot_games(hub: HubProcess) -> No
     await sock.close()
     await guest.signup()
     assert guest.id == guest.me["id"]
-    deadline = time.monotonic() + 10
-    while True:
+
+    async def archived() -> Any:
         listed = (await guest.http.get(f"/api/players/{guest.id}/games")).json()
-        if listed["games"]:
-            break
-        assert time.monotonic() < deadline, "the bot game never reached the archive"
-        await asyncio.sleep(0.1)
+        return listed if listed["games"] else None
+
+    listed = await wait_for(archived, "the bot game in the archive", 10, 0.1)
     [game] = listed["games"]
     assert game["id"] == created["id"] and game["opponent"] == "bot"
     assert game["rated"] is False and game["result"]["reason"] == "resignation"

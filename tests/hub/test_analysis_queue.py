@@ -7,8 +7,7 @@ service's URLs."""
 from __future__ import annotations
 
 import threading
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,16 +20,9 @@ from brandubh.hub.config import Settings
 from brandubh.hub.redis import keys, lua_source
 from brandubh.run.cli import main
 from services import sync_client
+from waiting import wait_for_sync
 
 Q = keys.analysis_queue()
-
-
-def wait_until(check: Callable[[], object], what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout:g} s")
-        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -162,11 +154,11 @@ def test_a_job_queued_wakes_an_idle_worker_and_the_tokens_are_capped(
     thread.start()
     try:
         # Idle: blocked on the wake list (a client in BLPOP), having found nothing.
-        wait_until(lambda: b"cmd=blpop" in r.execute_command("CLIENT", "LIST"), "BLPOP")
+        wait_for_sync(lambda: b"cmd=blpop" in r.execute_command("CLIENT", "LIST"), "BLPOP")
         job = ["kind", "g", "ruleset", "nielsen", "position", "", "version", 1]
         call(r, "request", "woken", 10, WAKE_MAX, *job, "moves", "g4-g3 a1-a9", "nodes", 50)
         # The illegal line is dropped at once by whichever worker takes it: this one.
-        wait_until(lambda: r.zscore(Q, "woken") is None, "the job taken")
+        wait_for_sync(lambda: r.zscore(Q, "woken") is None, "the job taken")
     finally:
         done.set()
         r.lpush(wake, 1)  # let the blocked call return so the thread sees the stop

@@ -2,12 +2,11 @@
 worker processes (``brandubh analyse-worker``) and PostgreSQL. A request is queued once and
 done once, the same as the analysis computed here; a worker SIGKILLed mid-analysis leaves
 the job to another; progress reaches a socket that follows it; every refusal has its code.
-The search's budget is tiny (BRANDUBH_ANALYSIS_NODES) so each test is quick. test_cluster.py
-runs the first ones again on a Redis Cluster."""
+The search's budget is tiny (BRANDUBH_ANALYSIS_NODES) so each test is quick. The first ones,
+marked `cluster`, run again on a Redis Cluster."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
@@ -25,6 +24,7 @@ import pytest
 from brandubh.analysis import ANALYSIS_VERSION, analyse_game
 from brandubh.engine import Game
 from services import CLUSTER_URLS, TEST_ENV, HubProcess
+from waiting import wait_for
 from wsclient import Player, friend_game, seated
 
 # The king escapes in 8 plies (nielsen): a finished game between two accounts.
@@ -48,7 +48,7 @@ class Worker:
             "DATABASE_URL": database_url,
             "BRANDUBH_ANALYSIS_LEASE_MS": str(lease_ms),
             "BRANDUBH_LOG_LEVEL": "info",
-            # On a cluster (test_cluster.py runs some of these tests there), its client.
+            # On a cluster (the tests marked `cluster` run there too), its client.
             "BRANDUBH_REDIS_CLUSTER": "1" if redis_url in CLUSTER_URLS else "0",
         }
         self.proc = subprocess.Popen(
@@ -72,7 +72,7 @@ class Worker:
 
     async def ready(self) -> None:
         """Until it has started and looks for jobs (a minute at most)."""
-        await wait_for(self._waiting, "the worker's start")
+        await wait_for(self._waiting, "the worker's start", timeout=60)
 
     async def _waiting(self) -> bool:
         return "waiting for jobs" in self.output
@@ -116,16 +116,6 @@ async def finished_game(url: str, moves: list[str] = QUICK_ESCAPE) -> tuple[str,
     return game, alice, bob
 
 
-async def wait_for(check: Callable[[], Any], what: str, tries: int = 600) -> Any:
-    """Poll ``check`` (an awaitable factory) until it gives a true value (at most a minute)."""
-    for _ in range(tries):
-        got = await check()
-        if got:
-            return got
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"{what}: not within a minute")
-
-
 async def stored_rows(database_url: str, game_id: str) -> int:
     conn = await asyncpg.connect(database_url)
     try:
@@ -141,6 +131,7 @@ def expected(moves: list[str], nodes: int = NODES) -> dict[str, Any]:
     return data
 
 
+@pytest.mark.cluster
 async def test_a_request_is_queued_once_done_once_and_the_same_everywhere(
     start_hub: Callable[..., HubProcess],
     fresh_redis_url: str,
@@ -189,6 +180,7 @@ async def test_a_request_is_queued_once_done_once_and_the_same_everywhere(
         await player.close()
 
 
+@pytest.mark.cluster
 async def test_a_worker_killed_mid_analysis_leaves_the_job_to_another(
     start_hub: Callable[..., HubProcess],
     fresh_redis_url: str,
@@ -284,6 +276,7 @@ def mirrored(position: str) -> str:
     return "/".join(ranks) + " " + side
 
 
+@pytest.mark.cluster
 async def test_board_evaluations_are_cached_and_never_of_ones_own_game(
     start_hub: Callable[..., HubProcess],
     fresh_redis_url: str,
@@ -392,6 +385,6 @@ async def test_serve_starts_a_worker_by_default(
         status = (await alice.http.get(f"/api/games/{game}/analysis")).json()
         return bool(status["status"] == "done")
 
-    await wait_for(done, "the analysis by serve's worker")
+    await wait_for(done, "the analysis by serve's worker", timeout=60)
     await alice.close()
     await bob.close()

@@ -3,26 +3,22 @@ in the same shapes (state, record, positions, archive lists, a spectator's snaps
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Callable
 
 import redis
 
 from brandubh.hub.redis import keys
 from services import HubProcess
+from waiting import wait_for
 from wsclient import Player, friend_game, seated
 
 QUICK_ESCAPE = ["g4-g3", "d5-g5", "g3-g2", "Kd4-d5", "g2-g3", "Kd5-a5", "g3-g2", "Ka5-a7"]
 GRACE = {"BRANDUBH_LIVE_GRACE_S": "1", "BRANDUBH_ARCHIVE_POLL_S": "0.2"}
 
 
-def gone_from_redis(r: redis.Redis, game: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
+async def gone_from_redis(r: redis.Redis, game: str, timeout: float = 20.0) -> None:
     live = [keys.game(game), keys.events(game), keys.acks(game), keys.seed(game)]
-    while r.exists(*live):
-        assert time.monotonic() < deadline, "the game's keys did not expire after the grace"
-        time.sleep(0.1)
+    await wait_for(lambda: not r.exists(*live), "the game's keys to expire", timeout, 0.1)
 
 
 async def test_an_ended_game_reads_the_same_after_redis_let_it_go(
@@ -47,11 +43,10 @@ async def test_an_ended_game_reads_the_same_after_redis_let_it_go(
         ]
         return listed
 
-    while not await archived():
-        await asyncio.sleep(0.1)
+    await wait_for(archived, "the game in alice's archive", every=0.1)
     before = await read_all()
     assert before[0]["state"]["status"] == "ended"  # type: ignore[index]
-    gone_from_redis(redis_sync, game)
+    await gone_from_redis(redis_sync, game)
     after = await read_all()
     assert after == before
     assert after[0]["state"]["seed"]  # type: ignore[index]

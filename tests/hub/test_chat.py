@@ -16,6 +16,7 @@ import pytest
 from brandubh.hub.chat.service import PER_ACCOUNT, PER_ROOM
 from brandubh.store import Store
 from services import HubProcess
+from waiting import wait_for
 from wsclient import Player, Socket, friend_game
 
 Msg = dict[str, Any]
@@ -258,11 +259,12 @@ async def test_a_report_is_kept_and_the_player_chat_archived_for_its_players(
         assert [(r.text, r.author_id, r.reporter_id) for r in reports] == [
             ("rude words", alice.id, bob.id)
         ]
-        for _ in range(200):  # the ending's archive runs beside the game
+
+        async def both_archived() -> Any:  # the ending's archive runs beside the game
             archived = await store.archived_chat(game)
-            if len(archived) == 2:
-                break
-            await asyncio.sleep(0.05)
+            return archived if len(archived) == 2 else None
+
+        archived = await wait_for(both_archived, "the chat's two lines archived", 10)
         assert [x["text"] for x in archived] == ["rude words", "Good game"]
     finally:
         await store.close()

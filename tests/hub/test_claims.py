@@ -7,7 +7,6 @@ outage list); the grace is shortened with BRANDUBH_CLAIM_GRACE_S.
 from __future__ import annotations
 
 import asyncio
-import time
 from typing import Any
 
 import redis
@@ -15,7 +14,8 @@ import redis
 from brandubh import fairplay
 from brandubh.engine import parse_record
 from brandubh.hub.redis import keys
-from services import HubProcess, sync_client
+from services import HubProcess, redis_ms, sync_client
+from waiting import wait_for
 from wsclient import Msg, Player, Socket, friend_game, seated, side_of
 
 GRACE_S = 4
@@ -80,7 +80,8 @@ async def test_a_claim_holds_after_the_grace_across_hubs_not_before_nor_once_bac
     assert too_soon["t"] == "error" and too_soon["code"] == "claim_too_soon"
     assert "you may claim in" in too_soon["message"]
 
-    await asyncio.sleep(GRACE_S + 0.5)  # the grace passes, then Bob comes back
+    # The grace passes (by Redis's clock, which stamped his going), then Bob comes back.
+    await wait_for(lambda: redis_ms(r) > first + GRACE_S * 1000, "the grace to pass")
     back = await bob.connect(h2.url)
     await back.watch(game)
     await a.recv_until(lambda m: m["t"] == "presence" and bob.id in m["online"])
@@ -167,7 +168,9 @@ async def test_the_time_the_service_was_down_does_not_count(
     since = await gone_since(seats["alice"], game, bob)
     h1.kill()  # the whole service goes down, before the grace is over
     h2.kill()
-    await asyncio.sleep(GRACE_S + 1.0)  # longer than the grace: all of it inside the outage
+    # The whole service down for longer than the grace (the subject of the test: no signal
+    # can stand for an outage's length).
+    await asyncio.sleep(GRACE_S + 1.0)
     h3 = start_hub(env, redis=fresh_redis_url)
     a = await alice.connect(h3.url)
     await a.watch(game)
@@ -183,10 +186,9 @@ async def test_the_time_the_service_was_down_does_not_count(
 
 async def rating(p: Player, ruleset: str = "nielsen") -> Msg:
     """The player's rating once it counts a game (archived and rated by the hub)."""
-    deadline = time.monotonic() + 20
-    while True:
+
+    async def rated() -> Msg | None:
         got = (await p.http.get(f"/api/players/{p.id}")).json()["ratings"].get(ruleset)
-        if got and got["games"] >= 1:
-            return dict(got)
-        assert time.monotonic() < deadline, "never rated"
-        await asyncio.sleep(0.1)
+        return dict(got) if got and got["games"] >= 1 else None
+
+    return await wait_for(rated, f"{p.id} rated", 20, 0.1)

@@ -1,16 +1,16 @@
 """The service on a real Redis Cluster (three masters, three replicas, on loopback).
 
-The fixtures below put this module's hubs on the session's cluster with
-BRANDUBH_REDIS_CLUSTER=1; the tests imported from the other modules then run here,
-unchanged, on the cluster: whole games between two hubs, spectators, reconnect and
-catch-up, events only to the hubs that follow the game (sharded channels), resends,
-draws, resignation, deadlines, the bot, conditional moves (across a hub SIGKILL too), the
-lobby, matches, sessions and login limits, analysis by the bot (the queue, its workers, one
-SIGKILLed mid-analysis, board evaluations).
-The tests written here are the cluster's own: games spread over the masters, a master
-SIGKILLed mid-game (its replica takes over, the players on two hubs), a deadline on it
-fires once, and a master restarted with no replica (its games pause and go on, nothing
-acknowledged lost).
+The tests marked `cluster` in the other modules run twice, the second time with their hubs
+and clients on the session's cluster (the redis_kind fixture, tests/conftest.py): whole
+games between two hubs, spectators, reconnect and catch-up, events only to the hubs that
+follow the game (sharded channels), resends, draws, resignation, deadlines, the bot,
+conditional moves (across a hub SIGKILL too), the lobby, matches, tournaments, sessions and
+login limits, analysis by the bot (the queue, its workers, one SIGKILLed mid-analysis,
+board evaluations).
+The tests written here are the cluster's own (redis_kind is 'cluster' for all of them):
+games spread over the masters, a master SIGKILLed mid-game (its replica takes over, the
+players on two hubs), a deadline on it fires once, and a master restarted with no replica
+(its games pause and go on, nothing acknowledged lost).
 """
 
 from __future__ import annotations
@@ -22,146 +22,22 @@ from typing import Any
 
 import pytest
 import redis
-from test_accounts import (  # noqa: F401  (run here, on the cluster)
-    test_a_guest_signs_up_and_keeps_their_id_under_a_new_token,
-    test_change_password,
-    test_friend_games_need_accounts_and_are_rated_by_default,
-    test_login_limit_per_account,
-    test_logout_ends_the_session_and_closes_its_sockets_on_every_hub,
-)
-from test_analysis_service import (  # noqa: F401  (the queue's keys share one slot: {ana})
-    analysis_workers,
-    test_a_request_is_queued_once_done_once_and_the_same_everywhere,
-    test_a_worker_killed_mid_analysis_leaves_the_job_to_another,
-    test_board_evaluations_are_cached_and_never_of_ones_own_game,
-)
-from test_conditional import (  # noqa: F401
-    test_a_conditional_line_answers_the_opponents_move_and_the_opponent_never_learns_it,
-    test_conditional_moves_across_a_hub_sigkill,
-)
-from test_fanout import (  # noqa: F401
-    test_a_hub_with_no_socket_of_a_game_receives_none_of_its_events,
-)
-from test_lifecycle import (  # noqa: F401
-    FAST,
-    test_a_deadline_fires_once_with_two_hubs_even_when_one_dies,
-    test_a_first_move_that_never_comes_aborts_the_game,
-    test_abort_before_both_moved_and_its_refusal_after,
-    test_draw_offer_accepted,
-    test_rematch_offered_then_accepted_starts_a_new_game,
-    test_resignation_at_any_time,
-)
-from test_lobby import (  # noqa: F401
-    test_a_live_seek_vanishes_with_its_socket_a_correspondence_seek_stays,
-    test_a_seek_is_accepted_across_hubs_and_both_land_in_one_game,
-    test_quick_pairing_waits_for_a_close_rating_then_widens,
-    test_seek_errors,
-)
-from test_matches import test_a_match_swaps_sides_and_reports_the_score  # noqa: F401
-from test_play import (  # noqa: F401
-    test_a_guest_plays_the_bot_to_the_end,
-    test_players_on_two_hub_processes_share_one_game,
-    test_two_players_play_a_whole_game_each_event_once_in_order,
-)
-from test_spectate_reconnect import (  # noqa: F401
-    test_a_message_id_reused_for_another_move_is_refused_not_dropped,
-    test_a_resent_move_is_applied_once_and_acknowledged_twice,
-    test_reconnect_far_behind_gets_a_snapshot,
-    test_reconnect_with_last_event_gets_exactly_what_was_missed,
-    test_spectator_sees_every_move_and_cannot_act,
-    test_two_different_moves_for_one_ply_exactly_one_applies,
-)
-from test_sweep import (  # noqa: F401  (one script call a bucket there, per node)
-    hubs,
-    test_two_schedulers_fire_each_deadline_once,
-)
-from test_tournaments import (  # noqa: F401  (a tournament's keys: one hash tag)
-    test_an_arena_of_four_on_one_hub,
-    test_rounds_run_to_the_end,
-)
 
 from brandubh.hub.redis import keys
 from brandubh.run.redis_server import EmbeddedCluster, RedisNotFound
-from services import CLUSTER_URLS, HubProcess, mail_env, missing
+from games import FAST
+from services import CLUSTER_ENV, HubProcess, mail_env, missing
 from wsclient import Player, Socket, friend_game, side_of
 
-CLUSTER = {"BRANDUBH_REDIS_CLUSTER": "1"}
-
-
-# -- this module's hubs are on the cluster --------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def redis_url(redis_cluster: EmbeddedCluster) -> str:
-    CLUSTER_URLS.add(redis_cluster.url)
-    return redis_cluster.url
-
 
 @pytest.fixture
-def fresh_redis_url(redis_cluster: EmbeddedCluster) -> str:
-    """The cluster, with the rate limits of earlier tests forgotten (the tests that ask
-    for a Redis of their own count attempts from zero)."""
-    client = redis.RedisCluster.from_url(redis_cluster.url)
-    try:
-        node = client.get_node_from_key(keys.login_limits())
-        found = client.scan_iter(match=f"{keys.login_limits()}*", target_nodes=node)
-        for key in list(found):
-            client.delete(key)
-    finally:
-        client.close()
-    CLUSTER_URLS.add(redis_cluster.url)
-    return redis_cluster.url
+def redis_kind() -> str:
+    """This module's hubs and clients are on the session's cluster."""
+    return "cluster"
 
 
-@pytest.fixture
-def redis_sync(redis_cluster: EmbeddedCluster) -> Iterator[redis.RedisCluster]:
-    client = redis.RedisCluster.from_url(redis_cluster.url)
-    yield client
-    client.close()
-
-
-def cluster_hub(
-    url: str, database_url: str, mailbox: Any, env: dict[str, str] | None = None, workers: int = 1
-) -> HubProcess:
-    return HubProcess(
-        url, {**mail_env(mailbox), **CLUSTER, **(env or {})}, workers, database_url=database_url
-    )
-
-
-@pytest.fixture(scope="module")
-def hub(redis_cluster: EmbeddedCluster, database_url: str, mailbox: Any) -> Iterator[HubProcess]:
-    proc = cluster_hub(redis_cluster.url, database_url, mailbox).start()
-    yield proc
-    proc.stop()
-
-
-@pytest.fixture(scope="module")
-def hub2(redis_cluster: EmbeddedCluster, database_url: str, mailbox: Any) -> Iterator[HubProcess]:
-    proc = cluster_hub(redis_cluster.url, database_url, mailbox).start()
-    yield proc
-    proc.stop()
-
-
-@pytest.fixture
-def start_hub(
-    redis_cluster: EmbeddedCluster, database_url: str, mailbox: Any
-) -> Iterator[Callable[..., HubProcess]]:
-    started: list[HubProcess] = []
-
-    def start(
-        env: dict[str, str] | None = None,
-        workers: int = 1,
-        redis: str | None = None,
-        database: str | None = None,
-    ) -> HubProcess:
-        url = redis or redis_cluster.url
-        proc = cluster_hub(url, database or database_url, mailbox, env, workers)
-        started.append(proc.start())
-        return proc
-
-    yield start
-    for proc in started:
-        proc.stop()
+def hub_on(url: str, database_url: str, mailbox: Any) -> HubProcess:
+    return HubProcess(url, {**mail_env(mailbox), **CLUSTER_ENV}, database_url=database_url)
 
 
 # -- the cluster's own tests --------------------------------------------------------------
@@ -301,7 +177,9 @@ async def test_a_deadline_on_a_failed_over_master_fires_once(
             raise
         assert ended["state"]["result"]["reason"] == "timeout"
         redis_cluster.wait_ok(20)
-        await asyncio.sleep(1.0)  # both schedulers have had time to fire it again
+        # Neither scheduler fires it again: each polls every 20 ms here, and a second firing
+        # that was refused sends no signal.
+        await asyncio.sleep(0.5)
         events = redis_sync.lrange(keys.events(game), 0, -1)
         assert len(events) == ended["n"]  # the timeout is the last event, and there is one
     finally:
@@ -325,7 +203,7 @@ def bare_cluster(tmp_path: Path) -> Iterator[EmbeddedCluster]:
 async def test_a_master_restarted_without_replicas_its_games_pause_and_go_on(
     bare_cluster: EmbeddedCluster, database_url: str, mailbox: Any
 ) -> None:
-    hub = cluster_hub(bare_cluster.url, database_url, mailbox).start()
+    hub = hub_on(bare_cluster.url, database_url, mailbox).start()
     client = redis.RedisCluster.from_url(bare_cluster.url)
     try:
         game, players, sockets, state, n = await seat(hub.url)
@@ -337,7 +215,7 @@ async def test_a_master_restarted_without_replicas_its_games_pause_and_go_on(
         mover = sockets[state["turn"]]
         move = state["legal"][0]
         mid = await mover.move(game, state["ply"], move)
-        await asyncio.sleep(1.5)
+        await asyncio.sleep(1.5)  # the master stays down (the outage is the fault tested)
         bare_cluster.restart(down)
         bare_cluster.wait_ok(30)
         reply = await mover.reply_to(mid, timeout=30)

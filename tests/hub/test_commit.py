@@ -22,6 +22,7 @@ from brandubh.hub.live.state import GameState, Player
 from brandubh.hub.redis import keys
 from brandubh.hub.redis.lane import Lane
 from brandubh.hub.redis.scripts import Scripts
+from waiting import wait_for
 
 A, B = Player("u_ann", "Ann"), Player("u_bob", "Bob")
 HUB = "hub-here"
@@ -140,11 +141,7 @@ async def test_a_move_committed_under_a_cancelled_caller_still_reaches_the_hooks
             await mover
     finally:
         os.kill(redis_pid, signal.SIGCONT)
-    for _ in range(100):
-        if (state.id, state.seq + 1) in services["commits"]:
-            break
-        await asyncio.sleep(0.02)
-    assert (state.id, state.seq + 1) in services["commits"]
+    await wait_for(lambda: (state.id, state.seq + 1) in services["commits"], "the commit's hook", 5)
     assert services["lost"] == []
     after = await games.load(state.id)
     assert after.seq == state.seq + 1  # the commit ran, once

@@ -9,7 +9,6 @@ from typing import Any, cast
 import msgpack
 import pytest
 from redis.asyncio import Redis
-from test_changes import ALLOWANCE, A, D, running
 
 from brandubh.hub.errors import Refusal
 from brandubh.hub.live import changes, events, listings
@@ -24,6 +23,7 @@ from brandubh.hub.live.commit import (
 )
 from brandubh.hub.live.state import GameState
 from brandubh.hub.redis import Scripts, keys
+from states import ALLOWANCE, A, D, running
 
 SEED = bytes(range(32))
 

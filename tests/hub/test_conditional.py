@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 import redis
 
 from brandubh.engine import Game
@@ -70,6 +71,7 @@ def queued(r: redis.Redis, game: str) -> bool:
     return r.zscore(keys.conditional_jobs(keys.bucket(game)), game) is not None
 
 
+@pytest.mark.cluster
 async def test_a_conditional_line_answers_the_opponents_move_and_the_opponent_never_learns_it(
     hub: HubProcess, hub2: HubProcess, redis_sync: redis.Redis
 ) -> None:
@@ -176,6 +178,7 @@ async def test_conditional_moves_are_refused_with_a_code_that_says_why(hub: HubP
         await s.close()
 
 
+@pytest.mark.cluster
 async def test_conditional_moves_across_a_hub_sigkill(
     start_hub: Callable[..., HubProcess], redis_sync: redis.Redis
 ) -> None:

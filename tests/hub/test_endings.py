@@ -22,6 +22,7 @@ from brandubh.hub.redis import keys
 from brandubh.hub.redis.scripts import Scripts
 from brandubh.store import Store
 from services import HubProcess
+from waiting import wait_for
 from wsclient import Socket
 
 A, B = Player("u_ann", "Ann"), Player("u_bob", "Bob")
@@ -76,8 +77,8 @@ async def test_a_match_whose_step_never_ran_is_finished_by_the_sweep(
     assert await endings.finish(game1) is False  # the first step failed: still queued
     assert await r.zscore(keys.finished(keys.bucket(game1)), game1) is not None
     assert len((await matches.summary(match_id))["games"]) == 1
-    await asyncio.sleep(5.2)  # commit.py's ARCHIVE_GRACE_MS, then the sweep may take it
-    assert await endings.sweep() == 1
+    # Once commit.py's ARCHIVE_GRACE_MS has passed, the sweep takes it.
+    assert await wait_for(endings.sweep, "the sweep taking the game", 15, 0.1) == 1
     summary = await matches.summary(match_id)
     assert len(summary["games"]) == 2
     assert await r.zscore(keys.finished(keys.bucket(game1)), game1) is None
@@ -131,10 +132,7 @@ async def test_a_burst_beyond_the_live_slots_waits_in_the_hub_not_for_the_sweep(
         endings.on_commit(ended, 0, b"")
         endings.on_commit(ended, 0, b"")  # told twice
     assert len(endings._live) == MAX_LIVE
-    for _ in range(500):
-        if len(done) == len(ids):
-            break
-        await asyncio.sleep(0.02)
+    await wait_for(lambda: len(done) == len(ids), "every ending followed up", 10, 0.02)
     assert sorted(done) == ids  # every one, once, and no sweep ran
 
 

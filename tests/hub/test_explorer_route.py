@@ -3,14 +3,15 @@ bad rule set or position is answered 400 naming what is wrong."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
 
 from brandubh.engine import START_POSITION, Game
 from services import HubProcess
+from waiting import wait_for
 from wsclient import friend_game, seated
 
 QUICK_ESCAPE = ["g4-g3", "d5-g5", "g3-g2", "Kd4-d5", "g2-g3", "Kd5-a5", "g3-g2", "Ka5-a7"]
@@ -41,11 +42,12 @@ async def test_a_game_between_people_is_counted_once_archived(
         replay.play(QUICK_ESCAPE[0])
         replay.play(QUICK_ESCAPE[1])
         params = {"ruleset": "nielsen", "position": replay.position}
-        for _ in range(200):  # the hub archives the ended game within a poll or two
+
+        async def counted() -> Any:  # the hub archives the ended game within a poll or two
             answer = (await http.get("/api/explorer", params=params)).json()
-            if answer["moves"]:
-                break
-            await asyncio.sleep(0.1)
+            return answer if answer["moves"] else None
+
+        answer = await wait_for(counted, "the game in the explorer", 20, 0.1)
         assert answer["total"] == {"games": 1, "attackers": 0, "defenders": 1, "draws": 0}
         [entry] = answer["moves"]
         assert entry["move"] == QUICK_ESCAPE[2] and entry["games"] == 1

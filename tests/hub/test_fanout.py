@@ -8,12 +8,14 @@ import random
 from typing import Any
 
 import httpx
+import pytest
 import redis.asyncio as aioredis
 
 from brandubh.hub.redis import keys
 from brandubh.hub.redis.scripts import Scripts
 from brandubh.hub.wire.fanout import Fanout
 from services import HubProcess
+from waiting import wait_for
 from wsclient import Msg, Socket, friend_game, seated
 
 CORNERS = ("a1", "a7", "g1", "g7")
@@ -36,8 +38,9 @@ async def play(game: str, sockets: dict[str, Socket], state: Msg, n: int, count:
     return n
 
 
+@pytest.mark.cluster
 async def test_a_hub_with_no_socket_of_a_game_receives_none_of_its_events(
-    start_hub: Any,
+    start_hub: Any, redis_sync: Any
 ) -> None:
     players, watchers, idle = start_hub(), start_hub(), start_hub()
     game, alice, bob = await friend_game(players.url)
@@ -54,7 +57,9 @@ async def test_a_hub_with_no_socket_of_a_game_receives_none_of_its_events(
 
     # Once its last socket of the game leaves, the spectators' hub stops receiving it.
     await watcher.close()
-    await asyncio.sleep(0.5)  # (the unsubscribe is on its way; nothing is timed here)
+    await wait_for(  # the spectators' hub leaves the game's hubs as it unsubscribes
+        lambda: redis_sync.zcard(keys.game_hubs(game)) == 1, "the spectators' hub to leave"
+    )
     quiet = received(watchers)
     state = (await sockets["attackers"].seen_or_next(lambda m: m.get("n") == n))["state"]
     await play(game, sockets, state, n, 4)
@@ -178,11 +183,11 @@ async def test_a_hub_hears_only_what_other_hubs_commit_in_games_it_follows(
     assert await heard() == {there_id: list(range(n + 1, n2 + 1))}
 
     await remote.close()
-    for _ in range(50):  # the remote hub leaves the set once its socket's close is handled
-        if await redis_async.zcard(hubs) == 1:
-            break
-        await asyncio.sleep(0.1)
-    assert await redis_async.zcard(hubs) == 1
+
+    async def left() -> bool:  # the remote hub leaves the set once its socket's close is handled
+        return bool(await redis_async.zcard(hubs) == 1)
+
+    await wait_for(left, "the remote hub gone from the game's hubs", 5, 0.1)
     state = (await sockets["attackers"].seen_or_next(lambda m: m.get("n") == n2))["state"]
     n3 = await play(game, sockets, state, n2, 2)
     await local.event(n3)
@@ -252,10 +257,7 @@ async def test_the_entry_of_a_hub_that_died_runs_out_and_is_published_nothing(
             await scripts.notice(keys=[hubs], args=[keys.game_channel_stem("g1"), frame])
 
         await notice(b"one")
-        for _ in range(50):
-            if heard_live.frames and heard_dead.frames:
-                break
-            await asyncio.sleep(0.05)
+        await wait_for(lambda: heard_live.frames and heard_dead.frames, "both hubs hearing", 3)
         tasks[1].cancel()  # the dead hub: no goodbye, no renewal
         for _ in range(6):  # the live hub renews, past the dead one's time
             await asyncio.sleep(0.1)
@@ -267,8 +269,11 @@ async def test_the_entry_of_a_hub_that_died_runs_out_and_is_published_nothing(
         assert await r.zrange(hubs, 0, -1) == [b"live"]  # dropped by the renewal
         assert 0 < await r.pttl(hubs) <= 400  # the set goes with its latest entry
         tasks[0].cancel()  # the live hub dies too: nobody renews the set any more
-        await asyncio.sleep(0.5)
-        assert await r.exists(hubs) == 0
+
+        async def gone() -> bool:
+            return bool(await r.exists(hubs) == 0)
+
+        await wait_for(gone, "the set to expire with its latest entry", 5)
         assert heard_live.resyncs == 0  # its own entry never ran out
     finally:
         for task in tasks:

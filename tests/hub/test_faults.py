@@ -19,6 +19,7 @@ import websockets
 
 from brandubh.hub.redis import keys
 from services import DurableRedis
+from waiting import wait_for
 from wsclient import Msg, Player, Socket, friend_game, side_of
 
 GAMES = 6
@@ -36,26 +37,22 @@ class Play:
 
 
 async def connect(play: Play, side: str) -> Socket:
-    while True:
-        try:
-            sock = await play.players[side].connect()
-            await sock.send({"t": "watch", "game": play.game})
-            play.sockets[side] = sock
-            return sock
-        except (OSError, websockets.WebSocketException, TimeoutError, AssertionError):
-            await asyncio.sleep(0.2)
+    async def connected() -> Socket:
+        sock = await play.players[side].connect()
+        await sock.send({"t": "watch", "game": play.game})
+        play.sockets[side] = sock
+        return sock
+
+    failures = (OSError, websockets.WebSocketException, TimeoutError, AssertionError)
+    return await wait_for(connected, f"{side}'s socket", 120, 0.2, ignore=failures)
 
 
 async def state_of(play: Play) -> Msg:
-    while True:
-        try:
-            r = await play.players["attackers"].http.get(f"/api/games/{play.game}")
-            if r.status_code == 200:
-                state: Msg = r.json()["state"]
-                return state
-        except OSError:
-            pass
-        await asyncio.sleep(0.2)
+    async def answered() -> Msg | None:
+        r = await play.players["attackers"].http.get(f"/api/games/{play.game}")
+        return r.json()["state"] if r.status_code == 200 else None
+
+    return await wait_for(answered, "the game's state", 120, 0.2, ignore=(OSError,))
 
 
 async def reply(sock: Socket, msg_id: str) -> Msg | None:
@@ -125,8 +122,13 @@ async def run_through(durable_redis: DurableRedis, start_hub: Any, fault: str) -
         plays.append(Play(game, {side_of(state, p): p for p in (alice, bob)}))
     stop = asyncio.Event()
     tasks = [asyncio.create_task(play_on(p, stop)) for p in plays]
-    await asyncio.sleep(2)
-    before = sum(len(p.acked) for p in plays)
+
+    def acked() -> int:
+        return sum(len(p.acked) for p in plays)
+
+    await wait_for(lambda: all(p.acked for p in plays), "a move acknowledged in every game", 60)
+    before = acked()
+    # The fault's length is what is tested: no signal stands for it.
     if fault == "kill":
         durable_redis.kill()
         await asyncio.sleep(1)
@@ -135,7 +137,8 @@ async def run_through(durable_redis: DurableRedis, start_hub: Any, fault: str) -
         durable_redis.freeze()
         await asyncio.sleep(3)
         durable_redis.thaw()
-    await asyncio.sleep(4)
+    resumed = acked()
+    await wait_for(lambda: acked() > resumed, "a move acknowledged after the fault", 60)
     stop.set()
     await asyncio.gather(*tasks)
     after = sum(len(p.acked) for p in plays)

@@ -35,6 +35,7 @@ from brandubh.hub.http import site
 from brandubh.hub.redis import Scripts, keys
 from brandubh.run.redis_server import EmbeddedRedis
 from services import HubProcess
+from waiting import wait_for
 from wsclient import PASSWORD, Msg, Player, Socket, close_code, friend_game, seated
 
 # -- cross-site requests -------------------------------------------------------------------
@@ -255,7 +256,8 @@ async def test_the_access_log_never_shows_a_secret(start_hub: Any) -> None:
             for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
                 await client.request(method, path, content=b"{}")
                 await client.request(method, path + "/more?x=1", content=b"{}")
-    await asyncio.sleep(0.5)
+        await client.get("/api/rulesets?the-last-request")  # its log line comes last
+    await wait_for(lambda: "the-last-request" in "".join(h.log), "the last access log line")
     log = "".join(h.log)
     assert "/api/verify-email/[hidden]" in log, log  # the access log is on
     for token in tokens:
@@ -459,7 +461,8 @@ async def test_an_ended_session_cannot_act_even_without_the_notice(
     mover = sockets["attackers"]
     # The session ends in Redis, and the notice to the hubs is lost (never published).
     redis_sync.delete(keys.session(session_id(mover_player.cookie)))
-    await asyncio.sleep(1.2)  # past the socket's cached session check
+    # Past the socket's cached session check (a time to live: nothing to wait on).
+    await asyncio.sleep(1.2)
     # On a slow machine the periodic re-check may close the socket first: refused either way.
     with contextlib.suppress(websockets.ConnectionClosed):
         await mover.move(game, 0, state["legal"][0])
@@ -541,7 +544,9 @@ async def test_watcher_counts_are_coalesced(hub: HubProcess) -> None:
         await sock.send({"t": "ping", "n": 99})
         await sock.recv_until(lambda m: m["t"] == "pong" and m["n"] == 99)
     elapsed = time.monotonic() - started
-    await asyncio.sleep(0.8)  # the last count, held back, is published after its interval
+    # The last count, held back, is published after its interval; an earlier count may be
+    # 0 too, so its arrival is no signal that the last has come.
+    await asyncio.sleep(0.8)
     with contextlib.suppress(TimeoutError):
         while True:
             await player.recv(timeout=0.3)
@@ -724,10 +729,7 @@ async def test_the_bot_worker_dies_with_a_killed_hub(start_hub: Any) -> None:
     workers = descendants(h.pid)
     assert workers, "the bot's process pool never started"
     os.kill(h.pid, signal.SIGKILL)  # the hub only, not its process group
-    deadline = time.monotonic() + 10
-    while any(alive(p) for p in workers) and time.monotonic() < deadline:
-        await asyncio.sleep(0.1)
-    assert not any(alive(p) for p in workers), "the bot worker outlived its hub"
+    await wait_for(lambda: not any(alive(p) for p in workers), "the bot workers' exit", 10, 0.1)
 
 
 async def test_a_graceful_stop_closes_sockets_with_1001(start_hub: Any) -> None:
@@ -793,7 +795,9 @@ async def test_bot_turns_are_shared_fairly_between_players(
         return sum(m["t"] == "event" for s in socks.values() for m in s.frames)
 
     before = events()
-    await asyncio.sleep(0.5)  # the level-1 turn would be played well within this
+    # Nothing happens: the level-1 turn would be played well within this, and a turn not
+    # played sends no signal.
+    await asyncio.sleep(0.5)
     assert events() == before, "a hub with BRANDUBH_BOT_PROCESSES=0 played a bot turn"
     seen = len(socks["greedy"].frames), len(socks["other"].frames)
     start_hub({"BRANDUBH_BOT_PROCESSES": "1"}, redis=own_redis.url)
@@ -846,6 +850,8 @@ async def test_clients_leaving_abruptly_are_not_errors(start_hub: Any) -> None:
         ]
         if state["status"] != "active":
             break
+    # No error is logged: the aborted sockets' writes fail within this (an error not
+    # logged sends no signal).
     await asyncio.sleep(1)
     log = "".join(h.log)
     assert "ERROR" not in log and "Traceback" not in log, log

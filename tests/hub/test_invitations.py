@@ -10,16 +10,13 @@ import redis
 
 from brandubh.hub.redis import keys
 from services import HubProcess
+from waiting import wait_for
 from wsclient import Msg, Player, Socket, friend_game, lobby_socket, seated
 
 
 async def wait_archived(r: redis.Redis, game: str, timeout: float = 15.0) -> None:
     """The rater sets the live keys' expiry only once the game is in PostgreSQL."""
-    for _ in range(int(timeout / 0.05)):
-        if r.pttl(keys.game(game)) > 0:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"game {game} was not archived")
+    await wait_for(lambda: r.pttl(keys.game(game)) > 0, f"game {game} archived", timeout)
 
 
 async def my_games(player: Player) -> Msg:
@@ -123,11 +120,7 @@ async def test_a_withdrawn_match_challenge_leaves_no_match(
     r = await ann.http.post(f"/api/games/{created['id']}/withdraw", json={})
     assert r.status_code == 200, r.text
     await wait_archived(redis_sync, created["id"])
-    for _ in range(100):
-        if not redis_sync.exists(keys.match(created["match"])):
-            break
-        await asyncio.sleep(0.05)
-    assert not redis_sync.exists(keys.match(created["match"]))
+    await wait_for(lambda: not redis_sync.exists(keys.match(created["match"])), "the match gone", 5)
     assert not redis_sync.exists(keys.game(f"{created['match']}-2"))  # no second game
 
 

@@ -13,6 +13,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 
 from brandubh.hub.redis.lane import Lane
+from waiting import wait_for
 
 
 @pytest.fixture
@@ -35,10 +36,7 @@ async def test_a_cancelled_callers_reply_goes_to_its_orphan(
     with pytest.raises(asyncio.CancelledError):
         await call
     await r.rpush("q", b"late")
-    for _ in range(100):
-        if got:
-            break
-        await asyncio.sleep(0.02)
+    await wait_for(lambda: got, "the orphan told", 2, 0.02)
     assert got == [[b"q", b"late"]]
     # The lane goes on: the next caller gets its own reply, not the orphan's.
     assert await lane.call("PING") == b"PONG"
@@ -56,10 +54,7 @@ async def test_a_reply_lost_with_the_connection_tells_the_orphan_none(
     with pytest.raises(asyncio.CancelledError):
         await call
     await r.client_kill_filter(_id=lane_id)
-    for _ in range(100):
-        if got:
-            break
-        await asyncio.sleep(0.02)
+    await wait_for(lambda: got, "the orphan told", 2, 0.02)
     assert got == [None]
     assert await lane.call("PING") == b"PONG"  # a new connection
 

@@ -9,20 +9,20 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-import time
 from dataclasses import replace
 from typing import Any
 
 import msgpack
+import pytest
 import redis
 
 from brandubh import fairplay
 from brandubh.engine import Game, format_record, parse_record
 from brandubh.hub.redis import keys
-from services import sync_client
-from wsclient import Msg, Player, Socket, friend_game, seated
-
-FAST = {"BRANDUBH_TIME_SCALE": "0.01", "BRANDUBH_SCHEDULER_POLL_S": "0.02"}
+from games import FAST, play, quiet_line
+from services import redis_ms, sync_client
+from waiting import wait_for
+from wsclient import Msg, Player, friend_game, seated
 
 
 def stored_events(r: redis.Redis, game: str) -> list[Msg]:
@@ -33,47 +33,10 @@ def endings(events: list[Msg]) -> list[Msg]:
     return [e for e in events if e["state"]["status"] == "ended"]
 
 
-async def play(sockets: dict[str, Socket], viewer: Player, game: str, moves: list[str]) -> Msg:
-    """Play the given moves in turn; the state after the last."""
-    state = (await viewer.game(game))["state"]
-    for move in moves:
-        mover = sockets[state["turn"]]
-        mid = await mover.move(game, state["ply"], move)
-        reply = await mover.reply_to(mid)
-        assert reply["t"] == "ack", reply
-        state = (await viewer.game(game))["state"]
-    return state
-
-
-def quiet_line(plies: int, ruleset: str = "nielsen", seed: int = 1) -> list[str]:
-    """A line of moves from the start with no capture, no repeated position and no end."""
-    rng = random.Random(seed)
-    game = Game(ruleset)
-    line: list[str] = []
-    while len(line) < plies:
-        options = [m for m in game.legal_moves() if not m.captures]
-        rng.shuffle(options)
-        for move in options:
-            game.play(move)
-            if game.result is None and game.repetitions == 1:
-                line.append(str(move))
-                break
-            game.pop()
-        else:
-            raise AssertionError("no quiet move left; try another seed")
-    return line
-
-
-async def wait_for(pred: Any, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.05)
-
-
 # -- deadlines -----------------------------------------------------------------------------
 
 
+@pytest.mark.cluster
 async def test_a_deadline_fires_once_with_two_hubs_even_when_one_dies(
     start_hub: Any, fresh_redis_url: str
 ) -> None:
@@ -86,8 +49,10 @@ async def test_a_deadline_fires_once_with_two_hubs_even_when_one_dies(
     state = await play(sockets, alice, game, ["d1-c1", "d3-c3"])
     assert state["deadline"] is not None
     h1.kill()  # one scheduler dies during the wait; the other fires
-    await wait_for(lambda: endings(stored_events(r, game)), timeout=15)
-    await asyncio.sleep(1.0)  # room for a second (wrong) firing
+    await wait_for(lambda: endings(stored_events(r, game)), "the timeout", timeout=15)
+    # No second (wrong) firing: the surviving scheduler polls every 20 ms, and a firing
+    # that took the game twice would send no signal of its own.
+    await asyncio.sleep(0.5)
     events = stored_events(r, game)
     ends = endings(events)
     assert len(ends) == 1
@@ -136,6 +101,7 @@ async def test_a_move_racing_its_deadline_is_either_played_or_timed_out_never_bo
     assert sum(outcomes.values()) == trials
 
 
+@pytest.mark.cluster
 async def test_a_first_move_that_never_comes_aborts_the_game(start_hub: Any) -> None:
     hub = start_hub(FAST)
     game, alice, _ = await friend_game(hub.url, move_time=60)
@@ -155,12 +121,13 @@ async def test_a_short_restart_fires_a_deadline_that_passed_meanwhile(
     r = sync_client(fresh_redis_url)
     game, alice, bob = await friend_game(hub.url, move_time=60)
     sockets = await seated(game, alice, bob)
-    await play(sockets, alice, game, ["d1-c1", "d3-c3"])
+    state = await play(sockets, alice, game, ["d1-c1", "d3-c3"])
     hub.kill()
-    await asyncio.sleep(1.5)  # the 600 ms deadline passes while no hub runs
+    # The 600 ms deadline passes while no hub runs.
+    await wait_for(lambda: redis_ms(r) > state["deadline"], "Redis's clock past the deadline")
     assert not endings(stored_events(r, game))
     start_hub(env, redis=fresh_redis_url)
-    await wait_for(lambda: endings(stored_events(r, game)), timeout=5)
+    await wait_for(lambda: endings(stored_events(r, game)), "the timeout", timeout=5)
     assert endings(stored_events(r, game))[0]["state"]["result"]["reason"] == "timeout"
 
 
@@ -175,9 +142,12 @@ async def test_an_outage_extends_the_deadlines_that_fell_inside_it(
     state = await play(sockets, alice, game, ["d1-c1", "d3-c3"])
     deadline = state["deadline"]
     hub.kill()
-    await asyncio.sleep(3.0)  # 1.2 s per move: the deadline falls inside this outage
+    # 1.2 s per move: the deadline falls inside this outage, which lasts over a second more.
+    await wait_for(lambda: redis_ms(r) > deadline + 1000, "Redis's clock a second past")
     start_hub(env, redis=fresh_redis_url)
-    await wait_for(lambda: stored_events(r, game)[-1]["kind"] == "deadline_extended", 5)
+    await wait_for(
+        lambda: stored_events(r, game)[-1]["kind"] == "deadline_extended", "the extension", 5
+    )
     extended = stored_events(r, game)[-1]
     # Every outage recorded: on a loaded machine a stall of the first hub's heartbeat around
     # the move can be one too, and it rightly adds the part of it after the deadline was set.
@@ -187,13 +157,14 @@ async def test_an_outage_extends_the_deadlines_that_fell_inside_it(
     assert extended["deadline"] <= deadline + sum(end - start for start, end in outages)
     assert extended["state"]["status"] == "active"
     # The side to move gets back the time it had when the service went down, then loses.
-    await wait_for(lambda: endings(stored_events(r, game)), timeout=5)
+    await wait_for(lambda: endings(stored_events(r, game)), "the timeout", timeout=5)
     assert endings(stored_events(r, game))[0]["state"]["result"]["reason"] == "timeout"
 
 
 # -- draw offers, resignation, abort -----------------------------------------------------
 
 
+@pytest.mark.cluster
 async def test_draw_offer_accepted(hub: Any) -> None:
     game, alice, bob = await friend_game(hub.url)
     sockets = await seated(game, alice, bob)
@@ -256,6 +227,7 @@ async def test_playing_on_declines_the_offer(hub: Any) -> None:
         await s.close()
 
 
+@pytest.mark.cluster
 async def test_resignation_at_any_time(hub: Any) -> None:
     game, alice, bob = await friend_game(hub.url)
     sockets = await seated(game, alice, bob)
@@ -273,6 +245,7 @@ async def test_resignation_at_any_time(hub: Any) -> None:
         await s.close()
 
 
+@pytest.mark.cluster
 async def test_abort_before_both_moved_and_its_refusal_after(hub: Any) -> None:
     game, alice, bob = await friend_game(hub.url)
     sockets = await seated(game, alice, bob)
@@ -309,6 +282,7 @@ async def test_spectators_cannot_offer_resign_or_abort(hub: Any) -> None:
 # -- rematch -------------------------------------------------------------------------------
 
 
+@pytest.mark.cluster
 async def test_rematch_offered_then_accepted_starts_a_new_game(hub: Any) -> None:
     game, alice, bob = await friend_game(hub.url, "common")
     sockets = await seated(game, alice, bob)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 import redis
 
 from brandubh.hub.redis import keys
@@ -16,6 +17,7 @@ async def lobby_reply(sock: Socket, msg_id: str) -> Msg:
     return await sock.recv_until(lambda m: m["t"] in ("ack", "error") and m.get("id") == msg_id)
 
 
+@pytest.mark.cluster
 async def test_a_seek_is_accepted_across_hubs_and_both_land_in_one_game(
     hub: HubProcess, hub2: HubProcess
 ) -> None:
@@ -43,6 +45,7 @@ async def test_a_seek_is_accepted_across_hubs_and_both_land_in_one_game(
         await sock.close()
 
 
+@pytest.mark.cluster
 async def test_seek_errors(hub: HubProcess) -> None:
     _, a = await lobby_socket(hub.url)
     _, b = await lobby_socket(hub.url)
@@ -62,6 +65,7 @@ async def test_seek_errors(hub: HubProcess) -> None:
         await sock.close()
 
 
+@pytest.mark.cluster
 async def test_a_live_seek_vanishes_with_its_socket_a_correspondence_seek_stays(
     hub: HubProcess, redis_sync: redis.Redis
 ) -> None:
@@ -120,12 +124,15 @@ async def test_two_hundred_quick_pairings_make_a_hundred_games(
     assert len(everyone) == 200 and len(set(everyone)) == 200  # nobody in two games
     assert redis_sync.zcard(keys.pool("common", 120)) == 0  # nobody left waiting
     assert redis_sync.hlen(keys.pools()) == 0
+    # Nobody is told of a second game: a pairing sends its frames within this, and a
+    # pairing not made sends no signal.
     await asyncio.sleep(0.5)
     for sock in sockets:  # and nobody was told of a second game
         assert sum(1 for m in sock.frames if m["t"] == "paired") == 1
         await sock.close()
 
 
+@pytest.mark.cluster
 async def test_quick_pairing_waits_for_a_close_rating_then_widens(hub: Any) -> None:
     # Everyone starts at 1500, so the window matters only as time passes; here: a lone
     # player waits, leaves, and is no longer in the pool.

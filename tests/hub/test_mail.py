@@ -15,13 +15,14 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 import redis
-from test_lifecycle import play, quiet_line
 
 from brandubh.hub.mail import outbox, reminders
 from brandubh.hub.redis import keys
 from brandubh.store import Store, tables
+from games import play, quiet_line
 from mailbox_smtp import Mailbox
 from services import HubProcess
+from waiting import wait_for
 from wsclient import PASSWORD, Player, Socket, friend_game, seated, side_of
 
 NEW_PASSWORD = "a new and longer passphrase"
@@ -386,6 +387,9 @@ async def test_mail_for_taken_addresses_is_limited_without_saying_so(
         )
         assert r.status_code == 202  # the fourth and fifth too: the limit does not show
     await mailbox.wait(owner.email, "someone tried to sign up", count=3)
+    # Nothing more comes: the fourth and fifth would have been queued with the third, and
+    # the outbox hands a queued mail over within its poll (no signal is sent for a mail
+    # not sent).
     await asyncio.sleep(1.5)
     assert len(mailbox.mails(owner.email, "someone tried to sign up")) == 3
     await owner.close()
@@ -399,18 +403,16 @@ async def test_an_unconfirmed_sign_up_releases_its_address(
     due = [m.decode() for m in redis_sync.zrange(keys.unverified(), 0, -1)]
     # Seven days pass (the release is due now) for every unconfirmed sign-up listed.
     redis_sync.zadd(keys.unverified(), dict.fromkeys(due, 0))
-    deadline = time.monotonic() + 30
-    while redis_sync.zcard(keys.unverified()):
-        assert time.monotonic() < deadline, "the release sweep did not run"
-        await asyncio.sleep(0.2)
+    await wait_for(lambda: not redis_sync.zcard(keys.unverified()), "the release sweep", every=0.2)
     owner = await Player(hub.url).signup(email=squatter.email)  # the owner can sign up
     assert owner.me["email"] == squatter.email
     # A confirmed account is never released.
     redis_sync.zadd(keys.unverified(), {owner.id: 0})
-    deadline = time.monotonic() + 30
-    while redis_sync.zscore(keys.unverified(), owner.id) is not None:
-        assert time.monotonic() < deadline, "the release sweep did not run"
-        await asyncio.sleep(0.2)
+    await wait_for(
+        lambda: redis_sync.zscore(keys.unverified(), owner.id) is None,
+        "the release sweep",
+        every=0.2,
+    )
     kept = await owner.http.get(f"/api/players/{owner.id}")
     assert kept.status_code == 200  # a confirmed account stays
     await squatter.close()
@@ -524,11 +526,8 @@ FAST = {"BRANDUBH_TIME_SCALE": "0.005", "BRANDUBH_SCHEDULER_POLL_S": "0.05"}
 YOUR_MOVE, QUARTER = "your move against", "a quarter of your time is left"
 
 
-async def wait_until(pred: Any, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.05)
+def logged(hub: HubProcess, text: str) -> bool:
+    return any(text in line for line in hub.log)
 
 
 async def idle(sockets: dict[str, Socket], seconds: float) -> None:
@@ -611,8 +610,13 @@ async def test_no_reminders_for_short_moves(
 ) -> None:
     hub = start_hub(FAST, redis=fresh_redis_url)
     game, alice, bob = await friend_game(hub.url, move_time=1800)  # 9 s a move here
-    await asyncio.sleep(11)  # the game is lost on time, unwarned
-    assert (await alice.game(game))["state"]["status"] == "ended"
+
+    async def ended() -> bool:
+        return bool((await alice.game(game))["state"]["status"] == "ended")
+
+    # Lost on time, unwarned: a reminder due at the move's start or its quarter would have
+    # been queued seconds before the end.
+    await wait_for(ended, "the game lost on time", 30, 0.2)
     assert not mailbox.mails(alice.email, YOUR_MOVE) and not mailbox.mails(bob.email, YOUR_MOVE)
     assert not mailbox.mails(alice.email, QUARTER) and not mailbox.mails(bob.email, QUARTER)
     await alice.close()
@@ -642,7 +646,9 @@ async def test_reminders_exactly_once_with_two_hubs_and_one_killed(
     except AssertionError:
         print("".join(line for line in b.log if not line.startswith(" "))[-4000:])
         raise
-    await asyncio.sleep(3)  # the games are lost on time: nothing more comes
+    # Nothing more comes: a reminder claimed twice would be mailed with the first (no signal
+    # is sent for a mail not sent).
+    await asyncio.sleep(3)
     for p in on_turn:
         assert len(mailbox.mails(p.email, YOUR_MOVE)) == 1
         assert len(mailbox.mails(p.email, QUARTER)) == 1
@@ -660,14 +666,16 @@ async def test_mail_waits_out_an_smtp_outage_and_none_is_lost(
     box = Mailbox()  # down at first
     hub = start_hub({"BRANDUBH_SMTP_URL": box.url}, redis=fresh_redis_url)
     players = [await Player(hub.url).signup(verify=False) for _ in range(3)]
-    await asyncio.sleep(1.5)
+    await wait_for(lambda: logged(hub, "mail delivery failed"), "a delivery failing")
     box.start()
     box.refuse = True  # up, but answering "451 try again later"
-    await asyncio.sleep(1.5)
+    await wait_for(lambda: logged(hub, "deferred"), "a mail deferred by the refusing server")
     assert not box.received
     box.refuse = False
     for p in players:
         await box.wait(p.email, "confirm your email", timeout=30)
+    # None comes twice: a mail sent and also kept to retry would come again within its
+    # retry's pause (no signal is sent for a mail not sent).
     await asyncio.sleep(2)
     assert sorted(m.to for m in box.received) == sorted((p.email,) for p in players)
     # Each confirms from its own mail.
@@ -687,7 +695,7 @@ async def test_without_smtp_mail_is_written_to_files_and_logged(
         {"BRANDUBH_SMTP_URL": "", "BRANDUBH_MAIL_DIR": str(folder)}, redis=fresh_redis_url
     )
     ann = await Player(hub.url).signup(verify=False)
-    await wait_until(lambda: any(folder.glob("*.eml")), timeout=15)
+    await wait_for(lambda: any(folder.glob("*.eml")), "a mail in the folder", timeout=15)
     from email import message_from_bytes, policy
 
     (path,) = folder.glob("*.eml")
@@ -696,7 +704,7 @@ async def test_without_smtp_mail_is_written_to_files_and_logged(
     body = msg.get_body(("plain",))
     assert body is not None
     link = next(u for u in re.findall(r"https?://\S+", body.get_content()) if "verify-email" in u)
-    await wait_until(lambda: any(link in line for line in hub.log), timeout=10)
+    await wait_for(lambda: any(link in line for line in hub.log), "the link logged", timeout=10)
     r = await ann.http.post(f"/api/verify-email/{token_of(link)}", json={"password": ann.password})
     assert r.status_code == 200, r.text
     await ann.close()

@@ -4,7 +4,6 @@ SMTP URL, and the outbox's promise step by step on a real Redis and a real SMTP 
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -27,6 +26,7 @@ from brandubh.hub.mail.reminders import entries
 from brandubh.hub.redis import keys
 from brandubh.hub.redis.scripts import Scripts
 from mailbox_smtp import Mailbox
+from waiting import wait_for
 
 HOUR_MS = 3600 * 1000
 THU = 1796306700000  # Thursday 3 December 2026, 14:05 UTC
@@ -202,10 +202,7 @@ async def test_a_permanent_refusal_is_not_retried_a_temporary_one_is(
         assert await fresh.hget(keys.mail_job("m4"), "state") == b"queued"
         assert await fresh.hget(keys.mail_job("m4"), "tries") == b"1"
         server.refuse = False
-        for _ in range(100):  # its pause (50 ms, doubling) runs out
-            if await box.deliver():
-                break
-            await asyncio.sleep(0.05)
+        await wait_for(box.deliver, "the retry's delivery", 5)  # its pause (50 ms, doubling)
         assert [m.to for m in server.received] == [("later@example.org",)]
         msg = server.received[0].message
         assert msg["Message-ID"].startswith("<") and "m4" in msg["Message-ID"]

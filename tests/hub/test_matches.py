@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from services import HubProcess
 from wsclient import Msg, Player, Socket
 
@@ -43,6 +45,7 @@ async def play_then_resign(
     return await sockets[other].recv_until(lambda m: m["t"] == "match" and m["game"] == game)
 
 
+@pytest.mark.cluster
 async def test_a_match_swaps_sides_and_reports_the_score(hub: HubProcess) -> None:
     p, _, sockets, game1 = await start_match(hub.url, "nielsen")
     first = await sides(p, game1)

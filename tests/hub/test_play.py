@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from services import HubProcess
 from wsclient import Player, Socket, friend_game, seated
 
@@ -35,6 +37,7 @@ def assert_every_event_once_in_order(sock: Socket, game: str, sent: list[str]) -
     assert [e["move"] for e in events if e["kind"] == "move"] == sent
 
 
+@pytest.mark.cluster
 async def test_two_players_play_a_whole_game_each_event_once_in_order(hub: HubProcess) -> None:
     game, alice, bob = await friend_game(hub.url, "walker")
     sockets = await seated(game, alice, bob)
@@ -49,6 +52,7 @@ async def test_two_players_play_a_whole_game_each_event_once_in_order(hub: HubPr
         await sock.close()
 
 
+@pytest.mark.cluster
 async def test_players_on_two_hub_processes_share_one_game(
     hub: HubProcess, hub2: HubProcess
 ) -> None:
@@ -69,6 +73,7 @@ async def test_players_on_two_hub_processes_share_one_game(
         await sock.close()
 
 
+@pytest.mark.cluster
 async def test_a_guest_plays_the_bot_to_the_end(hub: HubProcess) -> None:
     guest = await Player(hub.url).start()
     created = await guest.create_game(opponent="bot", ruleset="newsome", bot_level=1)

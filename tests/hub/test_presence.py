@@ -3,7 +3,6 @@ and how the hub serves the client's files (gzip, cache headers, its own not-foun
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import httpx
@@ -12,6 +11,7 @@ import msgpack
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.wire.presence import Presence
 from services import HubProcess
+from waiting import wait_for
 from wsclient import Player, Socket, friend_game, side_of
 
 
@@ -152,12 +152,11 @@ async def test_a_bot_game_its_player_left_is_not_on_the_watch_list(hub: HubProce
 
     assert await listed()
     await player.close()  # the player leaves the bot game: nobody is playing it
-    for _ in range(50):  # the hub notices the close in its own time
-        if not await listed():
-            break
-        await asyncio.sleep(0.1)
-    else:
-        raise AssertionError("the abandoned bot game is still on the watch list")
+
+    async def unlisted() -> bool:  # the hub notices the close in its own time
+        return not await listed()
+
+    await wait_for(unlisted, "the abandoned bot game off the watch list", 5, 0.1)
 
 
 async def test_each_presence_change_has_a_later_version_even_after_its_hash_expired(

@@ -8,7 +8,6 @@ the sweep gets there first.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -31,20 +30,10 @@ from brandubh.hub.redis.scripts import Scripts
 from brandubh.ratings import Rating, rate_game
 from brandubh.store import Store
 from services import HubProcess
+from waiting import wait_for
 from wsclient import PASSWORD, Msg, Player, Socket, friend_game, seated
 
 QUICK_ESCAPE = ["g4-g3", "d5-g5", "g3-g2", "Kd4-d5", "g2-g3", "Kd5-a5", "g3-g2", "Ka5-a7"]
-
-
-async def until(check: Any, timeout: float = 10.0) -> Any:
-    """Poll an async function until it returns something true; that value."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = await check()
-        if value:
-            return value
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.05)
 
 
 async def rating(p: Player, ruleset: str = "nielsen", games: int = 1) -> Msg:
@@ -54,7 +43,7 @@ async def rating(p: Player, ruleset: str = "nielsen", games: int = 1) -> Msg:
         r = (await p.http.get(f"/api/players/{p.id}")).json()["ratings"].get(ruleset)
         return r if r and r["games"] >= games else None
 
-    got: Msg = await until(check)
+    got: Msg = await wait_for(check, f"{p.id} rated for {games} {ruleset} games", 10)
     return got
 
 
@@ -146,7 +135,9 @@ async def test_a_rated_result_moves_both_ratings_once_with_two_hubs_and_a_replay
     results = await asyncio.gather(*endings._live, endings.finish(game))
     assert results == [True, True]
     assert outcomes == ["dup", "dup"]
-    await asyncio.sleep(0.5)  # anything still in flight on the hubs has landed
+    # Nothing changes: anything still in flight on the hubs lands within this (a rating
+    # counted twice sends no signal).
+    await asyncio.sleep(0.5)
     for p, before in ((defender, won), (attacker, lost)):
         after = (await p.http.get(f"/api/players/{p.id}")).json()["ratings"]["nielsen"]
         assert after == before and after["games"] == 1
@@ -198,8 +189,7 @@ async def test_many_racing_raters_and_the_sweep_rate_each_game_once(
         assert await endings.finish(g)  # already archived: only dequeued
     g4 = await ended_game(b, c)
     assert await endings.sweep() == 0  # still in its grace period
-    await asyncio.sleep(5.2)
-    assert await endings.sweep() == 1
+    assert await wait_for(endings.sweep, "the sweep taking g4 past its grace", 15, 0.1) == 1
     assert await endings.sweep() == 0
     assert await rated_games(store, c.id) == 2
     assert await store.count_games() == 4
@@ -309,7 +299,7 @@ async def test_leaderboard_is_opt_in_live_and_without_provisional_players(
         row = next(x for x in await board(ann) if x["id"] == ann.id)
         return bool(row["rating"] == a16["rating"])
 
-    await until(moved)
+    await wait_for(moved, "the leaderboard to show the new rating", 10)
     await opt(ann, False)
     rows = await board(ann)
     assert ann.id not in ids(rows) and ben.id in ids(rows)
@@ -362,7 +352,7 @@ async def test_the_archive_replays_the_live_game_move_for_move(hub: HubProcess) 
             games: list[Msg] = (await p.http.get(f"/api/players/{p.id}/games")).json()["games"]
             return games
 
-        [entry] = await until(listed)
+        [entry] = await wait_for(listed, f"the game in {p.id}'s archive", 10)
         assert entry["id"] == game and entry["plies"] == len(QUICK_ESCAPE)
         assert entry["result"]["reason"] == "king_escaped" and entry["rated"] is True
     r = await alice.http.get("/api/games/NoSuchGame1/positions")

@@ -10,12 +10,12 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_changes import A, D, running
 
 from brandubh.hub.errors import CODES, ProtocolError, RateLimited, Refusal, http_status
 from brandubh.hub.live import changes
 from brandubh.hub.live.games import rematch_refusal
 from brandubh.hub.mail import tokens
+from states import A, D, running
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "brandubh"

@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from services import HubProcess
 from wsclient import Player, Socket, friend_game, seated
 
 CORNERS = ("a1", "a7", "g1", "g7")
 
 
+@pytest.mark.cluster
 async def test_spectator_sees_every_move_and_cannot_act(hub: HubProcess, hub2: HubProcess) -> None:
     game, alice, bob = await friend_game(hub.url)
     sockets = await seated(game, alice, bob)
@@ -65,6 +68,7 @@ async def play_moves(game: str, viewer: Player, sockets: dict[str, Socket], coun
     return n
 
 
+@pytest.mark.cluster
 async def test_reconnect_with_last_event_gets_exactly_what_was_missed(hub: HubProcess) -> None:
     game, alice, bob = await friend_game(hub.url)
     sockets = await seated(game, alice, bob)
@@ -92,6 +96,7 @@ async def test_reconnect_with_last_event_gets_exactly_what_was_missed(hub: HubPr
         await sock.close()
 
 
+@pytest.mark.cluster
 async def test_reconnect_far_behind_gets_a_snapshot(hub: HubProcess) -> None:
     game, alice, bob = await friend_game(hub.url, "federation")
     sockets = await seated(game, alice, bob)
@@ -105,6 +110,7 @@ async def test_reconnect_far_behind_gets_a_snapshot(hub: HubProcess) -> None:
         await sock.close()
 
 
+@pytest.mark.cluster
 async def test_a_resent_move_is_applied_once_and_acknowledged_twice(hub: HubProcess) -> None:
     game, alice, bob = await friend_game(hub.url)
     sockets = await seated(game, alice, bob)
@@ -128,6 +134,7 @@ async def test_a_resent_move_is_applied_once_and_acknowledged_twice(hub: HubProc
         await sock.close()
 
 
+@pytest.mark.cluster
 async def test_two_different_moves_for_one_ply_exactly_one_applies(
     hub: HubProcess, hub2: HubProcess
 ) -> None:
@@ -154,6 +161,7 @@ async def test_two_different_moves_for_one_ply_exactly_one_applies(
             await sock.close()
 
 
+@pytest.mark.cluster
 async def test_a_message_id_reused_for_another_move_is_refused_not_dropped(
     hub: HubProcess,
 ) -> None:

@@ -4,7 +4,6 @@ every game is archived and rated exactly once; account requests get a clear 503.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
@@ -19,6 +18,7 @@ from brandubh.hub.redis.scripts import Scripts
 from brandubh.run.postgres_server import EmbeddedPostgres
 from brandubh.store import Store
 from services import HubProcess
+from waiting import wait_for
 from wsclient import PASSWORD, Player
 
 FAST = {"BRANDUBH_ARCHIVE_POLL_S": "0.2", "BRANDUBH_LIVE_GRACE_S": "600"}
@@ -62,15 +62,10 @@ def seats(players: list[Player]) -> list[Seat]:
 
 
 async def all_archived(store: Store, n: int, timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            if await store.count_games() >= n:
-                return
-        except Exception:
-            pass
-        assert time.monotonic() < deadline, f"only {await store.count_games()} of {n} archived"
-        await asyncio.sleep(0.25)
+    async def archived() -> bool:
+        return await store.count_games() >= n
+
+    await wait_for(archived, f"{n} games archived", timeout, 0.25, ignore=(Exception,))
 
 
 async def check_exactly_once(w: dict[str, Any], ended: list[tuple[str, int, int]]) -> None:
@@ -89,10 +84,11 @@ async def check_exactly_once(w: dict[str, Any], ended: list[tuple[str, int, int]
         assert got["games"] == n and len(got["history"]) == n, (p.id, got["games"], n)
     r: aioredis.Redis = w["redis"]
     for b in range(keys.BUCKETS):  # nothing left waiting to be archived
-        deadline = time.monotonic() + 20
-        while await r.zcard(keys.finished(b)):
-            assert time.monotonic() < deadline, "archived games left in the queue"
-            await asyncio.sleep(0.2)
+
+        async def drained(b: int = b) -> bool:
+            return not await r.zcard(keys.finished(b))
+
+        await wait_for(drained, f"bucket {b}'s archive queue drained", 20, 0.2)
     some = ended[0][0]
     assert 0 < await r.pttl(keys.game(some)) <= 600_000  # let go after the archive
 
@@ -136,7 +132,7 @@ async def test_postgres_down_while_200_games_end(world: dict[str, Any]) -> None:
             got = (await client.get(f"/api/games/{ended[-1][0]}")).json()
             assert got["state"]["status"] == "ended"
     assert await w["store"].ping() is False
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(1.0)  # the outage lasts (its length is the fault tested)
     pg.start()
     await check_exactly_once(w, ended)
 
@@ -159,7 +155,7 @@ async def test_postgres_killed_during_a_burst_of_1000_endings(world: dict[str, A
     await burst(300)
     pg.kill()  # SIGKILL: mid-transaction for whichever archive was running
     await burst(300)
-    await asyncio.sleep(0.5)
+    await asyncio.sleep(0.5)  # the outage lasts (its length is the fault tested)
     pg.start()  # crash recovery
     await burst(400)
     assert len(ended) == 1000
@@ -176,18 +172,18 @@ async def test_healthz_reports_a_database_gone_for_longer_than_its_grace(
     env = {**FAST, "BRANDUBH_DATABASE_DOWN_AFTER_S": "1"}
     hub = start_hub(env, redis=fresh_redis_url, database=own_postgres.url)
 
-    async def wait_for(status: int) -> httpx.Response:
+    async def healthz(status: int) -> httpx.Response:
         async with httpx.AsyncClient(base_url=hub.url, timeout=10) as client:
-            for _ in range(600):
-                r = await client.get("/healthz")
-                if r.status_code == status:
-                    return r
-                await asyncio.sleep(0.05)
-        raise AssertionError(f"/healthz never answered {status}: {r.status_code} {r.text}")
 
-    assert (await wait_for(200)).text == "ok"
+            async def answered() -> httpx.Response | None:
+                r = await client.get("/healthz")
+                return r if r.status_code == status else None
+
+            return await wait_for(answered, f"/healthz answering {status}")
+
+    assert (await healthz(200)).text == "ok"
     own_postgres.stop()
-    r = await wait_for(503)
+    r = await healthz(503)
     assert "database unreachable" in r.text
     own_postgres.start()
-    assert (await wait_for(200)).text == "ok"
+    assert (await healthz(200)).text == "ok"

@@ -1,5 +1,5 @@
-"""The deadline sweep and the watermarks, in this process on a real Redis (test_cluster.py
-runs the first test again on a Redis Cluster): a deadline fires once with two schedulers;
+"""The deadline sweep and the watermarks, in this process on a real Redis (the first test,
+marked `cluster`, runs again on a Redis Cluster): a deadline fires once with two schedulers;
 a sweep plans its wake-up for the earliest deadline left and for one just committed, so
 a slow poll loses nothing; a busy hub's watermark holds a deadline back, an idle hub's
 does not, and a hub leaving idleness can stamp no move a sweep may already have judged;
@@ -30,6 +30,7 @@ from brandubh.hub.live.state import GameState, Player
 from brandubh.hub.redis import UNREACHABLE, Scripts, keys
 from brandubh.hub.redis import client as redis_client
 from services import CLUSTER_URLS
+from waiting import wait_for
 
 A, B = Player("u_ann", "Ann"), Player("u_bob", "Bob")
 NEVER_POLL_S = 600.0  # a poll that never comes within a test: only a planned wake-up fires
@@ -98,15 +99,21 @@ async def due_at(r: Redis, game_id: str, at: int) -> None:
 
 async def until_past(r: Redis, at: int) -> None:
     """Wait until Redis's clock is past ``at``."""
-    while await redis_now(r) <= at:
-        await asyncio.sleep(0.01)
+
+    async def past() -> bool:
+        return await redis_now(r) > at
+
+    await wait_for(past, f"Redis's clock past {at}", every=0.01)
 
 
 async def until_ended(games: GameService, game_id: str) -> tuple[GameState, int]:
     """The game once ended, and when its ending was committed (ms, Redis's clock)."""
-    async with asyncio.timeout(WAIT_S):
-        while (state := await games.load(game_id)).status != "ended":
-            await asyncio.sleep(0.02)
+
+    async def ended() -> GameState | None:
+        state = await games.load(game_id)
+        return state if state.status == "ended" else None
+
+    state = await wait_for(ended, f"game {game_id} ended", WAIT_S, 0.02)
     return state, int(await games.redis.hget(keys.game(game_id), "updated") or 0)
 
 
@@ -125,6 +132,7 @@ async def scheduling(hub: Hub) -> AsyncIterator[None]:
             await task
 
 
+@pytest.mark.cluster
 async def test_two_schedulers_fire_each_deadline_once(hubs: Callable[..., Hub]) -> None:
     one, two = await hubs("hub-one"), await hubs("hub-two")
     games = [await started(one.games) for _ in range(24)]

@@ -22,6 +22,7 @@ from brandubh import fairplay
 from brandubh.engine import parse_record
 from brandubh.tournaments import verify_tournament
 from services import DurableRedis, HubProcess
+from waiting import wait_for
 from wsclient import Msg, Player, Socket
 
 # An arena's minute lasts SCALE minutes on these hubs (BRANDUBH_TOURNAMENT_SCALE).
@@ -69,23 +70,12 @@ async def export_of(p: Player, tid: str) -> Msg:
     return data
 
 
-async def until(check: Callable[[], Any], timeout: float, what: str) -> Any:
-    """Poll ``check`` (async) until it returns something true."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = await check()
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"timed out waiting for {what}"
-        await asyncio.sleep(0.2)
-
-
 async def finished(p: Player, tid: str, timeout: float) -> Msg:
     async def done() -> Msg | None:
         v = await view(p, tid)
         return v if v["status"] == "finished" else None
 
-    found: Msg = await until(done, timeout, "the tournament's end")
+    found: Msg = await wait_for(done, "the tournament's end", timeout, 0.2)
     return found
 
 
@@ -168,6 +158,7 @@ def check_arena(v: Msg, export: Msg) -> list[float]:
     return waits
 
 
+@pytest.mark.cluster
 async def test_an_arena_of_four_on_one_hub(start_hub: Callable[..., HubProcess]) -> None:
     hub = start_hub(ARENA_ENV)
     ps = await players(hub.url, 4)
@@ -307,6 +298,7 @@ def hand_standings(v: Msg, fmt: str) -> list[tuple[str, float, dict[str, float]]
 
 
 # Five in the round robin: an odd number, so each round one player rests.
+@pytest.mark.cluster
 @pytest.mark.parametrize(("fmt", "count"), [("round_robin", 5), ("swiss", 16)])
 async def test_rounds_run_to_the_end(
     start_hub: Callable[..., HubProcess], fmt: str, count: int
@@ -355,7 +347,7 @@ async def test_rounds_run_to_the_end(
                     await sock.close()
         return None
 
-    final: Msg = await until(step, 120, f"the {fmt}'s end")
+    final: Msg = await wait_for(step, f"the {fmt}'s end", 120, 0.2)
     export = await export_of(ps[0], tid)
     assert verify_tournament(export) == []
     met = [
@@ -499,7 +491,7 @@ async def test_an_arena_ends_once_through_a_redis_restart(
             return None
         return v if v["status"] == "finished" else None
 
-    final: Msg = await until(ended, 60 * SCALE + 60, "the arena's end after the restart")
+    final: Msg = await wait_for(ended, "the arena's end after the restart", 60 * SCALE + 60, 0.2)
     stop.set()
     await asyncio.gather(*tasks)
     export = await export_of(ps[0], tid)

@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import dataclasses
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import msgpack
@@ -29,6 +29,7 @@ from brandubh.hub.wire.heartbeat import Heartbeat
 from brandubh.hub.wire.inbox import Gate, Inbox
 from brandubh.hub.wire.transport import DIRECT, GuardedWebSocket, binary_frame
 from services import HubProcess
+from waiting import wait_for
 
 BURST = 64  # frames of FRAME bytes (4 MiB): far more than the fixed kernel buffers hold
 FRAME = 64 * 1024
@@ -74,8 +75,7 @@ async def serving(
     config = uvicorn.Config(asgi, ws=ws, lifespan="off", log_level="warning", ws_ping_interval=None)
     srv = uvicorn.Server(config)
     task = asyncio.create_task(srv.serve(sockets=[sock]))
-    while not srv.started:
-        await asyncio.sleep(0.01)
+    await wait_for(lambda: srv.started, "uvicorn started", every=0.01)
     try:
         yield srv, f"ws://127.0.0.1:{sock.getsockname()[1]}/"
     finally:
@@ -155,9 +155,10 @@ async def test_writes_wait_for_a_slow_reader_and_lose_nothing(
     srv, url = server
     client = await SlowClient(url).open()
     client.send(b"burst")
-    await asyncio.sleep(0.5)  # the client reads nothing: the server's writes must pause
+    await wait_for(lambda: protocols(srv), "the connection")
     (proto,) = protocols(srv)
-    assert not proto.writable.is_set(), "the transport never paused writing"
+    # The client reads nothing: the server's writes must pause.
+    await wait_for(lambda: not proto.writable.is_set(), "the transport to pause writing", 10)
     assert await client.read(BURST) == [numbered(i) for i in range(BURST)]
     assert proto.writable.is_set()
     client.drop()
@@ -308,15 +309,6 @@ async def connections(
         yield srv, url, made
 
 
-async def until(condition: Callable[[], bool], pause: float = 0.01) -> None:
-    """Wait until the condition holds (at most some thousand turns: a test must end)."""
-    for _ in range(5_000):
-        if condition():
-            return
-        await asyncio.sleep(pause)
-    pytest.fail("waited in vain")
-
-
 def small(i: int) -> bytes:
     return b"f%d" % i
 
@@ -366,11 +358,13 @@ async def test_frames_queued_while_writes_pause_keep_their_order_with_direct_one
         (proto,) = protocols(srv)
         reading = asyncio.create_task(client.read(1 + sent + 100))
         for _ in range(50):  # as writes resume, before the writer has sent the queue on
-            await until(lambda: not conn.out or proto.writable.is_set(), pause=0)
+            await wait_for(
+                lambda: not conn.out or proto.writable.is_set(), "writes resumed", every=0
+            )
             conn.send(numbered(sent))
             sent += 1
             await asyncio.sleep(0)
-        await until(lambda: not conn.out)
+        await wait_for(lambda: not conn.out, "the queue sent", every=0.01)
         direct = 0
         for _ in range(50):  # the queue sent, the client reading: straight out again
             conn.send(numbered(sent))
@@ -418,7 +412,9 @@ async def test_frames_to_a_socket_that_went_away_do_not_raise(how: str, caplog: 
         for _ in range(100):
             conn.send(small(0))  # direct, then refused and queued, then dropped: no raise
             await asyncio.sleep(0.002)
-        await until(lambda: conn.ws.client_state.name == "DISCONNECTED")
+        await wait_for(
+            lambda: conn.ws.client_state.name == "DISCONNECTED", "the disconnect", every=0.01
+        )
         client.drop()
     assert "failed" not in caplog.text and "Traceback" not in caplog.text
 
@@ -446,5 +442,5 @@ async def test_a_frame_queued_as_the_writer_ends_is_written_too() -> None:
     conn.send(b"a")
     await asyncio.sleep(0)  # the writer sends a and ends; its callback waits a turn
     conn.send(b"b")
-    await until(lambda: not conn.out)
+    await wait_for(lambda: not conn.out, "the queue sent", every=0.01)
     assert sent == [b"a", b"b"]
