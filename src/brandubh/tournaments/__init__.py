@@ -37,7 +37,7 @@ from brandubh.tournaments.errors import (
     TournamentError,
 )
 from brandubh.tournaments.export import EXPORT_VERSION, is_tournament_export
-from brandubh.tournaments.formats import FORMATS, Settings
+from brandubh.tournaments.formats import FORMATS, PLAYERS, Format, Settings
 from brandubh.tournaments.roundrobin import round_robin
 from brandubh.tournaments.seed import (
     ARENA_PAIRING,
@@ -71,12 +71,14 @@ __all__ = [
     "ARENA_PAIRING",
     "EXPORT_VERSION",
     "FORMATS",
+    "PLAYERS",
     "ROUND_ROBIN_ORDER",
     "SWISS_ORDER",
     "TIEBREAKS",
     "ArenaPlayer",
     "ArenaScore",
     "ArenaTally",
+    "Format",
     "InvalidExport",
     "InvalidSeed",
     "InvalidSettings",

@@ -38,7 +38,7 @@ from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import BOT_ID
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
-from brandubh.run.embedded import die_with_parent
+from brandubh.run import die_with_parent
 
 log = logging.getLogger(__name__)
 

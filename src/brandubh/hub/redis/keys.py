@@ -335,7 +335,8 @@ def match(match_id: str) -> str:
 # -- analysis by the bot -------------------------------------------------------------------
 # The queue of analyses and board evaluations, their jobs and the evaluations kept by
 # position share the hash tag {ana}: each step of a job is one script in one slot, on one
-# Redis or a cluster (analysis/analyses.py asks, brandubh/hub/analysis/worker.py works; docs/analysis.md).
+# Redis or a cluster (analysis/analyses.py asks, brandubh/hub/analysis/worker.py works;
+# docs/analysis.md).
 
 ANALYSIS: Final = f"{PREFIX}:{{ana}}"
 POSITION_CACHE_S: Final = 7 * 24 * 3600  # how long a board evaluation is kept by position

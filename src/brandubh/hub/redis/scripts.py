@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from importlib import resources
 from typing import Final
 
@@ -13,6 +13,10 @@ from redis.commands.core import AsyncScript
 PUBLISHING: Final = frozenset(
     {"commit", "watchers", "presence", "rematch", "rematch_decline", "notice", "chat"}
 )
+# The scripts that take seeks off the lobby: lua/seek_remove.lua's ``remove_seek`` goes first.
+SEEK_REMOVING: Final = frozenset({"seek_add", "seek_take"})
+# The files that are functions put before scripts, not scripts of their own.
+PRELUDES: Final = {"publish": PUBLISHING, "seek_remove": SEEK_REMOVING}
 
 
 def _read(name: str) -> str:
@@ -20,7 +24,8 @@ def _read(name: str) -> str:
 
 
 def _source(name: str) -> str:
-    return (_read("publish") + _read(name)) if name in PUBLISHING else _read(name)
+    before = "".join(_read(prelude) for prelude, users in PRELUDES.items() if name in users)
+    return before + _read(name)
 
 
 def lua_source(name: str) -> str:
@@ -60,29 +65,6 @@ class Scripts:
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
-        return cls(
-            commit=redis.register_script(_source("commit")),
-            create=redis.register_script(_source("create")),
-            claim=redis.register_script(_source("claim")),
-            watchers=redis.register_script(_source("watchers")),
-            presence=redis.register_script(_source("presence")),
-            heartbeat=redis.register_script(_source("heartbeat")),
-            rematch=redis.register_script(_source("rematch")),
-            rematch_decline=redis.register_script(_source("rematch_decline")),
-            seek_add=redis.register_script(_source("seek_add")),
-            seek_take=redis.register_script(_source("seek_take")),
-            quick=redis.register_script(_source("quick")),
-            pool_leave=redis.register_script(_source("pool_leave")),
-            login_limit=redis.register_script(_source("login_limit")),
-            windows=redis.register_script(_source("windows")),
-            mark=redis.register_script(_source("mark")),
-            mail=redis.register_script(_source("mail")),
-            token=redis.register_script(_source("token")),
-            notice=redis.register_script(_source("notice")),
-            member=redis.register_script(_source("member")),
-            read=redis.register_script(_source("read")),
-            chat=redis.register_script(_source("chat")),
-            conditional=redis.register_script(_source("conditional")),
-            analysis=redis.register_script(_source("analysis")),
-            tournament=redis.register_script(_source("tournament")),
-        )
+        """Each field's script, from the file of its name (every file of ``lua/`` but the
+        ``PRELUDES``)."""
+        return cls(**{f.name: redis.register_script(_source(f.name)) for f in fields(cls)})

@@ -35,7 +35,7 @@ from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.tournaments import pairing, state
 from brandubh.hub.tournaments.state import Tournament, tournament_keys
 from brandubh.store import Account, Store
-from brandubh.tournaments.formats import PLAYERS
+from brandubh.tournaments import PLAYERS
 
 log = logging.getLogger(__name__)
 

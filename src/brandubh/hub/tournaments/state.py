@@ -16,8 +16,7 @@ from redis.asyncio import Redis
 
 from brandubh.hub.redis import keys
 from brandubh.hub.tournaments import pairing
-from brandubh.tournaments import Settings, export
-from brandubh.tournaments.formats import Format
+from brandubh.tournaments import Format, Settings, export
 
 # How many of each player's latest games an arena's ``tournament`` frame carries (the
 # page's chips in the standings; every game in play is among them): ``frame_view``.
