@@ -42,7 +42,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 import msgpack
 from redis.asyncio import Redis
@@ -146,9 +146,9 @@ class Fanout:
         self.games: dict[str, set[Listener]] = {}
         self.hooks: list[EventHook] = []
         # Frames of the lobby channel: (decoded map, raw frame).
-        self.lobby_hooks: list[Callable[[dict[str, Any], bytes], None]] = []
+        self.lobby_hooks: list[Callable[[dict[str, object], bytes], None]] = []
         # Notices of the hubs' own channel (keys.hub_channel): sessions that ended.
-        self.hub_hooks: list[Callable[[dict[str, Any]], None]] = []
+        self.hub_hooks: list[Callable[[dict[str, object]], None]] = []
         self.ready = asyncio.Event()
         self.received = 0  # game-channel messages received (bench/load.py reads it)
         self._shards: dict[str, _Shard] = {}  # by node name; '' on one Redis
