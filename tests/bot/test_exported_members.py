@@ -7,6 +7,7 @@ import brandubh.bot
 EXPORTED = [
     "LEVELS",
     "LEVEL_NAMES",
+    "MATE_BOUND",
     "WIN",
     "EscapeThreats",
     "Level",
@@ -24,6 +25,7 @@ EXPORTED = [
     "rng_for",
     "search_is_compiled",
     "search_position",
+    "table_key",
     "think",
 ]
 

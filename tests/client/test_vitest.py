@@ -1,4 +1,5 @@
-"""The client's unit tests (vitest), run from pytest so one command runs everything."""
+"""The client's type check (tsc) and unit tests (vitest), run from pytest so one command
+runs everything."""
 
 from __future__ import annotations
 
@@ -6,10 +7,14 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 CLIENT = Path(__file__).resolve().parents[2] / "client"
 
 
-def test_client_unit_tests_pass(npm: str) -> None:
+@pytest.fixture(scope="module")
+def node_modules(npm: str) -> Path:
+    """The client's packages, installed by ``npm ci`` if missing."""
     if not (CLIENT / "node_modules").is_dir():
         done = subprocess.run(
             [npm, "ci", "--no-audit", "--no-fund"],
@@ -19,6 +24,23 @@ def test_client_unit_tests_pass(npm: str) -> None:
             timeout=300,
         )
         assert done.returncode == 0, f"npm ci failed:\n{done.stdout}\n{done.stderr}"
+    return CLIENT / "node_modules"
+
+
+def test_client_type_checks(node_modules: Path) -> None:
+    """``tsc --noEmit`` (strict, client/tsconfig.json) finds nothing."""
+    done = subprocess.run(
+        [str(node_modules / ".bin" / "tsc"), "--noEmit"],
+        cwd=CLIENT,
+        capture_output=True,
+        text=True,
+        timeout=110,
+        env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert done.returncode == 0, f"tsc failed:\n{done.stdout}\n{done.stderr}"
+
+
+def test_client_unit_tests_pass(npm: str, node_modules: Path) -> None:
     done = subprocess.run(
         [npm, "test", "--", "--reporter=dot"],
         cwd=CLIENT,

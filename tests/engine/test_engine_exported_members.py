@@ -33,6 +33,7 @@ EXPORTED = [
     "format_position",
     "format_record",
     "get_ruleset",
+    "make_move",
     "opponent",
     "parse_move",
     "parse_position",

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import replace
+from dataclasses import fields, replace
+from pathlib import Path
 
 import msgpack
 import pytest
@@ -16,8 +17,9 @@ from brandubh.engine import Game
 from brandubh.hub.errors import ProtocolError, http_status
 from brandubh.hub.live.state import GameState, Player, pack_snapshot, unpack_snapshot
 from brandubh.hub.messages.protocol import decode_frame
-from brandubh.hub.redis import keys
+from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis.lane import pack
+from brandubh.hub.redis.scripts import PRELUDES, TournamentScripts
 from brandubh.hub.wire.origin import origin_allowed, unsafe_request_allowed
 
 
@@ -170,3 +172,14 @@ def test_evolve_is_dataclasses_replace_and_refuses_an_unknown_field() -> None:
 )
 def test_the_lane_packs_commands_as_redis_py_does(args: tuple[bytes | str | int, ...]) -> None:
     assert b"".join(pack(args)) == b"".join(Connection().pack_command(*args))
+
+
+def test_every_lua_file_is_a_script_or_a_prelude() -> None:
+    """Scripts.register takes its names from its fields: each a file of lua/, as is each
+    prelude; and a prelude goes only before scripts."""
+    lua = Path(__file__).resolve().parents[2] / "src" / "brandubh" / "hub" / "redis" / "lua"
+    changes = {f"tournament_{f.name}" for f in fields(TournamentScripts)}
+    scripts = {f.name for f in fields(Scripts) if f.name != "tournament"} | changes
+    assert {p.stem for p in lua.glob("*.lua")} == scripts | set(PRELUDES)
+    assert not scripts & set(PRELUDES)
+    assert all(users <= scripts for users in PRELUDES.values())

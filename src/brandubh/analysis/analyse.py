@@ -15,11 +15,8 @@ from typing import Any, Final
 from brandubh.analysis.board import play_move, start_game
 from brandubh.analysis.judge import Judgment, SideSummary, judge, move_accuracy, summarise
 from brandubh.analysis.winchance import win_chance
-from brandubh.bot import WIN, Searcher
-from brandubh.bot.evaluation import MATE_BOUND
-from brandubh.bot.search import WOODS_KEYS
-from brandubh.engine import Game, Side, opponent
-from brandubh.engine.notation import make_move
+from brandubh.bot import MATE_BOUND, WIN, Searcher, table_key
+from brandubh.engine import Game, Side, make_move, opponent
 
 # Bumped whenever a change would give a stored analysis different numbers.
 ANALYSIS_VERSION: Final = 1
@@ -176,12 +173,6 @@ def _move_text(game: Game, code: int) -> str:
     return str(make_move(code, bool(board.side) and code & 63 == board.king, board.captures(code)))
 
 
-def _table_key(game: Game) -> int:
-    """The search's transposition-table key of the game's position (newsome adds the woods)."""
-    board = game.board
-    return board.hash if game.ruleset.slides else board.hash ^ WOODS_KEYS[board.woods]
-
-
 def _line(game: Game, searcher: Searcher, first: int, plies: int, finish: bool) -> list[str]:
     """The search's line from ``game``: its move, then the table's moves while they last;
     with ``finish`` (a proved win) small searches fill what the table lacks, to the end."""
@@ -195,7 +186,7 @@ def _line(game: Game, searcher: Searcher, first: int, plies: int, finish: bool) 
             code = Searcher(Game.from_snapshot(work.snapshot()), _FINISH_NODES).run(_rng()).move
         line.append(_move_text(work, code))
         work.push(code)
-        entry = searcher.tt.get(_table_key(work))
+        entry = searcher.tt.get(table_key(work))
         code = entry[3] if entry is not None else 0
     return line
 

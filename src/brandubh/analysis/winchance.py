@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-from brandubh.bot.evaluation import MATE_BOUND
+from brandubh.bot import MATE_BOUND
 from brandubh.engine import get_ruleset
 
 

@@ -22,6 +22,7 @@ how it plays and what it measures.
 """
 
 from brandubh.bot.evaluation import (
+    MATE_BOUND,
     WIN,
     EscapeThreats,
     escape_threats,
@@ -39,7 +40,7 @@ from brandubh.bot.player import (
     search_position,
     think,
 )
-from brandubh.bot.search import Searcher, SearchResult
+from brandubh.bot.search import Searcher, SearchResult, table_key
 from brandubh.native import StaleBuildError, check_build
 
 check_build(__name__)  # a compiled module older than its source would run code that is not there
@@ -47,6 +48,7 @@ check_build(__name__)  # a compiled module older than its source would run code 
 __all__ = [
     "LEVELS",
     "LEVEL_NAMES",
+    "MATE_BOUND",
     "WIN",
     "EscapeThreats",
     "Level",
@@ -64,5 +66,6 @@ __all__ = [
     "rng_for",
     "search_is_compiled",
     "search_position",
+    "table_key",
     "think",
 ]

@@ -31,6 +31,7 @@ from brandubh.engine.squares import (
     THRONE,
     THRONE_BB,
     is_light,
+    squares_of,
 )
 
 Position = tuple[int, int, int, int, int, tuple[int, ...]]
@@ -94,22 +95,12 @@ def _paths() -> tuple[int, ...]:
 SLIDE_PATHS: Final = _paths()
 
 
-def bits(bb: int) -> list[int]:
-    """The squares of a bitboard, ascending."""
-    out = []
-    while bb:
-        low = bb & -bb
-        out.append(low.bit_length() - 1)
-        bb ^= low
-    return out
-
-
 def full_hash(att: int, dfn: int, king: int, side: int) -> int:
     """The engine's Zobrist hash of a position, computed from scratch (for checks)."""
     h = Z_SIDE if side else 0
-    for sq in bits(att):
+    for sq in squares_of(att):
         h ^= Z_ATTACKER[sq]
-    for sq in bits(dfn):
+    for sq in squares_of(dfn):
         h ^= Z_DEFENDER[sq]
     if king >= 0:
         h ^= Z_KING[king]
@@ -324,7 +315,7 @@ class SlideKernel(Kernel):
             own = dfn
         else:
             own = att
-        for sq in bits(own):
+        for sq in squares_of(own):
             for mask, table in SOLDIER_TABLES[sq]:
                 if table[occ & mask]:
                     return True

@@ -27,6 +27,7 @@ from brandubh.engine.squares import (
     THRONE,
     file_of,
     rank_of,
+    squares_of,
 )
 
 # Scores: a won game is worth WIN less the plies to get there; anything beyond MATE_BOUND
@@ -254,7 +255,7 @@ def escape_threats(board: Board) -> EscapeThreats:
     runs = lane_runs(occ)
     reach = king_reach(king, occ, may_return)
     reach2 = 0
-    for sq in squares_of_bb(reach):
+    for sq in squares_of(reach):
         reach2 |= king_reach(sq, occ, may_return)
     ar = attacker_reach(att, occ | 1 << king)
     distance = tuple(
@@ -265,15 +266,6 @@ def escape_threats(board: Board) -> EscapeThreats:
         (distance[0], distance[1], distance[2], distance[3]),
         (closable[0], closable[1], closable[2], closable[3]),
     )
-
-
-def squares_of_bb(bb: int) -> list[int]:
-    out = []
-    while bb:
-        low = bb & -bb
-        out.append(low.bit_length() - 1)
-        bb ^= low
-    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,8 +14,7 @@ import random
 from brandubh.bot.evaluation import MATE_BOUND
 from brandubh.bot.levels import Level, level_for
 from brandubh.bot.search import Searcher, SearchResult
-from brandubh.engine import Game, Move, Snapshot
-from brandubh.engine.notation import make_move
+from brandubh.engine import Game, Move, Snapshot, make_move
 
 _DOMAIN = b"brandubh-live/bot/v1:"
 

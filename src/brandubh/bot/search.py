@@ -72,6 +72,12 @@ def _woods_keys() -> dict[tuple[int, ...], int]:
 WOODS_KEYS: Final = _woods_keys()
 
 
+def table_key(game: Game) -> int:
+    """The transposition table's key of the game's position (newsome's adds its woods' ages)."""
+    board = game.board
+    return board.hash if game.ruleset.slides else board.hash ^ WOODS_KEYS[board.woods]
+
+
 _EVAL_CACHES: dict[tuple[str, Weights | None], dict[int, int]] = {}
 
 

@@ -18,7 +18,7 @@ from brandubh.engine.errors import (
     UnknownRuleSet,
 )
 from brandubh.engine.game import Game, Snapshot
-from brandubh.engine.notation import Move, MoveText, format_move, parse_move
+from brandubh.engine.notation import Move, MoveText, format_move, make_move, parse_move
 from brandubh.engine.perft import perft
 from brandubh.engine.record import Record, format_record, parse_record
 from brandubh.engine.result import ENGINE_REASONS, REASONS, SITE_REASONS, Result, Side, opponent
@@ -56,6 +56,7 @@ __all__ = [
     "format_position",
     "format_record",
     "get_ruleset",
+    "make_move",
     "opponent",
     "parse_move",
     "parse_position",

@@ -65,7 +65,7 @@ class Game:
         # Set by from_snapshot: plies and repeatable positions from before this object.
         self._base_ply = 0
         self._base_recent: tuple[int, ...] = ()
-        self.result: Result | None = self._initial_result()
+        self.result: Result | None = self._judge(True)
 
     @classmethod
     def from_position(cls, position: str, ruleset: str | RuleSet = DEFAULT_RULESET) -> Game:
@@ -222,7 +222,7 @@ class Game:
         self._legal = self._legal_text = self._position = None
         h = self.board.hash
         self._counts[h] = self._counts.get(h, 0) + 1
-        self.result = self._judge(code)
+        self.result = self._judge(False)
 
     def pop(self) -> None:
         """Take back the last move pushed or played."""
@@ -254,8 +254,9 @@ class Game:
 
     # -- results -----------------------------------------------------------------------
 
-    def _judge(self, code: int) -> Result | None:
-        """The result after a move, in the order of docs/rules.md §Order of judgement."""
+    def _judge(self, start: bool) -> Result | None:
+        """The result after a move, in the order of docs/rules.md §Order of judgement; with
+        ``start``, of a start position, which can already be over (tests and fixtures)."""
         board, rs = self.board, self.ruleset
         mover: Side = "attackers" if board.side else "defenders"
         if rs.slides:
@@ -266,9 +267,12 @@ class Game:
             if board.king in _CORNER_SET:
                 return Result("defenders", "king_escaped")
         else:
-            # The enemy's pieces first, then the mover's own (a prince lost in the woods).
+            # The enemy's pieces first, then the mover's own (a prince lost in the woods); a
+            # start position has no mover: the defenders' first.
             for side in (
-                ("defenders", "attackers") if mover == "attackers" else ("attackers", "defenders")
+                ("defenders", "attackers")
+                if start or mover == "attackers"
+                else ("attackers", "defenders")
             ):
                 if (board.dfn if side == "defenders" else board.att) == 0:
                     winner: Side = "attackers" if side == "defenders" else "defenders"
@@ -279,26 +283,6 @@ class Game:
             return _judged(rs.no_legal_moves, "no_legal_moves", mover)
         if self._base_ply + len(self._stack) >= rs.move_limit:
             return Result(None, "move_limit")
-        return None
-
-    def _initial_result(self) -> Result | None:
-        """A start position can already be over (useful for tests and fixtures)."""
-        board, rs = self.board, self.ruleset
-        mover: Side = "attackers" if board.side else "defenders"
-        if rs.slides:
-            if board.att == 0:
-                return Result("defenders", "attackers_eliminated")
-            if board.king < 0:
-                return Result("attackers", "king_captured")
-            if board.king in _CORNER_SET:
-                return Result("defenders", "king_escaped")
-        else:
-            if board.dfn == 0:
-                return Result("attackers", "defenders_eliminated")
-            if board.att == 0:
-                return Result("defenders", "attackers_eliminated")
-        if not board.has_legal_move():
-            return _judged(rs.no_legal_moves, "no_legal_moves", mover)
         return None
 
     def __repr__(self) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Coroutine, Iterator
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -14,9 +14,9 @@ class Tasks:
     """A service's background tasks."""
 
     def __init__(self) -> None:
-        self._running: set[asyncio.Task[Any]] = set()
+        self._running: set[asyncio.Task[object]] = set()
 
-    def start(self, coro: Coroutine[Any, Any, T], name: str | None = None) -> asyncio.Task[T]:
+    def start(self, coro: Coroutine[object, None, T], name: str | None = None) -> asyncio.Task[T]:
         task = asyncio.create_task(coro, name=name)
         self._running.add(task)
         task.add_done_callback(self._running.discard)
@@ -25,7 +25,7 @@ class Tasks:
     def __len__(self) -> int:
         return len(self._running)
 
-    def __iter__(self) -> Iterator[asyncio.Task[Any]]:
+    def __iter__(self) -> Iterator[asyncio.Task[object]]:
         """The tasks running now (a copy: they end while it is read)."""
         return iter(list(self._running))
 

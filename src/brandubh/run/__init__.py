@@ -1,4 +1,9 @@
 """Running the service: the command line, ``brandubh serve`` under uvicorn, the analysis
 worker's process, the embedded Redis and PostgreSQL, building the client, and moving an
-old deployment's record out of Redis. Processes and operations, not the domain: nothing
-outside this package imports it (tests and benchmarks start what it starts)."""
+old deployment's record out of Redis. Processes and operations, not the domain: outside
+this package only the hub's bot processes use it (``die_with_parent``), and ``python -m
+brandubh`` its command line (tests and benchmarks start what it starts)."""
+
+from brandubh.run.embedded import die_with_parent
+
+__all__ = ["die_with_parent"]

@@ -21,8 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 from brandubh.engine import format_record
 from brandubh.hub.live import GameService, GameState, Hash
 from brandubh.hub.redis import Scripts, keys
-from brandubh.store import Store
-from brandubh.store.tables import accounts, game_players, games, matches, rating_history, ratings
+from brandubh.store import Store, tables
 
 
 @dataclass
@@ -195,12 +194,12 @@ async def migrate(redis: Redis, store: Store, grace_ms: int) -> Moved:
         )
 
     async with store.engine.begin() as conn:
-        moved.accounts = await _insert(conn, accounts, account_rows)
-        moved.games = await _insert(conn, games, game_rows)
-        await _insert(conn, game_players, player_rows)
-        moved.ratings = await _insert(conn, ratings, rating_rows)
-        moved.history = await _insert(conn, rating_history, history_rows)
-        moved.matches = await _insert(conn, matches, match_rows)
+        moved.accounts = await _insert(conn, tables.accounts, account_rows)
+        moved.games = await _insert(conn, tables.games, game_rows)
+        await _insert(conn, tables.game_players, player_rows)
+        moved.ratings = await _insert(conn, tables.ratings, rating_rows)
+        moved.history = await _insert(conn, tables.rating_history, history_rows)
+        moved.matches = await _insert(conn, tables.matches, match_rows)
 
     # Committed: now let go of what was moved.
     gone = [

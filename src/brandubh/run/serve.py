@@ -82,8 +82,7 @@ class DatabaseUnreachable(click.ClickException):
 
 def migrate(url: str) -> str:
     """Bring the database's schema up to date; its revision. A clear error if unreachable."""
-    from brandubh.store import BadDatabaseURL, upgrade_url
-    from brandubh.store.errors import sqlstate, unreachable
+    from brandubh.store import BadDatabaseURL, sqlstate, unreachable, upgrade_url
 
     try:
         return upgrade_url(url)

@@ -1,11 +1,19 @@
 """The permanent record in PostgreSQL: accounts, ratings, the archive, game chat
 (docs/storage.md)."""
 
+from brandubh.store import tables
 from brandubh.store.accounts import Account
 from brandubh.store.archive import Archived, FinalGame, FinishedGame, Seat
 from brandubh.store.chat import Author, ChatLine, ChatReport
 from brandubh.store.db import BadDatabaseURL, create_engine, upgrade, upgrade_url
-from brandubh.store.errors import EmailTaken, IdTaken, StoreError, StoreUnavailable
+from brandubh.store.errors import (
+    EmailTaken,
+    IdTaken,
+    StoreError,
+    StoreUnavailable,
+    sqlstate,
+    unreachable,
+)
 from brandubh.store.repository import Store
 
 __all__ = [
@@ -24,6 +32,9 @@ __all__ = [
     "StoreError",
     "StoreUnavailable",
     "create_engine",
+    "sqlstate",
+    "tables",
+    "unreachable",
     "upgrade",
     "upgrade_url",
 ]

@@ -23,7 +23,7 @@ import logging
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Final, cast
 
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -222,7 +222,7 @@ class Sessions:
             await pipe.execute()
         return ended
 
-    def probe(self, sid: str) -> asyncio.Future[Any] | None:
+    def probe(self, sid: str) -> asyncio.Future[object] | None:
         """Whether a session exists (its EXISTS reply, truthy if so), asked on the lane and
         not waited for here: it goes out with what the caller commits next. None without
         a lane (a cluster): the caller waits for ``alive`` instead."""

@@ -1,7 +1,7 @@
 """Plays the bot's turns: claims them from Redis for a lease, commits like any player.
 
 The search runs in a process pool (``BRANDUBH_BOT_PROCESSES`` processes per hub), never
-on the event loop, so a thinking bot delays no other game's push. Any hub process may
+on the event loop, so a thinking bot delays no other game's push. Every hub process may
 take any bot turn, so bot work scales by adding hub processes.
 
 A commit that makes it the bot's turn queues the game in its bucket's job set; the
@@ -38,7 +38,7 @@ from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import BOT_ID
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
-from brandubh.run.embedded import die_with_parent
+from brandubh.run import die_with_parent
 
 log = logging.getLogger(__name__)
 
@@ -127,7 +127,7 @@ class BotWorker:
         if room <= 0:
             return  # enough thinking queued here; other hubs take the rest
         sets = [keys.bot_jobs(b) for b in range(keys.BUCKETS)]
-        args = [LEASE_MS, min(room, CLAIM_BATCH), "", "scores"]
+        args: list[int | str] = [LEASE_MS, min(room, CLAIM_BATCH), "", "scores"]
         claimed: list[tuple[float, str]] = []
         # (On a cluster a bucket whose node cannot answer now is claimed next turn.)
         for pairs in await redis_client.claim_buckets(self.redis, self.scripts.claim, sets, args):

@@ -9,9 +9,9 @@ deadline) are repeated by commit.lua against what Redis holds.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Final, Literal, NamedTuple
+from typing import Final, Literal, NamedTuple
 
 from brandubh.engine import Game, IllegalMove, Result, Side, opponent
 from brandubh.hub.errors import Refusal, no_game
@@ -74,7 +74,7 @@ class Change:
     """A validated change to a game, with what commit.lua must check and update."""
 
     new: GameState
-    event: dict[str, Any]
+    event: dict[str, object]
     write: tuple[str, ...]
     status: str = "active"  # the status the game must still have
     ply: int | None = None  # the ply it must still be at
@@ -172,7 +172,7 @@ def script_refusal(code: str, detail: str, change: Change) -> Refusal:
 def ending(
     new: GameState,
     result: Result,
-    event: dict[str, Any],
+    event: Mapping[str, object],
     *,
     game: Game | None = None,
     write: tuple[str, ...] = END_FIELDS,
@@ -247,7 +247,7 @@ def move(
     except IllegalMove as exc:
         raise Refusal("illegal_move", str(exc), msg_id) from None
     mover = opponent(game.side_to_move)
-    event: dict[str, Any] = {"kind": "move", "move": str(played), "by": mover}
+    event: dict[str, object] = {"kind": "move", "move": str(played), "by": mover}
     draw_offer, draw_block = state.draw_offer, state.draw_block
     if draw_offer == opponent(mover):
         # Playing on declines the opponent's offer.

@@ -1,8 +1,8 @@
 """Plays due conditional replies: claims them from Redis for a lease, commits like a player.
 
 commit.lua queues a game in its bucket's job set (keys.conditional_jobs) with the move
-that a stored line answers, so a hub killed right after that commit loses nothing. Any
-hub takes the job: the one that committed wakes at once (a commit hook), every other on a
+that a stored line answers, so a hub killed right after that commit loses nothing. Every
+hub may take the job: the one that committed wakes at once (a commit hook), every other on a
 slow poll, and a claim is a lease (lua/claim.lua) that comes due again if its hub dies.
 The reply is committed as the owner's move with the message id ``cond-<ply>``: two hubs
 racing on one reply apply it once, and the commit of it dequeues the job.

@@ -526,7 +526,7 @@ class GameService:
         self, game_ids: list[str], outages: list[tuple[int, int]], safe: int | None = None
     ) -> int:
         """Fire many due deadlines with two pipelined round trips: read every game, then
-        run every commit. Any that raced with another change go one by one through
+        run every commit. Those that raced with another change go one by one through
         ``expire``. Returns how many games were ended or extended."""
         results = await self.committer.act_many(
             "scheduler", game_ids, lambda s: changes.expiry(s, outages), safe

@@ -8,7 +8,8 @@ changes no game, and a game found ended when listed is dropped from it then.
 
 from __future__ import annotations
 
-from typing import Any, Final, cast
+from collections.abc import Awaitable, Callable
+from typing import Final, TypedDict, cast
 
 from redis.asyncio import Redis
 
@@ -20,7 +21,29 @@ MAX_PLAYING: Final = 200  # more games in progress than anyone plays at once
 RECENT: Final = 10
 
 
-def card(state: GameState, player_id: str) -> dict[str, Any]:
+class Opponent(TypedDict):
+    id: str
+    name: str
+
+
+class Card(TypedDict):
+    """One game in progress in the "your games" list (``GET /api/me/games``)."""
+
+    id: str
+    ruleset: str
+    side: str
+    opponent: Opponent
+    bot: bool
+    origin: str
+    your_move: bool
+    deadline: int | None
+    ply: int
+    move_time: int
+    rated: bool
+    last: str | None
+
+
+def card(state: GameState, player_id: str) -> Card:
     """One game in progress as the "your games" list shows it."""
     mine = "attackers" if state.attacker == player_id else "defenders"
     other_id = state.defender if mine == "attackers" else state.attacker
@@ -41,19 +64,22 @@ def card(state: GameState, player_id: str) -> dict[str, Any]:
     }
 
 
-def order(cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def order(cards: list[Card]) -> list[Card]:
     """Yours to move first, soonest deadline first; then the others, soonest first."""
     return sorted(cards, key=lambda c: (not c["your_move"], c["deadline"] or 1 << 62, c["id"]))
 
 
-async def playing(redis: Redis, load: Any, player_id: str) -> list[dict[str, Any]]:
+async def playing(
+    redis: Redis, load: Callable[[str], Awaitable[GameState]], player_id: str
+) -> list[Card]:
     """The player's games in progress, in ``order``; ended or vanished ones leave the index."""
     ids = cast(list[bytes], await redis.zrevrange(keys.player_active(player_id), 0, MAX_PLAYING))
-    cards, gone = [], []
+    cards: list[Card] = []
+    gone: list[str] = []
     for raw in ids:
         game_id = raw.decode()
         try:
-            state: GameState = await load(game_id)
+            state = await load(game_id)
         except Refusal:
             gone.append(game_id)
             continue

@@ -18,7 +18,7 @@ A game counts for ratings when it was created rated, was played between two acco
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol, cast
+from typing import Protocol, cast
 
 import msgpack
 from redis.asyncio import Redis
@@ -137,7 +137,7 @@ class Rater:
 
     # -- reading -----------------------------------------------------------------------------
 
-    async def ratings(self, player_id: str) -> dict[str, dict[str, Any]]:
+    async def ratings(self, player_id: str) -> dict[str, dict[str, object]]:
         """The player's rating in each rule set they have played rated, with its history."""
         return await self.store.ratings(player_id)
 
@@ -153,11 +153,11 @@ class Rater:
 
     async def player_games(
         self, player_id: str, offset: int, limit: int
-    ) -> tuple[list[dict[str, Any]], int | None]:
+    ) -> tuple[list[dict[str, object]], int | None]:
         """A page of the player's finished games, newest first, and the offset of the next
         page (None at the end)."""
         return await self.store.player_games(player_id, offset, limit)
 
-    async def leaderboard(self, ruleset: str) -> list[dict[str, Any]]:
+    async def leaderboard(self, ruleset: str) -> list[dict[str, object]]:
         """The opted-in players with a non-provisional rating, best first."""
         return await self.store.leaderboard(ruleset)

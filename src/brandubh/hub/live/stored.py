@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
 
 from redis.asyncio import Redis
 
@@ -37,7 +36,7 @@ def _call(game_id: str, ack: str | None, seed: bool) -> tuple[list[str], list[st
     return read_keys, []
 
 
-def state_of(game_id: str, reply: Sequence[Any]) -> Read:
+def state_of(game_id: str, reply: Sequence[redis_client.Reply]) -> Read:
     """read.lua's reply as a state, and the ack or seed it read."""
     flat, moves, counts, extra = reply
     if not flat:
@@ -73,7 +72,7 @@ async def read_many(
     """Many games' states at once (one round trip; on a cluster one per node), with their
     seeds if asked; (None, None) where a cluster node could not answer."""
     calls = [_call(game_id, None, seed) for game_id in game_ids]
-    replies: list[Any]
+    replies: list[redis_client.Reply]
     if lane is not None:
         replies = await asyncio.gather(*(lane.script(scripts.read, k, a) for k, a in calls))
     else:

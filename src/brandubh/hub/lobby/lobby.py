@@ -23,7 +23,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Final, TypedDict, cast
 
 import msgpack
 from redis.asyncio import Redis
@@ -59,6 +59,45 @@ class Pairing:
     players: tuple[str, str]
 
 
+class SeekOwner(TypedDict):
+    id: str
+    name: str
+
+
+class PublicSeek(TypedDict):
+    """A seek as the lobby shows it (docs/protocol.md, Seek)."""
+
+    id: str
+    player: SeekOwner
+    rating: int
+    provisional: bool
+    ruleset: str
+    move_time: int
+    rated: bool
+    match: bool
+    kind: str
+
+
+class RatedPlayer(TypedDict):
+    id: str
+    name: str
+    rating: int
+    provisional: bool
+
+
+class WatchedGame(TypedDict):
+    """A game in progress as the watch list shows it (docs/protocol.md, LiveGame)."""
+
+    id: str
+    ruleset: str
+    ply: int
+    move: int
+    players: dict[str, RatedPlayer]
+    watchers: int
+    opponent: str
+    origin: str
+
+
 class Lobby:
     def __init__(
         self,
@@ -75,8 +114,8 @@ class Lobby:
         self.scripts = scripts
         self.games = games
         self.rating = rating
-        self._watch_list: tuple[float, list[dict[str, Any]]] | None = None
-        self._watch_list_task: asyncio.Task[list[dict[str, Any]]] | None = None
+        self._watch_list: tuple[float, list[WatchedGame]] | None = None
+        self._watch_list_task: asyncio.Task[list[WatchedGame]] | None = None
 
     # -- seeks -------------------------------------------------------------------------
 
@@ -220,7 +259,7 @@ class Lobby:
             expires = self.clock() + LIVE_SEEK_TTL_MS
             await self.redis.zadd(keys.seek_expiry(), dict.fromkeys(mine, expires), xx=True)
 
-    async def seek_list(self) -> list[dict[str, Any]]:
+    async def seek_list(self) -> list[PublicSeek]:
         ids = cast(list[bytes], await self.redis.zrange(keys.seeks(), 0, -1))
         seeks = await self._seeks([raw.decode() for raw in ids])
         return [_public_seek(f) for f in seeks.values()]
@@ -327,7 +366,7 @@ class Lobby:
 
     # -- games to watch ----------------------------------------------------------------
 
-    async def watch_list(self) -> list[dict[str, Any]]:
+    async def watch_list(self) -> list[WatchedGame]:
         """The most recently started games in progress, with players, ply and spectators:
         built at most once a second per hub, however many sockets ask (one build at a time)."""
         cached = self._watch_list
@@ -344,9 +383,9 @@ class Lobby:
         by when they lapse, on Redis's clock)."""
         return int(await self.redis.zcount(keys.presence(game_id), self.clock(), "+inf")) > 0
 
-    async def _build_watch_list(self) -> list[dict[str, Any]]:
+    async def _build_watch_list(self) -> list[WatchedGame]:
         ids = cast(list[bytes], await self.redis.zrevrange(keys.live_games(), 0, WATCH_LIST - 1))
-        out = []
+        out: list[WatchedGame] = []
         for raw in ids:
             game_id = raw.decode()
             try:
@@ -360,7 +399,7 @@ class Lobby:
             if state.opponent == "bot" and not await self._anyone_connected(game_id):
                 continue  # a bot game its player has left is no game to watch
             watchers = await self.redis.zcard(keys.watchers(game_id))
-            players = {}
+            players: dict[str, RatedPlayer] = {}
             for side, pid in (("attackers", state.attacker), ("defenders", state.defender)):
                 p = state.player(pid)
                 rating, provisional = await self.rating(pid, state.ruleset)
@@ -388,7 +427,7 @@ class Lobby:
 _NOT_YOUR_SEEK: Final = "only the player who opened a seek can cancel it"
 
 
-def _public_seek(f: dict[str, str]) -> dict[str, Any]:
+def _public_seek(f: dict[str, str]) -> PublicSeek:
     return {
         "id": f["id"],
         "player": {"id": f["player"], "name": f["name"]},

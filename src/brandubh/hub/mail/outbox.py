@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from email import message_from_bytes, policy
 from pathlib import Path
-from typing import Any, Final, Protocol, cast
+from typing import Final, Protocol, cast
 from urllib.parse import unquote, urlsplit
 
 import aiosmtplib
@@ -318,7 +318,7 @@ class Outbox:
         pause = self.retry_ms * min(MAX_BACKOFF, 2 ** max(0, tries - 1))
         await self._step("retry", mail_id, owner, pause)
 
-    async def _step(self, op: str, mail_id: str, *args: str | bytes | int) -> Any:
+    async def _step(self, op: str, mail_id: str, *args: str | bytes | int) -> object:
         return await self.scripts.mail(keys=self._keys(mail_id), args=[op, mail_id, *args])
 
     @staticmethod

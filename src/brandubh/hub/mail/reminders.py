@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, Final, Literal, Protocol
+from typing import Final, Literal, Protocol
 
 from redis.asyncio import Redis
 
@@ -91,7 +91,7 @@ class Reminders:
         outbox: Outbox,
         connected: Callable[[], Iterable[str]],
         public_url: str,
-        clock: Any,
+        clock: Callable[[], int],
     ) -> None:
         self.redis = redis
         self.scripts = scripts

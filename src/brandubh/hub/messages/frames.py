@@ -10,12 +10,12 @@ A few notices are built inside Lua, in the same step as the change they announce
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import cast
 
 import msgpack
 
 
-def encode(msg: dict[str, Any]) -> bytes:
+def encode(msg: Mapping[str, object]) -> bytes:
     return cast(bytes, msgpack.packb(msg, use_bin_type=True))
 
 
@@ -23,7 +23,7 @@ def encode(msg: dict[str, Any]) -> bytes:
 
 
 def hello(
-    player: dict[str, str] | None, ping_interval: float, now: int, limits: dict[str, Any]
+    player: dict[str, str] | None, ping_interval: float, now: int, limits: Mapping[str, object]
 ) -> bytes:
     return encode(
         {"t": "hello", "player": player, "ping_interval": ping_interval, "now": now,
@@ -39,14 +39,14 @@ def pong(n: int) -> bytes:
     return encode({"t": "pong", "n": n})
 
 
-def ack(msg_id: str, of: str, **fields: Any) -> bytes:
+def ack(msg_id: str, of: str, **fields: object) -> bytes:
     """The one answer to a client message with an id that was carried out."""
     return encode({"t": "ack", "id": msg_id, "of": of, **fields})
 
 
 def error(code: str, message: str, msg_id: str | None = None, game: str | None = None) -> bytes:
     """A refusal: ``id`` names the message refused, ``game`` the game it concerned."""
-    frame: dict[str, Any] = {"t": "error", "code": code, "message": message}
+    frame: dict[str, object] = {"t": "error", "code": code, "message": message}
     if msg_id is not None:
         frame["id"] = msg_id
     if game is not None:
@@ -57,12 +57,14 @@ def error(code: str, message: str, msg_id: str | None = None, game: str | None =
 # -- games ----------------------------------------------------------------------------------
 
 
-def event(game_id: str, n: int, event: dict[str, Any], state: dict[str, Any]) -> bytes:
+def event(game_id: str, n: int, event: Mapping[str, object], state: Mapping[str, object]) -> bytes:
     """A numbered event of a game, with the public state after it."""
     return encode({"t": "event", "game": game_id, "n": n, **event, "state": state})
 
 
-def snapshot(game_id: str, n: int, state: dict[str, Any], moves: list[str], watchers: int) -> bytes:
+def snapshot(
+    game_id: str, n: int, state: Mapping[str, object], moves: list[str], watchers: int
+) -> bytes:
     return encode(
         {"t": "snapshot", "game": game_id, "n": n, "state": state, "moves": moves,
          "watchers": watchers}
@@ -78,13 +80,15 @@ def chat_lines(game_id: str, room: str | None, lines: Sequence[Mapping[str, obje
 def presence(game_id: str, online: list[str], gone: dict[str, int] | None = None) -> bytes:
     """Which of the game's players have a socket following it now, and since when (ms,
     Redis clock) each player who left has had none (``gone``, absent when nobody left)."""
-    frame: dict[str, Any] = {"t": "presence", "game": game_id, "online": sorted(online)}
+    frame: dict[str, object] = {"t": "presence", "game": game_id, "online": sorted(online)}
     if gone:
         frame["gone"] = gone
     return encode(frame)
 
 
-def turn(game_id: str, ply: Any, last: Any, deadline: Any, opponent: str | None) -> bytes:
+def turn(
+    game_id: str, ply: int, last: str | None, deadline: int | None, opponent: str | None
+) -> bytes:
     """To a player's sockets that do not follow the game: it is now their move there."""
     return encode(
         {"t": "turn", "game": game_id, "ply": ply, "last": last, "deadline": deadline,
@@ -92,7 +96,7 @@ def turn(game_id: str, ply: Any, last: Any, deadline: Any, opponent: str | None)
     )  # fmt: skip
 
 
-def match(game_id: str, summary: dict[str, Any]) -> bytes:
+def match(game_id: str, summary: Mapping[str, object]) -> bytes:
     """A match moved on after one of its games (published on that game's channel)."""
     return encode({"t": "match", "game": game_id, "match": summary})
 
@@ -100,15 +104,15 @@ def match(game_id: str, summary: dict[str, Any]) -> bytes:
 # -- the lobby --------------------------------------------------------------------------------
 
 
-def lobby(seeks: list[dict[str, Any]], games: list[dict[str, Any]]) -> bytes:
+def lobby(seeks: Sequence[Mapping[str, object]], games: Sequence[Mapping[str, object]]) -> bytes:
     return encode({"t": "lobby", "seeks": seeks, "games": games})
 
 
-def games(games: list[dict[str, Any]]) -> bytes:
+def games(games: Sequence[Mapping[str, object]]) -> bytes:
     return encode({"t": "games", "games": games})
 
 
-def seek_added(seek: dict[str, Any]) -> bytes:
+def seek_added(seek: Mapping[str, object]) -> bytes:
     return encode({"t": "seek_added", "seek": seek})
 
 
@@ -116,7 +120,7 @@ def paired(game_id: str, players: list[str], match: str | None) -> bytes:
     return encode({"t": "paired", "game": game_id, "players": players, "match": match})
 
 
-def tournament(tournament_id: str, view: dict[str, Any]) -> bytes:
+def tournament(tournament_id: str, view: Mapping[str, object]) -> bytes:
     """A tournament's view (GET /api/tournaments/{id} without "me"), to its followers."""
     return encode({**view, "t": "tournament", "tournament": tournament_id})
 

@@ -16,7 +16,7 @@ import contextlib
 import logging
 import weakref
 from collections.abc import Sequence
-from typing import Any, Final, cast
+from typing import Any, Final, TypeAlias, cast
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
@@ -66,8 +66,15 @@ MOVED_OR_DOWN: Final = (
 # commit path, taken for the lost connection it is.
 TORN: Final = outage.TORN
 
+# What a script or command is given: redis-py and the lane both encode these (the lane
+# nothing else).
+Arg: TypeAlias = bytes | str | int
+# A reply as Redis gives it: bytes, an int, None, a list of replies (a script's table) or,
+# in RESP3, a map. Its shape is the command's or the script's contract, which its caller
+# reads it by, so it is typed as loosely as redis-py types it.
+Reply: TypeAlias = Any
 # One script call: the script, its keys and its arguments.
-Call = tuple[AsyncScript, Sequence[str], Sequence[Any]]
+Call = tuple[AsyncScript, Sequence[str], Sequence[Arg]]
 
 
 def connect(settings: Settings) -> Redis:
@@ -107,7 +114,7 @@ async def close(redis: Redis) -> None:
     await cluster.aclose()
 
 
-async def run_scripts(redis: Redis, calls: Sequence[Call]) -> list[Any]:
+async def run_scripts(redis: Redis, calls: Sequence[Call]) -> list[Reply]:
     """Run many script calls, each in its own slot, in one pipelined round trip per node:
     one on a single Redis; on a cluster, one to each master at once. On a cluster, the
     calls to a node that cannot answer now (it is lost, or no longer holds their slots)
@@ -119,7 +126,7 @@ async def run_scripts(redis: Redis, calls: Sequence[Call]) -> list[Any]:
     if cluster is None:
         return await _pipelined(redis, calls)
     groups: dict[str, list[int]] = {}
-    out: list[Any] = [None] * len(calls)
+    out: list[Reply] = [None] * len(calls)
     for i, (_, keys_, _) in enumerate(calls):
         with contextlib.suppress(*MOVED_OR_DOWN):  # a slot no node covers now: None
             groups.setdefault(node_of(cluster, keys_[0]), []).append(i)
@@ -145,7 +152,7 @@ async def run_scripts(redis: Redis, calls: Sequence[Call]) -> list[Any]:
 
 
 async def claim_buckets(
-    redis: Redis, claim: AsyncScript, sets: Sequence[str], args: Sequence[Any]
+    redis: Redis, claim: AsyncScript, sets: Sequence[str], args: Sequence[Arg]
 ) -> list[list[bytes]]:
     """lua/claim.lua over many buckets' sets: on one Redis one call takes them all; on a
     cluster, where a script touches one slot, one call a set, pipelined per node (a set
@@ -156,12 +163,12 @@ async def claim_buckets(
     return [reply for reply in replies if reply is not None]
 
 
-async def _pipelined(redis: Redis, calls: Sequence[Call]) -> list[Any]:
+async def _pipelined(redis: Redis, calls: Sequence[Call]) -> list[Reply]:
     # The pipeline loads any script the server lacks before it runs (redis-py's Pipeline).
     async with redis.pipeline(transaction=False) as pipe:
         for script, keys_, args in calls:
             await script(keys=keys_, args=args, client=pipe)
-        replies: list[Any] = await pipe.execute()
+        replies: list[Reply] = await pipe.execute()
     return replies
 
 
@@ -192,7 +199,7 @@ def _auth(cluster: RedisCluster) -> tuple[str | None, str | None]:
     return kwargs.get("username"), kwargs.get("password")
 
 
-def plain_client(cluster: RedisCluster, name: str, **kwargs: Any) -> Redis:
+def plain_client(cluster: RedisCluster, name: str, single_connection_client: bool = False) -> Redis:
     """A new plain client of one node (by its name, host:port), with the cluster's
     credentials; not retried by default, so that a lost node is given up at once."""
     host, _, port = name.rpartition(":")
@@ -204,7 +211,7 @@ def plain_client(cluster: RedisCluster, name: str, **kwargs: Any) -> Redis:
         password=password,
         retry=AsyncRetry(NoBackoff(), 0),
         socket_connect_timeout=CONNECT_TIMEOUT_S,
-        **kwargs,
+        single_connection_client=single_connection_client,
     )
 
 
@@ -233,7 +240,7 @@ def node_client(cluster: RedisCluster, name: str) -> Redis:
     return client
 
 
-async def script(script: AsyncScript, keys_: Sequence[str], args: Sequence[Any]) -> Any:
+async def script(script: AsyncScript, keys_: Sequence[str], args: Sequence[Arg]) -> Reply:
     """A script call by the registered client; a torn connection is a ConnectionError."""
     try:
         return await script(keys=keys_, args=args)
@@ -251,7 +258,7 @@ class ReplicaWait:
         self.timeout_ms = timeout_ms
         self.short = 0  # commits acknowledged with fewer replicas than asked for
 
-    async def call(self, script: AsyncScript, keys_: Sequence[str], args: Sequence[Any]) -> Any:
+    async def call(self, script: AsyncScript, keys_: Sequence[str], args: Sequence[Arg]) -> Reply:
         cluster = cluster_of(self.redis)
         if cluster is None:
             return await self._on(self.redis, script, keys_, args)
@@ -272,8 +279,8 @@ class ReplicaWait:
         raise failure
 
     async def _on(
-        self, client: Redis, script: AsyncScript, keys_: Sequence[str], args: Sequence[Any]
-    ) -> Any:
+        self, client: Redis, script: AsyncScript, keys_: Sequence[str], args: Sequence[Arg]
+    ) -> Reply:
         for _ in range(2):
             try:
                 async with client.pipeline(transaction=False) as pipe:

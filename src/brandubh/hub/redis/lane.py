@@ -27,7 +27,7 @@ import asyncio
 import collections
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Final
+from typing import Final
 
 import hiredis
 from redis._parsers import BaseParser
@@ -37,10 +37,12 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import InvalidResponse, NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from brandubh.hub.redis.client import Arg, Reply
+
 log = logging.getLogger(__name__)
 
 # Given the reply a cancelled caller did not take, or None when it was lost (see above).
-Orphan = Callable[[Any], None]
+Orphan = Callable[[Reply], None]
 _MORE: Final = object()  # hiredis: no whole reply in what has arrived yet
 
 
@@ -103,13 +105,13 @@ class Lane:
         self._conn: AbstractConnection | None = None
         self._transport: asyncio.WriteTransport | None = None  # while open
         self._protocol: _Replies | None = None
-        self._waiting: collections.deque[tuple[asyncio.Future[Any], Orphan | None]] = (
+        self._waiting: collections.deque[tuple[asyncio.Future[Reply], Orphan | None]] = (
             collections.deque()
         )
         self._opening: asyncio.Lock = asyncio.Lock()
         self._outgoing: list[bytes] = []  # packed commands of this turn of the loop
 
-    def call(self, *args: bytes | str | int, orphan: Orphan | None = None) -> Awaitable[Any]:
+    def call(self, *args: bytes | str | int, orphan: Orphan | None = None) -> Awaitable[Reply]:
         """Send one command; await its raw reply (a ResponseError is raised). While the
         connection is open this is the reply's future itself, no coroutine around it."""
         transport = self._transport
@@ -119,7 +121,7 @@ class Lane:
             self._broken(RedisConnectionError("the lane's connection is closed"))
             return self._open_and_call(args, orphan)
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
+        future: asyncio.Future[Reply] = loop.create_future()
         # Queued with the command, so replies match callers in order; the commands of one
         # turn of the loop go out in one write (one system call for a burst of moves). A
         # caller cancelled later cannot tear a write.
@@ -131,7 +133,9 @@ class Lane:
         self._outgoing.extend(pack(args))
         return future
 
-    async def _open_and_call(self, args: Sequence[bytes | str | int], orphan: Orphan | None) -> Any:
+    async def _open_and_call(
+        self, args: Sequence[bytes | str | int], orphan: Orphan | None
+    ) -> Reply:
         await self._open()
         if self._transport is None or self._transport.is_closing():
             raise RedisConnectionError("the lane's connection is closed")
@@ -168,9 +172,9 @@ class Lane:
         self,
         script: AsyncScript,
         keys: Sequence[str],
-        args: Sequence[Any],
+        args: Sequence[Arg],
         orphan: Orphan | None = None,
-    ) -> Any:
+    ) -> Reply:
         """A registered script by its sha on the lane; by the script object (which loads it,
         with the ordinary client's retries) when Redis lacks it or the lane fails. After a
         lane failure, or a cancel while on the fallback, ``orphan`` gets None."""
@@ -211,7 +215,7 @@ class Lane:
             writer.transport.set_protocol(protocol)
             self._conn, self._transport, self._protocol = conn, writer.transport, protocol
 
-    def _reply(self, protocol: _Replies, reply: Any) -> None:
+    def _reply(self, protocol: _Replies, reply: Reply) -> None:
         """A whole reply read on the lane's connection: its caller's, in order."""
         if protocol is not self._protocol:
             return  # (a connection already given up)
@@ -258,7 +262,7 @@ class Lane:
             await conn.disconnect()
 
 
-def _tell(orphan: Orphan, reply: Any) -> None:
+def _tell(orphan: Orphan, reply: Reply) -> None:
     """Hand an orphan its reply; its failure is logged, never the reader's."""
     try:
         orphan(reply)

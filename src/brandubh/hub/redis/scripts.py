@@ -13,6 +13,8 @@ from redis.commands.core import AsyncScript
 PUBLISHING: Final = frozenset(
     {"commit", "watchers", "presence", "rematch", "rematch_decline", "notice", "chat"}
 )
+# The scripts that take seeks off the lobby: lua/seek_remove.lua's ``remove_seek`` goes first.
+SEEK_REMOVING: Final = frozenset({"seek_add", "seek_take"})
 
 
 def _read(name: str) -> str:
@@ -20,11 +22,8 @@ def _read(name: str) -> str:
 
 
 def _source(name: str) -> str:
-    if name in PUBLISHING:
-        return _read("publish") + _read(name)
-    if name.startswith("tournament_"):  # lua/tournament_prelude.lua goes before each
-        return _read("tournament_prelude") + _read(name)
-    return _read(name)
+    before = "".join(_read(prelude) for prelude, users in PRELUDES.items() if name in users)
+    return before + _read(name)
 
 
 def lua_source(name: str) -> str:
@@ -60,6 +59,14 @@ class TournamentScripts:
         )
 
 
+# The files that are functions put before scripts, not scripts of their own.
+PRELUDES: Final = {
+    "publish": PUBLISHING,
+    "seek_remove": SEEK_REMOVING,
+    "tournament_prelude": frozenset(f"tournament_{f.name}" for f in fields(TournamentScripts)),
+}
+
+
 @dataclass(frozen=True)
 class Scripts:
     """One registered script per file; each call runs EVALSHA (EVAL once if not cached)."""
@@ -92,30 +99,11 @@ class Scripts:
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:
-        return cls(
-            commit=redis.register_script(_source("commit")),
-            create=redis.register_script(_source("create")),
-            claim=redis.register_script(_source("claim")),
-            watchers=redis.register_script(_source("watchers")),
-            presence=redis.register_script(_source("presence")),
-            heartbeat=redis.register_script(_source("heartbeat")),
-            rematch=redis.register_script(_source("rematch")),
-            rematch_decline=redis.register_script(_source("rematch_decline")),
-            seek_add=redis.register_script(_source("seek_add")),
-            seek_take=redis.register_script(_source("seek_take")),
-            quick=redis.register_script(_source("quick")),
-            pool_leave=redis.register_script(_source("pool_leave")),
-            login_limit=redis.register_script(_source("login_limit")),
-            windows=redis.register_script(_source("windows")),
-            mark=redis.register_script(_source("mark")),
-            mail=redis.register_script(_source("mail")),
-            token=redis.register_script(_source("token")),
-            notice=redis.register_script(_source("notice")),
-            member=redis.register_script(_source("member")),
-            read=redis.register_script(_source("read")),
-            chat=redis.register_script(_source("chat")),
-            conditional=redis.register_script(_source("conditional")),
-            analysis=redis.register_script(_source("analysis")),
-            tournament=TournamentScripts.register(redis),
-            run_limit=redis.register_script(_source("run_limit")),
-        )
+        """Each field's script, from the file of its name (every file of ``lua/`` but the
+        ``PRELUDES``); the tournament's changes, each from ``tournament_<change>``."""
+        scripts = {
+            f.name: redis.register_script(_source(f.name))
+            for f in fields(cls)
+            if f.name != "tournament"
+        }
+        return cls(tournament=TournamentScripts.register(redis), **scripts)

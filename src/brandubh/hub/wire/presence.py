@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import Any, Final, Literal
+from typing import Final, Literal
 
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
@@ -125,7 +125,7 @@ class TurnNotices:
                 keys.hub_channel(), frames.turn_for(self.hub, game_id, player_id, notice)
             )
 
-    def on_notice(self, msg: dict[str, Any]) -> None:
+    def on_notice(self, msg: dict[str, object]) -> None:
         """Hook of the hubs' channel: another hub's turn notice for a player here."""
         if msg.get("t") == "turn_for" and msg.get("hub") != self.hub:
             frame, game = msg.get("frame"), msg.get("game")

@@ -10,7 +10,7 @@ ended (``close_sessions``); the lifespan closes them all at shutdown.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
 from brandubh.hub.accounts import Sessions
 from brandubh.hub.messages import CLOSE_SESSION_ENDED
@@ -169,10 +169,12 @@ class SessionGuard:
         self.sessions = sessions
         self.sockets = sockets
 
-    def on_notice(self, msg: dict[str, Any]) -> None:
+    def on_notice(self, msg: dict[str, object]) -> None:
         """Fan-out hook for the hubs' channel."""
         if msg.get("t") == "sessions_ended":
-            self.sockets.close_sessions(set(msg.get("sessions") or ()))
+            sessions = msg.get("sessions")
+            ended = sessions if isinstance(sessions, list) else ()
+            self.sockets.close_sessions({s for s in ended if isinstance(s, str)})
 
     async def recheck(self) -> None:
         sids = self.sockets.session_ids()

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import asyncio
 import struct
-from collections.abc import Callable, MutableMapping
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from collections.abc import Callable
+from typing import TYPE_CHECKING, ClassVar, Final
 
+from starlette.types import Scope
+from uvicorn.config import Config
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from uvicorn.server import ServerState
 from websockets.http11 import Request
 from websockets.protocol import State
 
@@ -48,7 +51,7 @@ DIRECT: Final = "brandubh.direct"
 DirectWriter = Callable[[bytes], bool]
 
 
-def direct_writer(scope: MutableMapping[str, Any]) -> DirectWriter | None:
+def direct_writer(scope: Scope) -> DirectWriter | None:
     """The socket's direct writer, taken out of its scope (so the scope does not keep the
     protocol alive); None under another websocket protocol than ``GuardedWebSocket``,
     whose frames then go through the ASGI send."""
@@ -100,8 +103,14 @@ class _Peers:
 class GuardedHttp(HttpToolsProtocol):
     """HttpToolsProtocol with a header deadline and a per-address connection cap."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, object],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
         self._header_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -192,8 +201,14 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
         "writable",
     )
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        config: Config,
+        server_state: ServerState,
+        app_state: dict[str, object],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Gate()  # type: ignore[assignment]
         self.writable.set()

@@ -1,5 +1,5 @@
 -- Not a script of its own: scripts.py puts this before each script that publishes about
--- a game (Scripts.PUBLISHING). What concerns a game goes to the channel of each hub that
+-- a game (scripts.PUBLISHING). What concerns a game goes to the channel of each hub that
 -- follows it, so a hub hears only the games it holds sockets for, once each.
 -- hubs: the game's set of hubs (keys.game_hubs; an entry whose time ran out is a hub
 -- gone: lua/member.lua)   stem: keys.game_channel_stem

@@ -10,19 +10,7 @@ local now = t[1] * 1000 + math.floor(t[2] / 1000)
 
 -- Forget the seeks that expired with their owner's socket (their hub died).
 for _, id in ipairs(redis.call('ZRANGE', KEYS[3], '-inf', now, 'BYSCORE')) do
-  local raw = redis.call('HGET', KEYS[2], id)
-  redis.call('HDEL', KEYS[2], id)
-  redis.call('ZREM', KEYS[1], id)
-  redis.call('ZREM', KEYS[3], id)
-  if raw then
-    local owner = cmsgpack.unpack(raw).player
-    local kept = {}
-    for s in string.gmatch(redis.call('HGET', KEYS[4], owner) or '', '%S+') do
-      if s ~= id then kept[#kept + 1] = s end
-    end
-    if #kept == 0 then redis.call('HDEL', KEYS[4], owner)
-    else redis.call('HSET', KEYS[4], owner, table.concat(kept, ' ')) end
-  end
+  remove_seek(KEYS[1], KEYS[2], KEYS[3], KEYS[4], id)
 end
 
 local mine = redis.call('HGET', KEYS[4], ARGV[2]) or ''
