@@ -17,6 +17,7 @@ from brandubh.hub.live import endings as endings_module
 from brandubh.hub.live.endings import MAX_LIVE, Endings
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.matches import MatchService
+from brandubh.hub.live.reconcile import Reconciler
 from brandubh.hub.live.state import BOT_ID, Player
 from brandubh.hub.redis import keys
 from brandubh.hub.redis.scripts import Scripts
@@ -256,3 +257,33 @@ async def test_a_game_held_by_a_follow_up_that_never_ends_is_swept_after_the_hol
     assert await endings.sweep() == 1
     assert archived == ["held"]
     await endings.stop()
+
+
+async def test_the_reconciliation_pass_queues_an_ended_game_the_queue_lost(
+    services: dict[str, Any],
+) -> None:
+    """An ended game not let go (no expiry) is archived even if its queue entry was lost:
+    one hub's pass (claimed once per period) queues it again, due at once; a game in
+    progress, one still queued and one let go are left alone."""
+    r, games = services["redis"], services["games"]
+    lost, queued, let_go = [await _ended_game(games) for _ in range(3)]
+    playing, invite = await games.create(A, "nielsen", 600, "friend")
+    await games.join(B, playing.id, invite)
+    await r.zrem(keys.finished(keys.bucket(lost)), lost)  # the entry dropped
+    await r.zrem(keys.finished(keys.bucket(let_go)), let_go)
+    await r.pexpire(keys.game(let_go), 600_000)  # archived and let go
+    before = await r.zscore(keys.finished(keys.bucket(queued)), queued)
+    one, other = Reconciler(r, services["scripts"]), Reconciler(r, services["scripts"])
+    assert await one.tick() + await other.tick() == 1  # one pass a period, by one hub
+    assert await r.zscore(keys.finished(keys.bucket(lost)), lost) == 0  # due at once
+    assert await r.zscore(keys.finished(keys.bucket(queued)), queued) == before
+    assert await r.zscore(keys.finished(keys.bucket(let_go)), let_go) is None
+    assert await r.zscore(keys.finished(keys.bucket(playing.id)), playing.id) is None
+    assert await one.run() == 0  # nothing left to find
+
+
+async def _ended_game(games: GameService) -> str:
+    state, invite = await games.create(A, "nielsen", 600, "friend")
+    state = await games.join(B, state.id, invite)
+    await resign(games, state.id, "attackers")
+    return state.id

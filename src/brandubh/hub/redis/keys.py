@@ -112,6 +112,32 @@ def chat_numbers(game_id: str) -> str:
     return f"{PREFIX}:{tag(bucket(game_id))}:chn:{game_id}"
 
 
+def live_keys(game_id: str) -> tuple[str, ...]:
+    """The keys of a game that live for ever while it is played and until it is archived,
+    then the grace (rater.py's let_go): the hash, events, acks, seed, moves, repetition
+    counts and chat (the watcher set has a lifetime of its own)."""
+    return (
+        game(game_id),
+        events(game_id),
+        acks(game_id),
+        seed(game_id),
+        moves(game_id),
+        repetitions(game_id),
+        chat_numbers(game_id),
+        *(chat(game_id, room) for room in CHAT_ROOMS),
+    )
+
+
+def games_pattern() -> str:
+    """The SCAN pattern of every game's hash (braces are no wildcard in a pattern)."""
+    return f"{PREFIX}:{{p*}}:g:*"
+
+
+def game_of_key(key: str) -> str:
+    """The game id of a game hash's key (``game``)."""
+    return key.rpartition(":g:")[2]
+
+
 def chat_window(game_id: str, who: str) -> str:
     """String: lines said in the game's current rate window by one account (its id) or in
     one room ("room:<room>"): chat.lua's limits. Lives: one window (chat/service.py's WINDOW_MS)
@@ -289,6 +315,13 @@ def finished(n: int) -> str:
     return f"{PREFIX}:{tag(n)}:fin"
 
 
+def reconcile() -> str:
+    """Sorted set of one entry: the archive's reconciliation pass -> when it is next due
+    (ms), claimed under a lease (lua/claim.lua) so that one hub runs it at a time
+    (live/reconcile.py). Lives: for ever (one key, one entry)."""
+    return f"{PREFIX}:{{rec}}:archive"
+
+
 def hub_channel() -> str:
     """Pub/sub channel every hub listens on for notices that are not about one game's
     events: sessions that ended (their sockets are closed with 4004), turn notices, and the
@@ -335,7 +368,8 @@ def match(match_id: str) -> str:
 # -- analysis by the bot -------------------------------------------------------------------
 # The queue of analyses and board evaluations, their jobs and the evaluations kept by
 # position share the hash tag {ana}: each step of a job is one script in one slot, on one
-# Redis or a cluster (analysis/analyses.py asks, brandubh/hub/analysis/worker.py works; docs/analysis.md).
+# Redis or a cluster (analysis/analyses.py asks, brandubh/hub/analysis/worker.py works;
+# docs/analysis.md).
 
 ANALYSIS: Final = f"{PREFIX}:{{ana}}"
 POSITION_CACHE_S: Final = 7 * 24 * 3600  # how long a board evaluation is kept by position
