@@ -91,7 +91,9 @@ def gone(game_id: str) -> str:
     """Hash: player id -> when their last socket following the game went (ms, Redis clock),
     written by lua/presence.lua, cleared when one comes back; commit.lua reads it to judge
     a claim (changes.claim). Field ``#v``: the version of the game's presence (presence.lua).
-    Lives: ``GONE_TTL_MS`` (wire/presence.py) after the last write."""
+    Lives: ``GONE_TTL_MS`` (wire/presence.py) after the last write while the game is
+    played; deleted by its final change (commit.lua); after the end, a presence change
+    keeps it ``PRESENCE_TTL_MS`` only."""
     return f"{PREFIX}:{tag(bucket(game_id))}:gone:{game_id}"
 
 

@@ -201,7 +201,9 @@ if p.cond then
     end
   end
 end
-if p.archive_after then redis.call('DEL', KEYS[10], KEYS[11]) end
+-- The final change: what only a game in play needs goes with it (presence.lua keeps
+-- the gone hash short from now on).
+if p.archive_after then redis.call('DEL', KEYS[10], KEYS[11], KEYS[14]) end
 -- Only hubs that follow the game hear it; the committing one delivers to its own sockets.
 publish(KEYS[7], p.channel, n .. ' ' .. frame, p.hub, now)
 return {'ok', n, tostring(deadline)}
