@@ -9,11 +9,15 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 import redis
 
 from brandubh import fairplay
 from brandubh.engine import parse_record
-from brandubh.hub.redis import keys
+from brandubh.hub.errors import Refusal
+from brandubh.hub.live.games import GameService
+from brandubh.hub.live.state import Player as Seat
+from brandubh.hub.redis import Scripts, keys
 from services import HubProcess, redis_ms, sync_client
 from waiting import wait_for
 from wsclient import Msg, Player, Socket, friend_game, seated, side_of
@@ -192,3 +196,30 @@ async def rating(p: Player, ruleset: str = "nielsen") -> Msg:
         return dict(got) if got and got["games"] >= 1 else None
 
     return await wait_for(rated, f"{p.id} rated", 20, 0.1)
+
+
+async def test_a_move_counts_as_presence(redis_async: Any) -> None:
+    """A player who moves from a socket that does not follow the game (the lobby, another
+    tab's list) is there: a claim against them counts its grace from that move, not from
+    when their last socket following the game went."""
+    scripts = Scripts.register(redis_async)
+    games = GameService(redis_async, scripts, claim_grace_s=30)
+    a, b = Seat("u_mover_a", "A"), Seat("u_mover_b", "B")
+    state, invite = await games.create(a, "nielsen", 60, "friend")
+    state = await games.join(b, state.id, invite)
+    for ply in range(2):  # both sides have moved: a claim may be made
+        move = str(state.game().legal_moves()[0])
+        await games.move(state.turn, state.id, ply, move, f"m{ply}")
+        state = await games.load(state.id)
+    mover = state.turn
+    claimant = state.attacker if mover == state.defender else state.defender
+    seconds, micros = await redis_async.time()
+    now = seconds * 1000 + micros // 1000
+    await redis_async.set(keys.alive(), now)  # the schedulers are running: no outage
+    # The mover's last socket following the game went an hour ago.
+    await redis_async.hset(keys.gone(state.id), mover, now - 3_600_000)
+    move = str(state.game().legal_moves()[0])
+    await games.move(mover, state.id, state.ply, move, "m2")  # from elsewhere
+    with pytest.raises(Refusal) as refused:
+        await games.claim(claimant, state.id, False, "c1")
+    assert refused.value.code == "claim_too_soon"

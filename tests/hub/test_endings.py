@@ -17,10 +17,11 @@ from brandubh.hub.live import endings as endings_module
 from brandubh.hub.live.endings import MAX_LIVE, Endings
 from brandubh.hub.live.games import GameService
 from brandubh.hub.live.matches import MatchService
+from brandubh.hub.live.reconcile import Reconciler
 from brandubh.hub.live.state import BOT_ID, Player
 from brandubh.hub.redis import keys
 from brandubh.hub.redis.scripts import Scripts
-from brandubh.store import Store
+from brandubh.store import Store, StoreUnavailable
 from services import HubProcess
 from waiting import wait_for
 from wsclient import Socket
@@ -182,3 +183,102 @@ async def test_follow_ups_wait_while_the_scheduler_fires_and_never_for_ever(
     stuck = Endings(services["redis"], services["scripts"], steps=(step,), defer=lambda: True)
     assert await stuck._held_finish("wave2") is True
     assert asked[-1].startswith("wave2")  # ran despite a scheduler that never rests
+
+
+def ended(game_id: str) -> Any:
+    """What the commit hook is told of a change that ended a game."""
+    return SimpleNamespace(new=SimpleNamespace(id=game_id, status="ended"))
+
+
+async def test_an_ending_told_as_every_live_follow_up_fails_at_once_is_archived(
+    services: dict[str, Any],
+) -> None:
+    """PostgreSQL killed under MAX_LIVE live follow-ups fails them all in one loop turn. An
+    ending committed in that same turn found them still counted as running (a task that has
+    returned leaves ``Tasks`` a turn later) and waited in a backlog that no follow-up read
+    again; this hub's sweep, leaving it alone as its own, renewed its lease at every turn,
+    so no hub ever archived it. Now the follow-ups count themselves, and it is archived by
+    the first sweep once PostgreSQL is back."""
+    r = services["redis"]
+    gate = asyncio.Event()
+    down = {"now": True}
+    archived: list[str] = []
+
+    async def archive(game_id: str) -> None:
+        await gate.wait()
+        if down["now"]:
+            raise StoreUnavailable("PostgreSQL killed")
+        archived.append(game_id)
+
+    here = Endings(r, services["scripts"], steps=(archive,))
+    other_hub = Endings(r, services["scripts"], steps=(archive,))
+    for i in range(MAX_LIVE):
+        here.on_commit(ended(f"inflight{i}"), 0, b"")
+    await asyncio.sleep(0)  # each follow-up waits in its archive step
+    gate.set()  # the kill: every one fails in the next turn...
+    await asyncio.sleep(0)
+    here.on_commit(ended("last"), 0, b"")  # ...and this ending is told in that same turn
+    await wait_for(lambda: not here._live, "the follow-ups finished", 5, 0.01)
+    down["now"] = False  # PostgreSQL is back; the game is due in its queue
+    await r.zadd(keys.finished(keys.bucket("last")), {"last": 0})
+    assert await here.sweep() + await other_hub.sweep() == 1
+    assert archived == ["last"]
+    assert await r.zscore(keys.finished(keys.bucket("last")), "last") is None
+
+
+async def test_a_game_held_by_a_follow_up_that_never_ends_is_swept_after_the_hold(
+    services: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The sweep leaves a game this hub follows up live alone for HOLD_MAX_S only: however
+    that follow-up is stuck, the game is archived."""
+    monkeypatch.setattr(endings_module, "HOLD_MAX_S", 0.2, raising=False)
+    r = services["redis"]
+    stuck = asyncio.Event()
+    archived: list[str] = []
+
+    async def archive(game_id: str) -> None:
+        if not archived and not stuck.is_set():
+            stuck.set()
+            await asyncio.Event().wait()  # never returns
+        archived.append(game_id)
+
+    endings = Endings(r, services["scripts"], steps=(archive,))
+    endings.on_commit(ended("held"), 0, b"")
+    await stuck.wait()
+    await r.zadd(keys.finished(keys.bucket("held")), {"held": 0})
+    assert await endings.sweep() == 0  # followed up live just now: left alone
+    await r.zadd(keys.finished(keys.bucket("held")), {"held": 0})  # its lease, run out
+    await asyncio.sleep(0.25)
+    assert await endings.sweep() == 1
+    assert archived == ["held"]
+    await endings.stop()
+
+
+async def test_the_reconciliation_pass_queues_an_ended_game_the_queue_lost(
+    services: dict[str, Any],
+) -> None:
+    """An ended game not let go (no expiry) is archived even if its queue entry was lost:
+    one hub's pass (claimed once per period) queues it again, due at once; a game in
+    progress, one still queued and one let go are left alone."""
+    r, games = services["redis"], services["games"]
+    lost, queued, let_go = [await _ended_game(games) for _ in range(3)]
+    playing, invite = await games.create(A, "nielsen", 600, "friend")
+    await games.join(B, playing.id, invite)
+    await r.zrem(keys.finished(keys.bucket(lost)), lost)  # the entry dropped
+    await r.zrem(keys.finished(keys.bucket(let_go)), let_go)
+    await r.pexpire(keys.game(let_go), 600_000)  # archived and let go
+    before = await r.zscore(keys.finished(keys.bucket(queued)), queued)
+    one, other = Reconciler(r, services["scripts"]), Reconciler(r, services["scripts"])
+    assert await one.tick() + await other.tick() == 1  # one pass a period, by one hub
+    assert await r.zscore(keys.finished(keys.bucket(lost)), lost) == 0  # due at once
+    assert await r.zscore(keys.finished(keys.bucket(queued)), queued) == before
+    assert await r.zscore(keys.finished(keys.bucket(let_go)), let_go) is None
+    assert await r.zscore(keys.finished(keys.bucket(playing.id)), playing.id) is None
+    assert await one.run() == 0  # nothing left to find
+
+
+async def _ended_game(games: GameService) -> str:
+    state, invite = await games.create(A, "nielsen", 600, "friend")
+    state = await games.join(B, state.id, invite)
+    await resign(games, state.id, "attackers")
+    return state.id

@@ -8,8 +8,10 @@ from typing import Any
 import httpx
 import msgpack
 
+from brandubh.hub.live.games import GameService
+from brandubh.hub.live.state import Player as Seat
 from brandubh.hub.redis import Scripts, keys
-from brandubh.hub.wire.presence import Presence
+from brandubh.hub.wire.presence import PRESENCE_TTL_MS, Presence
 from services import HubProcess
 from waiting import wait_for
 from wsclient import Player, Socket, friend_game, side_of
@@ -185,3 +187,23 @@ async def test_each_presence_change_has_a_later_version_even_after_its_hash_expi
         "gone": {"bob": msgpack.unpackb(frame)["gone"]["bob"]},
     }
     assert "#v" not in msgpack.unpackb(frame)["gone"]
+
+
+async def test_a_finished_games_gone_hash_goes_with_its_final_change(redis_async: Any) -> None:
+    """While played, when a player left is kept GONE_TTL_MS (a claim reads it); the game's
+    final change deletes it, and a socket leaving the finished game keeps it as long as a
+    presence entry only, never two hours past the game's other keys."""
+    scripts = Scripts.register(redis_async)
+    games = GameService(redis_async, scripts)
+    presence = Presence(scripts.presence)
+    a, b = Seat("u_gone_a", "A"), Seat("u_gone_b", "B")
+    state, invite = await games.create(a, "nielsen", 600, "friend")
+    state = await games.join(b, state.id, invite)
+    await presence.update(state.id, "c1", a.id, "add")
+    await presence.update(state.id, "c1", a.id, "del")  # a leaves while the game is played
+    assert await redis_async.pttl(keys.gone(state.id)) > PRESENCE_TTL_MS
+    await games.resign(state.attacker, state.id, "r1")
+    assert not await redis_async.exists(keys.gone(state.id))
+    await presence.update(state.id, "c2", b.id, "add")  # b looks at the result, and leaves
+    await presence.update(state.id, "c2", b.id, "del")
+    assert 0 < await redis_async.pttl(keys.gone(state.id)) <= PRESENCE_TTL_MS

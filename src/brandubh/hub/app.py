@@ -46,6 +46,7 @@ from brandubh.hub.http import (
 from brandubh.hub.http import routes as http_routes
 from brandubh.hub.live import (
     CONDITIONAL_POLL_S,
+    RECONCILE_POLL_S,
     BotWorker,
     Change,
     Conditionals,
@@ -56,6 +57,7 @@ from brandubh.hub.live import (
     Marks,
     MatchService,
     Rater,
+    Reconciler,
     RedisClock,
     Scheduler,
 )
@@ -203,6 +205,8 @@ class Hub:
             steps=(matches.advance, self.tournament_runner.game_ended, self.rater.finish),
             defer=self.scheduler.busy,
         )
+        # Finds any ended game not archived that the queue above lost: one hub a minute.
+        self.reconciler = Reconciler(redis, scripts)
         self.bot = BotWorker(redis, scripts, games, settings, clock, self.marks)
         self.conditionals = Conditionals(redis, scripts, games)
         self.conditional_replies = ConditionalWorker(
@@ -312,6 +316,7 @@ class Hub:
                 cadence=True,
             ),
             loops.Loop("archive sweep", self.endings.sweep, s.archive_poll_s),
+            loops.Loop("archive reconciliation", self.reconciler.tick, RECONCILE_POLL_S),
             loops.Loop("bot worker", self.bot.sweep, s.bot_poll_s, wake=self.bot.wake),
             loops.Loop(
                 "conditional replies",

@@ -15,6 +15,13 @@ idempotent:
 The entry leaves the queue only once every step has succeeded. PostgreSQL unreachable
 (a step raises ``StoreUnavailable``): the claimed games become due again after a pause that
 doubles up to ``MAX_BACKOFF_S``, and the live path waits for the sweep meanwhile.
+
+Nothing a hub holds is held for ever: the sweep leaves alone a game this hub follows up
+live only for ``HOLD_MAX_S`` (its claim would otherwise renew the game's lease at every
+turn, keeping it from every other hub too), and a live follow-up that ends, however it
+ends, leaves no game waiting in its backlog unseen (``_drain``). So once PostgreSQL is back,
+every queued game is archived within ``MAX_BACKOFF_S`` plus ``CLAIM_LEASE_MS``
+(docs/storage.md); an ended game missing from the queue is found by reconcile.py.
 """
 
 from __future__ import annotations
@@ -51,6 +58,9 @@ DEFER_STEP_S: Final = 0.05
 DEFER_MAX_S: Final = 5.0
 FIRST_BACKOFF_S: Final = 1.0
 MAX_BACKOFF_S: Final = 30.0  # the longest pause between sweeps while PostgreSQL is down
+# The longest a game followed up live here keeps this hub's sweep off it: past it the sweep
+# takes it too (idempotent), whatever became of its follow-up.
+HOLD_MAX_S: Final = CLAIM_LEASE_MS / 1000
 
 # One step after an ending, given the game's id; it raises if it must be tried again.
 Step = Callable[[str], Awaitable[object]]
@@ -70,8 +80,13 @@ class Endings:
         self.defer = defer  # True while the clock's work comes first (Scheduler.busy)
         self._live = Tasks()
         self._backlog: collections.deque[str] = collections.deque()
-        # Games this hub is following up now: its sweep leaves them alone.
-        self._held: set[str] = set()
+        # Live follow-ups that may still read the backlog. Not len(self._live): a task that
+        # has returned is counted there until its done-callback runs, a loop turn later,
+        # and an ending told in between would wait in a backlog nobody reads any more.
+        self._draining = 0
+        # Games this hub is following up now -> since when (time.monotonic()): its sweep
+        # leaves them alone for HOLD_MAX_S.
+        self._held: dict[str, float] = {}
         self.backoff_s = 0.0  # > 0 while PostgreSQL is unreachable
         self._resume = 0.0  # time.monotonic() before which the sweep waits
 
@@ -83,25 +98,36 @@ class Endings:
         game_id = change.new.id
         if self.backoff_s or game_id in self._held:
             return  # the sweep (which claims, one hub each) takes it
-        if len(self._live) < MAX_LIVE:
-            self._held.add(game_id)
+        if self._draining < MAX_LIVE:
+            self._held[game_id] = time.monotonic()
+            self._draining += 1
             self._live.start(self._drain(game_id))
         elif len(self._backlog) < BACKLOG:
-            self._held.add(game_id)
+            self._held[game_id] = time.monotonic()
             self._backlog.append(game_id)
         # else: a burst beyond the backlog: the sweep takes it
 
     async def _drain(self, game_id: str) -> bool:
         """Follow a game up, then those waiting in the backlog; the first one's outcome.
-        PostgreSQL unreachable: the backlog is dropped (its games stay queued for the
-        sweep, which pauses)."""
-        first = reachable = await self._held_finish(game_id)
-        while self._backlog and reachable is not None and not self.backoff_s:
-            reachable = await self._held_finish(self._backlog.popleft())
-        if reachable is None or self.backoff_s:
-            self._held.difference_update(self._backlog)
-            self._backlog.clear()
-        return bool(first)
+        PostgreSQL unreachable, or this follow-up failed: the backlog is dropped (its games
+        stay queued for the sweep, which pauses)."""
+        reachable: bool | None = None
+        try:
+            first = reachable = await self._held_finish(game_id)
+            while self._backlog and reachable is not None and not self.backoff_s:
+                reachable = await self._held_finish(self._backlog.popleft())
+            return bool(first)
+        except BaseException:
+            reachable = None
+            raise
+        finally:
+            # No await between the backlog's last look and here: an ending told meanwhile
+            # either found this follow-up counted, and was read above, or started its own.
+            self._draining -= 1
+            if reachable is None or self.backoff_s:
+                for waiting in self._backlog:
+                    self._held.pop(waiting, None)
+                self._backlog.clear()
 
     async def _held_finish(self, game_id: str) -> bool | None:
         """finish(), with None for PostgreSQL unreachable (the game waits for the sweep)."""
@@ -115,7 +141,7 @@ class Endings:
             log.warning("PostgreSQL unreachable: game %s waits for the sweep", game_id)
             return None
         finally:
-            self._held.discard(game_id)
+            self._held.pop(game_id, None)
 
     async def finish(self, game_id: str) -> bool:
         """Run every step for a game; dequeue it when all succeeded. False if one failed
@@ -140,22 +166,30 @@ class Endings:
         # A bucket whose node cannot answer now (on a cluster) is claimed next turn.
         args = [CLAIM_LEASE_MS, CLAIM_BATCH]
         batches = await redis_client.claim_buckets(self.redis, self.scripts.claim, sets, args)
-        claimed = [g for batch in batches for raw in batch if (g := raw.decode()) not in self._held]
+        since = time.monotonic() - HOLD_MAX_S
+        claimed = [
+            g
+            for batch in batches
+            for raw in batch
+            if (g := raw.decode()) not in self._held or self._held[g] <= since
+        ]
         done = 0
         for i in range(0, len(claimed), MAX_LIVE):
             batch = claimed[i : i + MAX_LIVE]
+            # A cancelled sweep raises here (gather cancels its children); a CancelledError
+            # among the results is one game's own (a driver's), which must not end the
+            # sweep's loop for good: that game's lease brings it back, like any failure.
             results = await asyncio.gather(*(self.finish(g) for g in batch), return_exceptions=True)
-            for result in results:
-                if isinstance(result, asyncio.CancelledError):
-                    raise result
             done += sum(r is True for r in results)
             if any(isinstance(r, StoreUnavailable) for r in results):
                 await self._pause([g for g, r in zip(batch, results, strict=True) if r is not True]
                                   + claimed[i + MAX_LIVE :])  # fmt: skip
                 return done
-        if self.backoff_s:
+        # Only a sweep that reached PostgreSQL says it is back: the one just after a pause
+        # often claims nothing (the games it put off fall due a moment later).
+        if self.backoff_s and claimed:
             log.warning("PostgreSQL reachable again: archiving goes on")
-        self.backoff_s = 0.0
+            self.backoff_s = 0.0
         return done
 
     async def _pause(self, waiting: list[str]) -> None:

@@ -364,6 +364,8 @@ class GameService:
         state = await self.load(game_id)
         if state.withdrawn() and state.creator.id == player_id:
             return state
+        # Ended, it lasts until archived (rater.py): the seed too, as the join does.
+        await self.redis.persist(keys.seed(game_id))
         await self.committer.act(
             player_id, game_id, "", "", lambda s: changes.withdraw(s, player_id), first=state
         )
@@ -371,6 +373,7 @@ class GameService:
 
     async def _discard(self, game_id: str) -> None:
         """End an unwanted, just-created game with no result."""
+        await self.redis.persist(keys.seed(game_id))  # as withdraw: it lasts until archived
         await self.committer.act("server", game_id, "", "", changes.discard)
 
     async def check_invite(self, game_id: str, invite: str, player_id: str) -> GameState:

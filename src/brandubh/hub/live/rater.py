@@ -119,17 +119,7 @@ class Rater:
         """The game is in PostgreSQL: its live keys expire after the grace, and it leaves
         the finished-games queue."""
         pipe = self.redis.pipeline(transaction=False)
-        for key in (
-            keys.game(game_id),
-            keys.events(game_id),
-            keys.acks(game_id),
-            keys.seed(game_id),
-            keys.watchers(game_id),
-            keys.moves(game_id),
-            keys.repetitions(game_id),
-            keys.chat_numbers(game_id),
-            *(keys.chat(game_id, room) for room in keys.CHAT_ROOMS),
-        ):
+        for key in (*keys.live_keys(game_id), keys.watchers(game_id)):
             # LT: a later run (a second hub, a retry) never pushes the expiry back.
             pipe.pexpire(key, self.grace_ms, lt=True)
         pipe.zrem(keys.finished(keys.bucket(game_id)), game_id)

@@ -91,7 +91,9 @@ def gone(game_id: str) -> str:
     """Hash: player id -> when their last socket following the game went (ms, Redis clock),
     written by lua/presence.lua, cleared when one comes back; commit.lua reads it to judge
     a claim (changes.claim). Field ``#v``: the version of the game's presence (presence.lua).
-    Lives: ``GONE_TTL_MS`` (wire/presence.py) after the last write."""
+    Lives: ``GONE_TTL_MS`` (wire/presence.py) after the last write while the game is
+    played; deleted by its final change (commit.lua); after the end, a presence change
+    keeps it ``PRESENCE_TTL_MS`` only."""
     return f"{PREFIX}:{tag(bucket(game_id))}:gone:{game_id}"
 
 
@@ -110,6 +112,32 @@ def chat_numbers(game_id: str) -> str:
     """Hash: chat room -> the number of its last line (each room numbers its own lines,
     apart from the game's events). Lives: like the chat's lists."""
     return f"{PREFIX}:{tag(bucket(game_id))}:chn:{game_id}"
+
+
+def live_keys(game_id: str) -> tuple[str, ...]:
+    """The keys of a game that live for ever while it is played and until it is archived,
+    then the grace (rater.py's let_go): the hash, events, acks, seed, moves, repetition
+    counts and chat (the watcher set has a lifetime of its own)."""
+    return (
+        game(game_id),
+        events(game_id),
+        acks(game_id),
+        seed(game_id),
+        moves(game_id),
+        repetitions(game_id),
+        chat_numbers(game_id),
+        *(chat(game_id, room) for room in CHAT_ROOMS),
+    )
+
+
+def games_pattern() -> str:
+    """The SCAN pattern of every game's hash (braces are no wildcard in a pattern)."""
+    return f"{PREFIX}:{{p*}}:g:*"
+
+
+def game_of_key(key: str) -> str:
+    """The game id of a game hash's key (``game``)."""
+    return key.rpartition(":g:")[2]
 
 
 def chat_window(game_id: str, who: str) -> str:
@@ -287,6 +315,13 @@ def finished(n: int) -> str:
     claimed (ms); commit.lua adds a game when it ends, the rater removes it once the game
     is in PostgreSQL (rater.py). Lives: for ever (BUCKETS keys); an entry until archived."""
     return f"{PREFIX}:{tag(n)}:fin"
+
+
+def reconcile() -> str:
+    """Sorted set of one entry: the archive's reconciliation pass -> when it is next due
+    (ms), claimed under a lease (lua/claim.lua) so that one hub runs it at a time
+    (live/reconcile.py). Lives: for ever (one key, one entry)."""
+    return f"{PREFIX}:{{rec}}:archive"
 
 
 def hub_channel() -> str:

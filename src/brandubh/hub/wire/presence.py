@@ -27,7 +27,9 @@ from brandubh.hub.redis import keys
 from brandubh.hub.wire.sockets import Sockets
 
 PRESENCE_TTL_MS: Final = 60_000  # refreshed every eight pings (20 s) by each socket
-# How long a player's "gone since" is kept: longer than a live game can wait for a move.
+# How long a player's "gone since" is kept while the game is played: longer than a live
+# game can wait for a move. The game's final change deletes it; after that, a change of
+# presence keeps it PRESENCE_TTL_MS only (presence.lua).
 GONE_TTL_MS: Final = 2 * 3600 * 1000
 
 Op = Literal["add", "del", "get"]
@@ -57,7 +59,12 @@ class Presence:
         """presence.lua: who is connected, since when each player who left is gone, and
         the version of that answer."""
         online, flat, version = await self.script(
-            keys=[keys.presence(game_id), keys.game_hubs(game_id), keys.gone(game_id)],
+            keys=[
+                keys.presence(game_id),
+                keys.game_hubs(game_id),
+                keys.gone(game_id),
+                keys.game(game_id),
+            ],
             args=[
                 member,
                 op,

@@ -37,9 +37,10 @@ local kept = {n = n, from = from, text = ARGV[6], at = now}
 if muted then kept.muted = true end
 redis.call('RPUSH', KEYS[2], cmsgpack.pack(kept))
 redis.call('LTRIM', KEYS[2], -tonumber(ARGV[11]), -1)
--- An archived game's keys run out after the grace: its chat goes with them.
+-- An archived game's keys run out after the grace: its chat goes with them. (Only an
+-- ended game's: a waiting invitation's expiry is no end, and a join makes it last.)
 local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 then
+if ttl > 0 and redis.call('HGET', KEYS[1], 'status') == 'ended' then
   redis.call('PEXPIRE', KEYS[2], ttl)
   redis.call('PEXPIRE', KEYS[3], ttl)
 end

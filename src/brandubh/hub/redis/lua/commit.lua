@@ -13,7 +13,8 @@
 -- KEYS[8] moves string   KEYS[9] repetitions hash (keys.moves, keys.repetitions)
 -- KEYS[10], KEYS[11] the attacker's and the defender's conditional moves (keys.conditional)
 -- KEYS[12] the conditional-reply job zset (keys.conditional_jobs)
--- KEYS[13] presence zset  KEYS[14] gone hash (keys.presence, keys.gone: lua/presence.lua)
+-- KEYS[13] presence zset  KEYS[14] gone hash (keys.presence, keys.gone: lua/presence.lua;
+--          a move sets its player's gone time, if any, to now)
 -- ARGV[1] a msgpack map (commit.py builds it):
 --   actor, id      the actor's id; the client message id ('' for none)
 --   fp             what the message asked for; an id reused for another action is refused
@@ -156,6 +157,12 @@ if p.reps_all then
   if #p.reps_all > 0 then redis.call('HSET', KEYS[9], unpack(p.reps_all)) end
 end
 if p.append then redis.call('APPEND', KEYS[8], p.append) end
+-- A move is presence, from whatever socket it came (one that does not follow the game
+-- counts in KEYS[13] for nothing): a player marked gone was here now, and a claim against
+-- them counts its grace from this move. (Never marked gone: no claim holds anyway.)
+if p.append and redis.call('HEXISTS', KEYS[14], actor) == 1 then
+  redis.call('HSET', KEYS[14], actor, now)
+end
 if p.rep then
   if p.rep_reset then redis.call('DEL', KEYS[9]) end
   redis.call('HINCRBY', KEYS[9], p.rep, 1)
@@ -202,7 +209,9 @@ if p.cond then
     end
   end
 end
-if p.archive_after then redis.call('DEL', KEYS[10], KEYS[11]) end
+-- The final change: what only a game in play needs goes with it (presence.lua keeps
+-- the gone hash short from now on).
+if p.archive_after then redis.call('DEL', KEYS[10], KEYS[11], KEYS[14]) end
 -- Only hubs that follow the game hear it; the committing one delivers to its own sockets.
 publish(KEYS[7], p.channel, n .. ' ' .. frame, p.hub, now)
 return {'ok', n, tostring(deadline)}

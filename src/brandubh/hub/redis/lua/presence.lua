@@ -10,9 +10,12 @@
 -- KEYS[1] presence zset: "<connection id>|<player id>" -> expiry (ms, Redis clock)
 -- KEYS[2] the game's set of hubs (publish.lua)
 -- KEYS[3] gone hash: player id -> when their last socket went (ms, Redis clock)
+-- KEYS[4] the game's hash: once the game has ended (or is gone) nobody can claim it, and
+-- the gone hash, deleted by the final change (commit.lua), is kept only as long as an entry
+-- (ARGV[3]), not ARGV[7]
 -- ARGV[1] member   ARGV[2] 'add', 'del' or 'get'   ARGV[3] ttl (ms)
 -- ARGV[4] channel stem  ARGV[5] game id                 ARGV[6] '1' to publish a change
--- ARGV[7] how long a gone time is kept (ms)
+-- ARGV[7] how long a gone time is kept (ms) while the game is played
 -- Returns {the ids of the players connected now, {player id, gone since, ...}, version}.
 -- Publishes "p <version> <frame>" on a change.
 local t = redis.call('TIME')
@@ -31,6 +34,10 @@ local function online()
   table.sort(out)
   return out, last
 end
+
+local keep = tonumber(ARGV[7])
+local status = redis.call('HGET', KEYS[4], 'status')
+if status == 'ended' or not status then keep = tonumber(ARGV[3]) end
 
 local was, expiry = online()
 local before = table.concat(was, ' ')
@@ -53,7 +60,7 @@ for _, pid in ipairs(was) do
     local since = now
     if ARGV[2] ~= 'del' or pid ~= player then since = math.min(now, expiry[pid]) end
     redis.call('HSET', KEYS[3], pid, since)
-    redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[7]))
+    redis.call('PEXPIRE', KEYS[3], keep)
   end
 end
 local version = tonumber(redis.call('HGET', KEYS[3], '#v') or '0')
@@ -61,7 +68,7 @@ local changed = table.concat(after, ' ') ~= before
 if changed then
   version = math.max(t[1] * 1000000 + t[2], version + 1)
   redis.call('HSET', KEYS[3], '#v', string.format('%.0f', version))
-  redis.call('PEXPIRE', KEYS[3], tonumber(ARGV[7]))
+  redis.call('PEXPIRE', KEYS[3], keep)
 end
 local gone = {}
 local flat = redis.call('HGETALL', KEYS[3])
