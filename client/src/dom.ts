@@ -70,3 +70,11 @@ export async function copyText(text: string, fallback: HTMLElement): Promise<boo
     }
   }
 }
+
+/** Scroll `list` (and only it: never the page, as `scrollIntoView` does) so that `item` is in sight in it. */
+export function scrollIntoList(list: HTMLElement, item: HTMLElement): void {
+  const outer = list.getBoundingClientRect();
+  const inner = item.getBoundingClientRect();
+  if (inner.top < outer.top) list.scrollTop -= outer.top - inner.top;
+  else if (inner.bottom > outer.bottom) list.scrollTop += Math.min(inner.bottom - outer.bottom, inner.top - outer.top);
+}

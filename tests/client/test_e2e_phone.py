@@ -14,18 +14,21 @@ import secrets
 from typing import Any
 
 import pytest
+from layout import assert_no_overlap
 
 import wsclient
 from pages import (
     DESKTOP,
     PHONE,
     SIZES,
+    click_move,
     click_squares,
     friend_game_via_home,
     in_view,
     name_of,
     shot,
     sign_up,
+    square,
     true_in_page,
     wait_my_turn,
 )
@@ -376,6 +379,20 @@ def test_the_replay_shows_the_names_and_its_steps_above_the_fold(
     page.click("#replay-first")
     assert page.get_attribute(".page-replay", "data-ply") == "0"
     shot(page, "phone-replay-desktop", full=False)
+    # At 390×844 it opens at its top (the shown move is kept in sight by scrolling the
+    # list, never the page), and the keys still step.
+    page.set_viewport_size(PHONE)
+    page.goto(f"{web_hub.url}/replay/{game_id}")
+    page.wait_for_selector("#replay-caption:not(:empty)")
+    last = int(page.get_attribute(".page-replay", "data-ply") or "0")
+    assert last >= 2
+    assert page.evaluate("window.scrollY") == 0, "the replay opened scrolled down"
+    assert in_view(page, "#replay-players")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector(f'.page-replay[data-ply="{last - 1}"]')
+    page.keyboard.press("Home")
+    page.wait_for_selector('.page-replay[data-ply="0"]')
+    shot(page, "phone-replay-phone", full=False)
 
 
 def test_an_unknown_rule_sets_leaderboard_is_not_found(new_page: Any, web_hub: HubProcess) -> None:
@@ -388,3 +405,66 @@ def test_an_unknown_rule_sets_leaderboard_is_not_found(new_page: Any, web_hub: H
     page.click("#leaderboard-missing a[data-ruleset='nielsen']")
     page.wait_for_selector('#leaderboard[data-ruleset="nielsen"]')
     page.failed.clear()  # the 404 above was the point
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_no_two_panels_of_the_game_page_overlap_through_a_game(
+    new_page: Any, web_hub: HubProcess, size: dict[str, int]
+) -> None:
+    """Every message of a game (a premove, the repetition warning, a draw offer and its
+    answer, an opponent who left, the end) in its own place: no two panels intersect."""
+    pages, _ = friend_game_via_home(new_page, web_hub.url, size)
+    att, dfn = pages["attackers"], pages["defenders"]
+    name = name_of(size)
+    for p in (att, dfn):
+        p.wait_for_selector('#bar-top[data-online="true"]')
+        assert_no_overlap(p, "the start")
+    # A premove queued by the defenders during the attackers' first move.
+    dfn.wait_for_selector('.board[data-ply="0"]')
+    square(dfn, "d3").click()
+    square(dfn, "c3").click()
+    dfn.wait_for_selector('.board[data-queued="d3-c3"]')
+    dfn.wait_for_selector("#game-notice:not(.slot-hidden)")
+    shot(dfn, f"phone-layout-premove-{name}", full=False)
+    assert_no_overlap(dfn, "a premove's note")
+    dfn.keyboard.press("Escape")
+    dfn.wait_for_selector('#game-notice[data-premove=""]', state="attached")
+    wait_my_turn(att, 0)
+    click_move(att, "d1-c1")
+    wait_my_turn(dfn, 1)
+    click_move(dfn, "c4-c5")
+    # A draw offer and its answer.
+    wait_my_turn(att, 2)
+    att.click("#offer-draw")
+    dfn.wait_for_selector("#draw-offer.prominent #decline-draw")
+    shot(dfn, f"phone-layout-draw-offer-{name}", full=False)
+    assert_no_overlap(dfn, "a draw offer")
+    dfn.click("#decline-draw")
+    att.wait_for_selector("#game-notice:not(.slot-hidden):has-text('declined')")
+    shot(att, f"phone-layout-draw-answer-{name}", full=False)
+    assert_no_overlap(att, "the draw's answer")
+    # The repetition warning (the position of ply 0 again).
+    click_move(att, "c1-d1")
+    wait_my_turn(dfn, 3)
+    click_move(dfn, "c5-c4")
+    att.wait_for_selector("#repetition-warning:not(.slot-hidden)")
+    shot(att, f"phone-layout-repetition-{name}", full=False)
+    assert_no_overlap(att, "the repetition warning")
+    # The opponent leaves.
+    dfn.close()
+    att.wait_for_selector('#claim-offer[data-wants="1"]:not(.slot-hidden)', state="attached")
+    shot(att, f"phone-layout-left-{name}", full=False)
+    assert_no_overlap(att, "an opponent who left")
+    # The end.
+    att.click("#resign")
+    att.wait_for_selector("#resign-confirm:visible")
+    assert_no_overlap(att, "the resignation's question")
+    att.click("#resign-confirm")
+    att.wait_for_selector('.page-game[data-status="ended"]')
+    att.wait_for_selector("#result-headline")
+    shot(att, f"phone-layout-game-over-{name}", full=False)
+    boxes = assert_no_overlap(att, "the game-over card")
+    # The card is drawn whole: its rematch and replay link on the screen.
+    for sel in ("#result", "#replay-link"):
+        assert in_view(att, sel), f"{sel} is cut off at the end"
+    assert "game-over" in boxes

@@ -86,6 +86,9 @@ def test_a_premove_is_played_when_the_turn_arrives(
     watch_shifts(dfn)  # the premove's note and squares move nothing
     pick(dfn, "d3-c3", touch)
     assert_queued(dfn, "d3-c3")
+    # A touch screen has no Escape key: the note says to tap.
+    hint = "tap anywhere to cancel" if touch else "press Escape to cancel"
+    assert hint in dfn.inner_text("#game-notice")
     shot(dfn, f"premove-queued-{tag}", full=False)
     assert httpx.get(f"{base}/api/games/{game_id}").json()["moves"] == []
 

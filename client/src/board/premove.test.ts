@@ -81,6 +81,7 @@ describe("texts", () => {
     const king = makePremove("kd4-d6", 3)!;
     expect(king).toEqual({ from: "d4", to: "d6", text: "Kd4-d6", ply: 3 });
     expect(queuedText(king)).toBe("Premove: Kd4-d6 — click anywhere or press Escape to cancel");
+    expect(queuedText(king, true)).toBe("Premove: Kd4-d6 — tap anywhere to cancel");
     expect(droppedText(king, "d2-d6")).toBe("Your premove Kd4-d6 was dropped: it is not legal after d2-d6.");
     expect(makePremove("hello", 1)).toBeNull();
   });

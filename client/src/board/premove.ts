@@ -143,9 +143,15 @@ export function resolvePremove(p: Premove, state: State, side: Side): Resolution
   return move ? { kind: "play", move, ply: state.ply } : { kind: "drop", why: "illegal" };
 }
 
-/** The note shown while a premove is queued (also read out: the slot is aria-live). */
-export function queuedText(p: Premove): string {
-  return `Premove: ${p.text} — click anywhere or press Escape to cancel`;
+/** The note shown while a premove is queued (also read out: the slot is aria-live); a touch
+ * screen has no Escape key, so it is told to tap. */
+export function queuedText(p: Premove, touch = false): string {
+  return touch ? `Premove: ${p.text} — tap anywhere to cancel` : `Premove: ${p.text} — click anywhere or press Escape to cancel`;
+}
+
+/** Whether the page is used by touch (a coarse pointer and no fine one): the words of its hints. */
+export function touchScreen(): boolean {
+  return typeof window !== "undefined" && window.matchMedia?.("(pointer: coarse)").matches === true && !window.matchMedia("(any-pointer: fine)").matches;
 }
 
 /** Why a premove was not played, after the opponent's move `last`. */

@@ -14,7 +14,7 @@ import { EvalGraph } from "../panels/evalgraph";
 import { mountExplorer } from "../panels/explorer";
 import { replayChat } from "../panels/chat";
 import type { AppContext, Unmount } from "../context";
-import { clear, h } from "../dom";
+import { clear, h, scrollIntoList } from "../dom";
 import { START_POSITION, describeMove, parsePosition } from "../board/notation";
 import { RULES } from "../board/rules";
 import { resultText } from "../logic/status";
@@ -187,8 +187,10 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
       page.dataset.ply = String(ply);
       page.dataset.shown = before ? "before" : "after";
       plyButtons.forEach((b, i) => b.setAttribute("aria-current", String(i + 1 === ply)));
-      // Keep the shown move in sight in the list (it opens at the end, not at move 1).
-      plyButtons[ply - 1]?.scrollIntoView({ block: "nearest" });
+      // Keep the shown move in sight in the list (it opens at the end, not at move 1); the
+      // list scrolls, never the page (which would open scrolled past its header).
+      const shownButton = plyButtons[ply - 1];
+      if (shownButton) scrollIntoList(list, shownButton);
       if (ply === 0) list.scrollTop = 0;
       buttons.first.disabled = buttons.prev.disabled = ply === 0;
       buttons.next.disabled = buttons.end.disabled = ply === last;

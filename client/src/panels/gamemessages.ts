@@ -3,7 +3,7 @@
 // repetition warning and a notice (a move on its way, a queued premove, news) — one at a
 // time, the most urgent.
 
-import { type Premove, queuedText } from "../board/premove";
+import { type Premove, queuedText, touchScreen } from "../board/premove";
 import { h } from "../dom";
 import { repetitionWarning } from "../logic/status";
 import type { GameTracker } from "../network/gamestate";
@@ -86,7 +86,7 @@ export class GameMessages {
     const latest = tracker.notes.at(-1);
     const news =
       latest && latest.n === tracker.n && state.status === "active" && latest.kind !== "draw_offer" ? latest.text : "";
-    let noticeText = premove ? queuedText(premove) : this.info || news;
+    let noticeText = premove ? queuedText(premove, touchScreen()) : this.info || news;
     if (pending) {
       noticeText = pending.sent
         ? `Sending your move ${pending.move}…`

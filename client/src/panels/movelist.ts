@@ -4,7 +4,7 @@
 
 import { describeMove, movesText, moveRows } from "../board/notation";
 import { TYPING, listenStepKeys } from "../board/stepkeys";
-import { clear, h } from "../dom";
+import { clear, h, scrollIntoList } from "../dom";
 import { notePlace } from "../logic/lifecycle";
 import type { State } from "../network/protocol";
 import type { GameView } from "./gameview";
@@ -65,7 +65,8 @@ export class MoveList {
     this.viewPly = ply === null || ply >= last ? null : Math.max(0, ply);
     this.view.render();
     const current = this.moves.querySelector<HTMLElement>(".ply.current");
-    current?.scrollIntoView({ block: "nearest" });
+    if (current) scrollIntoList(this.moves, current); // the list, never the page
+
   }
 
   update(state: State): void {
