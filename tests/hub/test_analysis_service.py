@@ -169,6 +169,13 @@ async def test_a_request_is_queued_once_done_once_and_the_same_everywhere(
     assert done["analysis"]["version"] == ANALYSIS_VERSION
     repeat = await alice.http.post(f"/api/games/{game}/analysis", json={})
     assert (repeat.status_code, repeat.json()) == (200, {"status": "done"})
+    # A socket that follows after the end is told at once (the end is not missed by one
+    # that began to follow just too late).
+    late = await bob.connect()
+    await late.send({"t": "follow_analysis", "game": game, "on": True})
+    told = await late.recv_until(lambda m: m["t"].startswith("analysis_"), timeout=10)
+    assert told == {"t": "analysis_done", "game": game}
+    await late.close()
     assert await stored_rows(database_url, game) == 1
     assert worker.output.count(f"analysed game {game}") == 1
 

@@ -264,6 +264,7 @@ class Hub:
             conditionals=self.conditionals,
             chat=self.chat,
             tournament_frame=self.tournament_frame,
+            analysis_frame=self.analyses.frame_now,
         )
         self._ticks = 0
 

@@ -26,6 +26,7 @@ from brandubh.hub.analysis.inplay import Board, board, in_play
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.live import GameService, GameState, unpack_snapshot
+from brandubh.hub.messages import frames
 from brandubh.hub.redis import Scripts, keys
 from brandubh.store import Store
 
@@ -106,6 +107,19 @@ class Analyses:
         if analysis is None:
             return {"status": "none"}
         return {"status": "done", "analysis": analysis}
+
+    async def frame_now(self, game_id: str) -> bytes | None:
+        """What a socket that starts to follow this game's analysis is told at once: the
+        progress if it runs, ``analysis_done`` if it is kept, else nothing. Asked after the
+        socket follows, so a job that ends between the two is seen by one or the other."""
+        status = await self.status(game_id)
+        if status["status"] == "running":
+            return frames.analysis_progress(
+                game_id, cast(int, status["ply"]), cast(int, status["of"])
+            )
+        if status["status"] == "done":
+            return frames.analysis_done(game_id)
+        return None
 
     async def _queued(self, game_id: str) -> JsonObject | None:
         reply = await self._script(

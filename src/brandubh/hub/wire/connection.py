@@ -94,6 +94,8 @@ class Services:
     chat: ChatService
     # A tournament's frame now (hub/tournaments/), for a socket that starts to follow it.
     tournament_frame: Callable[[str], Awaitable[bytes]] | None = None
+    # A game's analysis now, as a frame (or None), for a socket that starts to follow it.
+    analysis_frame: Callable[[str], Awaitable[bytes | None]] | None = None
 
 
 def disconnected(exc: BaseException) -> bool:

@@ -100,6 +100,13 @@ async def follow(conn: Connection, msg: Following) -> None:
                     "too_many_games",
                     f"a socket may follow the analysis of at most {MAX_ANALYSES} games",
                 )
+            # Told where it stands now: a job that ended just before the follow arrived
+            # would otherwise never be announced to this socket.
+            now = conn.services.analysis_frame
+            if msg.on and now is not None:
+                frame = await now(msg.game)
+                if frame is not None:
+                    conn.send(frame)
         case FollowTournament():
             if not conn.services.sockets.follow_tournament(conn, msg.tournament, msg.on):
                 raise Refusal("too_many_follows")
