@@ -372,7 +372,8 @@ def evaluation(digest: str) -> str:
 def analysis_limits() -> str:
     """Key prefix of the analysis request limits (sorted sets, lua/windows.lua, one slot:
     {analimit}): per account and per address per day, board evaluations per address per
-    hour; each expires with its window."""
+    hour, the analysis board's walks per address per minute (``:walk:ip:``); each expires
+    with its window."""
     return f"{PREFIX}:{{analimit}}"
 
 
