@@ -120,6 +120,7 @@ class Settings:
     guests_per_address: int = 60
     guest_unused_ttl_s: int = 3600
     bot_games_per_player: int = 3  # live (unfinished) games against the bot at once
+    bot_games_per_address: int = 12  # and from one client address (or /64); 0: any
     hash_concurrency: int = 2  # argon2 logins checked at once per process (off the loop)
     signup_hash_concurrency: int = 1  # sign-up hashes at once, apart from the logins'
     # Connections (uvicorn, wire/transport.py): a request's headers must arrive within
@@ -205,6 +206,9 @@ class Settings:
             guests_per_address=_int("BRANDUBH_GUESTS_PER_ADDRESS", cls.guests_per_address),
             guest_unused_ttl_s=_int("BRANDUBH_GUEST_UNUSED_TTL_S", cls.guest_unused_ttl_s),
             bot_games_per_player=_int("BRANDUBH_BOT_GAMES_PER_PLAYER", cls.bot_games_per_player),
+            bot_games_per_address=_count(
+                "BRANDUBH_BOT_GAMES_PER_ADDRESS", cls.bot_games_per_address
+            ),
             hash_concurrency=_int("BRANDUBH_HASH_CONCURRENCY", cls.hash_concurrency),
             signup_hash_concurrency=_int(
                 "BRANDUBH_SIGNUP_HASH_CONCURRENCY", cls.signup_hash_concurrency
