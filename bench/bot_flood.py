@@ -50,10 +50,19 @@ async def play(
                 n += 1
             else:
                 t0 = 0.0
-            await sock.event(n + 1, timeout=600)
+            for _ in range(600):  # the bot's event, unless the player's move ended the game
+                try:
+                    await sock.event(n + 1, timeout=1)
+                    break
+                except TimeoutError:
+                    got = await player.game(game)
+                    if got["n"] > n or got["state"]["status"] != "active":
+                        break
             if t0:
                 level_waits.append(time.perf_counter() - t0)
             got = await player.game(game)
+            if t0 and got["state"]["status"] != "active" and got["n"] == n:
+                level_waits.pop()  # the player's own move ended it: no reply to wait for
             n, state = got["n"], got["state"]
     finally:
         await sock.close()
@@ -121,6 +130,7 @@ async def main(args: argparse.Namespace) -> None:
                     results.append((name, *await phase(hub.url, args, flood)))
                 finally:
                     hub.stop()
+        print(name, "done", flush=True)
     print(
         f"victims' wait for the bot's reply (s): {args.victims} level-1 games, {args.turns} "
         f"turns each; the flood: {args.sessions} guest sessions of one address, {args.games} "
