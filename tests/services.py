@@ -39,14 +39,18 @@ def missing(reason: str) -> None:
 
 
 # Short heartbeats and polls keep the tests quick; limits stay at their defaults, but for
-# those on sign-ups and new guest sessions, which every browser context (all 127.0.0.1)
-# and the whole run share in the session's Redis (tests of those limits set their own).
+# those on sign-ups, new guest sessions, the analysis board's walks and bot games per
+# address, which every browser
+# context (all 127.0.0.1) and the whole run share in the session's Redis (tests of those
+# limits set their own).
 TEST_ENV = {
     "BRANDUBH_BOT_POLL_S": "0.2",
     "BRANDUBH_LOG_LEVEL": "warning",
     "BRANDUBH_SIGNUP_PER_ADDRESS": "100000",
     "BRANDUBH_SIGNUP_OVERALL": "100000",
     "BRANDUBH_GUESTS_PER_ADDRESS": "100000",
+    "BRANDUBH_WALKS_PER_ADDRESS": "100000",  # the analysis board's, per minute
+    "BRANDUBH_BOT_GAMES_PER_ADDRESS": "0",  # unfinished bot games of one address: any
     # No analysis worker beside each test hub: the analysis tests start their own.
     "BRANDUBH_ANALYSIS_WORKERS": "0",
 }

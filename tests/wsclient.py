@@ -278,7 +278,7 @@ async def friend_game(
 
 def side_of(state: Msg, player: Player) -> str:
     """The side a player has in a game's state."""
-    return next(s for s, p in state["players"].items() if p and p["id"] == player.id)
+    return str(next(s for s, p in state["players"].items() if p and p["id"] == player.id))
 
 
 async def seated(game: str, *players: Player, base_url: str | None = None) -> dict[str, Socket]:

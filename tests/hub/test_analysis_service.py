@@ -378,6 +378,39 @@ async def test_the_board_walks_a_line_and_names_an_illegal_move(hub: HubProcess)
         assert bad.status_code == 400 and bad.json()["error"] == "bad_field"
 
 
+async def test_a_walk_is_bounded_counted_per_address_and_gzipped(
+    start_hub: Callable[..., HubProcess], fresh_redis_url: str
+) -> None:
+    """More moves than a game can have are refused naming the limit; an address walks
+    ``BRANDUBH_WALKS_PER_ADDRESS`` lines a minute; the answer comes gzipped when accepted."""
+    hub = start_hub({"BRANDUBH_WALKS_PER_ADDRESS": "2"}, redis=fresh_redis_url)
+    async with httpx.AsyncClient(base_url=hub.url, headers={"Origin": hub.url}) as http:
+        long = await http.post(
+            "/api/board/walk", json={"ruleset": "nielsen", "moves": ["g4-g3", "g3-g4"] * 201}
+        )
+        assert long.status_code == 400 and long.json()["error"] == "bad_field"
+        assert "at most 400 move texts" in long.json()["message"]
+        walked = await http.post("/api/board/walk", json={"ruleset": "nielsen", "moves": []})
+        assert walked.status_code == 200 and walked.headers["content-encoding"] == "gzip"
+        assert walked.json()["steps"][0]["position"] == Game("nielsen").position
+        plain = await http.post(
+            "/api/board/walk",
+            json={"ruleset": "nielsen", "moves": ["g4-g3"]},
+            headers={"Accept-Encoding": "identity"},
+        )
+        assert plain.status_code == 200 and "content-encoding" not in plain.headers
+        assert len(plain.json()["steps"]) == 2
+        third = await http.post("/api/board/walk", json={"ruleset": "nielsen", "moves": []})
+        assert third.status_code == 429 and third.json()["error"] == "analysis_limit"
+        assert "a minute allows (2)" in third.json()["message"]
+        other = await http.post(
+            "/api/board/walk",
+            json={"ruleset": "nielsen", "moves": []},
+            headers={"X-Forwarded-For": "198.18.7.7"},
+        )
+        assert other.status_code == 200  # another address has its own minute
+
+
 async def test_serve_starts_a_worker_by_default(
     start_hub: Callable[..., HubProcess], fresh_redis_url: str
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import msgpack
@@ -258,3 +259,15 @@ async def test_refusals_of_well_formed_messages_cost_no_strike(hub: HubProcess) 
     await sock.send({"t": "ping", "n": 1})
     assert (await sock.recv_until(lambda m: m["t"] == "pong"))["n"] == 1
     await sock.close()
+
+
+async def test_a_fragmented_message_beyond_the_hard_limit_closes_the_socket(
+    hub: HubProcess,
+) -> None:
+    """70 fragments of 1,000 bytes (70,000 in all, past the 65,536 one frame may hold):
+    closed with 1009 as one frame that size is, before the message is whole."""
+    sock = await Socket.open(hub.url)
+    fragments = [b"\x00" * 1000] * 70
+    with contextlib.suppress(websockets.ConnectionClosed):  # closed while it sends
+        await sock.ws.send(fragments)
+    assert await sock.close_code() == 1009

@@ -36,7 +36,16 @@ from brandubh.hub.redis import Scripts, keys
 from brandubh.run.redis_server import EmbeddedRedis
 from services import HubProcess
 from waiting import wait_for
-from wsclient import PASSWORD, Msg, Player, Socket, close_code, friend_game, seated
+from wsclient import (
+    PASSWORD,
+    Msg,
+    Player,
+    Socket,
+    close_code,
+    friend_game,
+    random_address,
+    seated,
+)
 
 # -- cross-site requests -------------------------------------------------------------------
 
@@ -528,6 +537,32 @@ async def test_live_bot_games_per_player_are_limited(start_hub: Any, fresh_redis
     await sock.close()
     await guest.close()
     await other.close()
+
+
+async def test_live_bot_games_per_address_are_limited(start_hub: Any, fresh_redis_url: str) -> None:
+    """Many guest sessions of one address share its cap of unfinished bot games (the bot's
+    pool is not theirs to fill), refused in words; other addresses are not held up."""
+    h = start_hub({"BRANDUBH_BOT_GAMES_PER_ADDRESS": "4"}, redis=fresh_redis_url)
+    address = random_address()
+    first, second = Player(h.url, address), Player(h.url, address)
+    games = [await first.create_game(opponent="bot") for _ in range(3)]
+    await second.create_game(opponent="bot")
+    r = await second.http.post("/api/games", json={"opponent": "bot"})
+    assert r.status_code == 409 and r.json()["error"] == "too_many_bot_games"
+    assert r.json()["message"] == (
+        "4 games against the bot are unfinished from your address (your network's, shared "
+        "by everyone on it): finish or resign one first, or try again when one has ended"
+    )
+    other = await Player(h.url).start()  # another address is not held up
+    await other.create_game(opponent="bot")
+    sock = await first.connect()
+    await sock.watch(games[0]["id"])
+    await sock.send({"t": "resign", "game": games[0]["id"], "id": "r1"})
+    assert (await sock.reply_to("r1"))["t"] == "ack"
+    await second.create_game(opponent="bot")  # a finished game frees the address's place
+    await sock.close()
+    for player in (first, second, other):
+        await player.close()
 
 
 async def test_watcher_counts_are_coalesced(hub: HubProcess) -> None:

@@ -150,6 +150,7 @@ class Hub:
             store,
             settings.bot_games_per_player,
             lane=self.lane,
+            bot_games_per_address=settings.bot_games_per_address,
             replicas=replicas,
             hub_id=hub_id,
             claim_grace_s=settings.claim_grace_s,

@@ -120,6 +120,7 @@ class Settings:
     guests_per_address: int = 60
     guest_unused_ttl_s: int = 3600
     bot_games_per_player: int = 3  # live (unfinished) games against the bot at once
+    bot_games_per_address: int = 12  # and from one client address (or /64); 0: any
     hash_concurrency: int = 2  # argon2 logins checked at once per process (off the loop)
     signup_hash_concurrency: int = 1  # sign-up hashes at once, apart from the logins'
     # Connections (uvicorn, wire/transport.py): a request's headers must arrive within
@@ -146,6 +147,7 @@ class Settings:
     analysis_per_account: int = 20  # analyses one account may request per day
     analysis_per_address: int = 40  # and one client address
     evaluations_per_address: int = 600  # board evaluations one address may ask per hour
+    walks_per_address: int = 120  # analysis board walks one address may ask per minute; 0: any
     analysis_queue_max: int = 100  # games waiting for a worker; more: analysis_busy
     analysis_wait_s: float = 10.0  # how long a board evaluation waits for a worker's answer
     analysis_lease_ms: int = 30_000  # a worker that stops renewing loses its job this late
@@ -204,6 +206,9 @@ class Settings:
             guests_per_address=_int("BRANDUBH_GUESTS_PER_ADDRESS", cls.guests_per_address),
             guest_unused_ttl_s=_int("BRANDUBH_GUEST_UNUSED_TTL_S", cls.guest_unused_ttl_s),
             bot_games_per_player=_int("BRANDUBH_BOT_GAMES_PER_PLAYER", cls.bot_games_per_player),
+            bot_games_per_address=_count(
+                "BRANDUBH_BOT_GAMES_PER_ADDRESS", cls.bot_games_per_address
+            ),
             hash_concurrency=_int("BRANDUBH_HASH_CONCURRENCY", cls.hash_concurrency),
             signup_hash_concurrency=_int(
                 "BRANDUBH_SIGNUP_HASH_CONCURRENCY", cls.signup_hash_concurrency
@@ -225,6 +230,7 @@ class Settings:
             evaluations_per_address=_count(
                 "BRANDUBH_EVALUATIONS_PER_ADDRESS", cls.evaluations_per_address
             ),
+            walks_per_address=_count("BRANDUBH_WALKS_PER_ADDRESS", cls.walks_per_address),
             analysis_queue_max=_count("BRANDUBH_ANALYSIS_QUEUE_MAX", cls.analysis_queue_max),
             analysis_wait_s=_float("BRANDUBH_ANALYSIS_WAIT_S", cls.analysis_wait_s),
             analysis_lease_ms=_count("BRANDUBH_ANALYSIS_LEASE_MS", cls.analysis_lease_ms),

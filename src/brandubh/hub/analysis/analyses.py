@@ -23,6 +23,7 @@ from redis.asyncio import Redis
 from brandubh.analysis import ANALYSIS_VERSION, BOARD_NODES, NODES_PER_PLY
 from brandubh.engine import EngineError, Game
 from brandubh.hub.analysis.inplay import Board, board, in_play
+from brandubh.hub.analysis.walks import BoardWalks, address_limit
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.live import GameService, GameState, unpack_snapshot
@@ -66,6 +67,8 @@ class Analyses:
         self.settings = settings
         self.nodes = settings.analysis_nodes or NODES_PER_PLY
         self.board_nodes = settings.analysis_board_nodes or BOARD_NODES
+        # The analysis board's walks, counted per address and walked off the event loop.
+        self.walks = BoardWalks(address_limit(scripts, settings.walks_per_address))
         # Board evaluations this process waits for, by digest: set by a worker's notice.
         self._waiting: dict[str, asyncio.Event] = {}
         # The latest scan of the running games' boards, and when it began (loop time).

@@ -15,14 +15,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from brandubh.analysis import IllegalLineMove, walk
-from brandubh.engine import RULESETS, EngineError
+from brandubh.engine import RULESETS
 from brandubh.hub.accounts import Session, reachable
 from brandubh.hub.errors import Refusal
 from brandubh.hub.http.base import Services, address, read_json, services, session_of
 from brandubh.hub.live import GameState
 
-MAX_LINE: Final = 400  # moves in one walk of the analysis board
 PRIVATE: Final = frozenset({"challenge"})  # GameState.origin_or_guess(): private challenges
 
 
@@ -96,20 +94,13 @@ async def board_walk(request: Request) -> Response:
     web = services(request)
     body = await read_json(request, web.settings, {"ruleset", "position", "moves"})
     ruleset, position = _ruleset(body), _position(body, required=False)
-    moves = body.get("moves", [])
-    if (
-        not isinstance(moves, list)
-        or len(moves) > MAX_LINE
-        or not all(isinstance(m, str) and 0 < len(m) <= 32 for m in moves)
-    ):
-        raise Refusal("bad_field", f"moves: an array of at most {MAX_LINE} move texts")
-    try:
-        steps = walk(ruleset, position, moves)
-    except IllegalLineMove as exc:
-        raise Refusal("illegal_move", str(exc)) from None
-    except EngineError as exc:
-        raise Refusal("bad_position", f"not a position of {ruleset}: {exc}") from None
-    return JSONResponse({"steps": [step.to_dict() for step in steps]})
+    gzipped = "gzip" in request.headers.get("accept-encoding", "")
+    # Bounded, counted per address and walked off the event loop (analysis/walks.py).
+    walked = await web.analyses.walks.walk(
+        ruleset, position, body.get("moves", []), address(request), gzipped
+    )
+    headers = {"Content-Encoding": "gzip", "Vary": "Accept-Encoding"} if walked.gzipped else {}
+    return Response(walked.body, media_type="application/json", headers=headers)
 
 
 ROUTES: Final = (

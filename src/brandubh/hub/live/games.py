@@ -57,6 +57,7 @@ class GameService:
         outage_after_s: float = 30.0,
         on_commit: CommitHook | None = None,
         on_lost: LostHook | None = None,
+        bot_games_per_address: int = 0,
     ) -> None:
         self.redis = redis
         self.scripts = scripts
@@ -68,6 +69,8 @@ class GameService:
         self.archive = archive
         self.time_scale = time_scale  # tests shorten deadlines with it; 1.0 in production
         self.bot_games = bot_games  # live bot games a player may have at once; 0: any
+        # And a client address (client_source: an IPv4 address or an IPv6 /64); 0: any.
+        self.bot_games_per_address = bot_games_per_address
         # How long an opponent must be gone before a claim (docs/fair-play.md), and the
         # schedulers' outage threshold, which says whether the service is in an outage.
         self.claim_grace_ms = int(claim_grace_s * 1000)
@@ -185,8 +188,9 @@ class GameService:
         if not origin:
             origin = "bot" if opponent == "bot" else "challenge" if invitee else "invite"
         assert origin in ORIGINS, origin
+        bot_source = (source or client_source(address)) if opponent == "bot" else ""
         if opponent == "bot":
-            await self._check_bot_games(creator.id)
+            await self._check_bot_games(creator.id, bot_source)
         seed = fairplay.new_seed()
         if seat_by_seed:
             assert game_id and joiner is not None and attacker_id in (creator.id, joiner.id)
@@ -227,7 +231,7 @@ class GameService:
                 match_no=match_no,
                 origin=origin,
                 tournament=tournament,
-                source=(source or client_source(address)) if opponent == "bot" else "",
+                source=bot_source,
             )
             created = await self.scripts.create(
                 keys=[keys.game(game_id), keys.seed(game_id), keys.repetitions(game_id)],
@@ -248,10 +252,12 @@ class GameService:
             raise RuntimeError("could not find a free game id")
         if opponent == "bot":
             joiner = Player(BOT_ID, f"Bot (level {bot_level})")
-            mine = keys.bot_games(creator.id)
             pipe = self.redis.pipeline(transaction=False)
-            pipe.zadd(mine, {game_id: state.created})
-            pipe.expire(mine, BOT_GAMES_TTL_S)
+            # (No source, no address to count by: a test client, a unix socket.)
+            for owner in [creator.id, f"@{bot_source}"] if bot_source else [creator.id]:
+                mine = keys.bot_games(owner)
+                pipe.zadd(mine, {game_id: state.created})
+                pipe.expire(mine, BOT_GAMES_TTL_S)
             await pipe.execute()
         if joiner is not None:
             state = await self._start(state, joiner, seed, attacker_id)
@@ -263,15 +269,32 @@ class GameService:
             await pipe.execute()
         return state, invite
 
-    async def _check_bot_games(self, player_id: str) -> None:
-        """Refuse a new bot game to a player who has ``bot_games`` unfinished ones (one
-        player's many games would otherwise fill every hub's bot worker)."""
-        if not self.bot_games:
-            return
-        mine = keys.bot_games(player_id)
+    async def _check_bot_games(self, player_id: str, source: str) -> None:
+        """Refuse a new bot game to a player who has ``bot_games`` unfinished ones, or to a
+        client address (``source``) with ``bot_games_per_address``: one player's, or one
+        address's many sessions', games would otherwise fill every hub's bot worker."""
+        if self.bot_games and await self._unfinished(player_id, self.bot_games) >= self.bot_games:
+            raise Refusal(
+                "too_many_bot_games",
+                f"you have {self.bot_games} unfinished games against the bot: "
+                "finish or resign one first",
+            )
+        cap = self.bot_games_per_address
+        if cap and source and await self._unfinished(f"@{source}", cap) >= cap:
+            raise Refusal(
+                "too_many_bot_games",
+                f"{cap} games against the bot are unfinished from your address (your "
+                "network's, shared by everyone on it): finish or resign one first, or "
+                "try again when one has ended",
+            )
+
+    async def _unfinished(self, owner: str, cap: int) -> int:
+        """How many of the bot games kept under ``owner`` (a player, or "@" and a client
+        source) are unfinished, read once there are ``cap``; the finished are dropped."""
+        mine = keys.bot_games(owner)
         ids = [raw.decode() for raw in cast(list[bytes], await self.redis.zrange(mine, 0, -1))]
-        if len(ids) < self.bot_games:
-            return
+        if len(ids) < cap:
+            return len(ids)
         pipe = self.redis.pipeline(transaction=False)
         for game_id in ids:
             pipe.hget(keys.game(game_id), "status")
@@ -279,12 +302,7 @@ class GameService:
         done = [g for g, st in zip(ids, statuses, strict=True) if st not in (b"active", b"waiting")]
         if done:
             await self.redis.zrem(mine, *done)
-        if len(ids) - len(done) >= self.bot_games:
-            raise Refusal(
-                "too_many_bot_games",
-                f"you have {self.bot_games} unfinished games against the bot: "
-                "finish or resign one first",
-            )
+        return len(ids) - len(done)
 
     async def rematch(self, player_id: str, game_id: str) -> tuple[str, str | None]:
         """Offer a rematch after the end, or accept the opponent's: ("offered", None) or

@@ -357,7 +357,9 @@ def login_limits() -> str:
 
 def bot_games(player_id: str) -> str:
     """Sorted set: a player's games against the bot that may still be live -> created (ms);
-    pruned of finished ones when the player starts another (games.py). Expires in 30 days."""
+    pruned of finished ones when the player starts another (games.py). Expires in 30 days.
+    With "@" and a client source (games.client_source) for ``player_id``: the same of one
+    client address, for the per-address cap."""
     return f"{PREFIX}:{tag(zlib.crc32(player_id.encode()) % BUCKETS)}:botg:{player_id}"
 
 
@@ -417,7 +419,8 @@ def evaluation(digest: str) -> str:
 def analysis_limits() -> str:
     """Key prefix of the analysis request limits (sorted sets, lua/windows.lua, one slot:
     {analimit}): per account and per address per day, board evaluations per address per
-    hour; each expires with its window."""
+    hour, the analysis board's walks per address per minute (``:walk:ip:``); each expires
+    with its window."""
     return f"{PREFIX}:{{analimit}}"
 
 

@@ -104,9 +104,9 @@ async def follow(conn: Connection, msg: Following) -> None:
             # would otherwise never be announced to this socket.
             now = conn.services.analysis_frame
             if msg.on and now is not None:
-                frame = await now(msg.game)
-                if frame is not None:
-                    conn.send(frame)
+                told = await now(msg.game)
+                if told is not None:
+                    conn.send(told)
         case FollowTournament():
             if not conn.services.sockets.follow_tournament(conn, msg.tournament, msg.on):
                 raise Refusal("too_many_follows")
