@@ -458,6 +458,20 @@ async def play_arena_through_faults(p: Player, base: str, tid: str, stop: asynci
         await sock.close()
 
 
+async def test_following_an_unknown_tournament_is_refused_and_follows_nothing(
+    hub: HubProcess,
+) -> None:
+    """not_found, every time: a refused follow takes none of the socket's 8 places."""
+    guest = await Player(hub.url).guest()
+    sock = await guest.connect()
+    for n in range(10):
+        await sock.send({"t": "follow_tournament", "tournament": f"tNoSuch{n:02d}", "on": True})
+        refused = await sock.recv_until(lambda m: m["t"] == "error")
+        assert refused["code"] == "not_found", refused
+    await sock.close()
+    await guest.close()
+
+
 async def test_an_arena_ends_once_through_a_redis_restart(
     durable_redis: DurableRedis, start_hub: Callable[..., HubProcess]
 ) -> None:
@@ -515,9 +529,17 @@ async def test_an_export_unlike_the_tournament_run_under_its_id_does_not_verify(
         starts_at=now_ms() + 1500,
     )
     assert (await act(p, tid, "join")).status_code == 200
+    early = await export_of(p, tid)  # before its end: no seed, nothing to verify yet
+    assert early["seed"] is None and early["status"] == "upcoming", early
+    verdict = (await p.http.post("/api/verify", content=json.dumps(early).encode())).json()
+    assert (verdict["ok"], verdict["error"]) == (False, "export_invalid"), verdict
+    assert "the export has no seed" in verdict["message"]
     await finished(p, tid, 30)  # one player: it ends at its start, unplayed
     export = await export_of(p, tid)
     assert verify_tournament(export) == []
+    kinds = [e["t"] for e in export["events"]]
+    assert "start" not in kinds and kinds[-1] == "end", kinds
+    assert export["standings"] == []  # nobody played: no standings
     verdict = (await p.http.post("/api/verify", content=json.dumps(export).encode())).json()
     assert verdict["ok"] is True, verdict
     assert verdict["stored"] == {"found": True, "same": True, "differences": []}

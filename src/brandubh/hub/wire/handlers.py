@@ -108,11 +108,13 @@ async def follow(conn: Connection, msg: Following) -> None:
                 if told is not None:
                     conn.send(told)
         case FollowTournament():
+            # Read first: an unknown id is refused (not_found) before anything is followed.
+            now_of = conn.services.tournament_frame
+            view = await now_of(msg.tournament) if msg.on and now_of is not None else None
             if not conn.services.sockets.follow_tournament(conn, msg.tournament, msg.on):
                 raise Refusal("too_many_follows")
-            frame = conn.services.tournament_frame
-            if msg.on and frame is not None:
-                conn.send(await frame(msg.tournament))
+            if view is not None:
+                conn.send(view)
         case Ping():
             conn.send(frames.pong(msg.n))
         case Pong():
