@@ -68,8 +68,11 @@ async def play(
         await sock.close()
 
 
-async def phase(base: str, args: argparse.Namespace, flood: bool) -> tuple[list[float], int, int]:
+async def phase(
+    base: str, args: argparse.Namespace, flood: bool
+) -> tuple[list[float], int, int, float]:
     stop = asyncio.Event()
+    flood_waits: list[float] = []  # the flood's own waits: how long one of its turns takes
     tasks: list[asyncio.Task[None]] = []
     games, refused = 0, 0
     flooders: list[Player] = []
@@ -89,10 +92,12 @@ async def phase(base: str, args: argparse.Namespace, flood: bool) -> tuple[list[
                 if flooder.me.get("id") is None:
                     await flooder.refresh()
                 games += 1
-                sink: list[float] = []
-                tasks.append(asyncio.create_task(play(flooder, r.json()["id"], sink, 10**6, stop)))
+                tasks.append(
+                    asyncio.create_task(play(flooder, r.json()["id"], flood_waits, 10**6, stop))
+                )
         await asyncio.sleep(3)  # the flood's turns queue up
     victims, lists = [], list[list[float]]()
+    began, flood_before = time.perf_counter(), len(flood_waits)
     for _ in range(args.victims):
         victim = await Player(base).start()
         victims.append(victim)
@@ -100,6 +105,7 @@ async def phase(base: str, args: argparse.Namespace, flood: bool) -> tuple[list[
         lists.append([])
         tasks.append(asyncio.create_task(play(victim, game["id"], lists[-1], args.turns, stop)))
     await asyncio.gather(*tasks[-args.victims :], return_exceptions=True)
+    took, flood_turns = time.perf_counter() - began, len(flood_waits) - flood_before
     stop.set()
     for task in tasks:
         task.cancel()
@@ -107,7 +113,9 @@ async def phase(base: str, args: argparse.Namespace, flood: bool) -> tuple[list[
     for player in [*flooders, *victims]:
         await player.close()
     waits = [w for waits_of in lists for w in waits_of]
-    return waits, games, refused
+    # The pool's mean time per flood turn while the victims played (one bot process).
+    per_turn = took / flood_turns if flood_turns else float("nan")
+    return waits, games, refused, per_turn
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -136,13 +144,15 @@ async def main(args: argparse.Namespace) -> None:
         f"turns each; the flood: {args.sessions} guest sessions of one address, {args.games} "
         f"level-{args.flood_level} games each"
     )
-    for name, waits, games, refused in results:
+    for name, waits, games, refused, per_turn in results:
         p50 = statistics.median(waits) if waits else float("nan")
         top = max(waits) if waits else float("nan")
-        print(
-            f"  {name:24} p50 {p50:6.2f}  max {top:6.2f}  ({len(waits)} waits; flood games "
-            f"{games}, refused {refused})"
-        )
+        # The victims' wait beside the time one of the flood's turns took the pool: with
+        # fair turns a victim waits about one such turn (the one thinking when it moved).
+        line = f"  {name:24} p50 {p50:6.2f}  max {top:6.2f}  ({len(waits)} waits"
+        if games:
+            line += f"; flood games {games}, refused {refused}, {per_turn:.2f} s a flood turn"
+        print(line + ")")
 
 
 if __name__ == "__main__":
