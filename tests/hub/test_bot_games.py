@@ -14,6 +14,7 @@ from brandubh.hub.live.games import client_source
 from brandubh.hub.redis import keys
 from brandubh.run.redis_server import EmbeddedRedis
 from services import HubProcess
+from waiting import wait_for
 from wsclient import Player, Socket, friend_game, random_address, seated
 
 
@@ -143,6 +144,81 @@ async def test_bot_turns_are_shared_fairly_between_addresses(
     assert replies.index("other") <= 1, replies
     for s in socks.values():
         await s.close()
+
+
+async def flood(
+    base: str, address: str, sessions: int, each: int, stop: asyncio.Event, replies: list[str]
+) -> None:
+    """``sessions`` guests of one address, each with ``each`` level-5 games against the
+    bot, answering every reply at once; each bot reply's game is appended to ``replies``."""
+
+    async def play(guest: Player, game: str) -> None:
+        sock = await guest.connect()
+        state = (await sock.watch(game))["state"]
+        me = "attackers" if state["players"]["attackers"]["id"] == guest.id else "defenders"
+        rng = random.Random(game)
+        while not stop.is_set() and state["status"] == "active":
+            if state["turn"] == me:
+                await sock.move(game, state["ply"], rng.choice(state["legal"]))
+            try:
+                ev = await sock.recv_until(lambda m: m["t"] in ("event", "snapshot"), timeout=1)
+            except TimeoutError:
+                continue
+            if ev.get("by") and ev["by"] != me:
+                replies.append(game)
+            state = ev["state"]
+        await sock.close()
+
+    plays = []
+    for _ in range(sessions):
+        guest = await Player(base, address=address).start()
+        for _ in range(each):
+            game = (await guest.create_game(opponent="bot", bot_level=5))["id"]
+            plays.append(play(guest, game))
+    await asyncio.gather(*plays)
+
+
+async def test_one_address_flooding_the_bot_holds_another_up_by_about_one_turn(
+    start_hub: Any,
+) -> None:
+    # Issue 37: fourteen guest sessions of one address made everyone else wait for the
+    # bot behind nearly all of their games. One sweep started many of the address's
+    # turns side by side, and each passed the "one at a time" check before any was
+    # marked thinking; now an address has one turn in the pool at a time, so another
+    # player waits for the turn being thought about and no more.
+    hub = start_hub({"BRANDUBH_BOT_PROCESSES": "1", "BRANDUBH_CREDITS": "1000"})
+    stop, replies = asyncio.Event(), list[str]()
+    flooding = asyncio.create_task(flood(hub.url, random_address(), 4, 3, stop, replies))
+    await wait_for(lambda: len(replies) >= 3, "the flood's first bot replies", timeout=90)
+    victim = await Player(hub.url).start()
+    game = (await victim.create_game(opponent="bot", bot_level=1))["id"]
+    sock = await victim.connect()
+    state = (await sock.watch(game))["state"]
+    me = "attackers" if state["players"]["attackers"]["id"] == victim.id else "defenders"
+    overtaken = []  # the flood's replies between the victim's move and the bot's answer
+    for _ in range(3):
+        if state["status"] != "active":
+            break
+        if state["turn"] != me:  # the bot opens: its first move, then ours
+            ev = await sock.recv_until(lambda m: m["t"] == "event", timeout=90)
+            state = ev["state"]
+            continue
+        before = len(replies)
+        await sock.move(game, state["ply"], state["legal"][0])
+        mine = await sock.recv_until(lambda m: m["t"] == "event" and m.get("by") == me)
+        state = mine["state"]
+        if state["status"] == "active":
+            ev = await sock.recv_until(lambda m: m["t"] == "event" and m.get("by") != me, 90)
+            overtaken.append(len(replies) - before)
+            state = ev["state"]
+    stop.set()
+    await flooding
+    await sock.close()
+    print(f"the flood's replies before each of the victim's: {overtaken}")
+    assert overtaken, "the victim waited for the bot at least once"
+    # The one in progress when the victim moved, and one more for a reply that was on its
+    # way; before the fix it was most of the flood's twelve games.
+    assert max(overtaken) <= 2, overtaken
 
 
 async def test_a_bot_game_and_its_rematch_keep_where_they_came_from(

@@ -134,9 +134,13 @@ class BotWorker:
             claimed += [
                 (float(due), raw.decode()) for raw, due in zip(pairs[::2], pairs[1::2], strict=True)
             ]
-        for _, game_id in sorted(claimed):  # the longest waiting first, whatever its bucket
-            if game_id in self._busy:
-                continue
+        claimed.sort()  # the longest waiting first, whatever its bucket
+        # At most ``room`` are taken (the claim's limit is per bucket); the rest go back
+        # at once with the time they fell due, so they keep their place in the line.
+        fresh = [(due, game_id) for due, game_id in claimed if game_id not in self._busy]
+        for due, game_id in fresh[room:]:
+            await self.redis.zadd(keys.bot_jobs(keys.bucket(game_id)), {game_id: due}, xx=True)
+        for _, game_id in fresh[:room]:
             self._busy.add(game_id)
             self._running.start(self._play(game_id))
 
@@ -182,11 +186,13 @@ class BotWorker:
                 xx=True,
             )
             return
-        seed = await games.seed(game_id)
-        snapshot = state.snapshot()
-        loop = asyncio.get_running_loop()
+        # Taken before the next await: turns of one player or address started side by
+        # side (one sweep starts many) would otherwise all pass the check above.
         self._thinking_for |= whom
         try:
+            seed = await games.seed(game_id)
+            snapshot = state.snapshot()
+            loop = asyncio.get_running_loop()
             text = await loop.run_in_executor(
                 self.pool(), think, snapshot, seed, game_id, max(1, state.bot_level)
             )
