@@ -250,6 +250,29 @@ def children_of(pid: int) -> list[int]:
     return found
 
 
+def test_ctrl_c_in_a_terminal_stops_the_whole_service_in_order(folder: Path) -> None:
+    """A terminal's Ctrl-C signals its whole foreground group: the service, its bot and
+    analysis processes, and (before, when they shared the group) the embedded Redis, which
+    went first and left the hub's shutdown failing against it. Now only the service takes
+    it and stops the rest itself: no traceback, no outage reported, nothing left."""
+    data = folder / "data"
+    serve = Serve(data)
+    try:
+        url = serve.listening()
+        assert url, serve.output
+        healthy(url)
+        with httpx.Client(base_url=url, headers={"Origin": url}, timeout=10) as client:
+            client.get("/api/me")  # a bot game: the bot's pool process starts too
+            assert client.post("/api/games", json={"opponent": "bot"}).status_code == 201
+        os.killpg(serve.proc.pid, signal.SIGINT)
+        serve.proc.wait(60)
+    finally:
+        serve.stop()
+    assert "Traceback" not in serve.output, serve.output
+    assert "unreachable" not in serve.output, serve.output
+    assert not [cmd for cmd in command_lines() if str(data) in cmd]
+
+
 def test_a_second_serve_on_the_same_folder_is_refused_and_the_first_goes_on(
     folder: Path,
 ) -> None:

@@ -123,8 +123,14 @@ class EmbeddedRedis:
             "--loglevel",
             "warning",
         ]
+        # A session of its own, as PostgreSQL's: Ctrl-C in a terminal signals the whole
+        # foreground group, and Redis must outlive the hub's shutdown, which stops it last.
         self.process = subprocess.Popen(
-            args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=self._preexec
+            args,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            preexec_fn=self._preexec,
+            start_new_session=True,
         )
         deadline = time.monotonic() + timeout
         client = redis.Redis(unix_socket_path=str(self.socket_path))

@@ -180,6 +180,9 @@ def analysis_workers(n: int) -> Iterator[list[subprocess.Popen[bytes]]]:
         subprocess.Popen(
             [sys.executable, "-m", "brandubh", "analyse-worker"],
             preexec_fn=parent_death_signal(signal.SIGTERM),
+            # Out of the terminal's group: Ctrl-C reaches the service, which stops each
+            # worker (SIGTERM: its job given back) before the servers they use.
+            start_new_session=True,
         )
         for _ in range(n)
     ]

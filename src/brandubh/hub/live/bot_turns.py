@@ -57,6 +57,9 @@ def end_with_parent(parent: int) -> None:
     multiprocessing's resource_tracker sees its pipe close and ends too.
     """
     die_with_parent(parent, signal.SIGKILL)
+    # Ctrl-C in a terminal signals the whole group: the hub stops this pool itself, and a
+    # search interrupted here would only print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def watch() -> None:
         while os.getppid() == parent:
