@@ -133,6 +133,12 @@ def test_a_report_chat_off_and_the_replay_chat(
     wait_line(dfn, "report me")
     dfn.click("#chat-lines .chat-report")
     dfn.wait_for_selector("#chat-lines .chat-report:disabled")
+    # Chat off and on again on the same page: the line still says it was reported.
+    dfn.click("#chat-off")
+    dfn.wait_for_selector("#chat-lines", state="hidden")
+    dfn.click("#chat-off")
+    dfn.wait_for_selector("#chat-lines .chat-report:disabled")
+    assert dfn.inner_text("#chat-lines .chat-report") == "Reported"
     store = Store.from_url(database_url)
     try:
 
@@ -161,3 +167,70 @@ def test_a_report_chat_off_and_the_replay_chat(
     other.goto(f"{base}/replay/{game_id}")
     other.wait_for_selector("#replay-caption")
     assert other.locator("#replay-chat").is_hidden()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_unread_lines_a_sheet_over_the_board_muting_one_person_and_the_rematch_preset(
+    new_page: Any, web_hub: HubProcess, size: dict[str, int]
+) -> None:
+    """Issue 40, item 2. On a phone the chat is folded at the page's foot: a button by the
+    status line counts the lines not seen and opens the chat as a sheet with the board still
+    in view. One person muted for good (their lines hidden, after a reload too, until
+    unmuted); "Rematch?" offered only once the game is over."""
+    base = web_hub.url
+    tag = name_of(size)
+    pages, _game = friend_game_via_home(new_page, base, size)
+    att, dfn = pages["attackers"], pages["defenders"]
+    open_chat(dfn)
+    att.wait_for_selector("#chat:not([hidden])")
+    rematch = '#chat-presets [data-preset="Rematch?"]'
+    assert att.locator(rematch).is_hidden()  # not while the game is played
+    say(dfn, "first line")
+    say(dfn, "second line")
+    jump = att.locator("#chat-jump")
+    if size is PHONE:
+        att.wait_for_selector('#chat-jump[data-unread="2"]')
+        assert jump.inner_text() == "Chat · 2 new"
+        jump.click()
+        att.wait_for_selector("#chat.chat-sheet")
+        wait_line(att, "second line")
+        att.wait_for_selector('#chat-jump[data-unread="0"]')
+        # The board stays in view above the sheet.
+        board = att.locator(".page-game .board-wrap").bounding_box()
+        sheet = att.locator("#chat").bounding_box()
+        assert board is not None and sheet is not None
+        assert board["y"] >= 0 and board["y"] + board["height"] * 0.75 <= sheet["y"], (board, sheet)
+        shot(att, f"chat-sheet-{tag}", full=False)
+        att.click("#chat-close")
+        att.wait_for_selector("#chat:not(.chat-sheet)")
+    else:
+        assert jump.is_hidden()  # the chat is beside the board
+        wait_line(att, "second line")
+        assert att.get_attribute("#chat-jump", "data-unread") == "0"  # read as it came
+
+    # Mute the opponent: their lines go, and stay gone after a reload, until unmuted.
+    open_chat(att)
+    att.locator("#chat-lines .chat-mute").first.click()
+    att.wait_for_selector("#chat-lines .chat-text", state="detached")
+    muted = att.inner_text("#chat-muted")
+    assert muted.startswith(("Ann Host is muted", "Ben Guest is muted")), muted
+    assert "is muted: 2 lines hidden." in muted, muted
+    say(dfn, "third line")
+    say(att, "barrier")
+    wait_line(att, "barrier")
+    assert lines(att) == ["barrier"]
+    if size is PHONE:
+        assert att.get_attribute("#chat-jump", "data-unread") in ("0", None)
+    att.reload()
+    open_chat(att)
+    wait_line(att, "barrier")
+    assert lines(att) == ["barrier"]
+    shot(att, f"chat-muted-other-{tag}", full=size is PHONE)
+    att.click("#chat-muted .chat-unmute")
+    wait_line(att, "third line")
+    assert lines(att) == ["first line", "second line", "third line", "barrier"]
+
+    # Once the game is over, a rematch is one tap away.
+    att.click("#abort")  # (no move played yet: the game is aborted rather than resigned)
+    att.wait_for_selector('.page-game[data-status="ended"]')
+    att.wait_for_selector(f"{rematch}:visible")

@@ -73,7 +73,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   const page = h(
     "div",
     { class: "page page-game", "data-game": game },
-    h("div", { class: "g-status" }, status),
+    h("div", { class: "g-status" }, status, chat.jump),
     h("section", { class: "play", id: "players", "aria-label": "Players and board" }, bars.top, h("div", { class: "board-wrap" }, play.board.root), bars.bottom),
     messages.root,
     gameActions,
@@ -173,6 +173,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       return;
     }
     page.dataset.status = state.status;
+    chat.setEnded(state.status === "ended");
     // Clocks under an hour read "9:05": a narrower slot, so the names have the room.
     page.dataset.clock = state.move_time < 3600 ? "short" : "long";
     const side = sideOf(state, meId);

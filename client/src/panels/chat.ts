@@ -1,7 +1,10 @@
 // A game's chat panel (docs/protocol.md §3.7): the room this socket sees, preset lines one
-// tap away, reporting a line, and turning chat off (remembered with the account). Every
-// line is shown with textContent, never as HTML: markup, links and control characters
-// stay text. On a phone the panel is folded under the page, so nothing above it moves.
+// tap away ("Rematch?" once the game is over), reporting a line, muting one person for good
+// (this browser hides their lines in every game), and turning chat off (remembered with the
+// account). Every line is shown with textContent, never as HTML: markup, links and control
+// characters stay text. On a phone the panel is folded under the page, so nothing above it
+// moves; a button by the status line counts the lines not yet seen and opens the chat as a
+// sheet over the page's foot, the board still in view above it.
 
 import "./chat.css";
 import { ApiError, request } from "../network/api";
@@ -10,6 +13,32 @@ import type { ChatFrame, ChatLine, ChatLinesFrame } from "../network/protocol";
 
 export const PRESETS = ["Hello", "Good luck", "Good game", "Thank you", "Rematch?"] as const;
 export const MAX_CHAT = 140;
+/** Where this browser keeps the people whose lines it hides: [{id, name}, …]. */
+export const MUTED_KEY = "bd-chat-muted";
+const PHONE = "(max-width: 899px)";
+
+export interface MutedPerson { id: string; name: string }
+
+/** The people muted in this browser (bad or missing storage: nobody). */
+export function loadMuted(storage: Pick<Storage, "getItem"> | null): MutedPerson[] {
+  try {
+    const raw: unknown = JSON.parse(storage?.getItem(MUTED_KEY) ?? "[]");
+    if (!Array.isArray(raw)) return [];
+    return raw.filter((p): p is MutedPerson => typeof p?.id === "string" && typeof p?.name === "string");
+  } catch {
+    return [];
+  }
+}
+
+/** The presets to offer: "Rematch?" only once the game is over. */
+export function presetsFor(ended: boolean): string[] {
+  return PRESETS.filter((text) => ended || text !== "Rematch?");
+}
+
+/** Lines worth a count: another person's, not muted. */
+export function countsAsUnread(line: ChatLine, me: string | null, muted: ReadonlySet<string>): boolean {
+  return line.from.id !== me && !muted.has(line.from.id);
+}
 
 export type { ChatLine };
 
@@ -41,6 +70,16 @@ export class ChatPanel {
   private account = false;
   private newcomer = false;
   private off = false;
+  private ended = false;
+  private unread = 0;
+  private sheet = false;
+  private muted: MutedPerson[] = loadMuted(safeStorage());
+  private readonly reported = new Set<number>(); // this room's lines reported from here
+  /** The button by the status line (phone): the unread count; opens the chat as a sheet. */
+  readonly jump: HTMLButtonElement;
+  private readonly details: HTMLDetailsElement;
+  private readonly closeSheet: HTMLButtonElement;
+  private readonly mutedNote: HTMLElement;
   private readonly sent = new Map<string, string>(); // message id -> what it was
   private readonly list: HTMLOListElement;
   private readonly input: HTMLInputElement;
@@ -65,17 +104,26 @@ export class ChatPanel {
       h("button", { type: "submit", class: "btn btn-small", id: "chat-send", text: "Send" }));
     this.presets = h("div", { class: "chat-presets", id: "chat-presets" },
       ...PRESETS.map((text) => {
-        const b = h("button", { type: "button", class: "btn btn-small chat-preset", text });
+        const b = h("button", { type: "button", class: "btn btn-small chat-preset", text, "data-preset": text });
         b.addEventListener("click", () => this.say(text));
         return b;
       }));
+    this.mutedNote = h("p", { class: "chat-muted", id: "chat-muted", hidden: true });
+    this.closeSheet = h("button", { type: "button", class: "btn btn-small chat-close", id: "chat-close", text: "Close", "aria-label": "Close the chat" });
+    this.closeSheet.addEventListener("click", () => this.setSheet(false));
+    this.jump = h("button", { type: "button", class: "btn btn-small chat-jump", id: "chat-jump", hidden: true });
+    this.jump.addEventListener("click", () => this.setSheet(!this.sheet));
     this.note = h("p", { class: "chat-note", id: "chat-note", role: "status" });
     this.offToggle = h("button", { type: "button", class: "btn btn-small chat-off", id: "chat-off", hidden: true });
     this.title = h("summary", { class: "chat-title", id: "chat-title", text: "Chat" });
-    const body = h("div", { class: "chat-body" }, this.list, this.presets, this.form, h("div", { class: "chat-foot" }, this.note, this.offToggle));
-    const details = h("details", { class: "chat-box", id: "chat-box" }, this.title, body);
-    details.open = !folded;
-    this.root = h("section", { class: "g-chat panel", id: "chat", "aria-label": "Chat", hidden: true }, details);
+    const body = h("div", { class: "chat-body" }, this.list, this.mutedNote, this.presets, this.form, h("div", { class: "chat-foot" }, this.note, this.offToggle, this.closeSheet));
+    this.details = h("details", { class: "chat-box", id: "chat-box" }, this.title, body);
+    this.details.open = !folded;
+    this.details.addEventListener("toggle", () => {
+      if (!this.details.open && this.sheet) this.setSheet(false);
+      this.markSeen();
+    });
+    this.root = h("section", { class: "g-chat panel", id: "chat", "aria-label": "Chat", hidden: true }, this.details);
 
     this.form.addEventListener("submit", (e) => {
       e.preventDefault();
@@ -105,18 +153,85 @@ export class ChatPanel {
     this.unhook();
   }
 
+  /** Whether the game is over: "Rematch?" is offered only then. */
+  setEnded(ended: boolean): void {
+    if (ended === this.ended) return;
+    this.ended = ended;
+    this.render();
+  }
+
+  /** Open (or close) the chat as a sheet over the page's foot (a phone's way to read it
+   *  without scrolling away from the board). */
+  setSheet(on: boolean): void {
+    this.sheet = on;
+    this.root.classList.toggle("chat-sheet", on);
+    if (on) this.details.open = true;
+    this.markSeen();
+    this.renderJump();
+    if (on) this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  /** Whether this reader can see the lines now: the chat unfolded and, on a phone, opened as
+   *  the sheet or scrolled into view. */
+  private seeing(): boolean {
+    if (!this.details.open || this.off) return false;
+    if (this.sheet || !window.matchMedia(PHONE).matches) return true;
+    const box = this.root.getBoundingClientRect();
+    return box.top < window.innerHeight && box.bottom > 0;
+  }
+
+  private markSeen(): void {
+    if (this.seeing()) this.unread = 0;
+    this.renderJump();
+  }
+
+  private renderJump(): void {
+    const shown = this.room !== null;
+    this.jump.hidden = !shown;
+    this.jump.dataset.unread = String(this.unread);
+    this.jump.setAttribute("aria-expanded", this.sheet ? "true" : "false");
+    this.jump.textContent = this.sheet ? "Board" : this.unread ? `Chat · ${this.unread} new` : "Chat";
+    this.jump.setAttribute("aria-label", this.sheet ? "Close the chat" : this.unread ? `Open the chat: ${this.unread} new lines` : "Open the chat");
+  }
+
+  private mute(person: MutedPerson): void {
+    if (!this.muted.some((p) => p.id === person.id)) this.muted = [...this.muted, person];
+    this.saveMuted();
+  }
+
+  private unmute(id: string): void {
+    this.muted = this.muted.filter((p) => p.id !== id);
+    this.saveMuted();
+  }
+
+  private saveMuted(): void {
+    try {
+      safeStorage()?.setItem(MUTED_KEY, JSON.stringify(this.muted));
+    } catch {
+      // (private browsing, storage full: muted for this page only)
+    }
+    this.render();
+  }
+
   private handle(frame: { t: string }): boolean {
     if (frame.t === "chat") {
       const f = frame as ChatFrame;
       if (f.game !== this.game) return false;
-      this.lines = mergeLines(this.lines, [{ n: f.n, from: f.from, text: f.text, at: f.at }]);
+      const line = { n: f.n, from: f.from, text: f.text, at: f.at };
+      const fresh = !this.lines.some((l) => l.n === f.n);
+      this.lines = mergeLines(this.lines, [line]);
+      const muted = new Set(this.muted.map((p) => p.id));
+      if (fresh && !this.seeing() && countsAsUnread(line, this.meId, muted)) this.unread += 1;
       this.render();
       return true;
     }
     if (frame.t === "chat_lines") {
       const f = frame as LinesFrame;
       if (f.game !== this.game) return false;
-      if (f.room !== this.room) this.lines = [];
+      if (f.room !== this.room) {
+        this.lines = [];
+        this.reported.clear();
+      }
       this.room = f.room;
       this.lines = mergeLines(this.lines, f.lines);
       this.render();
@@ -157,6 +272,7 @@ export class ChatPanel {
     const id = `chat-${++nextId}`;
     if (this.transport.sendExtra({ t: "report", game: this.game, room: this.room, line: line.n, id } as { t: string })) {
       this.sent.set(id, "");
+      this.reported.add(line.n); // kept over a re-render (chat turned off and on)
       button.disabled = true;
       button.textContent = "Reported";
     }
@@ -174,7 +290,11 @@ export class ChatPanel {
 
   private render(): void {
     this.root.hidden = this.room === null;
+    this.renderJump();
     if (this.room === null) return;
+    for (const b of this.presets.querySelectorAll<HTMLButtonElement>(".chat-preset")) {
+      b.hidden = !presetsFor(this.ended).includes(b.dataset.preset ?? "");
+    }
     const roomName = this.room === "players" ? "Chat with your opponent" : "Spectators' chat";
     this.offToggle.textContent = this.off ? "Turn chat on" : "Turn chat off";
     this.root.dataset.off = this.off ? "1" : "";
@@ -187,21 +307,41 @@ export class ChatPanel {
       return;
     }
     if (this.note.textContent === "Chat is off for you.") this.note.textContent = "";
-    this.title.textContent = `${roomName}${this.lines.length ? ` (${this.lines.length})` : ""}`;
+    const mutedIds = new Set(this.muted.map((p) => p.id));
+    const shown = this.lines.filter((l) => !mutedIds.has(l.from.id)).length;
+    this.title.textContent = `${roomName}${shown ? ` (${shown})` : ""}`;
     const guestNote = this.newcomer ? "Confirm your email to chat." : "Log in to chat.";
     if (!this.account && !this.note.textContent) this.note.textContent = guestNote;
     else if (this.account && this.note.textContent === guestNote) this.note.textContent = "";
     clear(this.list);
     for (const line of this.lines) {
+      if (mutedIds.has(line.from.id)) continue;
       const li = h("li", { class: "chat-line", "data-n": line.n },
         h("span", { class: "chat-author", text: line.from.name }), ": ",
         h("span", { class: "chat-text", text: line.text }));
+      if (line.from.id !== this.meId) {
+        const person = { id: line.from.id, name: line.from.name };
+        const hush = h("button", { type: "button", class: "chat-mute", title: `Hide ${person.name}'s lines`, "aria-label": `Mute ${person.name}: hide their lines in every game`, text: "Mute" });
+        hush.addEventListener("click", () => this.mute(person));
+        li.append(hush);
+      }
       if (this.account && line.from.id !== this.meId) {
-        const flag = h("button", { type: "button", class: "chat-report", title: "Report this line", "aria-label": `Report this line of ${line.from.name}`, text: "⚑" });
+        const done = this.reported.has(line.n);
+        const flag = h("button", { type: "button", class: "chat-report", title: "Report this line", "aria-label": `Report this line of ${line.from.name}`, text: done ? "Reported" : "⚑", disabled: done });
         flag.addEventListener("click", () => this.report(line, flag));
         li.append(flag);
       }
       this.list.append(li);
+    }
+    // Only the muted people who speak here: each with their hidden lines and a way back.
+    clear(this.mutedNote);
+    const here = this.muted.filter((p) => this.lines.some((l) => l.from.id === p.id));
+    this.mutedNote.hidden = this.off || here.length === 0;
+    for (const person of here) {
+      const count = this.lines.filter((l) => l.from.id === person.id).length;
+      const undo = h("button", { type: "button", class: "chat-unmute", text: `Unmute ${person.name}`, "data-id": person.id });
+      undo.addEventListener("click", () => this.unmute(person.id));
+      this.mutedNote.append(h("span", { class: "chat-muted-one" }, `${person.name} is muted: ${count} line${count > 1 ? "s" : ""} hidden. `, undo));
     }
     this.list.scrollTop = this.list.scrollHeight;
   }
@@ -221,4 +361,12 @@ export function replayChat(game: string): HTMLElement {
     })
     .catch(() => undefined);
   return box;
+}
+
+function safeStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
 }
