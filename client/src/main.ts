@@ -79,6 +79,7 @@ const navMore = h(
   h("a", { href: "/lobby", "data-nav": "/lobby", text: "Lobby" }),
   h("a", { href: "/watch", "data-nav": "/watch", text: "Watch" }),
   h("a", { href: "/tournaments", "data-nav": "/tournaments", text: "Tournaments" }),
+  h("a", { href: "/analysis", "data-nav": "/analysis", id: "nav-analysis", title: "The analysis board: set up any position and ask the bot", text: "Analysis" }),
   h("div", { class: "nav-user", id: "nav-user" }, whoami),
 );
 const menuButton = h("button", { type: "button", class: "nav-menu-btn", id: "nav-menu", "aria-expanded": "false", "aria-controls": "nav-more", "aria-label": "Menu" }, h("span", { class: "nav-menu-icon", "aria-hidden": "true" }));

@@ -47,7 +47,7 @@ export const ROUTES: readonly RouteDef[] = [
   { name: "profile", pattern: /^\/u\/([A-Za-z0-9_-]{1,40})\/?$/, example: "/u/p_abc" },
   { name: "leaderboard", pattern: /^\/leaderboard(?:\/([a-z]+))?\/?$/, example: "/leaderboard/nielsen", section: "/leaderboard" },
   { name: "replay", pattern: new RegExp(`^/replay/${ID}/?$`), example: "/replay/abcdef123" },
-  { name: "analysis", pattern: /^\/analysis\/?$/, example: "/analysis" },
+  { name: "analysis", pattern: /^\/analysis\/?$/, example: "/analysis", section: "/analysis" },
   { name: "tournaments", pattern: /^\/tournaments\/?$/, example: "/tournaments", section: "/tournaments" },
   { name: "tournament", pattern: /^\/t\/([A-Za-z0-9_-]{4,40})\/?$/, example: "/t/t_abc123", section: "/tournaments" },
 ];

@@ -61,6 +61,8 @@ export class Board {
   } | null = null;
   private suppressClick = false;
   private arrows: SVGSVGElement | null = null;
+  /** Turned half a turn: rank 1 at the top, file g on the left (`setFlipped`). */
+  flipped = false;
 
   constructor(private readonly onMove: (move: string, how: "click" | "drag") => void) {
     this.root = h("div", {
@@ -106,6 +108,34 @@ export class Board {
       const sq = (e.target as HTMLElement).closest<HTMLElement>("[data-square]");
       if (sq?.dataset.square) this.setFocus(sq.dataset.square, false);
     });
+  }
+
+  /** Turn the board half a turn (or back): the squares and their labels are laid out again
+   *  in the other order, so clicks, drags and the slide of a move read the squares' own
+   *  places; the arrows' layer turns with them. */
+  setFlipped(flipped: boolean): void {
+    if (flipped === this.flipped) return;
+    this.flipped = flipped;
+    this.root.classList.toggle("flipped", flipped);
+    this.root.dataset.flipped = String(flipped);
+    const ranks = Array.from({ length: SIZE }, (_, i) => (flipped ? i + 1 : SIZE - i));
+    const files = Array.from({ length: SIZE }, (_, i) => (flipped ? SIZE - 1 - i : i));
+    const rankLabels = [...this.root.querySelectorAll<HTMLElement>(".coord-rank")];
+    const fileLabels = [...this.root.querySelectorAll<HTMLElement>(".coord-file")];
+    const corner = this.root.querySelector<HTMLElement>(".coord-corner");
+    const order: Element[] = [];
+    ranks.forEach((rank, row) => {
+      rankLabels[row].textContent = String(rank);
+      order.push(rankLabels[row]);
+      for (const file of files) order.push(this.squares.get(squareName(file, rank))!.el);
+    });
+    if (corner) order.push(corner);
+    files.forEach((file, col) => {
+      fileLabels[col].textContent = FILES[file];
+      order.push(fileLabels[col]);
+    });
+    if (this.arrows) order.push(this.arrows);
+    this.root.append(...order); // (append moves each node: the same nodes, in the new order)
   }
 
   /** Show a state; the selection survives only while the position is the same. */
@@ -326,7 +356,8 @@ export class Board {
     const d = dirs[e.key];
     if (d) {
       e.preventDefault();
-      const next = step(this.focused, d[0], d[1]);
+      const turn = this.flipped ? -1 : 1; // the arrow keys go where they point on screen
+      const next = step(this.focused, d[0] * turn, d[1] * turn);
       if (next) this.setFocus(next, true);
     } else if (e.key === "Escape" && this.selected) {
       e.preventDefault();

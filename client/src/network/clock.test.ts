@@ -46,15 +46,17 @@ describe("countdown text", () => {
     expect(formatRemaining(1)).toBe("0:01");
     expect(formatRemaining(0)).toBe("0:00");
     expect(formatRemaining(-5_000)).toBe("0:00");
-    expect(formatRemaining(HOUR - 1)).toBe("1 h 0 min"); // 3599.999 s rounds up to the hour
+    expect(formatRemaining(HOUR - 1)).toBe("1 h"); // 3599.999 s rounds up to the hour
     expect(formatRemaining(HOUR - SEC)).toBe("59:59");
   });
 
   it("shows hours and minutes, then days and hours, for long deadlines", () => {
     expect(formatRemaining(5 * HOUR + 12 * MIN + 30 * SEC)).toBe("5 h 12 min");
-    expect(formatRemaining(HOUR)).toBe("1 h 0 min");
+    expect(formatRemaining(HOUR)).toBe("1 h"); // as a person writes it, not "1 h 0 min"
     expect(formatRemaining(2 * DAY + 3 * HOUR + 59 * MIN)).toBe("2 d 3 h");
-    expect(formatRemaining(7 * DAY)).toBe("7 d 0 h");
+    expect(formatRemaining(7 * DAY)).toBe("7 d");
+    expect(formatRemaining(DAY + 30 * MIN)).toBe("1 d");
+    expect(spokenRemaining(DAY)).toBe("1 day");
     expect(formatRemaining(DAY - SEC)).toBe("23 h 59 min");
   });
 

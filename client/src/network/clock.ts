@@ -71,18 +71,27 @@ function plural(n: number, word: string): string {
  */
 export function formatRemaining(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
-  if (s >= DAY) return `${Math.floor(s / DAY)} d ${Math.floor((s % DAY) / HOUR)} h`;
-  if (s >= HOUR) return `${Math.floor(s / HOUR)} h ${Math.floor((s % HOUR) / MINUTE)} min`;
+  // As a person writes it: "2 d 3 h", but "1 d" and "1 h" rather than "1 d 0 h", "1 h 0 min".
+  if (s >= DAY) return joinUnits(Math.floor(s / DAY), "d", Math.floor((s % DAY) / HOUR), "h");
+  if (s >= HOUR) return joinUnits(Math.floor(s / HOUR), "h", Math.floor((s % HOUR) / MINUTE), "min");
   return `${Math.floor(s / MINUTE)}:${String(s % MINUTE).padStart(2, "0")}`;
+}
+
+function joinUnits(big: number, bigUnit: string, small: number, smallUnit: string): string {
+  return small ? `${big} ${bigUnit} ${small} ${smallUnit}` : `${big} ${bigUnit}`;
 }
 
 /** Time left in words, for screen readers: "2 days 3 hours", "9 minutes 5 seconds". */
 export function spokenRemaining(ms: number): string {
   const s = Math.max(0, Math.ceil(ms / 1000));
-  if (s >= DAY) return `${plural(Math.floor(s / DAY), "day")} ${plural(Math.floor((s % DAY) / HOUR), "hour")}`;
-  if (s >= HOUR) return `${plural(Math.floor(s / HOUR), "hour")} ${plural(Math.floor((s % HOUR) / MINUTE), "minute")}`;
+  if (s >= DAY) return spokenUnits(Math.floor(s / DAY), "day", Math.floor((s % DAY) / HOUR), "hour");
+  if (s >= HOUR) return spokenUnits(Math.floor(s / HOUR), "hour", Math.floor((s % HOUR) / MINUTE), "minute");
   if (s >= MINUTE) return `${plural(Math.floor(s / MINUTE), "minute")} ${plural(s % MINUTE, "second")}`;
   return plural(s, "second");
+}
+
+function spokenUnits(big: number, bigUnit: string, small: number, smallUnit: string): string {
+  return small ? `${plural(big, bigUnit)} ${plural(small, smallUnit)}` : plural(big, bigUnit);
 }
 
 /** The time for one move, short: "1:00", "10:00", "1 h", "3 d". */

@@ -18,6 +18,7 @@ import { describeMove, parsePosition } from "../board/notation";
 import { RULES, RULESET_ORDER } from "../board/rules";
 import { resultText } from "../logic/status";
 import { listenStepKeys } from "../board/stepkeys";
+import { flipControl } from "../board/flip";
 
 /** The index (from 0) of the move an `illegal_move` refusal names ("move 3 (…) cannot be
  *  played: …"); 0 when it names none. */
@@ -52,6 +53,7 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
   let busy = false;
 
   const board = new Board((move) => void play(move));
+  const flip = flipControl(board, "analysis"); // one analysis board: kept as one
   const caption = h("p", { class: "status-line", id: "ab-caption", "aria-live": "polite" });
   const error = h("p", { class: "error", id: "ab-error", role: "alert", hidden: true });
   const line = h("div", { class: "ab-line", id: "ab-line", "aria-label": "The line" });
@@ -95,11 +97,11 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
       h(
         "div",
         { class: "ab-board" },
-        h("div", { class: "ab-controls", role: "group", "aria-label": "Step through the line" }, buttons.first, buttons.prev, buttons.next, buttons.end, evaluate),
+        h("div", { class: "ab-controls", role: "group", "aria-label": "Step through the line" }, buttons.first, buttons.prev, buttons.next, buttons.end, flip.button, evaluate),
         caption,
         board.root,
         error,
-        h("p", { class: "hint", text: "Move the pieces of either side. Arrow keys step through the line; a move played at an earlier step starts a new line from there." }),
+        h("p", { class: "hint", text: "Move the pieces of either side. Arrow keys step through the line; f flips the board; a move played at an earlier step starts a new line from there." }),
       ),
       h(
         "div",
@@ -313,5 +315,6 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
   return () => {
     gone = true;
     stopKeys();
+    flip.stop();
   };
 }

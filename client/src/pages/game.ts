@@ -18,6 +18,7 @@ import { isNewcomer } from "../network/account";
 import { GameActions, refusedText } from "../panels/actions";
 import { BoardPlay } from "../panels/boardplay";
 import { ChatPanel } from "../panels/chat";
+import { flipControl } from "../board/flip";
 import { ClaimBanner, claimOffer } from "../panels/claim";
 import { ClockBar } from "../panels/clockbar";
 import { ConditionalPanel } from "../panels/conditional";
@@ -65,6 +66,11 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   const ratingChange = new RatingChange(view, (text) => gameOver.setRatingChange(text), () => !leaving && !missing);
   const conditional = new ConditionalPanel(live, game); // correspondence games only (conditional.ts)
   const chat = new ChatPanel(live, game, window.matchMedia("(max-width: 899px)").matches);
+  const flip = flipControl(play.board, game, (flipped) => {
+    bars.flipped = flipped;
+    queueMicrotask(() => tracker.state && render()); // (after the page is put together)
+  });
+  bars.top.insertBefore(flip.button, bars.top.lastElementChild); // before the clock
   void ctx.me.then((me) => chat.setViewer(me?.id ?? null, me?.account === true, isNewcomer(me)));
   // Followed already (the home page waited for a friend here): ask again for the chat's lines.
   if (tracker.synced) live.sendExtra({ t: "watch", game, since: tracker.n } as { t: string });
@@ -242,6 +248,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     unsubscribe();
     conditional.destroy();
     chat.destroy();
+    flip.stop();
     live.unwatch(game);
   };
 }

@@ -19,6 +19,7 @@ import { START_POSITION, describeMove, parsePosition } from "../board/notation";
 import { RULES } from "../board/rules";
 import { resultText } from "../logic/status";
 import { type StepAt, listenStepKeys } from "../board/stepkeys";
+import { type FlipControl, flipControl } from "../board/flip";
 
 /** "Start position (2 moves in all)" / "After 2. g3-g2 (move 2 of 2)" / "After 1… d5-g5" */
 export function plyCaption(moves: readonly string[], ply: number): string {
@@ -48,6 +49,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
   root.append(page);
   // The keys step once the game is loaded (`stepper`, set by show's closure below).
   let stepper: { at: () => StepAt; go: (ply: number) => void } | null = null;
+  let flip: FlipControl | null = null;
   const stopKeys = listenStepKeys(document, () => stepper?.at() ?? null, (to) => stepper?.go(to));
   let cleanup: (() => void) | null = null;
 
@@ -71,6 +73,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
     const last = replay.moves.length;
     let ply = last;
     const board = new Board(() => undefined);
+    flip = flipControl(board, game);
     const caption = h("p", { class: "status-line", id: "replay-caption", "aria-live": "polite" });
     const list = h("ol", { class: "moves replay-moves", id: "replay-moves", "aria-label": "Moves" });
     const buttons = {
@@ -224,11 +227,11 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
         h(
           "div",
           { class: "replay-board" },
-          h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the game" }, buttons.first, buttons.prev, buttons.next, buttons.end),
+          h("div", { class: "replay-controls", role: "group", "aria-label": "Step through the game" }, buttons.first, buttons.prev, buttons.next, buttons.end, flip.button),
           caption,
           board.root,
           graphSlot,
-          h("p", { class: "hint", text: "Arrow keys step through the moves; Home and End jump." }),
+          h("p", { class: "hint", text: "Arrow keys step through the moves; Home and End jump; f flips the board." }),
         ),
         h(
           "div",
@@ -258,5 +261,6 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
     gone = true;
     cleanup?.();
     stopKeys();
+    flip?.stop();
   };
 }

@@ -317,7 +317,7 @@ export class ChatPanel {
     for (const line of this.lines) {
       if (mutedIds.has(line.from.id)) continue;
       const li = h("li", { class: "chat-line", "data-n": line.n },
-        h("span", { class: "chat-author", text: line.from.name }), ": ",
+        h("a", { class: "chat-author", href: `/u/${line.from.id}`, text: line.from.name }), ": ",
         h("span", { class: "chat-text", text: line.text }));
       if (line.from.id !== this.meId) {
         const person = { id: line.from.id, name: line.from.name };
@@ -355,7 +355,7 @@ export function replayChat(game: string): HTMLElement {
   request<{ lines: ChatLine[] }>("GET", `/api/games/${game}/chat`)
     .then((r) => {
       for (const line of r.lines) {
-        list.append(h("li", { class: "chat-line", "data-n": line.n }, h("span", { class: "chat-author", text: line.from.name }), ": ", h("span", { class: "chat-text", text: line.text })));
+        list.append(h("li", { class: "chat-line", "data-n": line.n }, h("a", { class: "chat-author", href: `/u/${line.from.id}`, text: line.from.name }), ": ", h("span", { class: "chat-text", text: line.text })));
       }
       box.hidden = r.lines.length === 0;
     })

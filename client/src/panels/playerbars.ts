@@ -23,7 +23,7 @@ interface Bar {
 
 function makeBar(where: "top" | "bottom"): Bar {
   const dot = h("span", { class: "online-dot", "data-online": "unknown", "aria-hidden": "true" });
-  const name = h("span", { class: "pbar-name" });
+  const name = h("a", { class: "pbar-name" }); // a link to the profile, for accounts
   const rating = h("span", { class: "pbar-rating" });
   const captured = h("span", { class: "pbar-captured", title: "Pieces captured" });
   const icon = h("span", { class: "pbar-icon", "aria-hidden": "true" });
@@ -42,6 +42,8 @@ function makeBar(where: "top" | "bottom"): Bar {
 export class PlayerBars {
   readonly top: HTMLElement;
   readonly bottom: HTMLElement;
+  /** The board is turned half a turn: the bars swap places. */
+  flipped = false;
   private readonly topBar = makeBar("top");
   private readonly bottomBar = makeBar("bottom");
   private readonly profiles = new Map<string, Profile | null>();
@@ -58,7 +60,9 @@ export class PlayerBars {
 
   /** Both bars for a state, the viewer's `side` (null: a spectator) and the position shown. */
   update(state: State, side: Side | null, position: Position): void {
-    const bottom = side ?? "defenders";
+    // The viewer's side below, unless the board is turned (then the bars turn with it).
+    const own = side ?? "defenders";
+    const bottom = this.flipped ? otherSide(own) : own;
     const top = otherSide(bottom);
     this.renderBar(this.topBar, top, state, position);
     this.renderBar(this.bottomBar, bottom, state, position);
@@ -102,6 +106,9 @@ export class PlayerBars {
     bar.name.replaceChildren(p ? p.name : name, p && mine ? h("span", { class: "pbar-you", text: " (you)" }) : "");
     bar.name.title = `${side === "attackers" ? "Attackers" : "Defenders"}: ${name}`;
     const profile = this.profileOf(p?.id);
+    // Accounts have a profile page (guests and the bot none): the name leads there.
+    if (p && profile && p.id !== "bot") bar.name.setAttribute("href", `/u/${p.id}`);
+    else bar.name.removeAttribute("href");
     const r = profile?.ratings?.[state.ruleset];
     bar.rating.textContent = p?.id === "bot" ? "" : profile ? (r ? ratingText(r.rating, r.provisional) : "1500?") : "";
     // The bot has no rating: its bar keeps no room for one (from its first paint: no shift).
