@@ -28,6 +28,9 @@ HubProcess = Any
 
 
 def add_line(page: Page, moves: str) -> None:
+    """Type a line (the form folded under "or type a line")."""
+    if not page.locator("#conditional-input").is_visible():
+        page.click(".cond-typed summary")
     page.fill("#conditional-input", moves)
     page.click("#conditional-add")
 
@@ -53,7 +56,21 @@ def test_a_conditional_line_answers_the_opponent_with_no_one_at_the_defenders_pa
     dfn.wait_for_selector("#conditional-panel", state="visible")
     dfn.click("#conditional-summary")  # folded until opened, as the legend is
 
-    add_line(dfn, "g4-g3 d3-c3")
+    # The first line played on a board: the attackers' expected move, then the reply.
+    dfn.click("#conditional-board")
+    editor = dfn.locator("#conditional-editor")
+    editor.wait_for()
+    for square in ("g4", "g3"):
+        dfn.click(f'#conditional-editor [data-square="{square}"]')
+    dfn.wait_for_selector('#conditional-editor[data-moves="g4-g3"]')
+    assert dfn.locator("#conditional-edit-save").is_disabled()  # a line ends with your move
+    for square in ("d3", "c3"):
+        dfn.click(f'#conditional-editor [data-square="{square}"]')
+    dfn.wait_for_selector('#conditional-editor[data-moves="g4-g3 d3-c3"]')
+    assert "if g4-g3 → d3-c3" in dfn.inner_text("#conditional-edit-line")
+    shot(dfn, f"conditional-editor-{tag}", full=False)
+    dfn.click("#conditional-edit-save")
+    dfn.wait_for_selector("#conditional-editor", state="hidden")
     dfn.wait_for_selector('#conditional-lines li[data-line="g4-g3 d3-c3"]')
     assert "if g4-g3 → d3-c3" in dfn.inner_text("#conditional-lines")
     add_line(dfn, "d2-c2 e4-e3")
@@ -61,7 +78,8 @@ def test_a_conditional_line_answers_the_opponent_with_no_one_at_the_defenders_pa
     # A line the rules refuse is not stored, and the page says which move is wrong.
     add_line(dfn, "f4-f3 d4-d1")
     dfn.wait_for_selector('#conditional-message[data-problem="1"]')
-    assert "line 3, move 2" in dfn.inner_text("#conditional-message")
+    # Told about the line being added, not numbered among the kept ones.
+    assert "the new line, move 2" in dfn.inner_text("#conditional-message")
     assert lines(dfn) == ["g4-g3 d3-c3", "d2-c2 e4-e3"]
     add_line(dfn, "f4-f3 c4-c3")
     dfn.wait_for_selector('#conditional-lines li[data-line="f4-f3 c4-c3"]')
