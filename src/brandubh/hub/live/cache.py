@@ -1,36 +1,35 @@
 """This process's memory of recent games: only ever a first guess, which commit.lua
-re-checks (commit.py), so the usual move costs one round trip to Redis."""
+re-checks (commit.py), so the usual move costs one round trip to Redis.
+
+Each game is kept as its ``GameState`` alone, whose position is the packed snapshot (bytes),
+never as the engine's ``Game`` with its per-ply stacks: a move rebuilds the ``Game`` from the
+snapshot (about 6 µs compiled), and the garbage collector's full collections, which scan
+every long-lived container object, have a few objects a game to scan rather than about 80
+(docs/scaling.md, "The collector")."""
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from typing import Final
 
-from brandubh.engine import Game
 from brandubh.hub.live.state import GameState
 
 CACHE_GAMES: Final = 10_000
 
 
 class GameCache:
-    """The last known state of recent games, and the engine's game at that state for
-    those this process moved last (to play the next move on, not rebuilt from the
-    snapshot)."""
+    """The last known state of recent games."""
 
     def __init__(self, size: int = CACHE_GAMES) -> None:
         self.size = size
         self._states: OrderedDict[str, GameState] = OrderedDict()
-        self._live: dict[str, Game] = {}  # taken out while a change is built on one
 
-    def remember(self, state: GameState, game: Game | None = None) -> GameState:
+    def remember(self, state: GameState) -> GameState:
         states = self._states
         states[state.id] = state
         states.move_to_end(state.id)
-        if game is not None and game.result is None:
-            self._live[state.id] = game
         if len(states) > self.size:
-            gone, _ = states.popitem(last=False)
-            self._live.pop(gone, None)
+            states.popitem(last=False)
         return state
 
     def get(self, game_id: str) -> GameState | None:
@@ -39,15 +38,6 @@ class GameCache:
     def forget(self, game_id: str) -> None:
         """Drop a state Redis contradicted (a refused commit)."""
         self._states.pop(game_id, None)
-
-    def live_game(self, state: GameState) -> Game | None:
-        """Take this process's engine game at ``state``, if it has one (the caller owns it
-        now: a move is played on it). Plies only ever advance by committed moves, so a game
-        at the state's ply is at its position."""
-        game = self._live.pop(state.id, None)
-        if game is not None and game.ply == state.ply and game.ruleset.name == state.ruleset:
-            return game
-        return None
 
     def observe(self, game_id: str, n: int) -> None:
         """Fan-out hook: forget a cached game once an event newer than it was committed."""

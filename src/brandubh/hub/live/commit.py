@@ -332,7 +332,7 @@ class Committer:
         new = change.new
         if tag == b"ok":
             n, deadline = int(reply[1]), int(reply[2])
-            self.cache.remember(new.evolve(deadline=deadline), change.game)
+            self.cache.remember(new.evolve(deadline=deadline))
             frame = events.stored(frame, change, deadline)
             if self._on_commit is not None:
                 self._on_commit(change, n, frame)

@@ -455,11 +455,9 @@ class GameService:
         deadline is judged.
         """
         allowance = self.allowance_ms
-        live_game = self.cache.live_game
 
         def build(state: GameState) -> Change:
-            game = live_game(state)
-            return changes.move(state, player_id, ply, text, msg_id, allowance(state), game)
+            return changes.move(state, player_id, ply, text, msg_id, allowance(state))
 
         fp = changes.fingerprint("move", f"{ply}:{text}")
         return await self.committer.act(
