@@ -292,8 +292,12 @@ export class ChatPanel {
     this.root.hidden = this.room === null;
     this.renderJump();
     if (this.room === null) return;
+    // A preset not offered yet keeps its place (invisible): offering it at the end moves
+    // nothing under it.
     for (const b of this.presets.querySelectorAll<HTMLButtonElement>(".chat-preset")) {
-      b.hidden = !presetsFor(this.ended).includes(b.dataset.preset ?? "");
+      const offered = presetsFor(this.ended).includes(b.dataset.preset ?? "");
+      b.classList.toggle("chat-preset-later", !offered);
+      b.disabled = !offered;
     }
     const roomName = this.room === "players" ? "Chat with your opponent" : "Spectators' chat";
     this.offToggle.textContent = this.off ? "Turn chat on" : "Turn chat off";

@@ -35,7 +35,7 @@ from brandubh.hub.errors import Refusal
 from brandubh.hub.live.changes import Change
 from brandubh.hub.live.clock import Marks, RedisClock
 from brandubh.hub.live.games import GameService
-from brandubh.hub.live.state import BOT_ID
+from brandubh.hub.live.state import BOT_ID, GameState
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
 from brandubh.run import die_with_parent
@@ -69,6 +69,14 @@ def end_with_parent(parent: int) -> None:
     if os.getppid() != parent:
         os._exit(0)
     threading.Thread(target=watch, name="parent watchdog", daemon=True).start()
+
+
+def whom_of(state: GameState) -> set[str]:
+    """Whom a bot game's turn is for: its player, and the client address that created it
+    ("@" + GameState.source). A player is one id, whichever of its account's sessions
+    plays; many guests from one address (or one /64) share the address's turn."""
+    human = state.attacker if state.defender == BOT_ID else state.defender
+    return {human, f"@{state.source}"} if state.source else {human}
 
 
 class BotWorker:
@@ -130,7 +138,7 @@ class BotWorker:
         if room <= 0:
             return  # enough thinking queued here; other hubs take the rest
         sets = [keys.bot_jobs(b) for b in range(keys.BUCKETS)]
-        args: list[int | str] = [LEASE_MS, min(room, CLAIM_BATCH), "", "scores"]
+        args: list[int | str] = [LEASE_MS, CLAIM_BATCH, "", "scores"]
         claimed: list[tuple[float, str]] = []
         # (On a cluster a bucket whose node cannot answer now is claimed next turn.)
         for pairs in await redis_client.claim_buckets(self.redis, self.scripts.claim, sets, args):
@@ -138,14 +146,26 @@ class BotWorker:
                 (float(due), raw.decode()) for raw, due in zip(pairs[::2], pairs[1::2], strict=True)
             ]
         claimed.sort()  # the longest waiting first, whatever its bucket
-        # At most ``room`` are taken (the claim's limit is per bucket); the rest go back
-        # at once with the time they fell due, so they keep their place in the line.
-        fresh = [(due, game_id) for due, game_id in claimed if game_id not in self._busy]
-        for due, game_id in fresh[room:]:
-            await self.redis.zadd(keys.bot_jobs(keys.bucket(game_id)), {game_id: due}, xx=True)
-        for _, game_id in fresh[:room]:
-            self._busy.add(game_id)
-            self._running.start(self._play(game_id))
+        # Fair turns, decided here where the cache knows the game: a turn of a player or
+        # an address thinking here already waits a moment and takes no room, so one sweep
+        # gets past all of a flooding address's turns to the next player's. At most
+        # ``room`` are started; the rest go back at once with the time they fell due, so
+        # they keep their place in the line.
+        now = self.clock.now_ms()
+        started = 0
+        for due, game_id in claimed:
+            if game_id in self._busy:
+                continue
+            key = keys.bot_jobs(keys.bucket(game_id))
+            cached = self.games.cache.get(game_id)
+            if cached is not None and whom_of(cached) & self._thinking_for:
+                await self.redis.zadd(key, {game_id: now + FAIR_DELAY_MS}, xx=True)
+            elif started < room:
+                started += 1
+                self._busy.add(game_id)
+                self._running.start(self._play(game_id))
+            else:
+                await self.redis.zadd(key, {game_id: due}, xx=True)
 
     async def _play(self, game_id: str) -> None:
         renew = asyncio.create_task(self._renew(game_id))
@@ -175,10 +195,7 @@ class BotWorker:
         if state.status != "active" or state.turn != BOT_ID:
             await self.redis.zrem(keys.bot_jobs(keys.bucket(game_id)), game_id)
             return
-        human = state.attacker if state.defender == BOT_ID else state.defender
-        # A player is one id, whichever of its account's sessions plays; many guests from
-        # one address (or one /64) share the address's turn.
-        whom = {human, f"@{state.source}"} if state.source else {human}
+        whom = whom_of(state)
         if whom & self._thinking_for:
             # Fair turns: one game of a player, and of a client address, at a time here, so
             # one player's (or one address's) many games cannot hold up everyone else's;
