@@ -216,9 +216,10 @@ async def test_one_address_flooding_the_bot_holds_another_up_by_about_one_turn(
     await sock.close()
     print(f"the flood's replies before each of the victim's: {overtaken}")
     assert overtaken, "the victim waited for the bot at least once"
-    # The one in progress when the victim moved, and one more for a reply that was on its
-    # way; before the fix it was most of the flood's twelve games.
-    assert max(overtaken) <= 2, overtaken
+    # The one in progress when the victim moved, and replies on their way to the flood's
+    # own sockets (this process reads them all, slower on a loaded machine: up to 3 seen
+    # there); before the fix it was most of the flood's twelve games (10 to 17).
+    assert max(overtaken) <= 5, overtaken
 
 
 async def test_a_bot_game_and_its_rematch_keep_where_they_came_from(

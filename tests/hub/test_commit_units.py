@@ -243,7 +243,7 @@ def test_a_commit_is_remembered_and_told_with_the_frame_as_stored() -> None:
     assert told == [(change, change.new.seq, events.stored(sent, change, 5000))]
     cached = done.cache.get(change.new.id)
     assert cached is not None and cached.deadline == 5000
-    assert done.cache.live_game(change.new) is change.game
+    assert cached.snap == change.new.snap  # the position, packed: no engine game kept
 
 
 def test_a_resend_a_race_and_a_refusal_tell_no_hook() -> None:
