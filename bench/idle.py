@@ -8,7 +8,9 @@ analyse-worker``), lets them settle, then reads over ``--seconds`` the CPU each 
 used (with its children: the bot's search pool, PostgreSQL's backends) from /proc, and
 Redis's (``INFO cpu``: used_cpu_user + used_cpu_sys), as % of one core. The baseline in the
 same run is the same Redis and PostgreSQL over the same span before any hub or worker
-started (their own housekeeping). The goal: the whole service under 1 % of a core.
+started (their own housekeeping). The goal: the whole service under 1 % of a core. Also
+printed: the commands the idle service sent Redis per second, by command (``INFO
+commandstats``), which is where an idle hub's own CPU goes.
 """
 
 from __future__ import annotations
@@ -67,15 +69,32 @@ def postgres_pid() -> int | None:
     return None if process is None else int(process.pid)
 
 
-def measure(pids: list[int], client: redis.Redis, seconds: float) -> tuple[list[float], float]:
-    """% of a core each process tree and Redis used over ``seconds``."""
+def command_calls(client: redis.Redis) -> dict[str, int]:
+    """Redis's count of calls so far, by command."""
+    stats = client.info("commandstats")
+    return {name.removeprefix("cmdstat_"): int(v["calls"]) for name, v in stats.items()}
+
+
+def measure(
+    pids: list[int], client: redis.Redis, seconds: float
+) -> tuple[list[float], float, dict[str, float]]:
+    """% of a core each process tree and Redis used over ``seconds``, and the commands
+    Redis was sent per second (the measuring's own INFO calls not counted)."""
     before = [tree_cpu_s(p) for p in pids]
+    calls0 = command_calls(client)
     redis0, t0 = redis_cpu_s(client), time.monotonic()
     time.sleep(seconds)
     after = [tree_cpu_s(p) for p in pids]
     redis1, span = redis_cpu_s(client), time.monotonic() - t0
-    return [(b - a) / span * 100 for a, b in zip(before, after, strict=True)], (
-        (redis1 - redis0) / span * 100
+    calls1 = command_calls(client)
+    rates = {
+        name: (n - calls0.get(name, 0) - (2 if name == "info" else 0)) / span
+        for name, n in calls1.items()
+    }
+    return (
+        [(b - a) / span * 100 for a, b in zip(before, after, strict=True)],
+        (redis1 - redis0) / span * 100,
+        {name: rate for name, rate in rates.items() if rate > 0},
     )
 
 
@@ -94,7 +113,7 @@ def main() -> None:
     pg = postgres_pid()
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp)) as server:
         client = redis.Redis.from_url(server.url)
-        pg_alone, alone = measure([pg] if pg else [], client, args.seconds)
+        pg_alone, alone, _ = measure([pg] if pg else [], client, args.seconds)
         print(
             f"{os.cpu_count()} cores; baseline: Redis alone {alone:.2f} % of a core"
             + (f", PostgreSQL alone {pg_alone[0]:.2f} %" if pg_alone else "")
@@ -117,7 +136,7 @@ def main() -> None:
         try:
             time.sleep(SETTLE_S)
             pids = [h.pid for h in hubs] + [w.pid for w in workers] + ([pg] if pg else [])
-            each, redis_pct = measure(pids, client, args.seconds)
+            each, redis_pct, rates = measure(pids, client, args.seconds)
             dead = [w.pid for w in workers if w.poll() is not None]
             if dead:
                 raise SystemExit(f"analysis worker(s) {dead} exited: the figures would lie")
@@ -136,6 +155,12 @@ def main() -> None:
         print(
             f"Redis with {args.hubs} idle hub(s) and {args.workers} worker(s): "
             f"{redis_pct:.2f} % of a core, {redis_pct - alone:+.2f} over the baseline"
+        )
+        print(
+            f"commands to Redis: {sum(rates.values()):.1f} a second: "
+            + ", ".join(
+                f"{name} {rate:.1f}" for name, rate in sorted(rates.items(), key=lambda x: -x[1])
+            )
         )
         total = sum(each) + redis_pct
         print(f"the whole idle service: {total:.2f} % of a core   (goal < 1 %)")

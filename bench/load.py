@@ -418,11 +418,14 @@ def run_load(
     seen0 = pubsub_received(urls) if not relay else [0] * len(urls)
     hub_cpu0 = sum(cpu_s(p) for p in pids)
     redis_cpu0 = redis_cpu_s(client) if client else 0.0
-    start = time.perf_counter()
+    start, wall_start = time.perf_counter(), time.time()
     for _, parent in procs:
         parent.send(seconds)
     results = [parent.recv() for _, parent in procs]
     elapsed = time.perf_counter() - start
+    if window_log := os.environ.get("BRANDUBH_LOAD_WINDOW"):  # bench/gc_pauses.py reads it
+        with open(window_log, "a") as out:
+            out.write(f"{name} {wall_start} {time.time()}\n")
     hub_cpu = sum(cpu_s(p) for p in pids) - hub_cpu0
     redis_cpu = (redis_cpu_s(client) - redis_cpu0) if client else 0.0
     seen = [
@@ -541,13 +544,13 @@ def idle(
     proc, _ = start_app("relay_app")
     try:
         time.sleep(SETTLE_S)
-        [relay], redis_alone = measure([proc.pid], client, seconds)
+        [relay], redis_alone, _ = measure([proc.pid], client, seconds)
     finally:
         proc.terminate()
         proc.wait()
     hub = start_hub()
     time.sleep(SETTLE_S)
-    [hub_core], redis_core = measure([hub.pid], client, seconds)
+    [hub_core], redis_core, _ = measure([hub.pid], client, seconds)
     print(f"\nidle, {seconds:.0f} s: no socket, no game (% of a core)")
     print(f"  hub                     {hub_core:>8.2f} %   (baseline: bare relay {relay:.2f} %)")
     print(

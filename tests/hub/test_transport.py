@@ -7,7 +7,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import gc
 import socket
+import weakref
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -27,7 +29,7 @@ from brandubh.hub.messages import CLOSE_TOO_SLOW
 from brandubh.hub.wire.connection import Connection, Services
 from brandubh.hub.wire.heartbeat import Heartbeat
 from brandubh.hub.wire.inbox import Gate, Inbox
-from brandubh.hub.wire.transport import DIRECT, GuardedWebSocket, binary_frame
+from brandubh.hub.wire.transport import DIRECT, GuardedHttp, GuardedWebSocket, binary_frame
 from services import HubProcess
 from waiting import wait_for
 
@@ -63,16 +65,20 @@ async def server() -> AsyncIterator[tuple[uvicorn.Server, str]]:
 
 @contextlib.asynccontextmanager
 async def serving(
-    asgi: Any, ws: type[asyncio.Protocol] | str = GuardedWebSocket
+    asgi: Any,
+    ws: type[asyncio.Protocol] | str = GuardedWebSocket,
+    http: type[asyncio.Protocol] | str = "auto",
 ) -> AsyncIterator[tuple[uvicorn.Server, str]]:
     """uvicorn serving ``asgi`` on a free port, in this loop, with the websocket protocol
-    ``ws``: the server and its URL."""
+    ``ws`` and the HTTP protocol ``http``: the server and its URL."""
     sock = socket.socket()
     # A small send buffer, fixed, which accepted sockets inherit: the kernel would grow it
     # to some MiB on loopback, and hide the pauses the slow-reader tests are after.
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 64 * 1024)
     sock.bind(("127.0.0.1", 0))  # a free port, chosen by the kernel
-    config = uvicorn.Config(asgi, ws=ws, lifespan="off", log_level="warning", ws_ping_interval=None)
+    config = uvicorn.Config(
+        asgi, ws=ws, http=http, lifespan="off", log_level="warning", ws_ping_interval=None
+    )
     srv = uvicorn.Server(config)
     task = asyncio.create_task(srv.serve(sockets=[sock]))
     await wait_for(lambda: srv.started, "uvicorn started", every=0.01)
@@ -103,6 +109,28 @@ async def test_an_accepted_socket_keeps_nothing_of_its_handshake(
         assert isinstance(proto.queue, Inbox) and isinstance(proto.writable, Gate)
         # Every attribute uvicorn set is in a slot: no __dict__ table of its own per socket.
         assert vars(proto) == {}
+
+
+async def test_the_handshake_s_protocol_is_freed_at_once_not_left_to_the_collector() -> None:
+    # What a handshake leaves must go by reference counting: left in cycles, the sockets'
+    # handshakes came back by the thousand in the collector's pauses (bench/gc_pauses.py).
+    made: list[weakref.ref[GuardedHttp]] = []
+
+    class Counted(GuardedHttp):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(weakref.ref(self))
+
+    gc.collect()
+    gc.disable()  # nothing here is freed but by reference counting
+    try:
+        async with serving(app, http=Counted) as (_, url), connect(url) as ws:
+            await ws.send(b"hello")
+            assert await asyncio.wait_for(ws.recv(), 5) == b"hello"
+            assert len(made) == 1
+            assert made[0]() is None, "the HTTP protocol outlived its upgrade"
+    finally:
+        gc.enable()
 
 
 class SlowClient:
