@@ -22,7 +22,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Callable, Collection
-from typing import Final, Protocol, cast
+from typing import Any, Final, Protocol, cast
 
 from redis.asyncio import Redis
 
@@ -31,7 +31,7 @@ from brandubh.hub.live import GameService, GameState, MatchService, Player
 from brandubh.hub.mail import Outbox, mails
 from brandubh.hub.messages import frames
 from brandubh.hub.redis import Scripts, keys
-from brandubh.hub.tournaments import changes, pairing, state
+from brandubh.hub.tournaments import changes, delta, pairing, state
 from brandubh.hub.tournaments.records import ArenaGame, EntrantState, RoundMatch, Status
 from brandubh.hub.tournaments.state import Tournament
 from brandubh.store import Account, Store
@@ -55,6 +55,9 @@ ORPHAN_MS: Final = 3_000
 MAKE_AT_ONCE: Final = 32  # games of a wave created at once (a 500-player arena's first: 250)
 STEPS: Final = 8  # changes one step commits at most before it yields
 PUBLISH_DELAY_S: Final = 0.2  # the tournament frame waits this long for more changes
+# The views kept to send deltas from, a tournament each (the ones published to most recently):
+# a 500-player arena's is a few MB in memory.
+KEEP_VIEWS: Final = 16
 ARENA_GAME: Final = re.compile(r"^(t[A-Za-z0-9_-]{8})-\d+\Z")
 ROUND_MATCH: Final = re.compile(r"^(t[A-Za-z0-9_-]{8})-r\d+-\d+\Z")
 ROUND_GAME: Final = re.compile(r"^t[A-Za-z0-9_-]{8}-r\d+-\d+-\d\Z")
@@ -103,6 +106,8 @@ class Runner:
         self._timer: asyncio.TimerHandle | None = None
         self._dirty: set[str] = set()
         self._flush: asyncio.Task[None] | None = None
+        # tournament id -> (version, frame view) this hub published last, least recent first
+        self._published: dict[str, tuple[int, dict[str, Any]]] = {}
 
     # -- scheduling --------------------------------------------------------------------
 
@@ -437,16 +442,35 @@ class Runner:
             self._flush = asyncio.get_running_loop().create_task(self._publish_soon())
 
     async def _publish_soon(self) -> None:
-        await asyncio.sleep(PUBLISH_DELAY_S)
-        dirty, self._dirty = self._dirty, set()
-        for tid in dirty:
-            try:
-                t = await state.read(self.redis, tid)
-                if t is not None:
-                    view = state.frame_view(t.view(self.clock()))
-                    await self.redis.publish(keys.lobby_channel(), frames.tournament(tid, view))
-            except Exception:
-                log.exception("tournament %s: its frame could not be published", tid)
+        # Changes committed while a batch is out make the next batch (publish() starts no
+        # task while this one runs).
+        while self._dirty:
+            await asyncio.sleep(PUBLISH_DELAY_S)
+            dirty, self._dirty = self._dirty, set()
+            for tid in dirty:
+                try:
+                    await self._publish(tid)
+                except Exception:
+                    log.exception("tournament %s: its frame could not be published", tid)
+
+    async def _publish(self, tid: str) -> None:
+        """The tournament's next version: what changed since the view this hub published
+        as the version before (a ``tournament_delta``), else its whole view."""
+        found = await state.snapshot(self.scripts.tournament.snapshot, tid, bump=True)
+        last = self._published.pop(tid, None)
+        if found is None:
+            return
+        version, t = found
+        view = state.frame_view(t.view(self.clock()))
+        if last is not None and last[0] == version - 1:
+            frame = frames.tournament_delta(tid, version, delta.diff(last[1], view))
+        else:
+            frame = frames.tournament(tid, view, version)
+        if not t.fields.get("kept"):  # a kept tournament changes no more
+            self._published[tid] = (version, view)
+            while len(self._published) > KEEP_VIEWS:
+                self._published.pop(next(iter(self._published)))
+        await self.redis.publish(keys.lobby_channel(), frame)
 
     async def stop(self) -> None:
         if self._flush is not None:
