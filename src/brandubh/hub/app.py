@@ -404,6 +404,7 @@ class Hub:
                 self.sockets.tell([str(p) for p in players], frame)
         elif kind in ("tournament", "tournament_delta"):
             self.sockets.tell_tournament(str(msg.get("tournament")), frame)
+            self.tournament_runner.observe(msg)
         elif kind == "tournament_game":
             self.sockets.tell((str(msg.get("player")),), frame)
         else:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, Final, Protocol, cast
 
 from redis.asyncio import Redis
@@ -58,6 +58,7 @@ PUBLISH_DELAY_S: Final = 0.2  # the tournament frame waits this long for more ch
 # The views kept to send deltas from, a tournament each (the ones published to most recently):
 # a 500-player arena's is a few MB in memory.
 KEEP_VIEWS: Final = 16
+FRAME_FIELDS: Final = frozenset({"t", "tournament", "version", "base"})  # not of the view
 ARENA_GAME: Final = re.compile(r"^(t[A-Za-z0-9_-]{8})-\d+\Z")
 ROUND_MATCH: Final = re.compile(r"^(t[A-Za-z0-9_-]{8})-r\d+-\d+\Z")
 ROUND_GAME: Final = re.compile(r"^t[A-Za-z0-9_-]{8}-r\d+-\d+-\d\Z")
@@ -106,8 +107,9 @@ class Runner:
         self._timer: asyncio.TimerHandle | None = None
         self._dirty: set[str] = set()
         self._flush: asyncio.Task[None] | None = None
-        # tournament id -> (version, frame view) this hub published last, least recent first
-        self._published: dict[str, tuple[int, dict[str, Any]]] = {}
+        # tournament id -> (version, frame view) as its frames last gave it (this hub's or
+        # another's: observe), least recent first
+        self._views: dict[str, tuple[int, dict[str, Any]]] = {}
 
     # -- scheduling --------------------------------------------------------------------
 
@@ -454,10 +456,10 @@ class Runner:
                     log.exception("tournament %s: its frame could not be published", tid)
 
     async def _publish(self, tid: str) -> None:
-        """The tournament's next version: what changed since the view this hub published
-        as the version before (a ``tournament_delta``), else its whole view."""
+        """The tournament's next version: what changed since the version before, when this
+        hub holds its view (a ``tournament_delta``), else its whole view."""
         found = await state.snapshot(self.scripts.tournament.snapshot, tid, bump=True)
-        last = self._published.pop(tid, None)
+        last = self._views.pop(tid, None)
         if found is None:
             return
         version, t = found
@@ -467,10 +469,32 @@ class Runner:
         else:
             frame = frames.tournament(tid, view, version)
         if not t.fields.get("kept"):  # a kept tournament changes no more
-            self._published[tid] = (version, view)
-            while len(self._published) > KEEP_VIEWS:
-                self._published.pop(next(iter(self._published)))
+            self._hold(tid, version, view)
         await self.redis.publish(keys.lobby_channel(), frame)
+
+    def _hold(self, tid: str, version: int, view: dict[str, Any]) -> None:
+        self._views.pop(tid, None)
+        self._views[tid] = (version, view)
+        while len(self._views) > KEEP_VIEWS:
+            self._views.pop(next(iter(self._views)))
+
+    def observe(self, msg: Mapping[str, object]) -> None:
+        """A tournament's frame from any hub (the lobby channel): the view this hub holds
+        follows it, so that the next change, whichever hub publishes it, goes as a delta."""
+        tid, version = msg.get("tournament"), msg.get("version")
+        if not isinstance(tid, str) or not isinstance(version, int):
+            return
+        held = self._views.get(tid)
+        if held is not None and version <= held[0]:
+            return  # this hub's own, or late
+        body = {k: v for k, v in msg.items() if k not in FRAME_FIELDS}
+        if msg.get("t") == "tournament":
+            if body.get("status") != "finished":
+                self._hold(tid, version, body)
+        elif held is not None and msg.get("base") == held[0]:
+            self._hold(tid, version, delta.apply(held[1], cast(delta.Delta, body)))
+        elif held is not None:
+            del self._views[tid]  # a frame missed: the next from here is whole
 
     async def stop(self) -> None:
         if self._flush is not None:
