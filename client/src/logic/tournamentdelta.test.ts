@@ -45,6 +45,10 @@ describe("applyDelta", () => {
     });
     const reordered = applyDelta(view, { standings: { changed: [], gone: [], order: ["b", "a"] } });
     expect(reordered.standings).toEqual([row("b", 2), row("a", 1)]);
+    // The ranks apart: every row's in the new order, the rows not otherwise changed.
+    const ranked = { standings: [{ ...row("a", 1), rank: 2 }, { ...row("b", 2), rank: 1 }] };
+    const ranks = applyDelta(ranked, { standings: { changed: [], gone: [], order: ["b", "a"], ranks: [1, 2] } });
+    expect(ranks.standings).toEqual([{ ...row("b", 2), rank: 1 }, { ...row("a", 1), rank: 2 }]);
   });
 });
 

@@ -11,6 +11,8 @@ interface RowsChange {
   changed: Row[];
   gone: unknown[];
   order?: unknown[];
+  /** the standings' every rank, in the new order, when any changed */
+  ranks?: unknown[];
 }
 
 interface CountsChange {
@@ -38,7 +40,10 @@ const ROWS: Record<"standings" | "games" | "rounds", (row: Row) => unknown> = {
   rounds: (row) => row.round,
 };
 
-function applyRows(rows: Row[], change: RowsChange, key: (row: Row) => unknown): Row[] {
+/** The field of each row of these lists that goes apart, as one list (`ranks`). */
+const RANKED: Partial<Record<keyof typeof ROWS, string>> = { standings: "rank" };
+
+function applyRows(rows: Row[], change: RowsChange, key: (row: Row) => unknown, column?: string): Row[] {
   const gone = new Set(change.gone);
   const out = rows.filter((r) => !gone.has(key(r)));
   const at = new Map(out.map((r, i) => [key(r), i] as const));
@@ -49,9 +54,15 @@ function applyRows(rows: Row[], change: RowsChange, key: (row: Row) => unknown):
       out.push(r);
     } else out[i] = r;
   }
-  if (!change.order) return out;
-  const byKey = new Map(out.map((r) => [key(r), r] as const));
-  return change.order.filter((k) => byKey.has(k)).map((k) => byKey.get(k) as Row);
+  let ordered = out;
+  if (change.order) {
+    const byKey = new Map(out.map((r) => [key(r), r] as const));
+    ordered = change.order.filter((k) => byKey.has(k)).map((k) => byKey.get(k) as Row);
+  }
+  const ranks = change.ranks;
+  if (column === undefined || !ranks || ranks.length !== ordered.length) return ordered;
+  // A rank of null stands for a row without one (the hub's None).
+  return ordered.map((r, i) => ((r[column] ?? null) === ranks[i] ? r : { ...r, [column]: ranks[i] }));
 }
 
 /** `view` with `delta` applied (a new object; `view` is untouched). Idempotent: a delta
@@ -64,7 +75,7 @@ export function applyDelta(view: View, delta: Delta): View {
     const change = delta[name];
     if (!change) continue;
     const current = out[name];
-    out[name] = applyRows(Array.isArray(current) ? (current as Row[]) : [], change, ROWS[name]);
+    out[name] = applyRows(Array.isArray(current) ? (current as Row[]) : [], change, ROWS[name], RANKED[name]);
   }
   const counts = delta.game_counts;
   if (counts) {

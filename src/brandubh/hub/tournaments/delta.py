@@ -13,17 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NotRequired, TypedDict
 
-__all__ = ["ROWS", "CountsChange", "Delta", "RowsChange", "apply", "diff"]
+__all__ = ["RANKED", "ROWS", "CountsChange", "Delta", "RowsChange", "apply", "diff"]
 
 
 class RowsChange(TypedDict):
     """A list of rows' changes: rows changed or added (whole, in the new order), the keys
     of rows gone, and the keys in their new order when keeping the old order (rows added at
-    the end) would not give it."""
+    the end) would not give it. The standings' ranks apart: every row's, in the new order,
+    when any changed (one player's points move many rows' ranks, nothing else of them)."""
 
     changed: list[Any]
     gone: list[Any]
     order: NotRequired[list[Any]]
+    ranks: NotRequired[list[Any]]
 
 
 class CountsChange(TypedDict):
@@ -62,25 +64,54 @@ ROWS: Final[Mapping[str, Callable[[Mapping[str, Any]], Any]]] = {
     "games": _id,
     "rounds": _round,
 }
+# The field of each row of these lists that goes apart, as one list (RowsChange.ranks).
+RANKED: Final[Mapping[str, str]] = {"standings": "rank"}
 COUNTS: Final = "game_counts"
 _MISSING: Final = object()
 
 
-def _rows(old: Sequence[Any], new: Sequence[Any], key: Callable[[Any], Any]) -> RowsChange | None:
+def _bare(row: Any, column: str | None) -> Any:
+    if column is None or not isinstance(row, dict):
+        return row
+    return {k: v for k, v in row.items() if k != column}
+
+
+def _rows(
+    old: Sequence[Any], new: Sequence[Any], key: Callable[[Any], Any], column: str | None
+) -> RowsChange | None:
     before = {key(r): r for r in old}
     keys = [key(r) for r in new]
-    changed = [r for k, r in zip(keys, new, strict=True) if k not in before or before[k] != r]
+    changed = [
+        r
+        for k, r in zip(keys, new, strict=True)
+        if k not in before
+        or _bare(before[k], column) != _bare(r, column)
+        or _has(before[k], column) != _has(r, column)
+    ]
     now = set(keys)
     gone = [k for k in before if k not in now]
     # What apply gives without an order: the old rows kept where they were, new ones after.
     kept = [k for k in before if k in now]
     added = [k for k in keys if k not in before]
-    if not changed and not gone and kept + added == keys:
-        return None
     out: RowsChange = {"changed": changed, "gone": gone}
     if kept + added != keys:
         out["order"] = keys
+    if column is not None:
+        mine = {key(r): r for r in changed}
+        made = [mine.get(k, before.get(k)) for k in keys]
+        if [_column(r, column) for r in made] != [_column(r, column) for r in new]:
+            out["ranks"] = [_column(r, column) for r in new]
+    if out == {"changed": [], "gone": []}:
+        return None
     return out
+
+
+def _has(row: Any, column: str | None) -> bool:
+    return column is not None and isinstance(row, dict) and column in row
+
+
+def _column(row: Any, column: str) -> Any:
+    return row.get(column) if isinstance(row, dict) else None
 
 
 def _counts(old: Mapping[str, Any], new: Mapping[str, Any]) -> CountsChange | None:
@@ -98,7 +129,7 @@ def diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> Delta:
     for name, value in new.items():
         before = old.get(name, _MISSING)
         if name in ROWS and isinstance(before, list) and isinstance(value, list):
-            rows = _rows(before, value, ROWS[name])
+            rows = _rows(before, value, ROWS[name], RANKED.get(name))
             if rows is not None:
                 out[name] = rows  # type: ignore[literal-required]
         elif name == COUNTS and isinstance(before, dict) and isinstance(value, dict):
@@ -115,7 +146,9 @@ def diff(old: Mapping[str, Any], new: Mapping[str, Any]) -> Delta:
     return out
 
 
-def _apply_rows(rows: Sequence[Any], change: RowsChange, key: Callable[[Any], Any]) -> list[Any]:
+def _apply_rows(
+    rows: Sequence[Any], change: RowsChange, key: Callable[[Any], Any], column: str | None
+) -> list[Any]:
     gone = set(change["gone"])
     out = [r for r in rows if key(r) not in gone]
     at = {key(r): i for i, r in enumerate(out)}
@@ -127,10 +160,16 @@ def _apply_rows(rows: Sequence[Any], change: RowsChange, key: Callable[[Any], An
             at[k] = len(out)
             out.append(r)
     order = change.get("order")
-    if order is None:
-        return out
-    by_key = {key(r): r for r in out}
-    return [by_key[k] for k in order if k in by_key]
+    if order is not None:
+        by_key = {key(r): r for r in out}
+        out = [by_key[k] for k in order if k in by_key]
+    ranks = change.get("ranks")
+    if column is not None and ranks is not None and len(ranks) == len(out):
+        out = [
+            r if _column(r, column) == v else {**r, column: v}
+            for r, v in zip(out, ranks, strict=True)
+        ]
+    return out
 
 
 def apply(view: Mapping[str, Any], delta: Delta) -> dict[str, Any]:
@@ -143,7 +182,8 @@ def apply(view: Mapping[str, Any], delta: Delta) -> dict[str, Any]:
         change: RowsChange | None = delta.get(name)  # type: ignore[assignment]
         if change is not None:
             current = out.get(name)
-            out[name] = _apply_rows(current if isinstance(current, list) else [], change, key)
+            rows = current if isinstance(current, list) else []
+            out[name] = _apply_rows(rows, change, key, RANKED.get(name))
     counts = delta.get("game_counts")
     if counts is not None:
         current = out.get(COUNTS)
