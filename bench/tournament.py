@@ -100,7 +100,7 @@ class Client:
             cookies={"bd_session": token},
         )
         self.ws: Any = None
-        self.largest_frame = 0  # bytes: the largest `tournament` frame received
+        self.largest_frame = 0  # bytes: the largest tournament frame received (or delta)
         # (when, bytes, frame) of each tournament frame received
         self.tournament_frames: list[tuple[float, int, dict[str, Any]]] = []
 
@@ -121,9 +121,8 @@ class Client:
         while True:
             raw = await self.ws.recv()
             msg: dict[str, Any] = msgpack.unpackb(raw, raw=False)
-            if msg["t"] == "tournament":
-                self.largest_frame = max(self.largest_frame, len(raw))
             if msg["t"] in ("tournament", "tournament_delta"):
+                self.largest_frame = max(self.largest_frame, len(raw))
                 self.tournament_frames.append((time.monotonic(), len(raw), msg))
             if msg["t"] == "ping":
                 await self.send({"t": "pong", "n": msg["n"]})

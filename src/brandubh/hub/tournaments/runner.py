@@ -58,6 +58,9 @@ PUBLISH_DELAY_S: Final = 0.2  # the tournament frame waits this long for more ch
 # The views kept to send deltas from, a tournament each (the ones published to most recently):
 # a 500-player arena's is a few MB in memory.
 KEEP_VIEWS: Final = 16
+# A hub that bumped a version just after another hub waits this long for the other's frame
+# (its view of the version before) rather than send the whole view.
+WAIT_BEFORE_S: Final = 0.15
 FRAME_FIELDS: Final = frozenset({"t", "tournament", "version", "base"})  # not of the view
 ARENA_GAME: Final = re.compile(r"^(t[A-Za-z0-9_-]{8})-\d+\Z")
 ROUND_MATCH: Final = re.compile(r"^(t[A-Za-z0-9_-]{8})-r\d+-\d+\Z")
@@ -110,6 +113,7 @@ class Runner:
         # tournament id -> (version, frame view) as its frames last gave it (this hub's or
         # another's: observe), least recent first
         self._views: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._arrivals: dict[str, asyncio.Event] = {}  # a view held anew, to _before
 
     # -- scheduling --------------------------------------------------------------------
 
@@ -459,10 +463,13 @@ class Runner:
         """The tournament's next version: what changed since the version before, when this
         hub holds its view (a ``tournament_delta``), else its whole view."""
         found = await state.snapshot(self.scripts.tournament.snapshot, tid, bump=True)
-        last = self._views.pop(tid, None)
         if found is None:
+            self._views.pop(tid, None)
             return
         version, t = found
+        last = await self._before(tid, version)
+        if last is not None and last[0] >= version:
+            return  # another hub's later version went out first: its state holds this one's
         view = state.frame_view(t.view(self.clock()))
         if last is not None and last[0] == version - 1:
             frame = frames.tournament_delta(tid, version, delta.diff(last[1], view))
@@ -472,11 +479,29 @@ class Runner:
             self._hold(tid, version, view)
         await self.redis.publish(keys.lobby_channel(), frame)
 
+    async def _before(self, tid: str, version: int) -> tuple[int, dict[str, Any]] | None:
+        """The view held of the version before ``version``: another hub's frame of it may
+        be on its way (two hubs published at once), so it is waited for a little."""
+        deadline = asyncio.get_running_loop().time() + WAIT_BEFORE_S
+        while True:
+            held = self._views.get(tid)
+            left = deadline - asyncio.get_running_loop().time()
+            if held is None or held[0] >= version - 1 or left <= 0:
+                return held
+            came = self._arrivals.setdefault(tid, asyncio.Event())
+            try:
+                await asyncio.wait_for(came.wait(), left)
+            except TimeoutError:
+                return self._views.get(tid)
+
     def _hold(self, tid: str, version: int, view: dict[str, Any]) -> None:
         self._views.pop(tid, None)
         self._views[tid] = (version, view)
         while len(self._views) > KEEP_VIEWS:
             self._views.pop(next(iter(self._views)))
+        came = self._arrivals.pop(tid, None)
+        if came is not None:
+            came.set()
 
     def observe(self, msg: Mapping[str, object]) -> None:
         """A tournament's frame from any hub (the lobby channel): the view this hub holds
