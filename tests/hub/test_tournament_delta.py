@@ -128,3 +128,29 @@ def test_the_clients_fixture_is_what_the_views_make_now() -> None:
         views = run["views"]
         for step in run["steps"]:
             assert apply(views[step["from"]], step["delta"]) == views[step["to"]]
+
+
+async def test_a_hub_holds_the_view_every_hubs_frames_give() -> None:
+    """Runner.observe: a whole frame held, a delta from the version held applied to it, a
+    late frame left out, a gap forgetting the view (the next frame from here goes whole)."""
+    from brandubh.hub.tournaments.runner import Runner
+
+    runner = Runner(None, None, None, None, None, lambda: 0, 1.0)  # type: ignore[arg-type]
+    views = tournament_views.arena(6, 12, seed=5)
+    wire = {"tournament": "tArenaSim"}
+    runner.observe({**views[0], **wire, "t": "tournament", "version": 3})
+    runner.observe(
+        {**diff(views[0], views[1]), **wire, "t": "tournament_delta", "version": 4, "base": 3}
+    )
+    assert runner._views["tArenaSim"] == (4, views[1])
+    runner.observe({**views[0], **wire, "t": "tournament", "version": 2})  # late
+    runner.observe(
+        {**diff(views[0], views[1]), **wire, "t": "tournament_delta", "version": 4, "base": 3}
+    )
+    assert runner._views["tArenaSim"] == (4, views[1])
+    runner.observe(
+        {**diff(views[2], views[3]), **wire, "t": "tournament_delta", "version": 6, "base": 5}
+    )
+    assert "tArenaSim" not in runner._views  # a version missed
+    runner.observe({**views[-1], **wire, "t": "tournament", "version": 9})
+    assert "tArenaSim" not in runner._views  # finished: no change comes
