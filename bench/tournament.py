@@ -2,7 +2,7 @@
 end is paired again, and the hubs' CPU per pairing, beside plain quick pairing (the
 lobby's) measured in the same run on the same hubs.
 
-    python bench/tournament.py [--players 500] [--seconds 15] [--hubs 1,2]
+    python bench/tournament.py [--players 500] [--seconds 15] [--hubs 1,2] [--pairings arena,quick]
 
 Accounts and their sessions are written straight to PostgreSQL and Redis (signing up 500
 people through the site would spend a minute hashing passwords); everything else goes
@@ -14,6 +14,11 @@ Latency: arena, from a result to the pairing that takes the player again, by Red
 clock (the tournament's own log); quick pairing, from sending ``quick`` to the game's id
 on the socket, by this process's clock. CPU: the hub processes' user+system time over the
 run (/proc), divided by the games paired.
+
+Frames: one socket follows the arena; every ``tournament`` and ``tournament_delta`` frame it
+gets is measured and folded (a snapshot, deltas applied: hub/tournaments/delta.py) into the
+view, whose whole frame is what each change would cost without deltas: bytes per change
+and per second of play, side by side.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import httpx
 import msgpack
@@ -38,6 +43,7 @@ from redis.asyncio import Redis
 
 from brandubh.hub.accounts import Sessions
 from brandubh.hub.live import Player
+from brandubh.hub.tournaments.delta import Delta, apply
 from brandubh.run.redis_server import EmbeddedRedis
 from brandubh.run.serve import raise_descriptor_limit
 from brandubh.store import Store
@@ -94,7 +100,9 @@ class Client:
             cookies={"bd_session": token},
         )
         self.ws: Any = None
-        self.largest_frame = 0  # bytes: the largest `tournament` frame received
+        self.largest_frame = 0  # bytes: the largest tournament frame received (or delta)
+        # (when, bytes, frame) of each tournament frame received
+        self.tournament_frames: list[tuple[float, int, dict[str, Any]]] = []
 
     async def connect(self) -> None:
         self.inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -113,8 +121,9 @@ class Client:
         while True:
             raw = await self.ws.recv()
             msg: dict[str, Any] = msgpack.unpackb(raw, raw=False)
-            if msg["t"] == "tournament":
+            if msg["t"] in ("tournament", "tournament_delta"):
                 self.largest_frame = max(self.largest_frame, len(raw))
+                self.tournament_frames.append((time.monotonic(), len(raw), msg))
             if msg["t"] == "ping":
                 await self.send({"t": "pong", "n": msg["n"]})
             else:
@@ -193,6 +202,7 @@ async def arena(
         f"arena of {len(clients)}: {len(view.get('games') or [])} games; largest tournament "
         f"frame {clients[0].largest_frame} bytes (the whole view: {whole} bytes)"
     )
+    frame_sizes(clients[0].tournament_frames)
     sides: dict[str, tuple[str, str]] = {}
     freed: dict[str, int] = {}
     waits: list[float] = []
@@ -207,6 +217,51 @@ async def arena(
             for p in sides[e["game"]]:
                 freed[p] = e["at"]
     return len(sides), waits, spent
+
+
+WIRE = ("t", "tournament", "version", "base")
+
+
+def frame_sizes(frames: list[tuple[float, int, dict[str, Any]]]) -> None:
+    """A follower's frames while the arena ran: as sent (a delta a change, a whole frame
+    now and then), beside the whole frame each change would be without deltas."""
+    view: dict[str, Any] | None = None
+    version = -1
+    sent: list[int] = []
+    whole: list[int] = []
+    times: list[float] = []
+    deltas = gaps = late = 0
+    for at, size, m in frames:
+        body = {k: v for k, v in m.items() if k not in WIRE}
+        if m["version"] <= version:
+            late += 1  # another hub's, after a newer one: the client leaves it
+            continue
+        if m["t"] == "tournament":
+            view, version = body, m["version"]
+        elif view is not None and m["base"] == version:
+            view, version = apply(view, cast(Delta, body)), m["version"]
+            deltas += 1
+        else:
+            gaps += 1  # a version missed: the client follows again
+            continue
+        if view.get("status") != "running":
+            continue
+        sent.append(size)
+        times.append(at)
+        full = {**view, "t": "tournament", "tournament": m["tournament"], "version": version}
+        whole.append(len(msgpack.packb(full)))
+    if len(times) < 2:
+        print("(too few frames while the arena ran to measure them)")
+        return
+    span = times[-1] - times[0]
+    print(
+        f"frames while the arena ran: {len(sent)} changes ({deltas} deltas in all, {gaps} "
+        f"gaps, {late} late) over {span:.1f} s"
+    )
+    print(f"{'':<14}{'bytes/change':>14}{'max bytes':>11}{'KB/s':>9}")
+    for name, sizes in (("whole frames", whole), ("deltas", sent)):
+        mean = statistics.mean(sizes)
+        print(f"{name:<14}{mean:>14,.0f}{max(sizes):>11,}{sum(sizes) / span / 1000:>9,.1f}")
 
 
 async def quick(
@@ -243,7 +298,9 @@ async def quick(
     return len(games), waits, spent
 
 
-async def run(players: int, seconds: float, hub_counts: list[int], db_url: str) -> None:
+async def run(
+    players: int, seconds: float, hub_counts: list[int], db_url: str, kinds: list[str]
+) -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp, EmbeddedRedis(Path(tmp)) as server:
         env = {
@@ -265,6 +322,8 @@ async def run(players: int, seconds: float, hub_counts: list[int], db_url: str) 
                     return sum(cpu_s(h.pid) for h in hubs)
 
                 for kind, fn in (("arena", arena), ("quick pairing", quick)):
+                    if kind.split()[0] not in kinds:
+                        continue
                     paired, waits, spent = await fn(clients, seconds, cpu)
                     rows.append((count, kind, paired, waits, spent))
                 for c in clients:
@@ -285,10 +344,12 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=500)
     ap.add_argument("--seconds", type=float, default=15.0)
     ap.add_argument("--hubs", default="1,2", help="hub counts to run, comma separated")
+    ap.add_argument("--pairings", default="arena,quick", help="arena, quick or both")
     args = ap.parse_args()
     counts = [int(x) for x in args.hubs.split(",")]
+    kinds = args.pairings.split(",")
     raise_descriptor_limit()  # a socket and an HTTP connection a player
-    asyncio.run(run(args.players, args.seconds, counts, shared_database()))
+    asyncio.run(run(args.players, args.seconds, counts, shared_database(), kinds))
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from tournament_follow import Follower
 
 import wsclient
 from brandubh import fairplay
@@ -212,20 +213,17 @@ async def test_an_arena_of_twenty_on_two_hubs_ends_once_with_a_hub_killed(
     )
     # Sockets on the two hubs that live; joins through all three.
     socks = [await p.connect(hubs[i % 2].url) for i, p in enumerate(ps)]
-    follower = await ps[0].connect(hubs[1].url)
-    await follower.send({"t": "follow_tournament", "tournament": tid, "on": True})
-    first = await follower.recv_until(lambda m: m["t"] == "tournament")
-    assert first["tournament"] == tid
+    # A follower folds the frames (a snapshot, then deltas: tournament_follow.py).
+    follower = Follower(await ps[0].connect(hubs[1].url), tid)
+    following = asyncio.Event()
+    follow_task = asyncio.create_task(follower.run(following))
+    await follower.follow()
+    await wait_for(lambda: follower.snapshots, "the tournament's snapshot", 10)
     for i, p in enumerate(ps):
         r = await act(p, tid, "join", hubs[i % 3].url)
         assert r.status_code == 200, r.text
     stop = asyncio.Event()
     tasks = [asyncio.create_task(play_arena(p, s, stop)) for p, s in zip(ps, socks, strict=True)]
-    followed = asyncio.create_task(
-        follower.recv_until(
-            lambda m: m["t"] == "tournament" and m["status"] == "finished", timeout=120
-        )
-    )
     await asyncio.sleep(60 * SCALE / 2)
     victim.kill()
     final = await finished(ps[0], tid, 60 * SCALE + 40)
@@ -239,10 +237,17 @@ async def test_an_arena_of_twenty_on_two_hubs_ends_once_with_a_hub_killed(
     print(f"arena of 20: {len(final['games'])} games, median wait {statistics.median(waits)} ms")
     assert statistics.median(waits) < 2000, sorted(waits)
     # The followers saw the standings change over the socket, not by polling.
-    last = await followed
+    last = await wait_for(
+        lambda: follower.view if follower.view and follower.view["status"] == "finished" else None,
+        "the follower's view of the end",
+        30,
+    )
+    following.set()
+    await follow_task
     assert last["standings"] == final["standings"]
-    running = [m for m in follower.frames if m["t"] == "tournament" and m["status"] == "running"]
-    assert len({str(m["standings"]) for m in running}) > 1, "standings pushed as they changed"
+    running = [v for v in follower.views if v["status"] == "running"]
+    assert len({str(v["standings"]) for v in running}) > 1, "standings pushed as they changed"
+    assert follower.deltas > follower.snapshots, "changes go as deltas"
     # A frame carries each player's latest games, by ids (state.frame_view), and counts all.
     assert sum(last["game_counts"].values()) == 2 * len(final["games"])
     whole = {g["id"]: g for g in final["games"]}

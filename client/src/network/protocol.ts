@@ -323,12 +323,24 @@ export interface AnalysisDoneFrame {
 
 // -- tournaments (docs/protocol.md; the JSON's shapes are in tournament.ts) -------------------
 
-/** A followed tournament changed: its whole JSON (`GET /api/tournaments/{id}`) beside `t`. */
+/** A followed tournament's whole JSON (`GET /api/tournaments/{id}`) beside `t`: the answer
+ * to `follow_tournament`, and now and then a change. */
 export interface TournamentFrame {
   t: "tournament";
   /** the tournament's id */
   tournament: string;
+  /** the count of its frames this view is (or later than): deltas go on from it */
+  version: number;
   [field: string]: unknown;
+}
+
+/** What changed in a followed tournament from version `base` (logic/tournamentdelta.ts). */
+export interface TournamentDeltaFrame {
+  t: "tournament_delta";
+  tournament: string;
+  version: number;
+  base: number;
+  [part: string]: unknown;
 }
 
 /** To a player of a running tournament just paired: their next game. */
@@ -364,6 +376,7 @@ export type ServerFrame =
   | PingFrame
   | PongFrame
   | TournamentFrame
+  | TournamentDeltaFrame
   | TournamentGameFrame
   | LobbyServerFrame;
 

@@ -1,8 +1,11 @@
 // Tournaments over the shared websocket (docs/protocol.md): following one event's page
 // (`follow_tournament`, sent again after each reconnect, as the server forgets it with the
-// socket), its `tournament` frames, and `tournament_game` (a player's next game). No DOM.
+// socket), its `tournament` frames (a snapshot) and `tournament_delta` frames (what changed,
+// folded into the snapshot: logic/tournamentdelta.ts; a gap is answered by following again),
+// and `tournament_game` (a player's next game). No DOM.
 
 import { normalise, rememberTournamentGame, type Tournament } from "../logic/tournament";
+import { foldFrame, type Held } from "../logic/tournamentdelta";
 import type { TournamentClientFrame, TournamentGameFrame } from "./protocol";
 
 export type { TournamentGameFrame };
@@ -23,6 +26,8 @@ export type TournamentChange =
 export class TournamentFeed {
   /** tournament id -> how many pages follow it */
   private readonly followed = new Map<string, number>();
+  /** tournament id -> its view and version as the frames gave them */
+  private readonly held = new Map<string, Held>();
   private readonly listeners = new Set<(change: TournamentChange) => void>();
   /** the last `tournament_game` of this page load (a page opened later may still show it) */
   lastGame: TournamentGameFrame | null = null;
@@ -30,7 +35,10 @@ export class TournamentFeed {
   constructor(private readonly transport: TournamentTransport) {
     transport.onFrame((frame) => this.handle(frame));
     transport.subscribe((change) => {
-      if (change.type === "hello") for (const id of this.followed.keys()) this.send(id, true);
+      if (change.type === "hello") {
+        this.held.clear(); // a new socket: each follow is answered by a snapshot
+        for (const id of this.followed.keys()) this.send(id, true);
+      }
       if (change.type === "hello" || change.type === "connection") this.emit({ type: "connection", open: transport.isOpen });
     });
   }
@@ -63,6 +71,7 @@ export class TournamentFeed {
         return;
       }
       this.followed.delete(id);
+      this.held.delete(id);
       this.send(id, false);
     };
   }
@@ -77,13 +86,22 @@ export class TournamentFeed {
   }
 
   private handle(frame: { t: string }): boolean {
-    if (frame.t === "tournament") {
-      const raw = frame as unknown as { tournament: unknown; id?: string };
+    if (frame.t === "tournament" || frame.t === "tournament_delta") {
+      const raw = frame as unknown as Record<string, unknown> & { tournament: unknown; id?: string };
       // The frame carries the event's JSON beside `t`; `tournament` is its id.
-      const body = typeof raw.tournament === "object" && raw.tournament !== null ? raw.tournament : { ...raw, id: raw.id ?? raw.tournament };
-      const t = normalise(body);
-      if (!t.id || !this.followed.has(t.id)) return true; // no page shows it any more
-      this.emit({ type: "tournament", tournament: t });
+      if (typeof raw.tournament === "object" && raw.tournament !== null) {
+        const t = normalise(raw.tournament); // an older hub's shape
+        if (t.id && this.followed.has(t.id)) this.emit({ type: "tournament", tournament: t });
+        return true;
+      }
+      const id = String(raw.tournament ?? raw.id ?? "");
+      if (!id || !this.followed.has(id)) return true; // no page shows it any more
+      const folded = foldFrame(this.held.get(id) ?? null, raw);
+      if (folded.held) this.held.set(id, folded.held);
+      if (folded.refollow) this.send(id, true);
+      if (folded.changed && folded.held) {
+        this.emit({ type: "tournament", tournament: normalise({ ...folded.held.view, id: folded.held.view.id ?? id }) });
+      }
       return true;
     }
     if (frame.t === "tournament_game") {

@@ -402,8 +402,9 @@ class Hub:
             players = msg.get("players", ())
             if isinstance(players, list | tuple):
                 self.sockets.tell([str(p) for p in players], frame)
-        elif kind == "tournament":
+        elif kind in ("tournament", "tournament_delta"):
             self.sockets.tell_tournament(str(msg.get("tournament")), frame)
+            self.tournament_runner.observe(msg)
         elif kind == "tournament_game":
             self.sockets.tell((str(msg.get("player")),), frame)
         else:
@@ -424,7 +425,8 @@ class Hub:
 
     async def tournament_frame(self, tournament_id: str) -> bytes:
         """A tournament's frame now, for a socket that starts to follow it."""
-        return frames.tournament(tournament_id, await self.tournaments.frame_view(tournament_id))
+        version, view = await self.tournaments.frame_view(tournament_id)
+        return frames.tournament(tournament_id, view, version)
 
     async def lobby_tick(self) -> None:
         """Pair waiting players whose windows have widened; now and then push the watch list."""

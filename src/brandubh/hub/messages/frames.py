@@ -120,9 +120,23 @@ def paired(game_id: str, players: list[str], match: str | None) -> bytes:
     return encode({"t": "paired", "game": game_id, "players": players, "match": match})
 
 
-def tournament(tournament_id: str, view: Mapping[str, object]) -> bytes:
-    """A tournament's view (GET /api/tournaments/{id} without "me"), to its followers."""
-    return encode({**view, "t": "tournament", "tournament": tournament_id})
+def tournament(tournament_id: str, view: Mapping[str, object], version: int) -> bytes:
+    """A tournament's view (GET /api/tournaments/{id} without "me"), to its followers, as
+    of ``version`` (the count of its frames: a ``tournament_delta`` goes on from it)."""
+    return encode({**view, "t": "tournament", "tournament": tournament_id, "version": version})
+
+
+def tournament_delta(tournament_id: str, version: int, delta: Mapping[str, object]) -> bytes:
+    """What changed in a tournament's view from ``version - 1`` (hub/tournaments/delta.py)."""
+    return encode(
+        {
+            **delta,
+            "t": "tournament_delta",
+            "tournament": tournament_id,
+            "version": version,
+            "base": version - 1,
+        }
+    )
 
 
 def tournament_game(tournament_id: str, game_id: str, side: str, player_id: str) -> bytes:

@@ -440,7 +440,9 @@ def _ttag(tournament_id: str) -> str:
 
 
 def tournament(tournament_id: str) -> str:
-    """Hash: a tournament's settings, status, counters and secret seed (tournaments/state.py)."""
+    """Hash: a tournament's settings, status, counters and secret seed (tournaments/state.py);
+    ``version``, the count of its frames published (bumped by lua/tournament_snapshot.lua
+    with each, so it lives and expires with the hash: a ``tournament_delta`` names it)."""
     return f"{_ttag(tournament_id)}:t"
 
 

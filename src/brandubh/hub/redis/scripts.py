@@ -51,6 +51,7 @@ class TournamentScripts:
     finish: AsyncScript
     end: AsyncScript
     kept: AsyncScript
+    snapshot: AsyncScript  # a read with the version, not a change
 
     @classmethod
     def register(cls, redis: Redis) -> TournamentScripts:

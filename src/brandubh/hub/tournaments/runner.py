@@ -21,8 +21,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable, Collection
-from typing import Final, Protocol, cast
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, Final, Protocol, cast
 
 from redis.asyncio import Redis
 
@@ -31,7 +31,7 @@ from brandubh.hub.live import GameService, GameState, MatchService, Player
 from brandubh.hub.mail import Outbox, mails
 from brandubh.hub.messages import frames
 from brandubh.hub.redis import Scripts, keys
-from brandubh.hub.tournaments import changes, pairing, state
+from brandubh.hub.tournaments import changes, delta, pairing, state
 from brandubh.hub.tournaments.records import ArenaGame, EntrantState, RoundMatch, Status
 from brandubh.hub.tournaments.state import Tournament
 from brandubh.store import Account, Store
@@ -55,6 +55,13 @@ ORPHAN_MS: Final = 3_000
 MAKE_AT_ONCE: Final = 32  # games of a wave created at once (a 500-player arena's first: 250)
 STEPS: Final = 8  # changes one step commits at most before it yields
 PUBLISH_DELAY_S: Final = 0.2  # the tournament frame waits this long for more changes
+# The views kept to send deltas from, a tournament each (the ones published to most recently):
+# a 500-player arena's is a few MB in memory.
+KEEP_VIEWS: Final = 16
+# A hub that bumped a version just after another hub waits this long for the other's frame
+# (its view of the version before) rather than send the whole view.
+WAIT_BEFORE_S: Final = 0.15
+FRAME_FIELDS: Final = frozenset({"t", "tournament", "version", "base"})  # not of the view
 ARENA_GAME: Final = re.compile(r"^(t[A-Za-z0-9_-]{8})-\d+\Z")
 ROUND_MATCH: Final = re.compile(r"^(t[A-Za-z0-9_-]{8})-r\d+-\d+\Z")
 ROUND_GAME: Final = re.compile(r"^t[A-Za-z0-9_-]{8}-r\d+-\d+-\d\Z")
@@ -103,6 +110,10 @@ class Runner:
         self._timer: asyncio.TimerHandle | None = None
         self._dirty: set[str] = set()
         self._flush: asyncio.Task[None] | None = None
+        # tournament id -> (version, frame view) as its frames last gave it (this hub's or
+        # another's: observe), least recent first
+        self._views: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._arrivals: dict[str, asyncio.Event] = {}  # a view held anew, to _before
 
     # -- scheduling --------------------------------------------------------------------
 
@@ -437,16 +448,78 @@ class Runner:
             self._flush = asyncio.get_running_loop().create_task(self._publish_soon())
 
     async def _publish_soon(self) -> None:
-        await asyncio.sleep(PUBLISH_DELAY_S)
-        dirty, self._dirty = self._dirty, set()
-        for tid in dirty:
+        # Changes committed while a batch is out make the next batch (publish() starts no
+        # task while this one runs).
+        while self._dirty:
+            await asyncio.sleep(PUBLISH_DELAY_S)
+            dirty, self._dirty = self._dirty, set()
+            for tid in dirty:
+                try:
+                    await self._publish(tid)
+                except Exception:
+                    log.exception("tournament %s: its frame could not be published", tid)
+
+    async def _publish(self, tid: str) -> None:
+        """The tournament's next version: what changed since the version before, when this
+        hub holds its view (a ``tournament_delta``), else its whole view."""
+        found = await state.snapshot(self.scripts.tournament.snapshot, tid, bump=True)
+        if found is None:
+            self._views.pop(tid, None)
+            return
+        version, t = found
+        last = await self._before(tid, version)
+        if last is not None and last[0] >= version:
+            return  # another hub's later version went out first: its state holds this one's
+        view = state.frame_view(t.view(self.clock()))
+        if last is not None and last[0] == version - 1:
+            frame = frames.tournament_delta(tid, version, delta.diff(last[1], view))
+        else:
+            frame = frames.tournament(tid, view, version)
+        if not t.fields.get("kept"):  # a kept tournament changes no more
+            self._hold(tid, version, view)
+        await self.redis.publish(keys.lobby_channel(), frame)
+
+    async def _before(self, tid: str, version: int) -> tuple[int, dict[str, Any]] | None:
+        """The view held of the version before ``version``: another hub's frame of it may
+        be on its way (two hubs published at once), so it is waited for a little."""
+        deadline = asyncio.get_running_loop().time() + WAIT_BEFORE_S
+        while True:
+            held = self._views.get(tid)
+            left = deadline - asyncio.get_running_loop().time()
+            if held is None or held[0] >= version - 1 or left <= 0:
+                return held
+            came = self._arrivals.setdefault(tid, asyncio.Event())
             try:
-                t = await state.read(self.redis, tid)
-                if t is not None:
-                    view = state.frame_view(t.view(self.clock()))
-                    await self.redis.publish(keys.lobby_channel(), frames.tournament(tid, view))
-            except Exception:
-                log.exception("tournament %s: its frame could not be published", tid)
+                await asyncio.wait_for(came.wait(), left)
+            except TimeoutError:
+                return self._views.get(tid)
+
+    def _hold(self, tid: str, version: int, view: dict[str, Any]) -> None:
+        self._views.pop(tid, None)
+        self._views[tid] = (version, view)
+        while len(self._views) > KEEP_VIEWS:
+            self._views.pop(next(iter(self._views)))
+        came = self._arrivals.pop(tid, None)
+        if came is not None:
+            came.set()
+
+    def observe(self, msg: Mapping[str, object]) -> None:
+        """A tournament's frame from any hub (the lobby channel): the view this hub holds
+        follows it, so that the next change, whichever hub publishes it, goes as a delta."""
+        tid, version = msg.get("tournament"), msg.get("version")
+        if not isinstance(tid, str) or not isinstance(version, int):
+            return
+        held = self._views.get(tid)
+        if held is not None and version <= held[0]:
+            return  # this hub's own, or late
+        body = {k: v for k, v in msg.items() if k not in FRAME_FIELDS}
+        if msg.get("t") == "tournament":
+            if body.get("status") != "finished":
+                self._hold(tid, version, body)
+        elif held is not None and msg.get("base") == held[0]:
+            self._hold(tid, version, delta.apply(held[1], cast(delta.Delta, body)))
+        elif held is not None:
+            del self._views[tid]  # a frame missed: the next from here is whole
 
     async def stop(self) -> None:
         if self._flush is not None:

@@ -204,12 +204,19 @@ class TournamentService:
         out["me"] = t.me(viewer)
         return out
 
-    async def frame_view(self, tid: str) -> dict[str, Any]:
-        """What a ``tournament`` frame carries now: the view without "me", an arena's
-        games cut to each player's latest (state.frame_view)."""
-        out = await self.view(tid, None)
-        out.pop("me", None)
-        return state.frame_view(out)
+    async def frame_view(self, tid: str) -> tuple[int, dict[str, Any]]:
+        """What a ``tournament`` frame carries now, and its version: the view without "me",
+        an arena's games cut to each player's latest (state.frame_view). The version is read
+        with the state, at one instant (state.snapshot): the view is that version's or a
+        later one's, so each delta from it on applies. A kept tournament's is 0 (no more
+        frames come)."""
+        found = await state.snapshot(self.scripts.tournament.snapshot, tid, bump=False)
+        if found is None:
+            out = await self.view(tid, None)
+            out.pop("me", None)
+            return 0, state.frame_view(out)
+        version, t = found
+        return version, state.frame_view(t.view(self.clock()))
 
     async def export(self, tid: str) -> dict[str, Any]:
         t = await state.read(self.redis, tid, with_log=True)

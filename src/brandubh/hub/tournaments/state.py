@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final, TypedDict, cast
 
 from redis.asyncio import Redis
+from redis.commands.core import AsyncScript
 
 from brandubh.hub.redis import keys
 from brandubh.hub.tournaments import pairing, records
@@ -311,21 +312,63 @@ async def read(redis: Redis, tournament_id: str, with_log: bool = False) -> Tour
     if with_log:
         pipe.lrange(keys.tournament_log(tournament_id), 0, -1)
     found = await pipe.execute()
-    raw = cast(dict[bytes, bytes], found[0])
+    t = _built(
+        tournament_id,
+        cast(dict[bytes, bytes], found[0]),
+        cast(dict[bytes, bytes], found[1]),
+        cast(dict[bytes, bytes], found[2]),
+    )
+    if t is not None and with_log:
+        t.log = [records.log_entry(x) for x in cast(list[bytes], found[3])]
+    return t
+
+
+async def snapshot(
+    script: AsyncScript, tournament_id: str, bump: bool
+) -> tuple[int, Tournament] | None:
+    """The tournament and its frames' version at one instant (lua/tournament_snapshot.lua):
+    the runner bumps the version to publish the state as it (``bump``); a new follower reads
+    it, and the state read is that version's or later. None if Redis has it no more."""
+    reply = await script(keys=_keys(tournament_id), args=["1" if bump else "0"])
+    if not reply:
+        return None
+    version, raw, players, entries = cast(list[Any], reply)
+    t = _built(tournament_id, _pairs(raw), _pairs(players), _pairs(entries))
+    return None if t is None else (int(version), t)
+
+
+def _keys(tournament_id: str) -> list[str]:
+    """The keys of lua/tournament_prelude.lua's order."""
+    return [
+        keys.tournament(tournament_id),
+        keys.tournament_players(tournament_id),
+        keys.tournament_games(tournament_id),
+        keys.tournament_log(tournament_id),
+    ]
+
+
+def _pairs(flat: list[bytes]) -> dict[bytes, bytes]:
+    """HGETALL's flat list as a script returns it, as a map."""
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def _built(
+    tournament_id: str,
+    raw: dict[bytes, bytes],
+    players_raw: dict[bytes, bytes],
+    entries: dict[bytes, bytes],
+) -> Tournament | None:
     if not raw:
         return None
+    raw = dict(raw)
     roster_raw = raw.pop(b"roster", None)
     fields = {k.decode(): v.decode() for k, v in raw.items()}
     players = {
-        pid.decode(): records.entrant(pid.decode(), value)
-        for pid, value in cast(dict[bytes, bytes], found[1]).items()
+        pid.decode(): records.entrant(pid.decode(), value) for pid, value in players_raw.items()
     }
     t = Tournament(tournament_id, fields, players, roster=records.roster(roster_raw))
-    entries = cast(dict[bytes, bytes], found[2])
     if t.arena:
         t.games = {k.decode(): records.arena_game(k.decode(), v) for k, v in entries.items()}
     else:
         t.matches = {k.decode(): records.round_match(k.decode(), v) for k, v in entries.items()}
-    if with_log:
-        t.log = [records.log_entry(x) for x in cast(list[bytes], found[3])]
     return t
