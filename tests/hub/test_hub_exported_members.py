@@ -97,6 +97,16 @@ EXPORTED = {
         "unpack_snapshot",
     ],
     "chat": ["ChatService"],
+    "exports": [
+        "FORMATS",
+        "MAX_GAMES",
+        "ExportFormat",
+        "ExportQuery",
+        "Exports",
+        "content_type",
+        "line",
+        "parse_query",
+    ],
     "analysis": ["Analyses", "LeaseLost", "Worker"],
     "mail": [
         "PRESENCE_EVERY_S",

@@ -33,6 +33,7 @@ from brandubh.hub.analysis import Analyses
 from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import Refusal
+from brandubh.hub.exports import Exports
 from brandubh.hub.http import (
     GZIP_MIN_BYTES,
     DatabaseHealth,
@@ -218,6 +219,7 @@ class Hub:
         )
         # Analysis by the bot: queued here, computed by the workers (hub/analysis/worker.py).
         self.analyses = Analyses(redis, scripts, games, store, settings)
+        self.exports = Exports(store, scripts, settings.exports_per_address)
         self.watchers = Watchers(scripts)
         self.presence = Presence(scripts.presence)
         self.mail_services(settings, redis, scripts)
@@ -515,6 +517,7 @@ def create_app(settings: Settings | None = None) -> Entry:
         static=static,
         database=DatabaseHealth(hub.accounts.store.ping),
         tournaments=hub.tournaments,
+        exports=hub.exports,
     )
     mail_web = MailServices(
         settings=settings,

@@ -151,6 +151,7 @@ class Settings:
     analysis_queue_max: int = 100  # games waiting for a worker; more: analysis_busy
     analysis_wait_s: float = 10.0  # how long a board evaluation waits for a worker's answer
     analysis_lease_ms: int = 30_000  # a worker that stops renewing loses its job this late
+    exports_per_address: int = 60  # game exports one address may start per hour; 0: any
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -235,4 +236,5 @@ class Settings:
             analysis_wait_s=_float("BRANDUBH_ANALYSIS_WAIT_S", cls.analysis_wait_s),
             analysis_lease_ms=_count("BRANDUBH_ANALYSIS_LEASE_MS", cls.analysis_lease_ms),
             mail_retry_s=_float("BRANDUBH_MAIL_RETRY_S", cls.mail_retry_s),
+            exports_per_address=_count("BRANDUBH_EXPORTS_PER_ADDRESS", cls.exports_per_address),
         )

@@ -3,7 +3,14 @@
 
 from brandubh.store import tables
 from brandubh.store.accounts import Account
-from brandubh.store.archive import Archived, FinalGame, FinishedGame, Seat
+from brandubh.store.archive import (
+    Archived,
+    ExportedGame,
+    FinalGame,
+    FinishedGame,
+    GamesQuery,
+    Seat,
+)
 from brandubh.store.chat import Author, ChatLine, ChatReport
 from brandubh.store.db import BadDatabaseURL, create_engine, upgrade, upgrade_url
 from brandubh.store.errors import (
@@ -24,8 +31,10 @@ __all__ = [
     "ChatLine",
     "ChatReport",
     "EmailTaken",
+    "ExportedGame",
     "FinalGame",
     "FinishedGame",
+    "GamesQuery",
     "IdTaken",
     "Seat",
     "Store",

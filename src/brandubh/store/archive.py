@@ -9,7 +9,7 @@ there too, behind the same guard.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -21,6 +21,30 @@ from brandubh.ratings import Rating, rate_game
 from brandubh.store.base import Base
 from brandubh.store.explorer import Outcome, add_game, counts_for_explorer, rating_sum
 from brandubh.store.tables import accounts, game_players, games, matches, rating_history, ratings
+
+# Rows a game export reads from its cursor at a time (stream_player_games).
+EXPORT_BATCH: Final = 100
+
+
+@dataclass(frozen=True)
+class GamesQuery:
+    """Which of a player's finished games an export takes: a rule set, the ends' bounds
+    (ms, inclusive), and at most how many, newest first."""
+
+    ruleset: str | None
+    since: int | None
+    until: int | None
+    max: int
+
+
+@dataclass(frozen=True)
+class ExportedGame:
+    """One finished game as an export gives it: the archive's summary, its moves, its
+    record's text (docs/record-format.md)."""
+
+    summary: dict[str, Any]
+    moves: list[str]
+    record: str
 
 
 @dataclass(frozen=True)
@@ -318,6 +342,31 @@ class ArchiveQueries(Base):
             ).all()
         page = [dict(r) for r in rows[:limit]]
         return page, (offset + limit if len(rows) > limit else None)
+
+    async def stream_player_games(
+        self, player_id: str, query: GamesQuery
+    ) -> AsyncIterator[ExportedGame]:
+        """The player's finished games that ``query`` selects, newest first, read through a
+        server-side cursor a batch at a time: memory does not grow with their number."""
+        where = [game_players.c.player_id == player_id]
+        if query.since is not None:
+            where.append(game_players.c.ended >= query.since)
+        if query.until is not None:
+            where.append(game_players.c.ended <= query.until)
+        if query.ruleset is not None:
+            where.append(games.c.ruleset == query.ruleset)
+        stmt = (
+            select(games.c.summary, games.c.moves, games.c.record)
+            .join(game_players, game_players.c.game_id == games.c.id)
+            .where(*where)
+            .order_by(game_players.c.ended.desc(), game_players.c.game_id.desc())
+            .limit(query.max)
+            .execution_options(yield_per=EXPORT_BATCH)
+        )
+        async with self._begin() as conn:
+            rows = await conn.stream(stmt)
+            async for summary, moves, record in rows:
+                yield ExportedGame(dict(summary), moves.split() if moves else [], record)
 
     async def count_games(self) -> int:
         async with self._begin() as conn:

@@ -26,6 +26,7 @@ from brandubh.hub.analysis import Analyses
 from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal, http_status
+from brandubh.hub.exports import Exports
 from brandubh.hub.live import GameService, MatchService, Rater
 from brandubh.hub.tournaments import TournamentService
 from brandubh.hub.wire import unsafe_request_allowed
@@ -91,6 +92,7 @@ class Services:
     static: Path
     database: DatabaseHealth
     tournaments: TournamentService | None = None
+    exports: Exports | None = None
 
 
 def services(request: Request) -> Services:

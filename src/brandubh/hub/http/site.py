@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ExceptionHandler
 
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http import accounts, analysis, chat, explorer, games, mail, web
+from brandubh.hub.http import accounts, analysis, chat, explorer, exports, games, mail, web
 from brandubh.hub.http import tournaments as tournaments_routes
 from brandubh.hub.http.base import refusal_response
 from brandubh.hub.mail import TOKEN_RE
@@ -46,6 +46,7 @@ def routes(static: Path, tournaments: bool = True) -> list[BaseRoute]:
     found: list[BaseRoute] = [
         *mail.ROUTES,
         *accounts.ROUTES,
+        *exports.ROUTES,
         *chat.ROUTES,
         *explorer.ROUTES,
         *analysis.ROUTES,

@@ -424,6 +424,12 @@ def analysis_limits() -> str:
     return f"{PREFIX}:{{analimit}}"
 
 
+def export_limits() -> str:
+    """Key prefix of the game exports' limit (a sorted set per address, ``:ip:<address>``,
+    lua/windows.lua, one slot: {exportlimit}); each expires with its hour."""
+    return f"{PREFIX}:{{exportlimit}}"
+
+
 # -- tournaments --------------------------------------------------------------------------
 # A tournament's keys share its own hash tag, {t:<id>}, so one script a change
 # (lua/tournament_<change>.lua: hub/tournaments/changes.py) changes its settings, players,
