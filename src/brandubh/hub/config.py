@@ -151,6 +151,9 @@ class Settings:
     analysis_queue_max: int = 100  # games waiting for a worker; more: analysis_busy
     analysis_wait_s: float = 10.0  # how long a board evaluation waits for a worker's answer
     analysis_lease_ms: int = 30_000  # a worker that stops renewing loses its job this late
+    # Personal API tokens (docs/api.md): requests one token may make per sliding window.
+    token_requests: int = 300
+    token_window_s: float = 60.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -235,4 +238,6 @@ class Settings:
             analysis_wait_s=_float("BRANDUBH_ANALYSIS_WAIT_S", cls.analysis_wait_s),
             analysis_lease_ms=_count("BRANDUBH_ANALYSIS_LEASE_MS", cls.analysis_lease_ms),
             mail_retry_s=_float("BRANDUBH_MAIL_RETRY_S", cls.mail_retry_s),
+            token_requests=_count("BRANDUBH_TOKEN_REQUESTS", cls.token_requests),
+            token_window_s=_float("BRANDUBH_TOKEN_WINDOW_S", cls.token_window_s),
         )
