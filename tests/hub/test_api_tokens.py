@@ -5,11 +5,14 @@ session never opens a token route."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from brandubh.hub.tokens import SCOPES as SERVER
 from services import HubProcess
 from wsclient import Msg, Player
 
@@ -227,3 +230,10 @@ async def test_each_token_has_its_own_rate_limit(start_hub: Any) -> None:
     async with bearer(h, second["token"]) as other:  # another token of the same account
         assert (await other.get("/api/account")).status_code == 200
     await p.close()
+
+
+def test_the_client_offers_exactly_the_servers_scopes_in_its_words() -> None:
+    """client/src/network/tokens.ts repeats hub/tokens/scopes.py's scopes and sentences."""
+    source = (Path(__file__).resolve().parents[2] / "client/src/network/tokens.ts").read_text()
+    client = dict(re.findall(r'\{ id: "([^"]+)", text: "([^"]+)" \}', source))
+    assert client == SERVER

@@ -5,6 +5,7 @@ in PostgreSQL at most once a minute (a Redis marker, keys.api_used)."""
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 from collections.abc import Sequence
@@ -18,10 +19,12 @@ from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.tokens.secret import bearer_text, digest_of, new_token
-from brandubh.store import ApiToken, Store
+from brandubh.store import ApiToken, Store, StoreUnavailable
 
 MAX_LIVE: Final = 20  # live tokens per account
 USED_EVERY_MS: Final = 60_000  # the last use is written at most this often per token
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -84,8 +87,10 @@ class ApiTokens:
                 f"this token lacks the scope {scope}: make a token with it on your account page",
             )
         if await self.redis.set(keys.api_used(token.id), 1, nx=True, px=USED_EVERY_MS):
-            async with reachable():
+            try:
                 await self.store.token_used(token.id)
+            except StoreUnavailable as exc:  # bookkeeping: the request is still good
+                log.warning("a token's last use was not noted: %s", exc.detail)
         return Bearer(token.account_id, name, token.id, token.scopes)
 
     async def _count(self, token_id: str) -> None:
