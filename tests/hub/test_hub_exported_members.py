@@ -161,6 +161,7 @@ EXPORTED = {
         "routes",
     ],
     "tournaments": ["TournamentRunner", "TournamentService"],
+    "tokens": ["MAX_LIVE", "PREFIX", "SCOPES", "ApiTokens", "Bearer", "check_name", "check_scopes"],
 }
 
 

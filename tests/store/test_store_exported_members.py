@@ -7,6 +7,7 @@ import brandubh.store
 
 EXPORTED = [
     "Account",
+    "ApiToken",
     "Archived",
     "Author",
     "BadDatabaseURL",

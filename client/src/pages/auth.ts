@@ -1,13 +1,15 @@
 // `/signup`, `/login`, `/account`: create an account, log in, and (logged in) change the
-// password or log out here or everywhere. Signing up logs nobody in: it mails a link, and
-// the answer is the same whether or not the address has an account. After a change of
-// session the page reloads, so that the header and the live connection speak for it.
+// password, log out here or everywhere, the mail settings and API tokens. Signing up logs
+// nobody in: it mails a link, and the answer is the same whether or not the address has an
+// account. After a change of session the page reloads, so that the header and the live
+// connection speak for it.
 
 import { type Me, accountApi, accountErrorText, nextPath } from "../network/account";
 import "../accounts.css";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
 import { mailSettings } from "../frame/mailnav";
+import { apiTokensSection } from "../panels/apitokens";
 
 function field(id: string, label: string, attrs: Record<string, string>, hint?: string): { row: HTMLElement; input: HTMLInputElement } {
   const input = h("input", { id, name: id, ...attrs });
@@ -178,6 +180,7 @@ export function mountAccount(root: HTMLElement, ctx: AppContext): Unmount {
       ),
       pwForm,
       mailSettings(),
+      apiTokensSection(),
     );
   });
   return () => undefined;

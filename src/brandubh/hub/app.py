@@ -74,6 +74,7 @@ from brandubh.hub.mail import (
 from brandubh.hub.messages import CLOSE_SERVER_SHUTDOWN, CLOSE_TRY_AGAIN_LATER, frames
 from brandubh.hub.redis import Lane, Scripts, outage
 from brandubh.hub.redis import client as redis_client
+from brandubh.hub.tokens import ApiTokens
 from brandubh.hub.tournaments import TournamentRunner, TournamentService
 from brandubh.hub.wire import (
     RENEW_S,
@@ -220,6 +221,8 @@ class Hub:
         # Analysis by the bot: queued here, computed by the workers (hub/analysis/worker.py).
         self.analyses = Analyses(redis, scripts, games, store, settings)
         self.exports = Exports(store, scripts, settings.exports_per_address)
+        # Personal API tokens (docs/api.md): kept in PostgreSQL, rate windows in Redis.
+        self.tokens = ApiTokens(redis, scripts, store, settings)
         self.watchers = Watchers(scripts)
         self.presence = Presence(scripts.presence)
         self.mail_services(settings, redis, scripts)
@@ -516,6 +519,7 @@ def create_app(settings: Settings | None = None) -> Entry:
         analyses=hub.analyses,
         static=static,
         database=DatabaseHealth(hub.accounts.store.ping),
+        tokens=hub.tokens,
         tournaments=hub.tournaments,
         exports=hub.exports,
     )

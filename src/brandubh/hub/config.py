@@ -152,6 +152,9 @@ class Settings:
     analysis_wait_s: float = 10.0  # how long a board evaluation waits for a worker's answer
     analysis_lease_ms: int = 30_000  # a worker that stops renewing loses its job this late
     exports_per_address: int = 60  # game exports one address may start per hour; 0: any
+    # Personal API tokens (docs/api.md): requests one token may make per sliding window.
+    token_requests: int = 300
+    token_window_s: float = 60.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -237,4 +240,6 @@ class Settings:
             analysis_lease_ms=_count("BRANDUBH_ANALYSIS_LEASE_MS", cls.analysis_lease_ms),
             mail_retry_s=_float("BRANDUBH_MAIL_RETRY_S", cls.mail_retry_s),
             exports_per_address=_count("BRANDUBH_EXPORTS_PER_ADDRESS", cls.exports_per_address),
+            token_requests=_count("BRANDUBH_TOKEN_REQUESTS", cls.token_requests),
+            token_window_s=_float("BRANDUBH_TOKEN_WINDOW_S", cls.token_window_s),
         )

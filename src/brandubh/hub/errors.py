@@ -165,6 +165,17 @@ CODES: Final[dict[str, Code]] = {
     ),
     "token_expired": Code(410, "this link has expired"),
     "token_used": Code(410, "this link was used already: each works once"),
+    # -- personal API tokens (docs/api.md) ------------------------------------------------
+    "token_invalid": Code(
+        401,
+        "send a live personal API token as 'Authorization: Bearer bdl_…' (this one is "
+        "missing, malformed, unknown or revoked)",
+    ),
+    "token_scope": Code(403, "this token lacks the scope this asks for"),
+    "unknown_scope": Code(
+        400, "that is not a scope a token may have: bot:play, challenge:write, games:read"
+    ),
+    "too_many_tokens": Code(409, "you have 20 live API tokens, the most you may: revoke one first"),
     # -- verifying (POST /api/verify: its verdict's "error", answered 200 with "ok": false) --
     "record_invalid": Code(
         400, "the record does not verify: check that it is the whole record, as downloaded"

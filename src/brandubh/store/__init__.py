@@ -1,5 +1,5 @@
-"""The permanent record in PostgreSQL: accounts, ratings, the archive, game chat
-(docs/storage.md)."""
+"""The permanent record in PostgreSQL: accounts, ratings, the archive, game chat, personal
+API tokens (docs/storage.md)."""
 
 from brandubh.store import tables
 from brandubh.store.accounts import Account
@@ -22,9 +22,11 @@ from brandubh.store.errors import (
     unreachable,
 )
 from brandubh.store.repository import Store
+from brandubh.store.tokens import ApiToken
 
 __all__ = [
     "Account",
+    "ApiToken",
     "Archived",
     "Author",
     "BadDatabaseURL",

@@ -1,8 +1,8 @@
 """``Store``: what the hub asks of the permanent record, one class made of its parts:
 accounts (accounts.py), ratings and the leaderboards (ratings.py), the archive of games and
 matches (archive.py), game chat (chat.py), the opening explorer (explorer.py), the bot's
-analyses (analyses.py), finished tournaments (tournaments.py), each on base.py's engine and
-transaction.
+analyses (analyses.py), finished tournaments (tournaments.py), personal API tokens
+(tokens.py), each on base.py's engine and transaction.
 
 Every method is one short transaction; ``archive_game`` is the one that matters most
 (archive.py). The answers have the shapes of the HTTP API (docs/protocol.md §2).
@@ -21,6 +21,7 @@ from brandubh.store.db import create_engine
 from brandubh.store.errors import StoreUnavailable
 from brandubh.store.explorer import ExplorerQueries
 from brandubh.store.ratings import RatingQueries
+from brandubh.store.tokens import TokenQueries
 from brandubh.store.tournaments import TournamentQueries
 
 
@@ -32,6 +33,7 @@ class Store(
     ExplorerQueries,
     AnalysisQueries,
     TournamentQueries,
+    TokenQueries,
 ):
     """The repository over one async engine (a pool of asyncpg connections)."""
 

@@ -242,3 +242,20 @@ tournament_players = Table(
     PrimaryKeyConstraint("tournament_id", "player_id"),
     Index("tournament_players_by_player", "player_id"),
 )
+
+# Personal API tokens (hub/tokens/, docs/api.md): what a program presents as
+# ``Authorization: Bearer <token>``. Only the SHA-256 of a token's text is kept (its text
+# is shown once, at creation); a revoked token keeps its row, with when it was revoked.
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("account_id", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("name", Text, nullable=False),
+    Column("scopes", Text, nullable=False),  # space separated, e.g. "bot:play games:read"
+    Column("hash", LargeBinary, nullable=False, unique=True),  # SHA-256 of the token's text
+    Column("created", BigInteger, nullable=False),
+    Column("last_used", BigInteger),  # NULL: never used; written at most once a minute
+    Column("revoked", BigInteger),  # NULL: live; else when it was revoked
+    Index("api_tokens_by_account", "account_id", "created"),
+)

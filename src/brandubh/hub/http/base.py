@@ -28,6 +28,7 @@ from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal, http_status
 from brandubh.hub.exports import Exports
 from brandubh.hub.live import GameService, MatchService, Rater
+from brandubh.hub.tokens import ApiTokens
 from brandubh.hub.tournaments import TournamentService
 from brandubh.hub.wire import unsafe_request_allowed
 
@@ -91,6 +92,7 @@ class Services:
     analyses: Analyses
     static: Path
     database: DatabaseHealth
+    tokens: ApiTokens
     tournaments: TournamentService | None = None
     exports: Exports | None = None
 
@@ -110,6 +112,8 @@ def refusal_body(refusal: Refusal) -> dict[str, str]:
 def refusal_json(refusal: Refusal) -> JSONResponse:
     """A refusal's answer: its body, its code's status, and when to try again if limited."""
     response = JSONResponse(refusal_body(refusal), status_code=http_status(refusal.code))
+    if refusal.code == "token_invalid":  # RFC 6750: what a token route asks for
+        response.headers["WWW-Authenticate"] = 'Bearer realm="brandubh", error="invalid_token"'
     if isinstance(refusal, RateLimited):
         response.headers["Retry-After"] = str(refusal.retry_after)
     return response

@@ -19,7 +19,17 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.types import ExceptionHandler
 
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http import accounts, analysis, chat, explorer, exports, games, mail, web
+from brandubh.hub.http import (
+    accounts,
+    analysis,
+    chat,
+    explorer,
+    exports,
+    games,
+    mail,
+    tokens,
+    web,
+)
 from brandubh.hub.http import tournaments as tournaments_routes
 from brandubh.hub.http.base import refusal_response
 from brandubh.hub.mail import TOKEN_RE
@@ -40,13 +50,14 @@ ID_SHAPES: Final = {
 
 
 def routes(static: Path, tournaments: bool = True) -> list[BaseRoute]:
-    """The mail flows' pages, accounts, chat, analysis, tournaments (when the hub runs
+    """The mail flows' pages, accounts, API tokens, chat, analysis, tournaments (when the hub runs
     them), games, then the client's own pages and files. Each endpoint reads its services
     from the app's state (base.services, mail.mail_services)."""
     found: list[BaseRoute] = [
         *mail.ROUTES,
         *accounts.ROUTES,
         *exports.ROUTES,
+        *tokens.ROUTES,
         *chat.ROUTES,
         *explorer.ROUTES,
         *analysis.ROUTES,

@@ -14,7 +14,7 @@ from starlette.types import Scope
 
 from brandubh.hub.accounts import COOKIE
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http.base import refusal_json, services
+from brandubh.hub.http.base import Services, refusal_json, services
 from brandubh.hub.live import mygames
 
 # Vite names every asset by its content's hash, so an asset never changes under its name.
@@ -53,8 +53,14 @@ async def my_games(request: Request) -> Response:
     player = await web.sessions.get(request.cookies.get(COOKIE))
     if player is None:
         return JSONResponse({"playing": [], "finished": [], "your_move": 0})
-    playing = await mygames.playing(web.redis, web.games.load, player.id)
-    finished, _ = await web.rater.player_games(player.id, 0, mygames.RECENT)
+    return await games_of(web, player.id)
+
+
+async def games_of(web: Services, player_id: str) -> Response:
+    """A player's games in progress and recent finished games (also ``GET
+    /api/account/games``, a token's)."""
+    playing = await mygames.playing(web.redis, web.games.load, player_id)
+    finished, _ = await web.rater.player_games(player_id, 0, mygames.RECENT)
     return JSONResponse(
         {
             "playing": playing,

@@ -430,6 +430,18 @@ def export_limits() -> str:
     return f"{PREFIX}:{{exportlimit}}"
 
 
+def api_requests(token_id: str) -> str:
+    """Sorted set: a personal API token's requests in its rate window (lua/windows.lua,
+    hub/tokens/service.py); one slot, {apilimit}. Expires with its window."""
+    return f"{PREFIX}:{{apilimit}}:r:{token_id}"
+
+
+def api_used(token_id: str) -> str:
+    """String: set while a token's last use is noted in PostgreSQL, so it is written at
+    most once a minute (hub/tokens/service.py). Lives one minute."""
+    return f"{PREFIX}:{{apilimit}}:u:{token_id}"
+
+
 # -- tournaments --------------------------------------------------------------------------
 # A tournament's keys share its own hash tag, {t:<id>}, so one script a change
 # (lua/tournament_<change>.lua: hub/tournaments/changes.py) changes its settings, players,
