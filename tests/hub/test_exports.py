@@ -87,5 +87,16 @@ async def test_a_player_s_games_are_exported_as_asked(
     r = await reader.http.get(url)
     assert r.status_code == 429 and r.json()["error"] == "rate_limited"
     assert int(r.headers["Retry-After"]) > 0
+    # With a token the token's own window limits it, not the address's hour; a token that
+    # is not one is refused, never taken for no token.
+    made = await alice.http.post(
+        "/api/account/tokens", json={"name": "x", "scopes": ["games:read"]}
+    )
+    assert made.status_code == 201, made.text
+    bearer = {"Authorization": f"Bearer {made.json()['token']}"}
+    r = await reader.http.get(url, headers=bearer)
+    assert r.status_code == 200 and len(r.text.splitlines()) == 2
+    r = await reader.http.get(url, headers={"Authorization": "Bearer bdl_not-a-token"})
+    assert r.status_code == 401 and r.json()["error"] == "token_invalid"
     for p in (alice, bob, reader):
         await p.close()

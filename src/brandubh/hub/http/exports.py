@@ -22,9 +22,16 @@ async def export_games(request: Request) -> Response:
     query = parse_query(request.query_params)
     if web.exports is None or await public_account(web.accounts, pid) is None:
         raise Refusal("not_found", f"there is no player {pid}")
-    where = address(request)
-    await web.exports.admit(where)
-    body = web.exports.stream(where, pid, query)
+    # With a token (any scope: the archive is public), the token's own window limits it;
+    # without, the address's hour.
+    authorization = request.headers.get("authorization")
+    if authorization is not None:
+        holder = await web.tokens.bearer(authorization)
+        requester, hourly = f"token:{holder.token_id}", False
+    else:
+        requester, hourly = f"ip:{address(request)}", True
+    await web.exports.admit(requester, hourly)
+    body = web.exports.stream(requester, pid, query)
     # The first game read before the answer starts: an archive out of reach is then a
     # 503 with its reason, not a 200 cut short.
     async with reachable():
