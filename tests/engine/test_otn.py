@@ -144,6 +144,12 @@ def test_defaults_and_aliases_read_as_the_same_rule_set() -> None:
     assert nielsen.ruleset.name == "nielsen"
 
 
+def test_opentafl_s_own_brandub_is_walker() -> None:
+    # What OpenTafl's RulesSerializer writes for its built-in Brandub (rules/brandub).
+    text = f"dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: start:{BRANDUB}"
+    assert parse_otn_rules(text).ruleset.name == "walker"
+
+
 def test_atkf_sets_the_side_to_move_of_the_start() -> None:
     rules = parse_otn_rules(f"dim:7 atkf:n surf:n ks:w cenh: cenhe: start:{BRANDUB}")
     assert rules.position == START_POSITION[:-1] + "d"

@@ -1,7 +1,7 @@
 """OpenTafl Notation (OTN): positions, moves, rules strings and game records, both ways.
 
-Written from OpenTafl's ``opentafl-notation-spec.txt``; docs/record-format.md §OpenTafl
-notation and docs/otep.md (the rule-set table) say what maps and what is refused.
+Written from OpenTafl's ``opentafl-notation-spec.txt``. What maps and what is refused:
+docs/record-format.md §OpenTafl notation, and the rule-set table in docs/otep.md.
 ``InvalidOtn``: the text is not OTN; ``OtnUnsupported``: valid OTN our rule sets cannot play.
 """
 
