@@ -205,6 +205,7 @@ def test_random_games_round_trip(ruleset: str, choices: list[int]) -> None:
     assert back.result == record.result
     assert back.position == record.position
     assert (back.attackers, back.defenders) == ("ann", "bob")
+    assert format_otn_record(back) == text
     assert replay_otn(text).position == game.position
     # Every move record is full OTN: reading each back gives our move again.
     for line, move in zip(_move_records(text), record.moves, strict=False):
@@ -283,3 +284,10 @@ def test_a_record_must_have_rules_and_turns() -> None:
         parse_otn_record("[attackers:ann]\n\n1. d2-c2\n")
     with pytest.raises(InvalidOtn, match="neither a"):
         parse_otn_record(f"[rules:{format_otn_rules('walker')}]\n\nd2-c2\n")
+
+
+def test_a_record_of_a_rule_set_otn_cannot_state_is_refused() -> None:
+    game = Game("federation")
+    game.play("d2-c2")
+    with pytest.raises(OtnUnsupported, match="federation rule set cannot be written"):
+        format_otn_record(Record.from_game(game))

@@ -1,4 +1,5 @@
-"""The rules engine: five Brandubh rule sets, notation, positions, results and records.
+"""The rules engine: five Brandubh rule sets, notation, positions, results and records, and
+OpenTafl notation (``otn``).
 
 Pure: no I/O. The hub, scheduler, bot, verifier and CLI all build on it. The install
 compiles its hot modules with mypyc (docs/architecture.md, Compiled).

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from brandubh.engine import (
     EngineError,
     Game,
-    IllegalMove,
     Move,
     RuleSet,
     Side,
@@ -233,7 +232,7 @@ class Session:
         try:
             for text in command.moves:
                 game.play(move_from_otn(parse_otn_move(text)))
-        except (IllegalMove, EngineError) as exc:
+        except EngineError as exc:
             note = f"the opponent's {'|'.join(command.moves)} does not replay here ({exc})"
             return self._sync(command.record, note, opponent(mover))
         return self._sync(command.record, "after the opponent's move", game.side_to_move)
