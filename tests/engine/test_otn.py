@@ -175,6 +175,8 @@ def test_rule_sets_otn_cannot_state_are_refused(name: str, words: str) -> None:
         (f"dim:7 ks:n cenhe: cenh: start:{BRANDUB}", OtnUnsupported, "surf:y where walker"),
         (f"dim:7 surf:n ks:n cenhe: cenh: sw:s start:{BRANDUB}", OtnUnsupported, "shieldwall"),
         (f"dim:7 surf:n esc:e ks:n cenhe: cenh: start:{BRANDUB}", OtnUnsupported, "esc:e"),
+        # The spec's per-piece reading and OpenTafl's per-side one part: refused.
+        (f"dim:7 surf:n ks:c cens: cenhe:tT start:{BRANDUB}", OtnUnsupported, "cenhe:tT where"),
         ("dim:11 start:/11/11/11/11/11/11/11/11/11/11/11/", OtnUnsupported, "7x7"),
         (f"ks:n start:{BRANDUB}", InvalidOtn, "starts with the board size"),
         ("dim:7 ks:n", InvalidOtn, "ends with the start position"),
