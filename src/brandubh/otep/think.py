@@ -16,7 +16,7 @@ from brandubh.engine import Game, Move, make_move
 __all__ = ["Thinker"]
 
 # A first guess of nodes per second before any search is measured (docs/bot.md's figures).
-_FIRST_RATE = {True: 400_000.0, False: 60_000.0}
+_FIRST_RATE = {True: 600_000.0, False: 150_000.0}
 # Never fewer nodes than this: the first pass of a search always finishes anyway.
 _MIN_NODES = 1_000
 
