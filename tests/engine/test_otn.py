@@ -58,6 +58,11 @@ def test_rows_run_from_rank_one_upwards() -> None:
     assert format_otn_position(ours) == "/t6/7/7/7/7/7/6K/"
 
 
+def test_runs_of_empty_squares_are_read_however_written() -> None:
+    assert parse_otn_position("/3t03/3t3/3T3/ttTKTtt/3T3/3t3/003t3/") == START_POSITION
+    assert format_otn_position("3A3/3A3/3D3/AADKDAA/3D3/3A3/3A21 a") == BRANDUB
+
+
 @pytest.mark.parametrize(
     ("text", "error", "words"),
     [

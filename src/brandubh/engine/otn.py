@@ -82,31 +82,32 @@ def parse_otn_position(text: str, side: Side = "attackers") -> str:
         )
     ours = []
     for rank, row in enumerate(rows, start=1):
-        out, width = [], 0
+        out, width, empty = [], 0, 0
         for token in _ROW_TOKEN.findall(row):
             if token.isdigit():
-                out.append(token)
-                width += int(token)
-            elif token in _OURS:
-                out.append(_OURS[token])
-                width += 1
-            elif token in _SPECIAL:
-                raise OtnUnsupported(
-                    f"rank {rank} of {text!r} holds {_SPECIAL[token]} ({token!r}): our rule sets "
-                    "have only taflmen (t, T) and the defenders' king (K)"
-                )
-            else:
+                empty += int(token)  # runs written apart or as "07" join into ours, 1-7
+                continue
+            if token not in _OURS:
+                if token in _SPECIAL:
+                    raise OtnUnsupported(
+                        f"rank {rank} of {text!r} holds {_SPECIAL[token]} ({token!r}): our rule "
+                        "sets have only taflmen (t, T) and the defenders' king (K)"
+                    )
                 raise InvalidOtn(
                     f"unexpected {token!r} in rank {rank} ({row!r}) of OTN position {text!r}: "
                     f"use {', '.join(_PIECES)} or a count of empty squares"
                 )
+            out += [str(empty)] if empty else []
+            out.append(_OURS[token])
+            width += empty + 1
+            empty = 0
+        width += empty
         if width != SIZE:
             raise OtnUnsupported(
                 f"rank {rank} ({row!r}) of OTN position {text!r} covers {width} squares: "
                 f"we play only on a {SIZE}x{SIZE} board"
             )
-        # Our digits run 1-7: a record's "07" or split counts read back canonically below.
-        ours.append("".join(out))
+        ours.append("".join(out) + (str(empty) if empty else ""))
     try:
         att, dfn, king, side_bit = parse_position(
             "/".join(reversed(ours)) + (" a" if side == "attackers" else " d")
@@ -119,9 +120,9 @@ def parse_otn_position(text: str, side: Side = "attackers") -> str:
 def format_otn_position(position: str) -> str:
     """The OTN position record of our position string (the side to move is not part of it)."""
     try:
-        board = position.split()[0]
-        parse_position(position)
-    except (IndexError, InvalidPosition) as exc:
+        # Canonical first: ours may split a run of empty squares ("25"), OTN may not.
+        board = format_position(*parse_position(position)).split()[0]
+    except InvalidPosition as exc:
         raise InvalidOtn(f"{position!r} is not one of our position strings: {exc}") from exc
     rows = ["".join(_THEIRS.get(ch, ch) for ch in rank) for rank in reversed(board.split("/"))]
     return "/" + "/".join(rows) + "/"
