@@ -287,6 +287,22 @@ def moderation_clear(data_dir: Path, report_id: int) -> None:
 
 
 @main.command()
+@click.option(
+    "--level",
+    type=click.IntRange(1, 5),
+    default=5,
+    show_default=True,
+    help="The bot's level: its most nodes a move (the clock may allow fewer).",
+)
+@click.option("--seed", default="otep", show_default=True, help="Seed of the bot's choices.")
+def engine(level: int, seed: str) -> None:
+    """Play as an OpenTafl Engine Protocol (OTEP) engine on stdin and stdout (docs/otep.md)."""
+    from brandubh.otep import run_engine
+
+    run_engine(level, seed.encode())
+
+
+@main.command()
 @click.argument("depth", type=click.IntRange(1, 8))
 @click.option("--ruleset", default="nielsen", show_default=True)
 @click.option("--position", default=None, help="Position string; the start by default.")
