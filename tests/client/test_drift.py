@@ -7,6 +7,7 @@ import ast
 import re
 from pathlib import Path
 
+from brandubh.engine import OTN_RULES
 from brandubh.hub.messages.protocol import MESSAGES
 
 # Notices between hubs on their own channel (keys.hub_channel); no client ever sees them.
@@ -151,3 +152,10 @@ def test_the_mail_writes_move_times_as_the_site_does() -> None:
     words = re.findall(r'"([^"]+)"', found.group(2))
     assert len(seconds) == len(words) >= 7
     assert [move_time(s) for s in seconds] == words
+
+
+def test_the_replay_offers_opentafl_notation_for_the_rule_sets_it_can_say() -> None:
+    source = (ROOT / "client" / "src" / "pages" / "replay.ts").read_text()
+    found = re.search(r"OTN_RULESETS: readonly string\[\] = \[([^\]]*)\]", source)
+    assert found, "replay.ts no longer names the rule sets OTN can say"
+    assert re.findall(r'"(\w+)"', found.group(1)) == list(OTN_RULES)

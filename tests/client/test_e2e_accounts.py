@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from brandubh.engine import parse_otn_record
 from brandubh.ratings import Rating, rate_game
 from pages import (
     SMALL_PHONE,
@@ -182,6 +183,9 @@ def test_two_accounts_play_a_rated_game_and_see_it_everywhere(
     assert ann.get_attribute("#replay-verify", "href") == f"/verify?game={game_id}"
     record = httpx.get(base + ann.get_attribute("#replay-record", "href")).text
     assert " ".join(OPENING[:2]) in record
+    # The same game in OpenTafl notation (nielsen has an OTN rules string), read back.
+    otn = httpx.get(base + ann.get_attribute("#replay-otn", "href")).text
+    assert list(parse_otn_record(otn).moves) == OPENING
 
     # The leaderboard: opted in, but provisional players are not listed.
     ann.goto(f"{base}/u/{ann_id}")

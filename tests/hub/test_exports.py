@@ -8,7 +8,7 @@ import json
 import re
 from collections.abc import Callable
 
-from brandubh.engine import parse_record
+from brandubh.engine import parse_otn_record, parse_record
 from services import HubProcess
 from waiting import wait_for
 from wsclient import Player, Socket, friend_game, seated
@@ -98,5 +98,20 @@ async def test_a_player_s_games_are_exported_as_asked(
     assert r.status_code == 200 and len(r.text.splitlines()) == 2
     r = await reader.http.get(url, headers={"Authorization": "Bearer bdl_not-a-token"})
     assert r.status_code == 401 and r.json()["error"] == "token_invalid"
+
+    # OpenTafl notation: both rule sets here have an OTN rules string; each record reads
+    # back into the game it was.
+    r = await reader.http.get(url, params={"format": "otn"}, headers=bearer)
+    texts = [t for t in re.split(r"(?m)^(?=\[event:)", r.text) if t.strip()]
+    replayed = [parse_otn_record(t) for t in texts]
+    assert [list(rec.moves) for rec in replayed] == [["g4-g3", "d5-g5"], QUICK_ESCAPE]
+    assert [rec.ruleset for rec in replayed] == ["walker", "nielsen"]
+    otn = await reader.http.get(f"/api/games/{first}/record", params={"format": "otn"})
+    assert otn.status_code == 200 and parse_otn_record(otn.text).moves == replayed[1].moves
+    common = await alice.create_game(opponent="friend", ruleset="common", move_time=600)
+    r = await reader.http.get(f"/api/games/{common['id']}/record", params={"format": "otn"})
+    assert r.status_code == 409 and r.json()["error"] == "no_otn"
+    r = await reader.http.get(url, params={"format": "otn", "ruleset": "common"}, headers=bearer)
+    assert r.status_code == 409 and r.json()["error"] == "no_otn"
     for p in (alice, bob, reader):
         await p.close()

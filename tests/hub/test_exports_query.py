@@ -21,7 +21,15 @@ def test_every_parameter_is_read() -> None:
     q = parse_query(
         {"ruleset": "walker", "since": "10", "until": "20", "max": "3", "format": "record"}
     )
-    assert q.games == GamesQuery("walker", 10, 20, 3) and q.format == "record"
+    assert q.games == GamesQuery(("walker",), 10, 20, 3) and q.format == "record"
+
+
+def test_otn_takes_only_the_rule_sets_it_can_say() -> None:
+    assert parse_query({"format": "otn"}).games.rulesets == ("nielsen", "walker")
+    assert parse_query({"format": "otn", "ruleset": "walker"}).games.rulesets == ("walker",)
+    with pytest.raises(Refusal) as refused:
+        parse_query({"format": "otn", "ruleset": "common"})
+    assert refused.value.code == "no_otn" and "common" in refused.value.message
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,9 @@ import { resultText } from "../logic/status";
 import { type StepAt, listenStepKeys } from "../board/stepkeys";
 import { type FlipControl, flipControl } from "../board/flip";
 
+/** The rule sets OpenTafl notation has a rules string for (brandubh.engine.OTN_RULES). */
+export const OTN_RULESETS: readonly string[] = ["nielsen", "walker"];
+
 /** "Start position (2 moves in all)" / "After 2. g3-g2 (move 2 of 2)" / "After 1… d5-g5" */
 export function plyCaption(moves: readonly string[], ply: number): string {
   const total = Math.ceil(moves.length / 2);
@@ -243,6 +246,11 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
             "p",
             { class: "game-links" },
             h("a", { href: `/api/games/${game}/record`, class: "btn btn-small", id: "replay-record", download: `brandubh-${game}.txt`, text: "Download the record" }),
+            " ",
+            // OpenTafl notation can say two of the rule sets (docs/otep.md): the others have no link.
+            OTN_RULESETS.includes(replay.ruleset)
+              ? h("a", { href: `/api/games/${game}/record?format=otn`, class: "btn btn-small", id: "replay-otn", download: `brandubh-${game}.otn`, title: "The record in OpenTafl notation, for OpenTafl and other tafl programs", text: "OpenTafl (OTN)" })
+              : null,
             " ",
             h("a", { href: `/verify?game=${game}`, class: "btn btn-small", id: "replay-verify", text: "Verify" }),
             " ",

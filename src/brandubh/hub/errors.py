@@ -183,6 +183,11 @@ CODES: Final[dict[str, Code]] = {
     "record_not_played": Code(
         400, "the record holds together, but it is not the game this service played under its id"
     ),
+    "no_otn": Code(
+        409,
+        "this game's rule set has no rules string in OpenTafl notation: only nielsen and "
+        "walker have one (docs/otep.md)",
+    ),
     "export_invalid": Code(
         400, "the tournament export does not verify: check that it is the whole export"
     ),

@@ -28,10 +28,10 @@ EXPORT_BATCH: Final = 100
 
 @dataclass(frozen=True)
 class GamesQuery:
-    """Which of a player's finished games an export takes: a rule set, the ends' bounds
-    (ms, inclusive), and at most how many, newest first."""
+    """Which of a player's finished games an export takes: of these rule sets (None: any),
+    the ends' bounds (ms, inclusive), and at most how many, newest first."""
 
-    ruleset: str | None
+    rulesets: tuple[str, ...] | None
     since: int | None
     until: int | None
     max: int
@@ -353,8 +353,8 @@ class ArchiveQueries(Base):
             where.append(game_players.c.ended >= query.since)
         if query.until is not None:
             where.append(game_players.c.ended <= query.until)
-        if query.ruleset is not None:
-            where.append(games.c.ruleset == query.ruleset)
+        if query.rulesets is not None:
+            where.append(games.c.ruleset.in_(query.rulesets))
         stmt = (
             select(games.c.summary, games.c.moves, games.c.record)
             .join(game_players, game_players.c.game_id == games.c.id)

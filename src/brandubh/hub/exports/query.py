@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from brandubh.engine import RULESETS
+from brandubh.engine import OTN_RULES, RULESETS
 from brandubh.hub.errors import Refusal
 from brandubh.hub.exports.lines import FORMATS, ExportFormat
 from brandubh.store import GamesQuery
@@ -54,4 +54,11 @@ def parse_query(params: Mapping[str, str]) -> ExportQuery:
     fmt = params.get("format", "ndjson")
     if fmt not in FORMATS:
         raise Refusal("bad_field", f"format must be one of {', '.join(FORMATS)}, not {fmt!r}")
-    return ExportQuery(GamesQuery(ruleset, since, until, int(raw_max)), fmt)
+    rulesets: tuple[str, ...] | None = (ruleset,) if ruleset else None
+    if fmt == "otn":
+        # OTN can say two of the rule sets: the others' games are left out, or refused when
+        # asked for by name.
+        if ruleset is not None and ruleset not in OTN_RULES:
+            raise Refusal("no_otn", f"OpenTafl notation cannot say {ruleset}'s rules")
+        rulesets = rulesets or tuple(OTN_RULES)
+    return ExportQuery(GamesQuery(rulesets, since, until, int(raw_max)), fmt)

@@ -14,7 +14,15 @@ from starlette.routing import Route
 
 from brandubh import fairplay
 from brandubh.analysis import GameAnalysis, record_with_analysis
-from brandubh.engine import RULESETS, EngineError, Record, format_record, parse_record
+from brandubh.engine import (
+    OTN_RULES,
+    RULESETS,
+    EngineError,
+    Record,
+    format_otn_record,
+    format_record,
+    parse_record,
+)
 from brandubh.hub.accounts import COOKIE, Session, reachable
 from brandubh.hub.errors import RateLimited, Refusal, no_game, verification_required
 from brandubh.hub.http.base import (
@@ -220,6 +228,16 @@ async def game_record(request: Request) -> Response:
         raise no_game(game_id)
     state = await web.games.load(game_id)
     record = await web.games.record(state)
+    fmt = request.query_params.get("format", "record")
+    if fmt not in ("record", "otn"):
+        raise Refusal("bad_field", f"format must be record or otn, not {fmt!r}")
+    if fmt == "otn":
+        if state.ruleset not in OTN_RULES:
+            raise Refusal("no_otn")
+        return PlainTextResponse(
+            format_otn_record(record),
+            headers={"Content-Disposition": f'attachment; filename="brandubh-{game_id}.otn"'},
+        )
     if request.query_params.get("analysis") == "1":
         # The record with the bot's analysis as comments (docs/record-format.md).
         async with reachable():
