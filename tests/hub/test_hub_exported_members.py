@@ -137,6 +137,7 @@ EXPORTED = {
     "wire": [
         "RENEW_S",
         "Fanout",
+        "Follower",
         "GuardedHttp",
         "GuardedWebSocket",
         "Heartbeat",
@@ -144,11 +145,13 @@ EXPORTED = {
         "SessionGuard",
         "SharedBudgets",
         "Sockets",
+        "Subscription",
         "TurnNotices",
         "Watchers",
         "connection",
         "unsafe_request_allowed",
     ],
+    "botapi": ["KEEPALIVE_S", "BotGames", "GameStream", "Line", "line_of", "move_id"],
     "http": [
         "GZIP_MIN_BYTES",
         "DatabaseHealth",

@@ -30,6 +30,7 @@ from brandubh import native
 from brandubh.hub import loops
 from brandubh.hub.accounts import Accounts, Resets, Sessions, Verification
 from brandubh.hub.analysis import Analyses
+from brandubh.hub.botapi import BotGames
 from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import Refusal
@@ -272,6 +273,8 @@ class Hub:
             tournament_frame=self.tournament_frame,
             analysis_frame=self.analyses.frame_now,
         )
+        # The Bot API's games (hub/botapi/): on the websockets' own services.
+        self.bots = BotGames(self.connection_services)
         self._ticks = 0
 
     def mail_services(self, settings: Settings, redis: Redis, scripts: Scripts) -> None:
@@ -522,6 +525,7 @@ def create_app(settings: Settings | None = None) -> Entry:
         tokens=hub.tokens,
         tournaments=hub.tournaments,
         exports=hub.exports,
+        bots=hub.bots,
     )
     mail_web = MailServices(
         settings=settings,

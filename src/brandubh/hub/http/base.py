@@ -23,6 +23,7 @@ from starlette.responses import JSONResponse, Response
 
 from brandubh.hub.accounts import COOKIE, TTL_S, Accounts, Session, Sessions, not_logged_in
 from brandubh.hub.analysis import Analyses
+from brandubh.hub.botapi import BotGames
 from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal, http_status
@@ -95,6 +96,7 @@ class Services:
     tokens: ApiTokens
     tournaments: TournamentService | None = None
     exports: Exports | None = None
+    bots: BotGames | None = None  # the Bot API's games (hub/botapi/)
 
 
 def services(request: Request) -> Services:

@@ -22,6 +22,7 @@ from brandubh.hub.errors import Refusal
 from brandubh.hub.http import (
     accounts,
     analysis,
+    botapi,
     chat,
     explorer,
     exports,
@@ -58,6 +59,7 @@ def routes(static: Path, tournaments: bool = True) -> list[BaseRoute]:
         *accounts.ROUTES,
         *exports.ROUTES,
         *tokens.ROUTES,
+        *botapi.ROUTES,
         *chat.ROUTES,
         *explorer.ROUTES,
         *analysis.ROUTES,

@@ -11,12 +11,14 @@ from brandubh.hub.wire.heartbeat import Heartbeat
 from brandubh.hub.wire.origin import unsafe_request_allowed
 from brandubh.hub.wire.presence import Presence, TurnNotices
 from brandubh.hub.wire.sockets import SessionGuard, Sockets
+from brandubh.hub.wire.subscription import Follower, Subscription
 from brandubh.hub.wire.transport import GuardedHttp, GuardedWebSocket
 from brandubh.hub.wire.watchers import Watchers
 
 __all__ = [
     "RENEW_S",
     "Fanout",
+    "Follower",
     "GuardedHttp",
     "GuardedWebSocket",
     "Heartbeat",
@@ -24,6 +26,7 @@ __all__ = [
     "SessionGuard",
     "SharedBudgets",
     "Sockets",
+    "Subscription",
     "TurnNotices",
     "Watchers",
     "connection",

@@ -1,21 +1,35 @@
 """One socket following one game: each event delivered once, in order, with no gap, the
 chat lines of the room it sees (apart from the events), and the entry that says the
-socket watches (a spectator) or plays (presence) there."""
+socket watches (a spectator) or plays (presence) there. A "socket" is any ``Follower``: a
+websocket's connection, or a bot's game stream (hub/botapi/)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from brandubh.hub.errors import Refusal
 from brandubh.hub.messages import frames
 from brandubh.hub.redis import UNREACHABLE, outage
 
 if TYPE_CHECKING:
-    from brandubh.hub.wire.connection import Connection
+    from brandubh.hub.live import Player
+    from brandubh.hub.wire.connection import Services
 
 log = logging.getLogger(__name__)
+
+
+class Follower(Protocol):
+    """What a subscription sends to: a websocket's connection, or a bot's game stream."""
+
+    @property
+    def services(self) -> Services: ...
+    @property
+    def player(self) -> Player | None: ...
+    @property
+    def id(self) -> str: ...
+    def send(self, frame: bytes) -> None: ...
 
 
 class Subscription:
@@ -32,7 +46,7 @@ class Subscription:
         "task",
     )
 
-    def __init__(self, conn: Connection, game_id: str, spectator: bool) -> None:
+    def __init__(self, conn: Follower, game_id: str, spectator: bool) -> None:
         self.conn = conn
         self.game_id = game_id
         self.spectator = spectator

@@ -1,0 +1,132 @@
+"""The Bot API's game routes (docs/protocol.md §2.8, docs/api.md "Playing as a bot"): a
+program plays its account's games with a ``bot:play`` token (``Authorization: Bearer``
+only, as every token route): the game's stream, and its moves and other actions, each
+through the websockets' services (hub/botapi/)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Final
+
+import anyio
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from brandubh.hub.botapi import BotGames
+from brandubh.hub.errors import Refusal
+from brandubh.hub.http.base import read_json, services
+from brandubh.hub.http.tokens import NO_STORE, bearer
+from brandubh.hub.live import Player
+from brandubh.hub.tokens import Bearer
+
+SCOPE: Final = "bot:play"
+# Streamed as it comes: no gzip (the middleware passes an encoded answer by), no proxy
+# buffering.
+STREAM_HEADERS: Final = {**NO_STORE, "Content-Encoding": "identity", "X-Accel-Buffering": "no"}
+
+
+def _bots(request: Request) -> BotGames:
+    found = services(request).bots
+    if found is None:  # pragma: no cover - the composition root always gives it
+        raise Refusal("unavailable", "the Bot API is not running on this hub")
+    return found
+
+
+def _number(request: Request, name: str) -> int | None:
+    """A query parameter that is a count (absent: None), else ``bad_field``."""
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    if not raw.isdigit() or len(raw) > 9:
+        raise Refusal("bad_field", f"{name}: a whole number, 0 or more")
+    return int(raw)
+
+
+def _ok(n: int, **more: object) -> Response:
+    return JSONResponse({"ok": True, "n": n, **more}, headers=NO_STORE)
+
+
+async def _holder(request: Request) -> Bearer:
+    return await bearer(request, SCOPE)
+
+
+async def stream_game(request: Request) -> Response:
+    bots = _bots(request)
+    holder = await _holder(request)
+    since = _number(request, "since")
+    player = Player(holder.account_id, holder.name)
+    stream = await bots.stream(player, request.path_params["game_id"], since)
+
+    async def body() -> AsyncIterator[bytes]:
+        try:
+            async for chunk in stream.lines():
+                yield chunk
+        finally:
+            # The client went (this task is cancelled) or the game ended: stop following,
+            # shielded from the cancellation that may have brought us here.
+            with anyio.CancelScope(shield=True):
+                await stream.close()
+
+    return StreamingResponse(body(), media_type="application/x-ndjson", headers=STREAM_HEADERS)
+
+
+async def move(request: Request) -> Response:
+    bots = _bots(request)
+    # Stamped on arrival, before the token is read: its deadline is judged by this.
+    with bots.stamped() as received:
+        holder = await _holder(request)
+        ply = _number(request, "ply")
+        game_id, text = request.path_params["game_id"], request.path_params["move"]
+        n = await bots.move(holder.token_id, holder.account_id, game_id, text, ply, received)
+    return _ok(n)
+
+
+async def resign(request: Request) -> Response:
+    bots = _bots(request)
+    with bots.stamped():
+        holder = await _holder(request)
+        n = await bots.resign(holder.token_id, holder.account_id, request.path_params["game_id"])
+    return _ok(n)
+
+
+async def abort(request: Request) -> Response:
+    bots = _bots(request)
+    with bots.stamped():
+        holder = await _holder(request)
+        n = await bots.abort(holder.token_id, holder.account_id, request.path_params["game_id"])
+    return _ok(n)
+
+
+async def draw(request: Request) -> Response:
+    bots = _bots(request)
+    answer = request.path_params["answer"]
+    if answer not in ("yes", "no"):
+        raise Refusal("not_found", "a draw is answered yes or no")
+    with bots.stamped():
+        holder = await _holder(request)
+        game_id = request.path_params["game_id"]
+        n = await bots.draw(holder.token_id, holder.account_id, game_id, answer == "yes")
+    return _ok(n)
+
+
+async def chat(request: Request) -> Response:
+    bots = _bots(request)
+    holder = await _holder(request)
+    body = await read_json(request, services(request).settings, {"text"})
+    text = body.get("text")
+    if not isinstance(text, str):
+        raise Refusal("bad_field", "text: the line, a string")
+    player = Player(holder.account_id, holder.name)
+    n = await bots.chat(player, request.path_params["game_id"], text)
+    return JSONResponse({"ok": True, "n": n}, headers=NO_STORE)
+
+
+ROUTES: Final = (
+    Route("/api/bot/game/stream/{game_id}", stream_game),
+    Route("/api/bot/game/{game_id}/move/{move}", move, methods=["POST"]),
+    Route("/api/bot/game/{game_id}/resign", resign, methods=["POST"]),
+    Route("/api/bot/game/{game_id}/abort", abort, methods=["POST"]),
+    Route("/api/bot/game/{game_id}/draw/{answer}", draw, methods=["POST"]),
+    Route("/api/bot/game/{game_id}/chat", chat, methods=["POST"]),
+)
