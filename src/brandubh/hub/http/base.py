@@ -175,6 +175,12 @@ async def read_body(request: Request, limit: int) -> bytes:
 async def read_json(request: Request, settings: Settings, fields: set[str]) -> dict[str, object]:
     """The JSON object of a non-GET request, after the cross-site check; only ``fields``."""
     check_cross_site(request, settings)
+    return await read_json_body(request, fields)
+
+
+async def read_json_body(request: Request, fields: set[str]) -> dict[str, object]:
+    """The JSON object of a request, only ``fields``; with no cross-site check, for a token
+    route (a bearer token is no cookie a page could send along)."""
     body = await read_body(request, MAX_BODY)
     if not body:
         data: object = {}

@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from brandubh.hub.botapi import BotGames
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http.base import read_json, services
+from brandubh.hub.http.base import read_json_body, services
 from brandubh.hub.http.tokens import NO_STORE, bearer
 from brandubh.hub.live import Player
 from brandubh.hub.tokens import Bearer
@@ -113,7 +113,7 @@ async def draw(request: Request) -> Response:
 async def chat(request: Request) -> Response:
     bots = _bots(request)
     holder = await _holder(request)
-    body = await read_json(request, services(request).settings, {"text"})
+    body = await read_json_body(request, {"text"})
     text = body.get("text")
     if not isinstance(text, str):
         raise Refusal("bad_field", "text: the line, a string")
