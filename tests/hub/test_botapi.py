@@ -287,5 +287,5 @@ def test_each_frame_becomes_its_line() -> None:
     assert line_of(frames.chat_lines("g1", None, [])) is None
     assert line_of(frames.presence("g1", ["p"])) is None
     failed = line_of(frames.error("unavailable", "could not load the game", game="g1"))
-    assert failed is not None and failed.final and json.loads(failed.text)["error"] == "unavailable"
+    assert failed is not None and failed.final and json.loads(failed.text)["code"] == "unavailable"
     assert move_id("t", "g1", "3") == move_id("t", "g1", "3") != move_id("t", "g1", "4")

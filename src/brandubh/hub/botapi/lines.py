@@ -68,8 +68,9 @@ def line_of(frame: bytes) -> Line | None:
             return None
         return Line(_encode(*(_chat_line(msg["game"], msg["room"], x) for x in lines)))
     if kind == "error":
-        error = {"type": "error", "error": msg["code"], "message": msg["message"]}
-        return Line(_encode(error), final=True)
+        # As the websocket's error frame has it (a code and a message), then the end.
+        failed = {"type": "error", "code": msg["code"], "message": msg["message"]}
+        return Line(_encode(failed), final=True)
     return None  # presence, watchers, rematch and match notices: not the bot's concern
 
 
