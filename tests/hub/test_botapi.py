@@ -17,6 +17,7 @@ from test_api_tokens import bearer, error_of, make_token
 from brandubh.hub.botapi import line_of, move_id
 from brandubh.hub.messages import frames
 from services import HubProcess
+from waiting import wait_for
 from wsclient import Msg, Player, Socket, friend_game, seated
 
 OPEN: set[Stream] = set()  # closed when their client is, whatever the test did
@@ -289,3 +290,35 @@ def test_each_frame_becomes_its_line() -> None:
     failed = line_of(frames.error("unavailable", "could not load the game", game="g1"))
     assert failed is not None and failed.final and json.loads(failed.text)["code"] == "unavailable"
     assert move_id("t", "g1", "3") == move_id("t", "g1", "3") != move_id("t", "g1", "4")
+
+
+def followed(hub: HubProcess) -> int:
+    """How many games the hub's fan-out follows now."""
+    return int(httpx.get(hub.url + "/healthz/stats", timeout=5).json()["games_followed"])
+
+
+async def test_a_stream_on_another_hub_follows_the_game_and_lets_go(
+    hub: HubProcess, hub2: HubProcess
+) -> None:
+    """The person plays on one hub, the bot's stream is on another: each move comes once
+    by the fan-out; the stream shows the bot present, keeps the connection alive while
+    nothing happens, and its hub stops following the game once the client goes."""
+    game, _alice, bob, sock, bot_side = await person_and_bot(hub)
+    assert followed(hub2) == 0
+    async with bot_of(hub2, bob) as bot:
+        stream = await Stream(bot, game).open()
+        full = await stream.until("gameFull")
+        await sock.seen_or_next(lambda m: m["t"] == "presence" and bob.id in m["online"])
+        await wait_for(lambda: stream.keepalives >= 1, "a keep-alive line", 20, 0.2)
+        for ply, mv in enumerate(QUICK_ESCAPE[:3]):
+            if ("attackers" if ply % 2 == 0 else "defenders") == bot_side:
+                r = await bot.post(f"/api/bot/game/{game}/move/{mv}", params={"ply": ply})
+                assert r.status_code == 200, r.text
+            else:
+                await sock.move(game, ply, mv)
+            line = await stream.until("gameState")
+            assert line["n"] == full["n"] + ply + 1 and line["event"]["move"] == mv
+        assert followed(hub2) == 1
+        await stream.close()
+        await wait_for(lambda: followed(hub2) == 0, "hub2 to let the game go", 10, 0.1)
+        await sock.recv_until(lambda m: m["t"] == "presence" and bob.id not in m["online"])
