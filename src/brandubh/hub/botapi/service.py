@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator
+from typing import Final
 
 from brandubh.hub.botapi.lines import move_id
 from brandubh.hub.botapi.stream import GameStream
@@ -14,12 +15,16 @@ from brandubh.hub.errors import Refusal
 from brandubh.hub.live import GameState, Player
 from brandubh.hub.wire import connection
 
+# Streams one account may hold open on one hub: each holds a subscription and its queue.
+MAX_STREAMS: Final = 64
+
 
 class BotGames:
     """A bot's games: streams and actions, on the websockets' services."""
 
     def __init__(self, services: connection.Services) -> None:
         self.services = services
+        self._streams: dict[str, int] = {}  # open streams on this hub, by account
 
     @contextlib.contextmanager
     def stamped(self) -> Iterator[int]:
@@ -39,13 +44,30 @@ class BotGames:
     async def stream(self, player: Player, game_id: str, since: int | None) -> GameStream:
         """Open a stream of one of the player's games, from ``since`` (None: from its state)."""
         await self.game_of(player.id, game_id)
+        held = self._streams.get(player.id, 0)
+        if held >= MAX_STREAMS:
+            raise Refusal(
+                "too_many_games", f"an account may have {MAX_STREAMS} game streams open at once"
+            )
+        self._streams[player.id] = held + 1
         stream = GameStream(self.services, player, game_id)
         try:
             await stream.open(since)
         except BaseException:
-            await stream.close()
+            await self.close(stream)
             raise
         return stream
+
+    async def close(self, stream: GameStream) -> None:
+        """A stream's end (its client went, or its game ended): it follows nothing more."""
+        if stream.closed:
+            return
+        left = self._streams.get(stream.player.id, 1) - 1
+        if left:
+            self._streams[stream.player.id] = left
+        else:
+            self._streams.pop(stream.player.id, None)
+        await stream.close()
 
     async def move(
         self, token_id: str, player_id: str, game_id: str, text: str, ply: int | None, received: int

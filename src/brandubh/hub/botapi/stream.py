@@ -33,6 +33,7 @@ class GameStream:
         self._queue: asyncio.Queue[Line] = asyncio.Queue()
         self._sub = Subscription(self, game_id, spectator=False)
         self._open = False
+        self.closed = False
 
     def send(self, frame: bytes) -> None:
         """A frame of the subscription: its line queued, if the bot is to see it."""
@@ -68,6 +69,7 @@ class GameStream:
 
     async def close(self) -> None:
         """Stop following (the client went, or the game ended)."""
+        self.closed = True
         if self._open:
             self._open = False
             await self._sub.leave()

@@ -66,7 +66,7 @@ async def stream_game(request: Request) -> Response:
             # The client went (this task is cancelled) or the game ended: stop following,
             # shielded from the cancellation that may have brought us here.
             with anyio.CancelScope(shield=True):
-                await stream.close()
+                await bots.close(stream)
 
     return StreamingResponse(body(), media_type="application/x-ndjson", headers=STREAM_HEADERS)
 
