@@ -8,7 +8,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
+import signal
 from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
 import msgpack
@@ -31,6 +34,7 @@ class Stream:
         self.client, self.game, self.since = client, game, since
         self.lines: asyncio.Queue[Msg | None] = asyncio.Queue()
         self.keepalives = 0
+        self.cut = False
         self.status = 0
         self.headers: httpx.Headers | None = None
         self._opened = asyncio.Event()
@@ -48,6 +52,8 @@ class Stream:
                         self.keepalives += 1
                     else:
                         await self.lines.put(json.loads(raw))
+        except httpx.RemoteProtocolError:
+            self.cut = True  # ended without its last chunk: the hub stopped
         finally:
             self._opened.set()
             await self.lines.put(None)
@@ -322,3 +328,33 @@ async def test_a_stream_on_another_hub_follows_the_game_and_lets_go(
         await stream.close()
         await wait_for(lambda: followed(hub2) == 0, "hub2 to let the game go", 10, 0.1)
         await sock.recv_until(lambda m: m["t"] == "presence" and bob.id not in m["online"])
+
+
+async def test_a_stream_ended_by_a_hub_stop_resumes_on_another_hub(
+    start_hub: Any, hub: HubProcess
+) -> None:
+    """A hub stopping ends its streams at once (no final state: the stream is just over)
+    and exits; the bot opens the stream again on another hub with ``since`` and misses
+    nothing."""
+    h = start_hub()
+    game, _alice, bob, sock, bot_side = await person_and_bot(hub)
+    async with bot_of(h, bob) as bot:
+        stream = await Stream(bot, game).open()
+        full = await stream.until("gameFull")
+        assert h.proc is not None
+        os.kill(h.pid, signal.SIGTERM)
+        assert await stream.next(20) is None  # ended, not cut
+        assert not stream.cut
+        h.proc.wait(20)
+        assert "Traceback" not in "".join(h.log), "".join(h.log)
+    async with bot_of(hub, bob) as bot:
+        ply = 0
+        if bot_side == "attackers":
+            r = await bot.post(f"/api/bot/game/{game}/move/{QUICK_ESCAPE[0]}", params={"ply": 0})
+            assert r.status_code == 200, r.text
+        else:
+            await sock.move(game, ply, QUICK_ESCAPE[0])
+        await sock.event(full["n"] + 1)
+        stream = await Stream(bot, game, since=full["n"]).open()
+        line = await stream.until("gameState")
+        assert line["n"] == full["n"] + 1 and line["event"]["move"] == QUICK_ESCAPE[0]

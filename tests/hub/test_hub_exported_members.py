@@ -149,6 +149,7 @@ EXPORTED = {
         "TurnNotices",
         "Watchers",
         "connection",
+        "on_server_stop",
         "unsafe_request_allowed",
     ],
     "botapi": ["KEEPALIVE_S", "BotGames", "GameStream", "Line", "line_of", "move_id"],

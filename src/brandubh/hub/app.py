@@ -88,6 +88,7 @@ from brandubh.hub.wire import (
     TurnNotices,
     Watchers,
     connection,
+    on_server_stop,
 )
 from brandubh.store import Store
 
@@ -503,6 +504,8 @@ def create_app(settings: Settings | None = None) -> Entry:
     """The ASGI application (uvicorn calls this as a factory in every worker)."""
     settings = settings or Settings.from_env()
     hub = Hub(settings)
+    # The Bot API's streams end when the server begins to stop, not at its grace's end.
+    on_server_stop(hub.bots.end_all)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -25,6 +25,7 @@ class BotGames:
     def __init__(self, services: connection.Services) -> None:
         self.services = services
         self._streams: dict[str, int] = {}  # open streams on this hub, by account
+        self._open: set[GameStream] = set()
 
     @contextlib.contextmanager
     def stamped(self) -> Iterator[int]:
@@ -56,18 +57,26 @@ class BotGames:
         except BaseException:
             await self.close(stream)
             raise
+        self._open.add(stream)
         return stream
 
     async def close(self, stream: GameStream) -> None:
         """A stream's end (its client went, or its game ended): it follows nothing more."""
         if stream.closed:
             return
+        self._open.discard(stream)
         left = self._streams.get(stream.player.id, 1) - 1
         if left:
             self._streams[stream.player.id] = left
         else:
             self._streams.pop(stream.player.id, None)
         await stream.close()
+
+    def end_all(self) -> None:
+        """The server stops: every open stream ends after what it has queued (its client
+        reconnects with ``since``, to another hub)."""
+        for stream in self._open:
+            stream.end()
 
     async def move(
         self, token_id: str, player_id: str, game_id: str, text: str, ply: int | None, received: int

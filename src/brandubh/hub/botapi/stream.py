@@ -34,12 +34,19 @@ class GameStream:
         self._sub = Subscription(self, game_id, spectator=False)
         self._open = False
         self.closed = False
+        self._ending = False
 
     def send(self, frame: bytes) -> None:
         """A frame of the subscription: its line queued, if the bot is to see it."""
         line = line_of(frame)
         if line is not None:
             self._queue.put_nowait(line)
+
+    def end(self) -> None:
+        """End the stream after what is queued (the server stops)."""
+        if not self._ending:
+            self._ending = True
+            self._queue.put_nowait(Line(b"", final=True))
 
     async def open(self, since: int | None) -> None:
         """Follow the game, then catch up from ``since`` (None: the whole state first)."""
@@ -51,7 +58,8 @@ class GameStream:
         sub.start(since)
 
     async def lines(self) -> AsyncIterator[bytes]:
-        """The stream's bytes, until the game's final state (or a failed catch-up)."""
+        """The stream's bytes, until the game's final state (or a failed catch-up, or the
+        server's stop)."""
         renewed = time.monotonic()
         while True:
             try:
@@ -59,7 +67,8 @@ class GameStream:
             except TimeoutError:
                 yield b"\n"
             else:
-                yield line.text
+                if line.text:
+                    yield line.text
                 if line.final:
                     return
             if time.monotonic() - renewed >= PRESENCE_RENEW_S:

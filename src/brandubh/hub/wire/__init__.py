@@ -12,7 +12,7 @@ from brandubh.hub.wire.origin import unsafe_request_allowed
 from brandubh.hub.wire.presence import Presence, TurnNotices
 from brandubh.hub.wire.sockets import SessionGuard, Sockets
 from brandubh.hub.wire.subscription import Follower, Subscription
-from brandubh.hub.wire.transport import GuardedHttp, GuardedWebSocket
+from brandubh.hub.wire.transport import GuardedHttp, GuardedWebSocket, on_server_stop
 from brandubh.hub.wire.watchers import Watchers
 
 __all__ = [
@@ -30,5 +30,6 @@ __all__ = [
     "TurnNotices",
     "Watchers",
     "connection",
+    "on_server_stop",
     "unsafe_request_allowed",
 ]

@@ -39,6 +39,18 @@ from brandubh.hub.wire.inbox import Gate, Inbox
 if TYPE_CHECKING:
     from uvicorn._types import ASGISendEvent
 
+# What runs when the server begins its graceful stop (uvicorn asks each connection to shut
+# down): answers that stream until their client leaves end then, rather than be cut at the
+# end of the stop's grace (the Bot API's game streams: hub/botapi/).
+_ON_STOP: set[Callable[[], None]] = set()
+
+
+def on_server_stop(hook: Callable[[], None]) -> None:
+    """Call ``hook`` when this process's server begins to stop (once per open connection:
+    it must not mind being called again)."""
+    _ON_STOP.add(hook)
+
+
 SETTINGS = Settings.from_env()  # read in each worker process, as create_app does
 # What a peer may send after the hub's close frame before the connection is dropped: the
 # frames it had in flight and its close (a few hundred bytes) fit many times over.
@@ -148,6 +160,11 @@ class GuardedHttp(HttpToolsProtocol):
         self._disarm()
         _Peers.release(self.transport)
         super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        for hook in list(_ON_STOP):
+            hook()
+        super().shutdown()
 
     def handle_websocket_upgrade(self) -> None:
         self._disarm()
