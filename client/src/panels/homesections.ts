@@ -211,8 +211,9 @@ export function homeSections(ctx: AppContext, playBot: () => void): HomeSections
   });
   // What comes after the first drawing is kept up to date in place.
   const offMine = ctx.myGames.subscribe(() => ready && renderMine());
+  // Only a new list redraws it: a dropped connection leaves the games shown as they were.
   const offWatch = feed.subscribe((c) => {
-    if (ready && (c.type === "games" || c.type === "connection")) renderWatch();
+    if (ready && c.type === "games") renderWatch();
   });
   const refresh = setInterval(() => {
     void fetchTournaments().then(() => ready && !stopped && lists && renderTournaments(lists));
