@@ -133,14 +133,18 @@ export function homeSections(ctx: AppContext, playBot: () => void): HomeSections
     );
   }
 
+  let drawn = ""; // what the tournaments' lines show: a refresh that changes none redraws nothing
   function renderTournaments(lists: TournamentLists | null): void {
+    const chosen = lists ? homeTournaments(lists) : null;
+    const key = JSON.stringify(chosen && [...chosen.running.shown, ...chosen.upcoming.shown].map((t) => [t.id, t.status, t.name, t.starts_at, t.ends_at]));
+    if (key === drawn) return;
+    drawn = key;
     for (const span of tBody.querySelectorAll("span")) ticking.delete(span);
     clear(tBody);
-    if (!lists) {
+    if (!chosen) {
       tBody.append(h("p", { class: "muted empty", id: "home-t-error", text: "The tournaments could not be fetched just now." }));
       return;
     }
-    const chosen = homeTournaments(lists);
     const group = (key: "running" | "upcoming", title: string) => {
       const items = chosen[key].shown;
       if (items.length === 0) return null;
@@ -208,6 +212,7 @@ export function homeSections(ctx: AppContext, playBot: () => void): HomeSections
     renderTournaments(lists);
     renderWatch();
     el.dataset.ready = "true";
+    performance.mark("home-live-ready"); // for measuring how soon the part is drawn
   });
   // What comes after the first drawing is kept up to date in place.
   const offMine = ctx.myGames.subscribe(() => ready && renderMine());
