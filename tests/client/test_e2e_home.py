@@ -7,6 +7,7 @@ sections arrive. Screenshots `home-*` in test-output/screenshots.
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from typing import Any
@@ -35,7 +36,14 @@ new PerformanceObserver((list) => {
   for (const e of list.getEntries())
     window.__shifts.push({
       value: e.value,
-      ids: e.sources.map((s) => s.node && s.node.id).filter(Boolean),
+      at: Math.round(e.startTime),
+      ids: e.sources.map((s) => {
+        const n = s.node;
+        if (!n || !n.nodeName) return "?";
+        const cls = typeof n.className === "string" && n.className ? "." + n.className : "";
+        return n.id ? n.id : n.nodeName + cls.replaceAll(" ", ".");
+      }),
+      rects: e.sources.map((s) => [s.previousRect.toJSON(), s.currentRect.toJSON()]),
     });
 }).observe({ type: "layout-shift", buffered: true });
 """
@@ -71,6 +79,20 @@ def page_shifts(page: Page) -> list[dict[str, Any]]:
     session is known, are the header's (they move the same on every page)."""
     found = page.evaluate("() => window.__shifts")
     return [s for s in found if not s["ids"] or not all(i.startswith("nav-") for i in s["ids"])]
+
+
+def timeline(page: Page) -> Any:
+    """When the page painted, loaded its style and drew its live part (for a failure)."""
+    return page.evaluate(
+        """() => ({
+          paints: performance.getEntriesByType("paint")
+            .map((p) => [p.name, Math.round(p.startTime)]),
+          css: performance.getEntriesByType("resource").filter((r) => r.name.endsWith(".css"))
+            .map((r) => [Math.round(r.startTime), Math.round(r.responseEnd)]),
+          ready: performance.getEntriesByName("home-live-ready")
+            .map((m) => Math.round(m.startTime)),
+        })"""
+    )
 
 
 def check_layout(page: Page, what: str) -> None:
@@ -167,10 +189,16 @@ def test_the_home_page_for_a_returning_player(
     assert ann.locator("#home-watch-list li").count() <= 6
     assert ann.get_attribute("#home-watch-more a", "href") == "/watch"
 
+    # A second later the clocks have counted down in place, moving nothing.
+    clock = ann.locator("#home-mine-list li >> nth=0 >> .home-game-left")
+    ann.wait_for_function(
+        "was => document.querySelector('#home-mine-list .home-game-left').textContent !== was",
+        arg=clock.inner_text(),
+    )
     check_layout(ann, "returning player")
     shot(ann, f"home-returning-{name_of(size)}")
     shot(ann, f"home-returning-fold-{name_of(size)}", full=False)
-    assert page_shifts(ann) == []
+    assert page_shifts(ann) == [], json.dumps([page_shifts(ann), timeline(ann)])
 
     # One click from the list to the game.
     card.click()
@@ -186,7 +214,7 @@ def test_the_home_page_for_a_returning_player(
     guest.wait_for_selector(f'#home-watch-list a[data-game="{friend_game}"]')
     check_layout(guest, "newcomer")
     shot(guest, f"home-newcomer-{name_of(size)}")
-    assert page_shifts(guest) == []
+    assert page_shifts(guest) == [], json.dumps([page_shifts(guest), timeline(guest)])
     guest.click("#play-bot")
     guest.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
     guest.wait_for_selector('.page-game[data-status="active"]')

@@ -11,6 +11,7 @@ import { countdown, whenText, type TournamentLists, type TournamentSummary } fro
 export const HOME_MY_GAMES = 5;
 export const HOME_TOURNAMENTS = 4;
 export const HOME_WATCH = 6;
+const HOUR_MS = 3_600_000;
 
 /** A few of a list and how many more there are. */
 export interface Shown<T> {
@@ -47,11 +48,15 @@ export function joinable(t: Pick<TournamentSummary, "status" | "format">): boole
   return t.status === "upcoming" || (t.status === "running" && t.format === "arena");
 }
 
-/** When, in a line of the home page: "on now · ends in 42:10", "round 2 of 5",
- *  "starts Thu 3 Dec, 18:30 (in 1 h 5 min)". `now` is the server's clock. */
+/** When, in a line of the home page: "on now · ends in 42:10", "round 2 of 5", "starts Thu
+ *  3 Dec, 18:30", or within the hour "starts in 42:10". `now` is the server's clock. The
+ *  part that counts comes last, so a line that grows by a digit moves nothing before it. */
 export function tournamentWhen(t: TournamentSummary, now: number, locale?: string): string {
   const c = countdown(t, now);
-  if (t.status === "upcoming") return c.time ? `starts ${whenText(t.starts_at, locale)} (in ${c.time})` : "starting now";
+  if (t.status === "upcoming") {
+    if (!c.time) return "starting now";
+    return t.starts_at - now > HOUR_MS ? `starts ${whenText(t.starts_at, locale)}` : `starts in ${c.time}`;
+  }
   if (t.format === "arena") return c.time ? `on now · ends in ${c.time}` : "on now · last games finishing";
   return c.label.charAt(0).toLowerCase() + c.label.slice(1);
 }
@@ -61,7 +66,12 @@ export function homeWatch(games: readonly GameSummary[], limit = HOME_WATCH): Sh
   return firstOf(orderLiveGames(games), limit);
 }
 
-/** One of the player's games in words: "Your move · 4:12 left" / "Their move". */
-export function myGameState(g: Pick<MyGame, "your_move">, left: string | null): string {
-  return `${g.your_move ? "Your move" : "Their move"}${left ? ` · ${left} left` : ""}`;
+/** Whose move it is in one of the player's games. */
+export function turnText(g: Pick<MyGame, "your_move">): string {
+  return g.your_move ? "Your move" : "Their move";
+}
+
+/** The time left on the clock of a game, in words: "4:12 left"; "" without a deadline. */
+export function leftText(left: string | null): string {
+  return left ? `${left} left` : "";
 }

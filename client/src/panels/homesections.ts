@@ -10,8 +10,8 @@
 import type { AppContext } from "../context";
 import { clear, h } from "../dom";
 import type { MyGame } from "../frame/mygames";
-import { homeGames, homeTournaments, homeWatch, joinable, myGameState, tournamentWhen } from "../logic/home";
-import { rulesetName, timeControlText } from "../logic/lobby";
+import { homeGames, homeTournaments, homeWatch, joinable, leftText, tournamentWhen, turnText } from "../logic/home";
+import { rulesetName, timeControlShort } from "../logic/lobby";
 import { formatName, termsLine, tournamentApi, type TournamentLists, type TournamentSummary } from "../logic/tournament";
 import { formatRemaining } from "../network/clock";
 import { lobbyFeed } from "../network/lobbyfeed";
@@ -85,11 +85,13 @@ export function homeSections(ctx: AppContext, playBot: () => void): HomeSections
   const ticking = new Map<HTMLElement, () => string>();
   const serverNow = () => ctx.live.clock.now(Date.now());
 
+  // Each row has its state in a column of one width, its text from the column's start: a
+  // clock that loses a digit moves nothing (no layout shift).
   function gameRow(g: MyGame): HTMLElement {
-    const state = h("span", { class: "home-game-state" });
-    const stateText = () => myGameState(g, g.deadline !== null ? formatRemaining(ctx.live.clock.remaining(g.deadline, Date.now())) : null);
-    state.textContent = stateText();
-    ticking.set(state, stateText);
+    const left = h("span", { class: "home-game-left" });
+    const leftNow = () => leftText(g.deadline !== null ? formatRemaining(ctx.live.clock.remaining(g.deadline, Date.now())) : null);
+    left.textContent = leftNow();
+    ticking.set(left, leftNow);
     return h(
       "li",
       { class: `home-game${g.your_move ? " my-turn" : ""}`, "data-game": g.id, "data-your-move": String(g.your_move) },
@@ -97,8 +99,9 @@ export function homeSections(ctx: AppContext, playBot: () => void): HomeSections
         "a",
         { href: `/g/${g.id}`, class: "home-game-link" },
         h("span", { class: "home-game-who", text: `vs ${g.opponent.name}` }),
-        h("span", { class: "home-game-terms", text: `${rulesetName(g.ruleset)} · ${timeControlText(g.move_time)}` }),
-        state,
+        h("span", { class: "home-game-state", text: turnText(g) }),
+        h("span", { class: "home-game-terms", text: `${rulesetName(g.ruleset)} · ${timeControlShort(g.move_time)} a move` }),
+        left,
       ),
     );
   }
@@ -127,8 +130,9 @@ export function homeSections(ctx: AppContext, playBot: () => void): HomeSections
         "a",
         { href: `/t/${encodeURIComponent(t.id)}`, class: "home-t-link", "aria-label": `${join ? "Join" : "View"} ${t.name}: ${formatName(t.format)}, ${termsLine(t)}` },
         h("span", { class: "home-t-name" }, h("span", { class: `tag tag-format tag-${t.format}`, text: formatName(t.format) }), t.name),
-        h("span", { class: "home-t-meta" }, h("span", { text: termsLine(t) }), when),
         h("span", { class: "home-go", text: join ? "Join →" : "View →" }),
+        h("span", { class: "home-t-terms", text: termsLine(t) }),
+        when,
       ),
     );
   }
