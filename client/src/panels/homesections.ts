@@ -4,8 +4,8 @@
 //
 // No layout shift: the part keeps room from the first paint down to the screen's bottom
 // (so what follows it starts below the fold), and draws its sections all at once, when the
-// player's games, the tournaments and the games in progress have all answered (or after
-// WAIT_MS), so that no section arriving late pushes one already drawn.
+// player's games and the tournaments have answered, and the games in progress too or WAIT_MS
+// has passed, so that no section arriving late pushes one already drawn.
 
 import type { AppContext } from "../context";
 import { clear, h } from "../dom";
@@ -18,8 +18,10 @@ import { lobbyFeed } from "../network/lobbyfeed";
 import { gameCard } from "../pages/watch";
 import "../tournaments.css";
 
-/** How long the part waits for its slowest source before drawing what it has. */
+/** How long the part waits for the games to watch (the socket's) before drawing without them,
+ *  and at most for anything. */
 export const WAIT_MS = 3000;
+export const MAX_WAIT_MS = 10_000;
 /** The tournaments are fetched again this often while the page is open. */
 export const TOURNAMENTS_REFRESH_MS = 60_000;
 /** The most room kept for the part before it is drawn (a tall screen's fold is far down). */
@@ -207,9 +209,11 @@ export function homeSections(ctx: AppContext, playBot: () => void): HomeSections
     });
   });
   const unfollow = feed.follow();
-  const timeout = new Promise<void>((resolve) => setTimeout(resolve, WAIT_MS));
-  const answered = Promise.all([ctx.myGames.refresh(), fetchTournaments(), lobbyAnswered]);
-  void Promise.race([answered, timeout]).then(() => {
+  const after = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+  // The player's games and the tournaments come first on the page: wait for both (HTTP,
+  // quick, each settled on failure too); the games to watch, last, not beyond WAIT_MS.
+  const answered = Promise.all([ctx.myGames.refresh(), fetchTournaments(), Promise.race([lobbyAnswered, after(WAIT_MS)])]);
+  void Promise.race([answered, after(MAX_WAIT_MS)]).then(() => {
     if (stopped) return;
     ready = true;
     renderMine();
