@@ -199,11 +199,12 @@ export function homeSections(ctx: AppContext, playBot: () => void): HomeSections
       },
       () => undefined,
     );
+  let offLobby = () => {};
   const lobbyAnswered = new Promise<void>((resolve) => {
     if (feed.gamesSynced) resolve();
-    const off = feed.subscribe((c) => {
+    offLobby = feed.subscribe((c) => {
       if (c.type === "games") {
-        off();
+        offLobby();
         resolve();
       }
     });
@@ -244,6 +245,7 @@ export function homeSections(ctx: AppContext, playBot: () => void): HomeSections
     },
     stop() {
       stopped = true;
+      offLobby();
       offMine();
       offWatch();
       unfollow();
