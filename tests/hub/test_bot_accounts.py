@@ -9,9 +9,11 @@ import time
 import httpx
 from sqlalchemy import update
 
+from brandubh.hub.live.state import GameState
 from brandubh.store import Store
 from brandubh.store.tables import accounts, ratings
 from services import HubProcess
+from states import A, D, running
 from waiting import wait_for
 from wsclient import Msg, Player, Socket, friend_game, seated
 
@@ -187,3 +189,18 @@ async def test_bots_have_a_leaderboard_of_their_own(hub: HubProcess, database_ur
     assert refused(r) == (400, "bad_field")
     for s in socks.values():
         await s.close()
+
+
+def test_a_bot_accounts_player_object_says_so_and_a_persons_does_not() -> None:
+    plain = running("d1-c1")
+    assert plain.public()["players"]["defenders"] == {"id": D.id, "name": "Dan"}
+    state = plain.evolve(bots=(D.id,))
+    players = state.public()["players"]
+    assert players == {
+        "attackers": {"id": A.id, "name": "Ann"},
+        "defenders": {"id": D.id, "name": "Dan", "bot": True},
+    }
+    # Kept in the game's hash, read back as written.
+    h = {k.encode(): v if isinstance(v, bytes) else v.encode() for k, v in state.fields().items()}
+    assert GameState.from_hash(state.id, h).bots == (D.id,)
+    assert plain.fields()["bots"] == ""
