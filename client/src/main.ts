@@ -46,7 +46,7 @@ const PAGES: Record<RouteName, Mount> = {
   login: (root, ctx) => mountLogin(root, ctx),
   account: (root, ctx) => mountAccount(root, ctx),
   profile: (root, ctx, [id]) => mountProfile(root, ctx, id),
-  leaderboard: (root, ctx, [rs]) => mountLeaderboard(root, ctx, rs || null),
+  leaderboard: (root, ctx, [rs]) => mountLeaderboard(root, ctx, rs || null, new URLSearchParams(location.search).get("bots") === "1"),
   replay: (root, ctx, [id]) => mountReplay(root, ctx, id),
   analysis: (root, ctx) => mountAnalysisBoard(root, ctx, location.search),
   tournaments: (root, ctx) => mountTournaments(root, ctx),

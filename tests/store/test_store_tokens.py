@@ -23,7 +23,7 @@ async def test_a_token_is_made_found_listed_and_revoked(store: Store) -> None:
     assert made.scopes == ("bot:play", "games:read") and made.last_used is None
     assert made.created > 1_700_000_000_000
     assert await store.live_tokens("u_a") == [made]
-    assert await store.token_holder(digest("bdl_one")) == (made, "Ann")
+    assert await store.token_holder(digest("bdl_one")) == (made, "Ann", False)
     assert await store.token_holder(digest("bdl_two")) is None
     await store.token_used("t1")
     used = await store.token_holder(digest("bdl_one"))

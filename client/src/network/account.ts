@@ -57,6 +57,8 @@ export interface Profile {
   name: string;
   since: number;
   leaderboard: boolean;
+  /** a bot account (docs/protocol.md §2.8): plays through the Bot API only */
+  bot: boolean;
   /** the profile is the viewer's own */
   me: boolean;
   ratings: Record<string, RatingInfo>;
@@ -87,6 +89,8 @@ export interface LeaderRow {
   rd: number;
   games: number;
   provisional: boolean;
+  /** true in the bot accounts' list (`?bots=1`) only */
+  bot?: boolean;
 }
 
 export interface Replay {
@@ -126,7 +130,8 @@ export const accountApi = {
   profile: (id: string) => call<Profile>("GET", `/api/players/${enc(id)}`),
   games: (id: string, offset = 0) =>
     call<{ games: GameSummary[]; next: number | null }>("GET", `/api/players/${enc(id)}/games?offset=${offset}`),
-  leaderboard: (ruleset: string) => call<{ ruleset: string; players: LeaderRow[] }>("GET", `/api/leaderboard/${enc(ruleset)}`),
+  leaderboard: (ruleset: string, bots = false) =>
+    call<{ ruleset: string; bots: boolean; players: LeaderRow[] }>("GET", `/api/leaderboard/${enc(ruleset)}${bots ? "?bots=1" : ""}`),
   positions: (game: string) => call<Replay>("GET", `/api/games/${enc(game)}/positions`),
 };
 

@@ -6,6 +6,8 @@ import type { Side } from "../board/notation";
 export interface PlayerInfo {
   id: string;
   name: string;
+  /** present (true) only for a bot account (docs/protocol.md §2.8) */
+  bot?: boolean;
 }
 
 export interface GameResult {

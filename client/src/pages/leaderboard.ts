@@ -1,22 +1,24 @@
 // `/leaderboard` and `/leaderboard/<ruleset>`: the opted-in players with an established
-// rating, best first, one tab per rule set; refreshed every few seconds while open.
+// rating, best first, one tab per rule set; refreshed every few seconds while open. People
+// and bot accounts are listed apart: `?bots=1` shows the bots' own list.
 
 import { type LeaderRow, accountApi, accountErrorText, ratingText } from "../network/account";
 import "../accounts.css";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
 import { RULES, RULESET_ORDER } from "../board/rules";
+import { botTag } from "../panels/bottag";
 
 export const REFRESH_MS = 5000;
 
-export function mountLeaderboard(root: HTMLElement, ctx: AppContext, ruleset: string | null): Unmount {
+export function mountLeaderboard(root: HTMLElement, ctx: AppContext, ruleset: string | null, bots = false): Unmount {
   const known = ruleset === null || !!RULES[ruleset];
   const current = ruleset && RULES[ruleset] ? ruleset : RULESET_ORDER[0];
   const tabs = h(
     "nav",
     { class: "tabs", "aria-label": "Rule sets" },
     ...RULESET_ORDER.map((id) =>
-      h("a", { href: `/leaderboard/${id}`, class: "tab", "data-ruleset": id, "aria-current": known && id === current ? "page" : null, text: RULES[id].title }),
+      h("a", { href: `/leaderboard/${id}${bots ? "?bots=1" : ""}`, class: "tab", "data-ruleset": id, "aria-current": known && id === current ? "page" : null, text: RULES[id].title }),
     ),
   );
   if (!known) {
@@ -33,7 +35,13 @@ export function mountLeaderboard(root: HTMLElement, ctx: AppContext, ruleset: st
     );
     return () => undefined;
   }
-  ctx.setTitle(`Leaderboard · ${RULES[current].title}`);
+  ctx.setTitle(`${bots ? "Bot leaderboard" : "Leaderboard"} · ${RULES[current].title}`);
+  const kinds = h(
+    "nav",
+    { class: "tabs leaderboard-kinds", "aria-label": "People or bots" },
+    h("a", { href: `/leaderboard/${current}`, class: "tab", id: "leaderboard-people", "aria-current": bots ? null : "page", text: "People" }),
+    h("a", { href: `/leaderboard/${current}?bots=1`, class: "tab", id: "leaderboard-bots", "aria-current": bots ? "page" : null, text: "Bots" }),
+  );
   let gone = false;
   const body = h("div", { class: "leaderboard", id: "leaderboard", "data-ruleset": current });
   const status = h("p", { class: "hint", id: "leaderboard-updated", "aria-live": "polite" });
@@ -41,8 +49,14 @@ export function mountLeaderboard(root: HTMLElement, ctx: AppContext, ruleset: st
     h(
       "div",
       { class: "page page-leaderboard" },
-      h("h1", { text: "Leaderboard" }),
-      h("p", { class: "muted", text: "Players who chose to be listed (on their profile page), with an established rating in the rule set. Only rated games between accounts count." }),
+      h("h1", { text: bots ? "Bot leaderboard" : "Leaderboard" }),
+      h("p", {
+        class: "muted",
+        text: bots
+          ? "Bot accounts (programs playing through the Bot API) that chose to be listed, with an established rating in the rule set. People have their own list."
+          : "Players who chose to be listed (on their profile page), with an established rating in the rule set. Only rated games between accounts count. Bot accounts have their own list.",
+      }),
+      kinds,
       tabs,
       h("section", { class: "panel" }, h("h2", { text: RULES[current].title }), body, status),
     ),
@@ -51,7 +65,7 @@ export function mountLeaderboard(root: HTMLElement, ctx: AppContext, ruleset: st
   const render = (rows: LeaderRow[]) => {
     clear(body);
     if (!rows.length) {
-      body.append(h("p", { class: "muted", id: "leaderboard-empty", text: "Nobody is listed in this rule set yet." }));
+      body.append(h("p", { class: "muted", id: "leaderboard-empty", text: bots ? "No bot is listed in this rule set yet." : "Nobody is listed in this rule set yet." }));
       return;
     }
     const tbody = h("tbody");
@@ -61,7 +75,7 @@ export function mountLeaderboard(root: HTMLElement, ctx: AppContext, ruleset: st
           "tr",
           { "data-player": r.id },
           h("td", { class: "rank", text: String(r.rank) }),
-          h("td", {}, h("a", { href: `/u/${r.id}`, text: r.name })),
+          h("td", {}, h("a", { href: `/u/${r.id}`, text: r.name }), r.bot ? botTag() : ""),
           h("td", { class: "rating-value", "data-rating": String(r.rating), text: ratingText(r.rating, r.provisional) }),
           h("td", { text: String(Math.round(r.rd)) }),
           h("td", { text: String(r.games) }),
@@ -72,7 +86,7 @@ export function mountLeaderboard(root: HTMLElement, ctx: AppContext, ruleset: st
       h(
         "table",
         { class: "table" },
-        h("thead", {}, h("tr", {}, h("th", { text: "#" }), h("th", { text: "Player" }), h("th", { text: "Rating" }), h("th", { text: "RD" }), h("th", { text: "Games" }))),
+        h("thead", {}, h("tr", {}, h("th", { text: "#" }), h("th", { text: bots ? "Bot" : "Player" }), h("th", { text: "Rating" }), h("th", { text: "RD" }), h("th", { text: "Games" }))),
         tbody,
       ),
     );
@@ -80,7 +94,7 @@ export function mountLeaderboard(root: HTMLElement, ctx: AppContext, ruleset: st
 
   const refresh = async () => {
     try {
-      const res = await accountApi.leaderboard(current);
+      const res = await accountApi.leaderboard(current, bots);
       if (gone) return;
       render(res.players);
       status.textContent = `Updated ${new Date().toLocaleTimeString("en-GB")}; refreshed every ${REFRESH_MS / 1000} s.`;

@@ -16,6 +16,7 @@ import {
   ratingText,
 } from "../network/account";
 import "../accounts.css";
+import { botTag } from "../panels/bottag";
 import { ratingChart } from "../panels/chart";
 import { movesText } from "../board/notation";
 import type { AppContext, Unmount } from "../context";
@@ -52,9 +53,12 @@ export function mountProfile(root: HTMLElement, ctx: AppContext, playerId: strin
     ctx.setTitle(profile.name);
     clear(page);
     page.append(
-      h("h1", { id: "profile-name", text: profile.name }),
+      h("h1", { id: "profile-name" }, profile.name, profile.bot ? botTag() : ""),
       h("p", { class: "muted", text: `Playing since ${dateText(profile.since)}.` }),
     );
+    if (profile.bot) {
+      page.append(h("p", { class: "muted", id: "profile-bot", text: "A bot account: a program that plays through the Bot API. It is listed on the bots' leaderboard, apart from people." }));
+    }
     if (profile.me) page.append(optIn(profile));
     page.append(ratingsSection(profile), gamesSection(profile));
   }

@@ -7,6 +7,7 @@ import { pieceSvg } from "../board/pieces";
 import { h } from "../dom";
 import { otherSide } from "../logic/status";
 import { type Profile, accountApi, isGuestId, ratingText } from "../network/account";
+import { botTag } from "./bottag";
 import type { State } from "../network/protocol";
 import type { ClockBar } from "./clockbar";
 import type { GameView } from "./gameview";
@@ -103,9 +104,11 @@ export class PlayerBars {
     const name = p ? `${p.name}${mine ? " (you)" : ""}` : state.withdrawn ? "no player" : "waiting for a player";
     // "(you)" is its own part: a phone says it to screen readers only, to keep the room
     // for the name (the status line says which side is yours).
-    bar.name.replaceChildren(p ? p.name : name, p && mine ? h("span", { class: "pbar-you", text: " (you)" }) : "");
-    bar.name.title = `${side === "attackers" ? "Attackers" : "Defenders"}: ${name}`;
     const profile = this.profileOf(p?.id);
+    // A bot account: said by the game's player object, or else by its profile.
+    const bot = !!p && p.id !== "bot" && (p.bot === true || profile?.bot === true);
+    bar.name.replaceChildren(p ? p.name : name, bot ? botTag() : "", p && mine ? h("span", { class: "pbar-you", text: " (you)" }) : "");
+    bar.name.title = `${side === "attackers" ? "Attackers" : "Defenders"}: ${name}${bot ? " (a bot account)" : ""}`;
     // Accounts have a profile page (guests and the bot none): the name leads there.
     if (p && profile && p.id !== "bot") bar.name.setAttribute("href", `/u/${p.id}`);
     else bar.name.removeAttribute("href");

@@ -268,6 +268,7 @@ class Hub:
             hold=clock.hold,
             budgets=SharedBudgets(settings),
             require_verified=self.accounts.require_verified,
+            require_person=self.accounts.require_person,
             heartbeat=self.heartbeat,
             conditionals=self.conditionals,
             chat=self.chat,

@@ -176,6 +176,18 @@ CODES: Final[dict[str, Code]] = {
         400, "that is not a scope a token may have: bot:play, challenge:write, games:read"
     ),
     "too_many_tokens": Code(409, "you have 20 live API tokens, the most you may: revoke one first"),
+    # -- bot accounts (docs/api.md, Becoming a bot) -----------------------------------------
+    "bot_account": Code(
+        403,
+        "this is a bot account: it plays through the Bot API only (challenges), never "
+        "from the site nor in pairings, seeks or tournaments meant for people",
+    ),
+    "already_bot": Code(409, "this account is a bot account already"),
+    "bot_has_rated_games": Code(
+        409,
+        "an account that has played a rated game cannot become a bot: make a new account "
+        "for the bot",
+    ),
     # -- verifying (POST /api/verify: its verdict's "error", answered 200 with "ok": false) --
     "record_invalid": Code(
         400, "the record does not verify: check that it is the whole record, as downloaded"

@@ -2,7 +2,7 @@
 API tokens (docs/storage.md)."""
 
 from brandubh.store import tables
-from brandubh.store.accounts import Account
+from brandubh.store.accounts import Account, Standing, UpgradeRefused
 from brandubh.store.archive import (
     Archived,
     ExportedGame,
@@ -39,9 +39,11 @@ __all__ = [
     "GamesQuery",
     "IdTaken",
     "Seat",
+    "Standing",
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "UpgradeRefused",
     "create_engine",
     "sqlstate",
     "tables",

@@ -1,17 +1,18 @@
-"""Accounts: creating one, its password, its address's confirmation, its settings."""
+"""Accounts: creating one, its password, its address's confirmation, its settings, and
+upgrading one to a bot account."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Literal
 
-from sqlalchemy import BigInteger, literal_column, select, update
+from sqlalchemy import BigInteger, exists, literal_column, select, update
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.sql.elements import ColumnClause
 
 from brandubh.store.base import Base
 from brandubh.store.errors import EmailTaken, IdTaken
-from brandubh.store.tables import accounts
+from brandubh.store.tables import accounts, game_players, games, ratings
 
 # The database's clock in ms, for rows whose time no caller knows (an account's creation).
 _NOW_MS: Final[ColumnClause[int]] = literal_column(
@@ -26,10 +27,26 @@ class Account:
     name: str
     created: int
     leaderboard: bool
+    bot: bool = False  # a bot account (upgrade_to_bot): plays through the Bot API only
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What decides whether an account may play people from a browser: a confirmed address
+    (none recorded counts as confirmed) and not being a bot account."""
+
+    verified: bool
+    bot: bool
+
+
+# Why an upgrade to a bot account was not made (None: it was).
+UpgradeRefused = Literal["no_account", "already_bot", "rated_games"]
 
 
 def _account(row: Any) -> Account:
-    return Account(row.id, row.email, row.name, int(row.created), bool(row.leaderboard))
+    return Account(
+        row.id, row.email, row.name, int(row.created), bool(row.leaderboard), bool(row.bot)
+    )
 
 
 class AccountQueries(Base):
@@ -77,6 +94,7 @@ class AccountQueries(Base):
                         accounts.c.name,
                         accounts.c.created,
                         accounts.c.leaderboard,
+                        accounts.c.bot,
                     ).where(accounts.c.id == account_id)
                 )
             ).first()
@@ -153,3 +171,44 @@ class AccountQueries(Base):
                 accounts.delete().where(accounts.c.id == account_id, accounts.c.verified.is_(False))
             )
         return bool(done.rowcount)
+
+    async def standing(self, account_id: str) -> Standing | None:
+        """Whether the account confirmed its address and whether it is a bot, in one read;
+        None for no such account."""
+        async with self._begin() as conn:
+            row = (
+                await conn.execute(
+                    select(accounts.c.verified, accounts.c.bot).where(accounts.c.id == account_id)
+                )
+            ).first()
+        return Standing(row.verified is not False, bool(row.bot)) if row else None
+
+    async def upgrade_to_bot(self, account_id: str) -> UpgradeRefused | None:
+        """Make the account a bot account for good, only if it has never had a rated game
+        (no rating in any rule set, no rated game archived); None when done, else why not.
+        The account's row is locked first: a rated game archived meanwhile either commits
+        before (and is seen here) or waits for this (its rating rows' keys need the row)."""
+        async with self._begin() as conn:
+            row = (
+                await conn.execute(
+                    select(accounts.c.bot).where(accounts.c.id == account_id).with_for_update()
+                )
+            ).first()
+            if row is None:
+                return "no_account"
+            if row.bot:
+                return "already_bot"
+            rated = await conn.scalar(
+                select(
+                    exists().where(ratings.c.player_id == account_id)
+                    | exists().where(
+                        game_players.c.player_id == account_id,
+                        games.c.id == game_players.c.game_id,
+                        games.c.rated.is_(True),
+                    )
+                )
+            )
+            if rated:
+                return "rated_games"
+            await conn.execute(update(accounts).where(accounts.c.id == account_id).values(bot=True))
+        return None

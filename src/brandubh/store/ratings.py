@@ -84,8 +84,11 @@ class RatingQueries(Base):
                 }
         return out
 
-    async def leaderboard(self, ruleset: str, size: int = LEADERBOARD_SIZE) -> list[dict[str, Any]]:
-        """The opted-in players with a rating that is not provisional, best first."""
+    async def leaderboard(
+        self, ruleset: str, size: int = LEADERBOARD_SIZE, *, bots: bool = False
+    ) -> list[dict[str, Any]]:
+        """The opted-in players with a rating that is not provisional, best first: people
+        only, or with ``bots`` bot accounts only (each list apart from the other)."""
         async with self._begin() as conn:
             rows = (
                 await conn.execute(
@@ -96,6 +99,7 @@ class RatingQueries(Base):
                         ratings.c.games > 0,
                         ratings.c.rd < PROVISIONAL_RD,
                         accounts.c.leaderboard.is_(True),
+                        accounts.c.bot.is_(bots),
                     )
                     .order_by(ratings.c.rating.desc(), ratings.c.player_id)
                     .limit(size)
@@ -106,6 +110,7 @@ class RatingQueries(Base):
                 "rank": rank,
                 "id": row.player_id,
                 "name": row.name,
+                **({"bot": True} if bots else {}),
                 **rating_json(Rating(row.rating, row.rd, row.volatility), int(row.games)),
             }
             for rank, row in enumerate(rows, start=1)

@@ -48,6 +48,9 @@ accounts = Table(
     # Set by a moderator (``brandubh moderation mute``): the account's chat lines are shown
     # to itself only (hub/chat/service.py).
     Column("muted", Boolean, nullable=False, server_default="false"),
+    # A bot account (POST /api/bot/account/upgrade): it plays through the Bot API only, kept
+    # apart from people's pairing, tournaments and leaderboards. Set once, never unset.
+    Column("bot", Boolean, nullable=False, server_default="false"),
 )
 
 # A player's Glicko-2 rating in one rule set, once they have played a rated game in it.

@@ -121,18 +121,18 @@ class TokenQueries(Base):
             )
         return bool(done.rowcount)
 
-    async def token_holder(self, digest: bytes) -> tuple[ApiToken, str] | None:
-        """The live token with this SHA-256 and its account's name; None if there is none
-        (never made, or revoked)."""
+    async def token_holder(self, digest: bytes) -> tuple[ApiToken, str, bool] | None:
+        """The live token with this SHA-256, its account's name and whether that is a bot
+        account; None if there is none (never made, or revoked)."""
         async with self._begin() as conn:
             row = (
                 await conn.execute(
-                    select(*_SHOWN, accounts.c.name.label("account_name"))
+                    select(*_SHOWN, accounts.c.name.label("account_name"), accounts.c.bot)
                     .join(accounts, accounts.c.id == api_tokens.c.account_id)
                     .where(api_tokens.c.hash == digest, api_tokens.c.revoked.is_(None))
                 )
             ).first()
-        return (_token(row), str(row.account_name)) if row else None
+        return (_token(row), str(row.account_name), bool(row.bot)) if row else None
 
     async def token_used(self, token_id: str) -> None:
         """Note that a token was used now (the database's clock)."""

@@ -35,7 +35,7 @@ from brandubh.hub.errors import Refusal, verification_required
 from brandubh.hub.live import Player
 from brandubh.hub.messages import frames
 from brandubh.hub.redis import Scripts, keys
-from brandubh.store import Account, EmailTaken, IdTaken, Store, StoreUnavailable
+from brandubh.store import Account, EmailTaken, IdTaken, Standing, Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -295,6 +295,34 @@ class Accounts:
         a seek, a pairing, a game against a person and the leaderboards ask first."""
         if not await self.is_verified(account_id):
             raise verification_required()
+
+    async def standing(self, account_id: str) -> Standing | None:
+        """Whether the account confirmed its address and is a bot (None: no account)."""
+        async with reachable():
+            return await self.store.standing(account_id)
+
+    async def require_person(self, account_id: str, *, verified: bool = True) -> None:
+        """Refuse a bot account (``bot_account``) and, with ``verified``, an address not
+        confirmed (``verification_required``), in one read: what the site asks before a
+        seek, a pairing, a game or a tournament. A guest (no account) passes unless
+        ``verified``."""
+        standing = await self.standing(account_id)
+        if standing is not None and standing.bot:
+            raise Refusal("bot_account")
+        if verified and (standing is None or not standing.verified):
+            raise verification_required()
+
+    async def upgrade_to_bot(self, account_id: str) -> None:
+        """Make the account a bot account for good (``POST /api/bot/account/upgrade``):
+        ``already_bot``, or ``bot_has_rated_games`` when it ever had a rated game."""
+        async with reachable():
+            refused = await self.store.upgrade_to_bot(account_id)
+        if refused == "no_account":
+            raise Refusal("not_found", f"there is no account {account_id} to upgrade")
+        if refused == "already_bot":
+            raise Refusal("already_bot")
+        if refused == "rated_games":
+            raise Refusal("bot_has_rated_games")
 
     async def mark_verified(self, account_id: str, email: str) -> bool:
         """Mark the address confirmed if it is still the account's; whether it was."""

@@ -1,4 +1,4 @@
-"""The Bot API's games (docs/protocol.md §2.8, docs/api.md): a program playing an
+"""The Bot API's games (docs/protocol.md §2.9, docs/api.md): a program playing an
 account's games over HTTP with a ``bot:play`` token. A bot's move is a move like any
 other: stamped, committed once through ``GameService``, fanned out, judged by the same
 deadlines; its stream follows the game as a websocket does (``wire.Subscription``)."""

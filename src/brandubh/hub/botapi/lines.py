@@ -1,4 +1,4 @@
-"""The Bot API's game stream as lines (docs/protocol.md §2.8): each frame a game's
+"""The Bot API's game stream as lines (docs/protocol.md §2.9): each frame a game's
 subscription sends, decoded into its NDJSON line, or into nothing when a bot need not
 see it (presence, watcher counts, notices); pure."""
 

@@ -1,4 +1,4 @@
-"""The Bot API's game actions (docs/protocol.md §2.8): each through the same services as
+"""The Bot API's game actions (docs/protocol.md §2.9): each through the same services as
 a websocket's message (``GameService``'s changes, the chat), with a message id derived
 from the token, the game and the action (lines.move_id), so a request sent again is
 applied once and answered the same."""

@@ -178,6 +178,7 @@ async def profile(request: Request) -> Response:
             "name": account.name,
             "since": account.created,
             "leaderboard": account.leaderboard,
+            "bot": account.bot,
             "me": session is not None and session.player.id == account.id,
             "ratings": ratings,
         }
@@ -201,10 +202,15 @@ async def leaderboard(request: Request) -> Response:
     ruleset = request.path_params["ruleset"]
     if ruleset not in RULESETS:
         raise Refusal("not_found", f"there is no rule set {ruleset}")
+    which = request.query_params.get("bots", "0")
+    if which not in ("0", "1"):
+        raise Refusal("bad_field", "bots must be 1 (the bot accounts' list) or 0 (people's)")
+    bots = which == "1"
     async with reachable():
-        players = await web.rater.leaderboard(ruleset)
+        players = await web.rater.leaderboard(ruleset, bots=bots)
     return JSONResponse(
-        {"ruleset": ruleset, "players": players}, headers={"Cache-Control": "no-store"}
+        {"ruleset": ruleset, "bots": bots, "players": players},
+        headers={"Cache-Control": "no-store"},
     )
 
 

@@ -1,4 +1,4 @@
-"""The Bot API's game routes (docs/protocol.md §2.8, docs/api.md "Playing as a bot"): a
+"""The Bot API's game routes (docs/protocol.md §2.9, docs/api.md "Playing as a bot"): a
 program plays its account's games with a ``bot:play`` token (``Authorization: Bearer``
 only, as every token route): the game's stream, and its moves and other actions, each
 through the websockets' services (hub/botapi/)."""

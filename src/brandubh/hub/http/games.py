@@ -116,14 +116,14 @@ async def me(request: Request) -> Response:
 
 
 async def require_account(web: Services, session: Session | None) -> Session:
-    """Games against people need a confirmed account's session (the bot needs none). A
-    newcomer seated from an invitation is told to confirm, whether or not its sign-up made
-    an account (docs/accounts.md)."""
+    """Games against people need a confirmed account's session (the bot needs none), not a
+    bot account's (``bot_account``). A newcomer seated from an invitation is told to
+    confirm, whether or not its sign-up made an account (docs/accounts.md)."""
     if session is not None and session.pending:
         raise verification_required()
     if session is None or not session.account:
         raise Refusal("account_required")
-    await web.accounts.require_verified(session.player.id)
+    await web.accounts.require_person(session.player.id)
     return session
 
 
@@ -151,8 +151,11 @@ async def create_game(request: Request) -> Response:
         raise Refusal("bad_field", "invitee must be a player id (from their profile), or absent")
     if (match or invitee) and opponent != "friend":
         raise Refusal("bad_field", "match and invitee are for games against a person")
+    session = await session_of(request, web.sessions)
     if opponent == "friend":
-        await require_account(web, await session_of(request, web.sessions))
+        await require_account(web, session)
+    elif session is not None and session.account:  # a bot account plays no game from here
+        await web.accounts.require_person(session.player.id, verified=False)
     player, token, guest = await player_for(web, request)
     match_id = "m" + secrets.token_urlsafe(8) if match else ""
     state, invite = await web.games.create(

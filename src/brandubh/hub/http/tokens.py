@@ -1,8 +1,9 @@
 """HTTP routes of personal API tokens (docs/api.md, docs/protocol.md §2.6): the account
 page's three (create, list, revoke), which take the browser's session cookie and never a
-token, and the token routes, ``GET /api/account`` and ``GET /api/account/games``
-(``games:read``), which take a bearer token and never a cookie: a token is no session, and
-a cookie opens no token route (nothing there for another site to forge)."""
+token, and the token routes, ``GET /api/account``, ``GET /api/account/games``
+(``games:read``) and ``POST /api/bot/account/upgrade`` (``bot:play``), which take a bearer
+token and never a cookie: a token is no session, and a cookie opens no token route (nothing
+there for another site to forge)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from brandubh.hub.errors import Refusal
 from brandubh.hub.http.base import account_session, check_cross_site, read_json, services
 from brandubh.hub.http.web import games_of
+from brandubh.hub.live import mygames
 from brandubh.hub.tokens import Bearer, check_name, check_scopes
 from brandubh.store import ApiToken
 
@@ -69,7 +72,12 @@ async def bearer(request: Request, scope: str | None = None) -> Bearer:
 async def token_account(request: Request) -> Response:
     holder = await bearer(request)
     return JSONResponse(
-        {"id": holder.account_id, "name": holder.name, "bot": False, "scopes": list(holder.scopes)},
+        {
+            "id": holder.account_id,
+            "name": holder.name,
+            "bot": holder.bot,
+            "scopes": list(holder.scopes),
+        },
         headers=NO_STORE,
     )
 
@@ -79,9 +87,30 @@ async def token_games(request: Request) -> Response:
     return await games_of(services(request), holder.account_id)
 
 
+async def upgrade_to_bot(request: Request) -> Response:
+    """Make the token's account a bot account, for good (docs/api.md, Becoming a bot)."""
+    web = services(request)
+    holder = await bearer(request, "bot:play")
+    if holder.bot:
+        raise Refusal("already_bot")
+    # A rated game in progress would be rated after the upgrade: it counts as played.
+    playing = await mygames.playing(web.redis, web.games.load, holder.account_id)
+    if any(card["rated"] for card in playing):
+        raise Refusal(
+            "bot_has_rated_games",
+            "this account is playing a rated game: an account that has played a rated game "
+            "cannot become a bot (make a new account for the bot)",
+        )
+    await web.accounts.upgrade_to_bot(holder.account_id)
+    return JSONResponse(
+        {"id": holder.account_id, "name": holder.name, "bot": True}, headers=NO_STORE
+    )
+
+
 ROUTES: Final = (
     Route("/api/account", token_account),
     Route("/api/account/games", token_games),
+    Route("/api/bot/account/upgrade", upgrade_to_bot, methods=["POST"]),
     Route("/api/account/tokens", create_token, methods=["POST"]),
     Route("/api/account/tokens", list_tokens),
     Route("/api/account/tokens/{token_id}", revoke_token, methods=["DELETE"]),

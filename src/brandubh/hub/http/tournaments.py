@@ -36,16 +36,18 @@ def tournaments_of(request: Request) -> TournamentService:
 
 
 async def confirmed(request: Request) -> Session:
-    """Creating and joining need an account with a confirmed address."""
+    """Creating and joining need an account with a confirmed address, a person's: a bot
+    account is refused (``bot_account``)."""
     web = services(request)
     session = await session_of(request, web.sessions)
-    if (
-        session is None
-        or not session.account
-        or session.pending
-        or not await web.accounts.is_verified(session.player.id)
-    ):
-        raise Refusal("not_allowed", "tournaments are for accounts with a confirmed email address")
+    refused = Refusal("not_allowed", "tournaments are for accounts with a confirmed email address")
+    if session is None or not session.account or session.pending:
+        raise refused
+    standing = await web.accounts.standing(session.player.id)
+    if standing is not None and standing.bot:
+        raise Refusal("bot_account", "tournaments are for people: a bot account cannot join one")
+    if standing is None or not standing.verified:
+        raise refused
     return session
 
 

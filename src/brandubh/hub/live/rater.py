@@ -148,6 +148,7 @@ class Rater:
         page (None at the end)."""
         return await self.store.player_games(player_id, offset, limit)
 
-    async def leaderboard(self, ruleset: str) -> list[dict[str, object]]:
-        """The opted-in players with a non-provisional rating, best first."""
-        return await self.store.leaderboard(ruleset)
+    async def leaderboard(self, ruleset: str, *, bots: bool = False) -> list[dict[str, object]]:
+        """The opted-in players with a non-provisional rating, best first: people, or with
+        ``bots`` the bot accounts (a list of their own)."""
+        return await self.store.leaderboard(ruleset, bots=bots)

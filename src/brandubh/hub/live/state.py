@@ -103,6 +103,10 @@ class GameState:
     origin: str = ""  # one of ORIGINS; "" in games created before it was stored
     tournament: str = ""  # the tournament this game is of (every game of its matches too)
     rematch_declined: MaybeSide = ""  # the side that declined the other's rematch offer
+    # The players that are bot accounts (docs/api.md), set once when the game is made by
+    # the path that seats one (the Bot API's challenges): their player objects say
+    # ``"bot": true``. Part of the terms, so no move pays for it.
+    bots: tuple[str, ...] = ()
     # A bot game: a digest of the client address that created it (games.client_source),
     # so that the bot's turns are shared fairly between addresses too (bot_turns.py).
     source: str = ""
@@ -169,6 +173,7 @@ class GameState:
             origin=s("origin"),
             tournament=s("tournament"),
             rematch_declined=_side(s("rematch_declined")),
+            bots=tuple(s("bots").split()),
             source=s("source"),
             recent=_recent(h.get(b"snap", b""), counts),
             legacy=legacy and counts is not None,
@@ -307,9 +312,18 @@ class GameState:
         terms = self.terms
         if terms is None:
 
-            def who(pid: str) -> dict[str, str] | None:
+            def who(pid: str) -> dict[str, object] | None:
                 p = self.player(pid)
-                return {"id": p.id, "name": p.name} if p else None
+                if p is None:
+                    return None
+                return (
+                    {"id": p.id, "name": p.name, "bot": True}
+                    if p.id in self.bots
+                    else {
+                        "id": p.id,
+                        "name": p.name,
+                    }
+                )
 
             terms = {
                 "id": self.id,
@@ -353,6 +367,7 @@ _STATIC: Final = frozenset(
         "match_no",
         "origin",
         "tournament",
+        "bots",
     }
 )
 
@@ -422,4 +437,5 @@ _FIELD: Final[dict[str, Callable[[GameState], str | bytes]]] = {
     "origin": lambda s: s.origin,
     "tournament": lambda s: s.tournament,
     "source": lambda s: s.source,
+    "bots": lambda s: " ".join(s.bots),
 }

@@ -35,6 +35,7 @@ class Bearer:
     name: str
     token_id: str
     scopes: tuple[str, ...]
+    bot: bool = False  # a bot account's token (when the token was resolved)
 
 
 class ApiTokens:
@@ -79,7 +80,7 @@ class ApiTokens:
             found = await self.store.token_holder(digest_of(text))
         if found is None:
             raise Refusal("token_invalid", "this token is unknown or revoked")
-        token, name = found
+        token, name, bot = found
         await self._count(token.id)
         if scope is not None and scope not in token.scopes:
             raise Refusal(
@@ -91,7 +92,7 @@ class ApiTokens:
                 await self.store.token_used(token.id)
             except StoreUnavailable as exc:  # bookkeeping: the request is still good
                 log.warning("a token's last use was not noted: %s", exc.detail)
-        return Bearer(token.account_id, name, token.id, token.scopes)
+        return Bearer(token.account_id, name, token.id, token.scopes, bot)
 
     async def _count(self, token_id: str) -> None:
         """Count a request of this token in its window, or RateLimited (nothing counted)."""

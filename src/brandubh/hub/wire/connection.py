@@ -24,7 +24,7 @@ import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
 from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
@@ -70,6 +70,12 @@ SESSION_CHECK_S: Final = 1.0
 SESSION_RENEW_S: Final = 0.5
 
 
+class PersonCheck(Protocol):
+    """Accounts.require_person: a bot account refused, and an unconfirmed one if asked."""
+
+    def __call__(self, account_id: str, *, verified: bool = True) -> Awaitable[None]: ...
+
+
 @dataclass(frozen=True)
 class Services:
     """Exactly what a socket uses, given by the composition root (app.py)."""
@@ -89,6 +95,8 @@ class Services:
     budgets: SharedBudgets
     # Refuses (verification_required) unless the account confirmed its address.
     require_verified: Callable[[str], Awaitable[None]]
+    # Refuses a bot account (bot_account), then (with verified) an address not confirmed.
+    require_person: PersonCheck
     heartbeat: Heartbeat
     conditionals: Conditionals  # each player's own conditional moves (live/conditional.py)
     chat: ChatService

@@ -182,6 +182,8 @@ async def act_on_game(conn: Connection, player: Player, msg: GameAction, receive
             # A newcomer plays only the game it was invited to (and the bot) until it confirms.
             if conn.pending and (await games.load(msg.game)).opponent == "friend":
                 raise verification_required()
+            if conn.account:  # a bot account starts no game from the site, rematches included
+                await conn.services.require_person(player.id, verified=False)
             outcome, next_game = await games.rematch(player.id, msg.game)
             conn.send(frames.ack(msg.id, "rematch", game=msg.game, outcome=outcome, next=next_game))
             return
@@ -246,12 +248,13 @@ def _account_player(conn: Connection) -> Player:
 
 async def act_in_lobby(conn: Connection, player: Player, msg: LobbyAction) -> None:
     """A seek, a pairing or a match's sides; a new seek or pairing needs a confirmed
-    address (``verification_required``)."""
+    address (``verification_required``) and a person (``bot_account``: bots play through
+    the Bot API's challenges only)."""
     services = conn.services
     lobby = services.lobby
     match msg:
         case Seek():
-            await services.require_verified(player.id)
+            await services.require_person(player.id)
             seek_id = await lobby.open_seek(
                 player, msg.ruleset, msg.move_time, msg.rated, msg.match, conn.id
             )
@@ -261,11 +264,11 @@ async def act_in_lobby(conn: Connection, player: Player, msg: LobbyAction) -> No
             await lobby.cancel_seek(player, msg.seek)
             conn.send(frames.ack(msg.id, "cancel_seek"))
         case AcceptSeek():
-            await services.require_verified(player.id)
+            await services.require_person(player.id)
             pairing = await lobby.accept_seek(player, msg.seek)
             conn.send(frames.ack(msg.id, "accept_seek", game=pairing.game))
         case Quick():
-            await services.require_verified(player.id)
+            await services.require_person(player.id)
             pairs = await lobby.quick(player, msg.ruleset, msg.move_time, conn.id)
             conn.lobby_player = player
             conn.send(frames.ack(msg.id, "quick", game=pairs[0].game if pairs else None))
