@@ -358,3 +358,23 @@ async def test_a_stream_ended_by_a_hub_stop_resumes_on_another_hub(
         stream = await Stream(bot, game, since=full["n"]).open()
         line = await stream.until("gameState")
         assert line["n"] == full["n"] + 1 and line["event"]["move"] == QUICK_ESCAPE[0]
+
+
+async def test_the_bot_accepts_a_draw_once(hub: HubProcess) -> None:
+    game, _alice, bob, sock, _side = await person_and_bot(hub)
+    async with bot_of(hub, bob) as bot:
+        stream = await Stream(bot, game).open()
+        await stream.until("gameFull")
+        await sock.send({"t": "offer_draw", "game": game, "id": "d1"})
+        offer = await stream.until("gameState")
+        assert offer["event"]["kind"] == "draw_offer" and offer["state"]["draw_offer"]
+        r = await bot.post(f"/api/bot/game/{game}/draw/yes")
+        assert r.status_code == 200, r.text
+        agreed = await stream.until("gameState")
+        assert agreed["n"] == r.json()["n"] and agreed["event"]["kind"] == "draw_agreed"
+        assert agreed["state"]["result"] == {"winner": None, "reason": "draw_agreed"}
+        assert await stream.next() is None
+        # Sent again (the answer lost): the same answer, nothing more.
+        again = await bot.post(f"/api/bot/game/{game}/draw/yes")
+        assert again.status_code == 200 and again.json() == r.json(), again.text
+        assert (await sock.event(r.json()["n"]))["kind"] == "draw_agreed"

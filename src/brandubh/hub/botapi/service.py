@@ -107,7 +107,9 @@ class BotGames:
         games = self.services.games
         state = await self.game_of(player_id, game_id)
         side = state.side_of(player_id)
-        offered = bool(state.draw_offer) and state.draw_offer != side
+        # Over (perhaps by this very answer, sent again): answered, so that a resend finds
+        # its ack (the ply an acceptance ends the game at is the ply it was sent at).
+        offered = state.status == "ended" or (bool(state.draw_offer) and state.draw_offer != side)
         what = f"draw-{'yes' if yes else 'no'}-{'answer' if offered else 'offer'}:{state.ply}"
         msg_id = move_id(token_id, game_id, what)
         if yes and not offered:
