@@ -11,30 +11,13 @@ from typing import Any
 
 import httpx
 import pytest
+from api_tokens import bearer, error_of, make_token
 
 from brandubh.hub.tokens import SCOPES as SERVER
 from services import HubProcess
 from wsclient import Msg, Player
 
 SCOPES = ["bot:play", "challenge:write", "games:read"]
-
-
-def error_of(r: httpx.Response) -> str:
-    return str(r.json()["error"])
-
-
-async def make_token(p: Player, name: str = "engine", scopes: list[str] | None = None) -> Msg:
-    r = await p.http.post(
-        "/api/account/tokens", json={"name": name, "scopes": scopes or ["games:read"]}
-    )
-    assert r.status_code == 201, r.text
-    made: Msg = r.json()
-    return made
-
-
-def bearer(hub: HubProcess, token: str) -> httpx.AsyncClient:
-    """A program's client: the token in its header, no cookie, no Origin."""
-    return httpx.AsyncClient(base_url=hub.url, headers={"Authorization": f"Bearer {token}"})
 
 
 async def listed(p: Player) -> list[Msg]:

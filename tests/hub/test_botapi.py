@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import msgpack
-from test_api_tokens import bearer, error_of, make_token
+from api_tokens import bearer, error_of, make_token
 
 from brandubh.hub.botapi import line_of, move_id
 from brandubh.hub.messages import frames
