@@ -1,7 +1,6 @@
 // `/`: three ways to play at the top — the bot, a friend, quick pairing — with good
 // defaults (Nielsen rules, three minutes a move); the rule set and the time below them,
-// the rule sets folded away with one plain sentence each; a board beside them. Below: your
-// games, the tournaments and games to watch (panels/homesections.ts), then three short panels.
+// the rule sets folded away with one plain sentence each; a board beside them.
 
 import { confirmFirst, isNewcomer } from "../network/account";
 import { ApiError, api, type RulesetInfo } from "../network/api";
@@ -12,7 +11,7 @@ import { invitePanel } from "../panels/invite";
 import { LIVE_UNDER_S } from "../logic/lobby";
 import { START_POSITION, parsePosition } from "../board/notation";
 import { RULES, RULESET_ORDER } from "../board/rules";
-import { homeSections } from "../panels/homesections";
+import { formatName, termsLine, tournamentApi, whenText } from "../logic/tournament";
 import { durationText } from "../logic/status";
 
 const BOT_LEVEL_NAMES = ["beginner", "casual player", "improver", "club player", "strong club player"];
@@ -164,7 +163,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   );
   const below = h(
     "div",
-    { class: "home-below", id: "home-below" },
+    { class: "home-below" },
     h(
       "section",
       { class: "panel" },
@@ -184,11 +183,25 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
       h("p", {}, ...RULESET_ORDER.flatMap((id, i) => [i ? " · " : "", h("a", { href: `/rules/${id}`, text: RULES[id].title })])),
     ),
   );
-  // Below the ways to play: your games, the tournaments and games to watch (panels/
-  // homesections.ts), drawn at once in room kept from the first paint; the panels follow.
-  const live = homeSections(ctx, () => void start("bot"));
-  root.append(h("div", { class: "page page-home page-home2" }, hero, live.el, below));
-  live.reserve();
+  // The next tournament, if any, in a line at the very end: its coming moves nothing.
+  const event = h("p", { class: "home-tournament", id: "home-tournament", hidden: true });
+  root.append(h("div", { class: "page page-home page-home2" }, hero, below, event));
+  void tournamentApi
+    .list()
+    .then((lists) => {
+      const next = lists.running.find((t) => t.format === "arena") ?? lists.running[0] ?? lists.upcoming[0];
+      if (!next || !event.isConnected) return;
+      const when = next.status === "upcoming" ? `starts ${whenText(next.starts_at)}` : next.format === "arena" ? "on now" : "running";
+      event.append(
+        h("span", { class: "tag tag-format tag-" + next.format, text: formatName(next.format) }),
+        " ",
+        h("a", { href: `/t/${encodeURIComponent(next.id)}`, id: "home-tournament-link", text: next.name }),
+        ` — ${termsLine(next)}, ${when}. `,
+        h("a", { href: "/tournaments", text: "All tournaments →" }),
+      );
+      event.hidden = false;
+    })
+    .catch(() => undefined);
 
   function chosenRuleset(): string {
     return String(new FormData(settings).get("ruleset") ?? DEFAULT_RULESET);
@@ -308,6 +321,5 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   return () => {
     // The game page follows the same game next: keep it followed (no unwatch/watch churn).
     unsubscribe?.();
-    live.stop();
   };
 }
