@@ -6,7 +6,7 @@ through the websockets' services (hub/botapi/)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Final
+from typing import Final, Literal
 
 import anyio
 from starlette.requests import Request
@@ -83,18 +83,20 @@ async def move(request: Request) -> Response:
 
 
 async def resign(request: Request) -> Response:
-    bots = _bots(request)
-    with bots.stamped():
-        holder = await _holder(request)
-        n = await bots.resign(holder.token_id, holder.account_id, request.path_params["game_id"])
-    return _ok(n)
+    return await _game_action(request, "resign")
 
 
 async def abort(request: Request) -> Response:
+    return await _game_action(request, "abort")
+
+
+async def _game_action(request: Request, action: Literal["resign", "abort"]) -> Response:
+    """A stamped action that names only the game (resign, abort)."""
     bots = _bots(request)
     with bots.stamped():
         holder = await _holder(request)
-        n = await bots.abort(holder.token_id, holder.account_id, request.path_params["game_id"])
+        act = bots.resign if action == "resign" else bots.abort
+        n = await act(holder.token_id, holder.account_id, request.path_params["game_id"])
     return _ok(n)
 
 
