@@ -23,6 +23,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
@@ -58,8 +59,12 @@ def end_with_parent(parent: int) -> None:
     """
     die_with_parent(parent, signal.SIGKILL)
     # Ctrl-C in a terminal signals the whole group: the hub stops this pool itself, and a
-    # search interrupted here would only print a traceback.
+    # search interrupted here would only print a traceback. (SIGINT came blocked from
+    # the parent, sigint_held_back, so none arrived before this point; one pending now is
+    # dropped as the disposition becomes "ignore".)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -69,6 +74,24 @@ def end_with_parent(parent: int) -> None:
     if os.getppid() != parent:
         os._exit(0)
     threading.Thread(target=watch, name="parent watchdog", daemon=True).start()
+
+
+@contextlib.contextmanager
+def sigint_held_back() -> Iterator[None]:
+    """Block SIGINT in this thread while it spawns pool processes, which inherit the mask.
+
+    A spawned worker imports for a few hundred milliseconds before its initializer can
+    ignore SIGINT; a terminal's Ctrl-C in that window killed it (a broken pool and a
+    traceback). The hub itself still gets the signal: other threads do not block it.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def whom_of(state: GameState) -> set[str]:
@@ -213,9 +236,11 @@ class BotWorker:
             seed = await games.seed(game_id)
             snapshot = state.snapshot()
             loop = asyncio.get_running_loop()
-            text = await loop.run_in_executor(
-                self.pool(), think, snapshot, seed, game_id, max(1, state.bot_level)
-            )
+            with sigint_held_back():  # submit spawns the pool's processes as needed
+                thought = loop.run_in_executor(
+                    self.pool(), think, snapshot, seed, game_id, max(1, state.bot_level)
+                )
+            text = await thought
         except Exception:
             log.exception("the bot failed to think in %s; its turn goes back to the queue", game_id)
             return
