@@ -48,20 +48,13 @@ def waiting(**fields: object) -> object:
 
 
 def test_terms_and_their_defaults() -> None:
-    assert records.parse_terms({}, PERSON, OTHER) == Terms("nielsen", 300, True, "random")
-    assert records.parse_terms({}, BOT, BOT2).rated is True
-    # A person and a bot account: casual unless asked, and never rated.
-    assert records.parse_terms({}, PERSON, BOT).rated is False
-    assert records.parse_terms({}, BOT, PERSON).rated is False
-    assert code_of(lambda: records.parse_terms({"rated": True}, PERSON, BOT)) == "bad_field"
+    assert records.parse_terms({}) == Terms("nielsen", 300, True, "random")
     terms = records.parse_terms(
-        {"ruleset": "walker", "move_time": 3600, "rated": False, "side": "defenders"},
-        PERSON,
-        OTHER,
+        {"ruleset": "walker", "move_time": 3600, "rated": False, "side": "defenders"}
     )
     assert terms == Terms("walker", 3600, False, "defenders")
     assert terms.creator_side == "defenders"
-    assert records.parse_terms({"side": "random"}, PERSON, OTHER).creator_side == ""
+    assert records.parse_terms({"side": "random"}).creator_side == ""
     for bad in (
         {"ruleset": 1},
         {"ruleset": "chess"},
@@ -72,7 +65,7 @@ def test_terms_and_their_defaults() -> None:
         {"rated": 1},
         {"invitee": "x"},
     ):
-        assert code_of(lambda b=bad: records.parse_terms(b, PERSON, OTHER)) == "bad_field", bad
+        assert code_of(lambda b=bad: records.parse_terms(b)) == "bad_field", bad
 
 
 def test_who_may_challenge_whom() -> None:

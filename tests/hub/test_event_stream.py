@@ -147,7 +147,7 @@ async def test_a_bot_account_plays_a_whole_game_it_was_challenged_to(hub: HubPro
     events = await EventReader(api).open()
     made = await challenge(person.http, bot.id, side="attackers")
     assert made["to"] == {"id": bot.id, "name": "Knotwork Engine", "bot": True}
-    assert made["rated"] is False
+    assert made["rated"] is True
     assert await events.next() == {"type": "challenge", "challenge": made}
     game = made["id"]
     await accepted(api, game)  # the bot accepts with its token (bot:play)
