@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 from api_tokens import error_of
 from challenge_clients import bot_account, token_client
 
@@ -40,6 +41,7 @@ async def frame_of(sock: Socket, kind: str, game: str) -> Msg:
     return await sock.seen_or_next(lambda m: m["t"] == kind and m["challenge"]["id"] == game)
 
 
+@pytest.mark.cluster
 async def test_a_person_challenges_a_person_who_accepts(hub: HubProcess) -> None:
     ann, ben = await two_people(hub)
     ann_sock, ben_sock = await ann.connect(), await ben.connect()

@@ -11,6 +11,7 @@ import signal
 from typing import Any
 
 import httpx
+import pytest
 from api_tokens import error_of
 from challenge_clients import EventReader, bot_account, token_client
 
@@ -90,6 +91,7 @@ async def test_the_opening_lines_then_the_live_ones(hub: HubProcess) -> None:
     await ann_api.aclose()
 
 
+@pytest.mark.cluster
 async def test_a_challenge_made_on_one_hub_reaches_a_stream_on_another(
     hub: HubProcess, hub2: HubProcess
 ) -> None:
