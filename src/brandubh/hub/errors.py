@@ -200,6 +200,16 @@ CODES: Final[dict[str, Code]] = {
         "this game's rule set has no rules string in OpenTafl notation: only nielsen and "
         "walker have one (docs/otep.md)",
     ),
+    "otn_invalid": Code(
+        400,
+        "the text is not OpenTafl notation that replays: the message names the line, the "
+        "move and why",
+    ),
+    "otn_unsupported": Code(
+        400,
+        "valid OpenTafl notation that our rule sets cannot play: only nielsen's and walker's "
+        "rules have an OTN rules string (docs/otep.md)",
+    ),
     "export_invalid": Code(
         400, "the tournament export does not verify: check that it is the whole export"
     ),

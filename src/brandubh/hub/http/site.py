@@ -28,6 +28,7 @@ from brandubh.hub.http import (
     exports,
     games,
     mail,
+    otnimport,
     tokens,
     web,
 )
@@ -63,6 +64,7 @@ def routes(static: Path, tournaments: bool = True) -> list[BaseRoute]:
         *chat.ROUTES,
         *explorer.ROUTES,
         *analysis.ROUTES,
+        *otnimport.ROUTES,
         *(tournaments_routes.ROUTES if tournaments else ()),
         *games.ROUTES,
         *web.ROUTES,
