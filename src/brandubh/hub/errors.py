@@ -57,6 +57,10 @@ CODES: Final[dict[str, Code]] = {
     # -- following games -------------------------------------------------------------------
     "not_found": Code(404, "there is nothing by that id"),
     "too_many_games": Code(400, "this socket follows as many games as it may"),
+    # Only a Bot API game stream's last line (docs/protocol.md §2.9): no request answers it.
+    "too_slow": Code(
+        400, "the stream's reader fell too far behind: open it again with since=<the last n>"
+    ),
     "not_watching": Code(400, "this socket does not follow that game"),
     # -- playing ---------------------------------------------------------------------------
     "game_not_active": Code(400, "the game is not running: no moves now"),
