@@ -115,7 +115,8 @@ class GameStream:
                     yield line.text
                 if line.final:
                     return
-            if time.monotonic() - renewed >= PRESENCE_RENEW_S:
+            # (Not once it has fallen behind: its entry is gone, and stays gone.)
+            if self._open and time.monotonic() - renewed >= PRESENCE_RENEW_S:
                 renewed = time.monotonic()
                 with contextlib.suppress(*UNREACHABLE):  # renewed again at the next turn
                     await self._sub.renew()
