@@ -1,0 +1,61 @@
+"""Helpers of the bridge's tests: the command lines of a real ``brandubh engine`` and of tiny
+misbehaving OTEP engines (scripts written to a folder), and a bridge's settings."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from brandubh.bridge import AcceptRules, BridgeConfig
+from wsclient import Player
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+# Each misbehaving engine says hello, reads lines, and on ``play`` does its one wrong thing.
+_BAD = """\
+import sys
+print("hello", flush=True)
+for line in sys.stdin:
+    if line.startswith("play"):
+        {act}
+"""
+BAD_ENGINES = {
+    "crash": "sys.exit(3)",
+    "illegal": 'print("move a1-a2", flush=True)',  # a corner: no piece stands there
+    "garbage": 'print("move hello-world", flush=True)',
+    "silent": "pass",
+}
+
+
+def env_with_src() -> dict[str, str]:
+    """This environment, with the worktree's sources first on PYTHONPATH."""
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+
+
+async def token_of(p: Player, scopes: list[str]) -> str:
+    """A new personal API token of ``p``'s account with ``scopes``: its text."""
+    r = await p.http.post("/api/account/tokens", json={"name": "bridge", "scopes": scopes})
+    assert r.status_code == 201, r.text
+    return str(r.json()["token"])
+
+
+def real_engine(level: int = 1) -> tuple[str, ...]:
+    """Our own engine at a low level, so that games are quick."""
+    return (sys.executable, "-m", "brandubh", "engine", "--level", str(level))
+
+
+def bad_engine(folder: Path, kind: str) -> tuple[str, ...]:
+    """The command line of the misbehaving engine ``kind`` (BAD_ENGINES), written to ``folder``."""
+    path = folder / f"{kind}_engine.py"
+    path.write_text(_BAD.format(act=BAD_ENGINES[kind]))
+    return (sys.executable, str(path))
+
+
+def config_for(url: str, token: str, engine: tuple[str, ...], **accept: object) -> BridgeConfig:
+    """A bridge's settings for a test: the site, the token, the engine, the accept rules."""
+    rules = AcceptRules(**accept)  # type: ignore[arg-type]
+    return BridgeConfig(url=url, token=token, engine=engine, accept=rules)
