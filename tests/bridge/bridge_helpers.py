@@ -4,10 +4,14 @@ misbehaving OTEP engines (scripts written to a folder), and a bridge's settings.
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
+import threading
 from pathlib import Path
 
 from brandubh.bridge import AcceptRules, BridgeConfig
+from waiting import wait_for_sync
 from wsclient import Player
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -59,3 +63,51 @@ def config_for(url: str, token: str, engine: tuple[str, ...], **accept: object) 
     """A bridge's settings for a test: the site, the token, the engine, the accept rules."""
     rules = AcceptRules(**accept)  # type: ignore[arg-type]
     return BridgeConfig(url=url, token=token, engine=engine, accept=rules)
+
+
+class BridgeProcess:
+    """``python -m brandubh engine-bridge`` as a child process, its log (stderr) kept."""
+
+    def __init__(self, args: list[str], token: str | None) -> None:
+        env = env_with_src()
+        env.pop("BRANDUBH_TOKEN", None)
+        if token is not None:
+            env["BRANDUBH_TOKEN"] = token
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "brandubh", "engine-bridge", *args],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.log: list[str] = []
+        threading.Thread(target=self._drain, daemon=True).start()
+
+    def _drain(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.log.append(line.rstrip("\n"))
+
+    def text(self) -> str:
+        return "\n".join(self.log)
+
+    def said(self, words: str, timeout: float = 60.0) -> str:
+        """Wait until a line of the log holds ``words``; that line."""
+        found: str = wait_for_sync(
+            lambda: next((line for line in list(self.log) if words in line), ""),
+            f"the bridge to log {words!r}",
+            timeout,
+        )
+        return found
+
+    def signal(self, sig: int = signal.SIGTERM) -> None:
+        self.proc.send_signal(sig)
+
+    def wait(self, timeout: float = 60.0) -> int:
+        return self.proc.wait(timeout)
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
