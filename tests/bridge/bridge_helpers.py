@@ -12,7 +12,7 @@ from pathlib import Path
 
 from brandubh.bridge import AcceptRules, BridgeConfig
 from waiting import wait_for_sync
-from wsclient import Player
+from wsclient import Msg, Player, Socket
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 
@@ -63,6 +63,20 @@ def config_for(url: str, token: str, engine: tuple[str, ...], **accept: object) 
     """A bridge's settings for a test: the site, the token, the engine, the accept rules."""
     rules = AcceptRules(**accept)  # type: ignore[arg-type]
     return BridgeConfig(url=url, token=token, engine=engine, accept=rules)
+
+
+async def person_plays_to_the_end(sock: Socket, game: str, person: str) -> Msg:
+    """The person ``person`` (an id; watching ``game`` on ``sock``) plays the first legal
+    move whenever it is their turn, from the snapshot on; the final state."""
+    snap = next(m for m in sock.frames if m["t"] == "snapshot" and m["game"] == game)
+    state: Msg = snap["state"]
+    while state["status"] != "ended":
+        turn = state["turn"]
+        if state["status"] == "active" and (state["players"][turn] or {}).get("id") == person:
+            await sock.move(game, state["ply"], state["legal"][0])
+        event = await sock.recv_until(lambda m: m["t"] == "event" and m["game"] == game, 120)
+        state = event["state"]
+    return state
 
 
 class BridgeProcess:

@@ -10,11 +10,11 @@ import os
 from pathlib import Path
 
 import pytest
-from bridge_helpers import bad_engine, config_for, real_engine, token_of
+from bridge_helpers import bad_engine, config_for, person_plays_to_the_end, real_engine, token_of
 
 from brandubh.bridge import Api, GameRunner
 from services import HubProcess
-from wsclient import Msg, Socket, friend_game, seated
+from wsclient import Socket, friend_game, seated
 
 
 @pytest.fixture(autouse=True)
@@ -24,33 +24,22 @@ def worktree_sources(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([src, os.environ.get("PYTHONPATH", "")]))
 
 
-async def person_plays_to_the_end(sock: Socket, game: str, side: str) -> Msg:
-    """The person plays the first legal move whenever it is their turn; the final state."""
-    snap = next(m for m in sock.frames if m["t"] == "snapshot" and m["game"] == game)
-    state: Msg = snap["state"]
-    while state["status"] == "active":
-        if state["turn"] == side:
-            await sock.move(game, state["ply"], state["legal"][0])
-        event = await sock.recv_until(lambda m: m["t"] == "event" and m["game"] == game, 120)
-        state = event["state"]
-    return state
-
-
 async def bridge_game(
     hub: HubProcess, engine: tuple[str, ...]
-) -> tuple[GameRunner, asyncio.Task[None], Socket, str, str]:
+) -> tuple[GameRunner, asyncio.Task[None], Socket, str, str, str]:
     """A friend game, a minute a move; its joiner played by the bridge's game loop."""
     game, alice, bob = await friend_game(hub.url, move_time=60)
     (person_side, sock), *_ = (await seated(game, alice)).items()
     token = await token_of(bob, ["bot:play"])
     runner = GameRunner(Api(hub.url, token), config_for(hub.url, token, engine), bob.id, game)
-    return runner, asyncio.create_task(runner.run()), sock, game, person_side
+    task = asyncio.create_task(runner.run())
+    return runner, task, sock, game, person_side, alice.id
 
 
 async def test_our_engine_plays_a_whole_game_against_a_person(hub: HubProcess) -> None:
-    runner, task, sock, game, person_side = await bridge_game(hub, real_engine())
+    runner, task, sock, game, _, person = await bridge_game(hub, real_engine())
     try:
-        final = await person_plays_to_the_end(sock, game, person_side)
+        final = await person_plays_to_the_end(sock, game, person)
         await asyncio.wait_for(task, 30)  # the loop ends with the game
     finally:
         task.cancel()
@@ -72,9 +61,11 @@ async def test_our_engine_plays_a_whole_game_against_a_person(hub: HubProcess) -
 async def test_a_failing_engine_resigns_its_game_with_the_reason(
     hub: HubProcess, tmp_path: Path, kind: str, said: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    runner, task, sock, game, person_side = await bridge_game(hub, bad_engine(tmp_path, kind))
+    runner, task, sock, game, person_side, person = await bridge_game(
+        hub, bad_engine(tmp_path, kind)
+    )
     try:
-        final = await person_plays_to_the_end(sock, game, person_side)
+        final = await person_plays_to_the_end(sock, game, person)
         await asyncio.wait_for(task, 30)
     finally:
         task.cancel()
