@@ -1,0 +1,121 @@
+"""End to end with real processes: ``brandubh engine-bridge`` running ``brandubh engine``
+for a bot account on a real hub accepts a person's challenge and plays the whole game
+against the person's websocket, declining what its rules refuse; stopped during the game,
+it declines new challenges ``later``, finishes the game and exits 0; and two bridges, one
+per bot account, play a whole rated game against each other."""
+
+from __future__ import annotations
+
+import httpx
+from bridge_helpers import BridgeProcess, person_plays_to_the_end, real_engine, token_of
+
+from services import HubProcess
+from waiting import wait_for
+from wsclient import Msg, Player
+
+ENGINE = " ".join(real_engine())
+ENDS_BY_PLAY = {
+    "king_escaped",
+    "king_captured",
+    "attackers_eliminated",
+    "defenders_eliminated",
+    "no_legal_moves",
+    "repetition",
+    "move_limit",
+}
+
+
+async def bot_account(hub: HubProcess) -> tuple[Player, str]:
+    """A new account made a bot, and its token (bot:play, challenge:write)."""
+    p = await Player(hub.url).signup()
+    token = await token_of(p, ["bot:play", "challenge:write"])
+    async with httpx.AsyncClient(
+        base_url=hub.url, headers={"Authorization": f"Bearer {token}"}
+    ) as client:
+        r = await client.post("/api/bot/account/upgrade")
+        assert r.status_code == 200 and r.json()["bot"] is True, r.text
+    return p, token
+
+
+def bridge_for(hub: HubProcess, token: str, *more: str) -> BridgeProcess:
+    bridge = BridgeProcess(["--url", hub.url, "--engine", ENGINE, *more], token)
+    bridge.said("playing as")
+    return bridge
+
+
+async def challenge(client: httpx.AsyncClient, target: str, **terms: object) -> str:
+    """A challenge to ``target`` (from a session or a token's client): its id."""
+    body = {"ruleset": "nielsen", "move_time": 60, "rated": False, **terms}
+    r = await client.post(f"/api/challenge/{target}", json=body)
+    assert r.status_code == 201, r.text
+    return str(r.json()["challenge"]["id"])
+
+
+async def state_of(p: Player, game: str) -> Msg:
+    state: Msg = (await p.game(game))["state"]
+    return state
+
+
+async def test_a_bridge_plays_a_person_declines_what_it_must_and_stops_cleanly(
+    hub: HubProcess,
+) -> None:
+    bot, token = await bot_account(hub)
+    bridge = bridge_for(hub, token, "--rulesets", "nielsen", "--max-games", "1")
+    alice = await Player(hub.url).signup()
+    try:
+        # Refused by its rules: declined with the rule's reason.
+        refused = await challenge(alice.http, bot.id, ruleset="walker")
+        assert "declined, ruleset" in bridge.said(f"challenge {refused} from")
+        # Accepted: the game starts, and the person plays it to the end.
+        game = await challenge(alice.http, bot.id)  # casual: a person's game with a bot
+        assert "accepted" in bridge.said(f"challenge {game} from")
+        sock = await alice.connect()
+        await sock.watch(game)
+        bridge.said(f"game {game}: nielsen")  # the bridge has the game
+        # Stopped during the game: it finishes this game but takes no other.
+        bridge.signal()
+        bridge.said("stopping: declining new challenges")
+        later = await challenge(alice.http, bot.id)
+        declined = bridge.said(f"challenge {later} from")
+        assert "declined, later (the bridge is stopping)" in declined
+        final = await person_plays_to_the_end(sock, game, alice.id)
+        assert bridge.wait() == 0
+    finally:
+        bridge.kill()
+    assert final["result"]["reason"] in ENDS_BY_PLAY, final["result"]
+    assert final["ply"] > 1 and final["rated"] is False
+    assert f"game {game}: ended" in bridge.text()
+    assert "Traceback" not in bridge.text() and "resigning" not in bridge.text()
+    for declined_id in (refused, later):
+        assert (await state_of(alice, declined_id))["status"] == "ended"
+
+
+async def test_two_bridges_play_a_whole_rated_game_between_bot_accounts(
+    hub: HubProcess,
+) -> None:
+    (ann, ann_token), (bob, bob_token) = await bot_account(hub), await bot_account(hub)
+    bridges = [bridge_for(hub, ann_token), bridge_for(hub, bob_token)]
+    try:
+        async with httpx.AsyncClient(
+            base_url=hub.url, headers={"Authorization": f"Bearer {ann_token}"}
+        ) as client:
+            game = await challenge(client, bob.id, ruleset="walker", rated=True)
+        assert "accepted" in bridges[1].said(f"challenge {game} from")
+
+        async def ended() -> Msg | None:
+            state = await state_of(ann, game)
+            return state if state["status"] == "ended" else None
+
+        final = await wait_for(ended, f"game {game} to end", timeout=600, every=0.5)
+        for bridge in bridges:
+            bridge.said(f"game {game}: ended")
+            bridge.signal()
+        assert [bridge.wait() for bridge in bridges] == [0, 0]
+    finally:
+        for bridge in bridges:
+            bridge.kill()
+    assert final["result"]["reason"] in ENDS_BY_PLAY, final["result"]
+    assert {p["id"] for p in final["players"].values()} == {ann.id, bob.id}
+    assert final["rated"] is True and final["ply"] > 1
+    for bridge in bridges:
+        assert "Traceback" not in bridge.text() and "resigning" not in bridge.text()
