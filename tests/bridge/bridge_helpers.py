@@ -65,14 +65,24 @@ def config_for(url: str, token: str, engine: tuple[str, ...], **accept: object) 
     return BridgeConfig(url=url, token=token, engine=engine, accept=rules)
 
 
-async def person_plays_to_the_end(sock: Socket, game: str, person: str) -> Msg:
+def persons_turn(state: Msg, person: str) -> bool:
+    turn = state["turn"]
+    return bool(state["status"] == "active" and (state["players"][turn] or {}).get("id") == person)
+
+
+async def person_plays_to_the_end(
+    sock: Socket, game: str, person: str, state: Msg | None = None, pause_at: int | None = None
+) -> Msg:
     """The person ``person`` (an id; watching ``game`` on ``sock``) plays the first legal
-    move whenever it is their turn, from the snapshot on; the final state."""
-    snap = next(m for m in sock.frames if m["t"] == "snapshot" and m["game"] == game)
-    state: Msg = snap["state"]
+    move whenever it is their turn, from ``state`` (else the snapshot) on; the final state,
+    or with ``pause_at`` the first state at or past that ply with the person to move."""
+    if state is None:
+        snap = next(m for m in sock.frames if m["t"] == "snapshot" and m["game"] == game)
+        state = snap["state"]
     while state["status"] != "ended":
-        turn = state["turn"]
-        if state["status"] == "active" and (state["players"][turn] or {}).get("id") == person:
+        if persons_turn(state, person):
+            if pause_at is not None and state["ply"] >= pause_at:
+                return state
             await sock.move(game, state["ply"], state["legal"][0])
         event = await sock.recv_until(lambda m: m["t"] == "event" and m["game"] == game, 120)
         state = event["state"]

@@ -6,6 +6,8 @@ per bot account, play a whole rated game against each other."""
 
 from __future__ import annotations
 
+import signal
+
 import httpx
 from bridge_helpers import BridgeProcess, person_plays_to_the_end, real_engine, token_of
 
@@ -88,6 +90,42 @@ async def test_a_bridge_plays_a_person_declines_what_it_must_and_stops_cleanly(
     assert "Traceback" not in bridge.text() and "resigning" not in bridge.text()
     for declined_id in (refused, later):
         assert (await state_of(alice, declined_id))["status"] == "ended"
+
+
+async def test_a_bridge_stopped_at_once_leaves_its_game_and_a_new_one_resumes_it(
+    hub: HubProcess,
+) -> None:
+    bot, token = await bot_account(hub)
+    alice = await Player(hub.url).signup()
+    first = bridge_for(hub, token)
+    try:
+        game = await challenge(alice.http, bot.id)
+        assert "accepted" in first.said(f"challenge {game} from")
+        sock = await alice.connect()
+        await sock.watch(game)
+        paused = await person_plays_to_the_end(sock, game, alice.id, pause_at=4)
+        assert paused["status"] == "active", paused["result"]  # a quick win would end here
+        first.signal()
+        first.said("stopping: declining new challenges")
+        first.signal(signal.SIGINT)  # the second signal: at once
+        assert first.wait() == 0
+    finally:
+        first.kill()
+    assert "stopping now: the games in progress are left to their clocks" in first.text()
+    assert (await state_of(alice, game))["status"] == "active"  # left to its clock
+    second = bridge_for(hub, token)
+    try:
+        resumed = second.said(f"game {game}: nielsen")
+        assert f"at ply {paused['ply']}" in resumed
+        final = await person_plays_to_the_end(sock, game, alice.id, state=paused)
+        second.said(f"game {game}: ended")
+        second.signal()
+        assert second.wait() == 0
+    finally:
+        second.kill()
+    assert final["result"]["reason"] in ENDS_BY_PLAY, final["result"]
+    for bridge in (first, second):
+        assert "Traceback" not in bridge.text() and "resigning" not in bridge.text()
 
 
 async def test_two_bridges_play_a_whole_rated_game_between_bot_accounts(

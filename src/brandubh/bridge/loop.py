@@ -45,9 +45,9 @@ class Bridge:
         else:
             self.stopping = True
             log.warning(
-                "stopping: declining new challenges, finishing %d game(s) in progress "
-                "(signal again to stop now)",
-                len(self.games),
+                "stopping: declining new challenges, finishing the games in progress "
+                "(%d; signal again to stop now)",
+                sum(not task.done() for task in self.games.values()),
             )
         self.wake.set()
 
@@ -122,6 +122,8 @@ class Bridge:
                 self._start(game_info_of(line.get("game")).id)
             elif kind == "gameFinish":
                 log.info("game %s finished", game_info_of(line.get("game")).id)
+            elif kind == "error":  # the stream ends after it; it is reopened
+                log.warning("the event stream says %s: %s", line.get("code"), line.get("message"))
             elif kind in ("challengeCanceled", "challengeDeclined"):
                 log.info("challenge %s: %s", challenge_of(line.get("challenge")).id, kind)
         except BadLine as exc:
