@@ -3,6 +3,8 @@ misbehaving OTEP engines (scripts written to a folder), and a bridge's settings.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -11,7 +13,7 @@ import threading
 from pathlib import Path
 
 from brandubh.bridge import AcceptRules, BridgeConfig
-from waiting import wait_for_sync
+from waiting import wait_for, wait_for_sync
 from wsclient import Msg, Player, Socket
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -119,11 +121,25 @@ class BridgeProcess:
     def said(self, words: str, timeout: float = 60.0) -> str:
         """Wait until a line of the log holds ``words``; that line."""
         found: str = wait_for_sync(
-            lambda: next((line for line in list(self.log) if words in line), ""),
+            lambda: self._line_with(words),
             f"the bridge to log {words!r}",
             timeout,
         )
         return found
+
+    def _line_with(self, words: str) -> str:
+        return next((line for line in list(self.log) if words in line), "")
+
+    async def heard(self, words: str, timeout: float = 60.0) -> str:
+        """``said`` without blocking the event loop (a proxy of the test's runs in it)."""
+        found: str = await wait_for(
+            lambda: self._line_with(words), f"the bridge to log {words!r}", timeout
+        )
+        return found
+
+    async def exit_status(self, timeout: float = 60.0) -> int:
+        """``wait`` without blocking the event loop."""
+        return await asyncio.to_thread(self.proc.wait, timeout)
 
     def signal(self, sig: int = signal.SIGTERM) -> None:
         self.proc.send_signal(sig)
@@ -135,3 +151,62 @@ class BridgeProcess:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+class CuttableProxy:
+    """A TCP proxy in front of a hub (the network between the bridge and the site): its
+    connections can be cut, and its upstream changed to another hub, as a failover does."""
+
+    def __init__(self, upstream: str) -> None:
+        self.upstream = upstream
+        self.server: asyncio.Server | None = None
+        self.pipes: set[asyncio.Task[None]] = set()
+        self.connections = 0
+
+    @property
+    def url(self) -> str:
+        assert self.server is not None
+        port = self.server.sockets[0].getsockname()[1]
+        return f"http://127.0.0.1:{port}"
+
+    async def start(self) -> CuttableProxy:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return self
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        host, port = self.upstream.removeprefix("http://").split(":")
+        self.connections += 1
+        try:
+            up_reader, up_writer = await asyncio.open_connection(host, int(port))
+        except OSError:
+            writer.close()
+            return
+
+        async def pipe(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            try:
+                with contextlib.suppress(OSError):
+                    while data := await src.read(65536):
+                        dst.write(data)
+                        await dst.drain()
+            finally:
+                dst.close()
+
+        for task in (
+            asyncio.create_task(pipe(reader, up_writer)),
+            asyncio.create_task(pipe(up_reader, writer)),
+        ):
+            self.pipes.add(task)
+            task.add_done_callback(self.pipes.discard)
+
+    async def cut(self, upstream: str | None = None) -> None:
+        """Drop every connection through the proxy; new ones go to ``upstream`` if given."""
+        if upstream is not None:
+            self.upstream = upstream
+        for task in list(self.pipes):
+            task.cancel()
+        await asyncio.gather(*self.pipes, return_exceptions=True)
+
+    async def close(self) -> None:
+        await self.cut()
+        if self.server is not None:
+            self.server.close()

@@ -9,7 +9,13 @@ from __future__ import annotations
 import signal
 
 import httpx
-from bridge_helpers import BridgeProcess, person_plays_to_the_end, real_engine, token_of
+from bridge_helpers import (
+    BridgeProcess,
+    CuttableProxy,
+    person_plays_to_the_end,
+    real_engine,
+    token_of,
+)
 
 from services import HubProcess
 from waiting import wait_for
@@ -126,6 +132,40 @@ async def test_a_bridge_stopped_at_once_leaves_its_game_and_a_new_one_resumes_it
     assert final["result"]["reason"] in ENDS_BY_PLAY, final["result"]
     for bridge in (first, second):
         assert "Traceback" not in bridge.text() and "resigning" not in bridge.text()
+
+
+async def test_a_bridge_rides_out_a_cut_network_and_a_failover_to_another_hub(
+    hub: HubProcess, hub2: HubProcess
+) -> None:
+    bot, token = await bot_account(hub)
+    alice = await Player(hub.url).signup()
+    proxy = await CuttableProxy(hub.url).start()
+    # The proxy runs in this event loop: every wait here is async.
+    bridge = BridgeProcess(["--url", proxy.url, "--engine", ENGINE], token)
+    try:
+        await bridge.heard("playing as")
+        game = await challenge(alice.http, bot.id)
+        assert "accepted" in await bridge.heard(f"challenge {game} from")
+        sock = await alice.connect()
+        await sock.watch(game)
+        paused = await person_plays_to_the_end(sock, game, alice.id, pause_at=4)
+        assert paused["status"] == "active", paused["result"]
+        before = proxy.connections
+        # Every connection dropped, the new ones to the other hub; the person moves at
+        # once, while the bridge is away: its reopened stream must bring that move.
+        await proxy.cut(upstream=hub2.url)
+        final = await person_plays_to_the_end(sock, game, alice.id, state=paused)
+        await bridge.heard(f"game {game}: ended")
+        bridge.signal()
+        assert await bridge.exit_status() == 0
+    finally:
+        bridge.kill()
+        await proxy.close()
+    assert proxy.connections > before  # it came back through the proxy, to hub2
+    assert final["result"]["reason"] in ENDS_BY_PLAY, final["result"]
+    assert f"game {game}: reopening its stream" in bridge.text()
+    assert "reopening the event stream" in bridge.text()
+    assert "Traceback" not in bridge.text() and "resigning" not in bridge.text()
 
 
 async def test_two_bridges_play_a_whole_rated_game_between_bot_accounts(
