@@ -6,6 +6,7 @@ per bot account, play a whole rated game against each other."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 
 import httpx
@@ -94,8 +95,46 @@ async def test_a_bridge_plays_a_person_declines_what_it_must_and_stops_cleanly(
     assert final["ply"] > 1 and final["rated"] is False
     assert f"game {game}: ended" in bridge.text()
     assert "Traceback" not in bridge.text() and "resigning" not in bridge.text()
-    for declined_id in (refused, later):
-        assert (await state_of(alice, declined_id))["status"] == "ended"
+    for declined_id, reason in ((refused, "ruleset"), (later, "later")):
+        state = await state_of(alice, declined_id)
+        assert (state["status"], state["declined"]) == ("ended", reason)
+
+
+async def test_a_bridge_plays_two_games_at_once_and_declines_a_third_later(
+    hub: HubProcess,
+) -> None:
+    bot, token = await bot_account(hub)
+    people = [await Player(hub.url).signup() for _ in range(3)]
+    # Its waits are async: the two people play at once in this event loop.
+    bridge = BridgeProcess(["--url", hub.url, "--engine", ENGINE, "--max-games", "2"], token)
+    try:
+        await bridge.heard("playing as")
+        games = []
+        for p in people[:2]:
+            games.append(await challenge(p.http, bot.id))
+            assert "accepted" in await bridge.heard(f"challenge {games[-1]} from")
+        third = await challenge(people[2].http, bot.id)
+        declined = await bridge.heard(f"challenge {third} from")
+        assert "declined, later (2 games already, the most is 2)" in declined
+        socks = [await p.connect() for p in people[:2]]
+        for sock, game in zip(socks, games, strict=True):
+            await sock.watch(game)
+        finals = await asyncio.gather(
+            *(
+                person_plays_to_the_end(sock, game, p.id)
+                for sock, game, p in zip(socks, games, people, strict=False)
+            )
+        )
+        for game in games:
+            await bridge.heard(f"game {game}: ended")
+        bridge.signal()
+        assert await bridge.exit_status() == 0
+    finally:
+        bridge.kill()
+    for final in finals:
+        assert final["result"]["reason"] in ENDS_BY_PLAY, final["result"]
+    assert (await state_of(people[2], third))["declined"] == "later"
+    assert "Traceback" not in bridge.text() and "resigning" not in bridge.text()
 
 
 async def test_a_bridge_stopped_at_once_leaves_its_game_and_a_new_one_resumes_it(
