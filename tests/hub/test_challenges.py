@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 from api_tokens import error_of
 from challenge_clients import bot_account, token_client
 
@@ -40,6 +41,7 @@ async def frame_of(sock: Socket, kind: str, game: str) -> Msg:
     return await sock.seen_or_next(lambda m: m["t"] == kind and m["challenge"]["id"] == game)
 
 
+@pytest.mark.cluster
 async def test_a_person_challenges_a_person_who_accepts(hub: HubProcess) -> None:
     ann, ben = await two_people(hub)
     ann_sock, ben_sock = await ann.connect(), await ben.connect()
@@ -249,12 +251,12 @@ async def test_a_bot_may_challenge_a_person_only_once_allowed(hub: HubProcess) -
     assert (await person.http.get(f"/api/players/{person.id}")).json()["bot_challenges"] is True
     made = await challenge(client, person.id)
     assert made["from"] == {"id": bot.id, "name": "Knot Engine", "bot": True}
-    assert made["rated"] is False  # a person and a bot account: never rated
-    r = await client.post(f"/api/challenge/{person.id}", json={"rated": True})
-    assert refused(r) == (400, "bad_field")
-    # A bot account may challenge another bot account whatever: rated by default.
+    assert made["rated"] is True
+    state = (await person.game(made["id"]))["state"]
+    assert state["creator"] == {"id": bot.id, "name": "Knot Engine", "bot": True}
+    # A bot account may challenge another bot account whatever its settings.
     other, other_client = await bot_account(hub)
-    assert (await challenge(client, other.id))["rated"] is True
+    assert (await challenge(client, other.id, rated=False))["rated"] is False
     # A bot account has no such setting to set; its session makes no challenge.
     r = await bot.http.post("/api/settings", json={"bot_challenges": True})
     assert refused(r) == (403, "bot_account")

@@ -88,11 +88,11 @@ class Extra:
         return cls(Party(str(to_id), str(to_name), bool(to_bot)), bool(from_bot), str(side))
 
 
-def parse_terms(body: Mapping[str, object], challenger: Party, target: Party) -> Terms:
+def parse_terms(body: Mapping[str, object]) -> Terms:
     """A challenge's terms from its request (absent fields take their defaults), refused
-    with ``bad_field`` naming what is wrong. A game between a person and a bot account is
-    never rated: people's ratings carry no program's games (docs/protocol.md §2.8), so it
-    defaults to casual and ``"rated": true`` is refused."""
+    with ``bad_field`` naming what is wrong. Rated by default, as lichess's challenges: a
+    bot account's rated games are rated as anyone's (its rating shows on the bots' own
+    leaderboard)."""
     unknown = set(body) - TERMS
     if unknown:
         raise Refusal(
@@ -102,6 +102,7 @@ def parse_terms(body: Mapping[str, object], challenger: Party, target: Party) ->
     ruleset = body.get("ruleset", DEFAULT_RULESET)
     move_time = body.get("move_time", DEFAULT_MOVE_TIME)
     side = body.get("side", "random")
+    rated = body.get("rated", True)
     if not isinstance(ruleset, str):
         raise Refusal("bad_field", "ruleset must be a string")
     if type(move_time) is not int:
@@ -109,16 +110,8 @@ def parse_terms(body: Mapping[str, object], challenger: Party, target: Party) ->
     check_terms(ruleset, move_time)
     if side not in SIDES:
         raise Refusal("bad_field", f"side must be one of {', '.join(SIDES)}")
-    mixed = challenger.bot != target.bot
-    rated = body.get("rated", not mixed)
     if not isinstance(rated, bool):
         raise Refusal("bad_field", "rated: true for a rated game, false for a casual one")
-    if rated and mixed:
-        raise Refusal(
-            "bad_field",
-            "rated: a game between a person and a bot account is never rated (send "
-            '"rated": false, or leave it out)',
-        )
     return Terms(ruleset, move_time, rated, str(side))
 
 

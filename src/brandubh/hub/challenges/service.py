@@ -69,7 +69,7 @@ class Challenges:
     ) -> dict[str, object]:
         """Challenge ``target_id`` on the terms of ``body``: the challenge as made."""
         target, allows_bots = await self.target(target_id)
-        terms = records.parse_terms(body, challenger, target)
+        terms = records.parse_terms(body)
         records.refusal_to_challenge(challenger, target, allows_bots)
         game_id = new_game_id()
         await self._reserve(challenger.id, game_id)

@@ -1,7 +1,8 @@
 """The account event streams of this hub (GET /api/stream/event): each a bounded queue of
 NDJSON lines that the notices of its account fill and its HTTP answer empties, with an
-empty line every KEEPALIVE_S when quiet. A reader that falls MAX_QUEUED lines behind is
-not buffered for ever: its stream ends with an error line (``stream_behind``)."""
+empty line every KEEPALIVE_S when quiet. A reader that falls MAX_QUEUED live lines behind
+(beyond its opening's) is not buffered for ever: its stream ends with an error line
+(``stream_behind``)."""
 
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ class EventStream:
     def __init__(self, account_id: str, max_queued: int = MAX_QUEUED) -> None:
         self.account_id = account_id
         self.max_queued = max_queued
+        self._limit = max_queued  # and the opening's lines, once given: they are no backlog
         self._queue: collections.deque[bytes] = collections.deque()
         self._ready = asyncio.Event()
         self.ended = False  # no more lines will be queued
@@ -39,7 +41,7 @@ class EventStream:
         """Queue a live line; past ``max_queued`` unread lines, end the stream instead."""
         if self.ended:
             return
-        if len(self._queue) >= self.max_queued:
+        if len(self._queue) >= self._limit:
             self._queue.append(_error_line(Refusal("stream_behind")))
             self.end()
             return
@@ -48,7 +50,9 @@ class EventStream:
 
     def start(self, opening: Iterable[bytes]) -> None:
         """The opening lines (open challenges, games in progress), before any live one."""
-        self._queue.extendleft(reversed(list(opening)))
+        lines = list(opening)
+        self._limit = self.max_queued + len(lines)
+        self._queue.extendleft(reversed(lines))
         self._ready.set()
 
     def end(self) -> None:
