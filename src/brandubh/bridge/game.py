@@ -11,7 +11,7 @@ from typing import Any, Final
 
 import httpx
 
-from brandubh.bridge.client import Api, Backoff, StreamRefused
+from brandubh.bridge.client import Api, Backoff, Fatal, StreamRefused
 from brandubh.bridge.config import BridgeConfig
 from brandubh.bridge.engine import EngineFailure, OtepEngine
 from brandubh.engine import (
@@ -87,6 +87,8 @@ class GameRunner:
             await self._follow()
         except asyncio.CancelledError:
             raise
+        except Fatal as exc:  # the token is refused: the bridge stops on its own stream
+            log.error("%s: left: %s", self.label, exc)
         except Exception as exc:  # a bug must not take the bridge down: this game only
             log.exception("%s: stopped by an unexpected error", self.label)
             if not self.ended and not self.failed:

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from brandubh.bridge.client import Api, Backoff, Fatal, StreamRefused
+from brandubh.bridge.client import Answer, Api, Backoff, Fatal, StreamRefused
 from brandubh.bridge.config import BridgeConfig
 from brandubh.bridge.game import GameRunner
 from brandubh.bridge.policy import decide
@@ -128,6 +128,10 @@ class Bridge:
                 log.info("challenge %s: %s", challenge_of(line.get("challenge")).id, kind)
         except BadLine as exc:
             log.warning("a %s line the bridge cannot read: %s", kind, exc)
+        except (Fatal, httpx.HTTPError):
+            raise
+        except Exception:  # a bug must not end the event stream: this line only
+            log.exception("a %s line could not be handled", kind)
 
     async def _challenge(self, data: Any) -> None:
         c = challenge_of(data)
@@ -141,10 +145,12 @@ class Bridge:
             answer = await self.api.post(f"/api/challenge/{c.id}/accept")
             if answer.ok:
                 log.info("challenge %s from %s (%s): accepted", c.id, who, terms)
+                self.decided.add(c.id)
                 self.accepted.add(c.id)
                 self._start(str(answer.body.get("id") or c.id))
             else:
                 log.warning("challenge %s: the accept was refused: %s", c.id, answer.body)
+                self._settled(c.id, answer)
         else:
             answer = await self.api.post(
                 f"/api/challenge/{c.id}/decline", json={"reason": decision.reason}
@@ -158,7 +164,13 @@ class Bridge:
                 decision.why,
                 "" if answer.ok else f"; the decline was refused: {answer.body}",
             )
-        self.decided.add(c.id)
+            self._settled(c.id, answer)
+
+    def _settled(self, challenge: str, answer: Answer) -> None:
+        """A challenge answered, or refused for good (4xx): not to be answered again; after
+        a network failure or a 5xx, its next line on a reopened stream is tried again."""
+        if answer.ok or 400 <= answer.status < 500:
+            self.decided.add(challenge)
 
     def _start(self, game_id: str) -> None:
         if game_id in self.games:
