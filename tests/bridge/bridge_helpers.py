@@ -73,14 +73,13 @@ def persons_turn(state: Msg, person: str) -> bool:
 
 
 async def person_plays_to_the_end(
-    sock: Socket, game: str, person: str, state: Msg | None = None, pause_at: int | None = None
+    sock: Socket, game: str, person: str, pause_at: int | None = None
 ) -> Msg:
     """The person ``person`` (an id; watching ``game`` on ``sock``) plays the first legal
-    move whenever it is their turn, from ``state`` (else the snapshot) on; the final state,
-    or with ``pause_at`` the first state at or past that ply with the person to move."""
-    if state is None:
-        snap = next(m for m in sock.frames if m["t"] == "snapshot" and m["game"] == game)
-        state = snap["state"]
+    move whenever it is their turn, from the snapshot on; the final state, or with
+    ``pause_at`` the first state at or past that ply with the person to move."""
+    snap = next(m for m in sock.frames if m["t"] == "snapshot" and m["game"] == game)
+    state: Msg = snap["state"]
     while state["status"] != "ended":
         if persons_turn(state, person):
             if pause_at is not None and state["ply"] >= pause_at:

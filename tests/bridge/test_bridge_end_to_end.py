@@ -78,8 +78,6 @@ async def test_a_bridge_plays_a_person_declines_what_it_must_and_stops_cleanly(
         # Accepted: the game starts, and the person plays it to the end.
         game = await challenge(alice.http, bot.id)  # casual: a person's game with a bot
         assert "accepted" in bridge.said(f"challenge {game} from")
-        sock = await alice.connect()
-        await sock.watch(game)
         bridge.said(f"game {game}: nielsen")  # the bridge has the game
         # Stopped during the game: it finishes this game but takes no other.
         bridge.signal()
@@ -87,6 +85,9 @@ async def test_a_bridge_plays_a_person_declines_what_it_must_and_stops_cleanly(
         later = await challenge(alice.http, bot.id)
         declined = bridge.said(f"challenge {later} from")
         assert "declined, later (the bridge is stopping)" in declined
+        # The person's socket opened only now: a socket left unread misses the hub's pings.
+        sock = await alice.connect()
+        await sock.watch(game)
         final = await person_plays_to_the_end(sock, game, alice.id)
         assert bridge.wait() == 0
     finally:
@@ -150,6 +151,7 @@ async def test_a_bridge_stopped_at_once_leaves_its_game_and_a_new_one_resumes_it
         await sock.watch(game)
         paused = await person_plays_to_the_end(sock, game, alice.id, pause_at=4)
         assert paused["status"] == "active", paused["result"]  # a quick win would end here
+        await sock.close()  # unread while the bridges change, it would miss the hub's pings
         first.signal()
         first.said("stopping: declining new challenges")
         first.signal(signal.SIGINT)  # the second signal: at once
@@ -162,7 +164,9 @@ async def test_a_bridge_stopped_at_once_leaves_its_game_and_a_new_one_resumes_it
     try:
         resumed = second.said(f"game {game}: nielsen")
         assert f"at ply {paused['ply']}" in resumed
-        final = await person_plays_to_the_end(sock, game, alice.id, state=paused)
+        sock = await alice.connect()
+        await sock.watch(game)
+        final = await person_plays_to_the_end(sock, game, alice.id)
         second.said(f"game {game}: ended")
         second.signal()
         assert second.wait() == 0
@@ -190,10 +194,23 @@ async def test_a_bridge_rides_out_a_cut_network_and_a_failover_to_another_hub(
         paused = await person_plays_to_the_end(sock, game, alice.id, pause_at=4)
         assert paused["status"] == "active", paused["result"]
         before = proxy.connections
-        # Every connection dropped, the new ones to the other hub; the person moves at
-        # once, while the bridge is away: its reopened stream must bring that move.
+        # Every connection dropped and the site unreachable a while (nothing listens where
+        # the proxy now sends them); the person moves meanwhile.
+        await proxy.cut(upstream="http://127.0.0.1:9")
+        await sock.move(game, paused["ply"], paused["legal"][0])
+        await sock.recv_until(lambda m: m["t"] == "event" and m["game"] == game)
+        await sock.close()  # unread while the test waits, it would miss the hub's pings
+        await bridge.heard("reopening the event stream in")
+        tries = bridge.text().count(f"game {game}: reopening its stream")
+        await wait_for(
+            lambda: bridge.text().count(f"game {game}: reopening its stream") > tries,
+            "the bridge to fail to reopen the game's stream once more",
+        )
+        # Then the site is back, on another hub: the reopened stream brings the move.
         await proxy.cut(upstream=hub2.url)
-        final = await person_plays_to_the_end(sock, game, alice.id, state=paused)
+        sock = await alice.connect()
+        await sock.watch(game)
+        final = await person_plays_to_the_end(sock, game, alice.id)
         await bridge.heard(f"game {game}: ended")
         bridge.signal()
         assert await bridge.exit_status() == 0

@@ -77,6 +77,7 @@ class GameRunner:
         self.state: dict[str, Any] = {}
         self.engine: OtepEngine | None = None
         self.done_ply: int | None = None  # the ply our move was taken at
+        self.unsent: tuple[int, str, str] | None = None  # (ply, move, position after) to send
         self.failed = ""  # why the engine lost this game, once it did
         self.ended = False
 
@@ -129,6 +130,7 @@ class GameRunner:
             delay = backoff.next_delay()
             log.info("%s: reopening its stream in %.1f s (since %s)", self.label, delay, since)
             await asyncio.sleep(delay)
+            await self._send_move()  # a move the site could not be told of: now, if it can
 
     # -- the stream ---------------------------------------------------------------------
 
@@ -238,12 +240,15 @@ class GameRunner:
         state, game, engine = self.state, self.game, self.engine
         if self.failed or self.ended or game is None or engine is None:
             return
-        ply = state.get("ply")
+        ply = int(state.get("ply") or 0)
         if (
             state.get("status") != "active"
             or state.get("turn") != self.side
             or ply == self.done_ply
         ):
+            return
+        if self.unsent is not None and self.unsent[0] == ply:
+            await self._send_move()  # the engine's move for this ply, not yet taken
             return
         move_time = int(state.get("move_time") or 60)
         left_ms = float(move_time * 1000)
@@ -266,19 +271,27 @@ class GameRunner:
             return
         after = game.position
         game.pop()  # the stream's line of it plays it on our board
-        answer = await self.api.post(
-            f"/api/bot/game/{self.id}/move/{played.text}", params={"ply": ply}
-        )
+        self.unsent = (ply, played.text, after)
+        await self._send_move()
+
+    async def _send_move(self) -> None:
+        """POST the engine's move at its ply (sent again, it is played once). Unreachable
+        site: kept, and sent again after the stream's next backoff, not resigned."""
+        if self.unsent is None:
+            return
+        ply, text, after = self.unsent
+        answer = await self.api.post(f"/api/bot/game/{self.id}/move/{text}", params={"ply": ply})
         if answer.ok:
-            self.done_ply = ply
+            self.unsent, self.done_ply = None, ply
             await self._tell(f"move {format_otn_position(after)}")
         elif answer.error in _MOVED_ON:
-            self.done_ply = ply
-            log.info(
-                "%s: move %s not taken (%s): the game moved on", self.label, played, answer.error
-            )
+            self.unsent, self.done_ply = None, ply
+            log.info("%s: %s not taken (%s): the game moved on", self.label, text, answer.error)
+        elif answer.status == 0 or answer.status >= 500:
+            log.warning("%s: %s not sent yet (%s): sending it again", self.label, text, answer.body)
         else:
-            await self._fail(f"the site refused the engine's move {played}: {answer.body}")
+            self.unsent = None
+            await self._fail(f"the site refused the engine's move {text}: {answer.body}")
 
     async def _fail(self, reason: str) -> None:
         """The engine lost this game: resign it, log why, stop the engine."""
