@@ -287,3 +287,20 @@ async def test_a_chosen_side_is_honoured_and_the_game_still_verifies(hub: HubPro
         verdict = (await ann.http.post("/api/verify", content=record.encode())).json()
         assert verdict["ok"] is True and verdict["stored"]["same"] is True, verdict
         await sock.close()
+
+
+async def test_a_decline_and_a_cancel_at_once_leave_one_answer(hub: HubProcess) -> None:
+    ann, ben = await two_people(hub)
+    for _ in range(4):
+        game = (await challenge(ann, ben.id))["id"]
+        declined, cancelled = await asyncio.gather(
+            ben.http.post(f"/api/challenge/{game}/decline", json={"reason": "later"}),
+            ann.http.post(f"/api/challenge/{game}/cancel"),
+        )
+        state = (await ann.game(game))["state"]
+        assert state["withdrawn"] is True
+        assert cancelled.status_code == 200, cancelled.text  # declined first: nothing to cancel
+        if "declined" in state:
+            assert declined.status_code == 200 and state["declined"] == "later"
+        else:
+            assert refused(declined) == (410, "invitation_withdrawn"), declined.text

@@ -94,6 +94,9 @@ class Challenges:
         extra = Extra(target, challenger.bot, terms.side)
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(keys.challenge(game_id), extra.pack(), ex=WAITING_TTL_S)
+        # Both indexes ordered by the game's creation on Redis's clock (the place taken
+        # above had this hub's).
+        pipe.zadd(keys.challenges_out(challenger.id), {game_id: state.created}, xx=True)
         pipe.zadd(keys.challenges_in(target.id), {game_id: state.created})
         pipe.expire(keys.challenges_in(target.id), WAITING_TTL_S)
         await pipe.execute()
