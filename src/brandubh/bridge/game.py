@@ -177,13 +177,12 @@ class GameRunner:
                 self.engine = await OtepEngine.start(
                     self.config.engine, self.label, self.config.engine_dir
                 )
-            lines = [f"rules {rules}"]
-            if game.ply:
-                lines += [
-                    f"position {format_otn_position(game.position)}",
-                    f"side {game.side_to_move}",
-                ]
-            await self.engine.send(*lines)
+            # Mid-game (a resumed game, a fresh gameFull): the board as it is now. Our
+            # board may hold no moves (rebuilt from the site's position), so ask the site.
+            if int(state.get("ply") or 0) > 0:
+                await self.engine.send(f"rules {rules}", *self._board_lines(game))
+            else:
+                await self.engine.send(f"rules {rules}")
         except EngineFailure as exc:
             await self._fail(str(exc))
 
@@ -200,9 +199,7 @@ class GameRunner:
             if played is None or game.position != state["position"]:
                 log.warning("%s: the site's board differs from ours: taking the site's", self.label)
                 self.game = game = Game(game.ruleset, state["position"])
-                await self._tell(
-                    f"position {format_otn_position(game.position)}", f"side {game.side_to_move}"
-                )
+                await self._tell(*self._board_lines(game))
             elif event.get("by") != self.side:
                 result = game.result
                 otn = otn_from_move(played, king_square=_king_square(before), result=result)
@@ -211,6 +208,10 @@ class GameRunner:
                 )
         if state.get("status") == "ended":
             await self._ended(state)
+
+    @staticmethod
+    def _board_lines(game: Game) -> list[str]:
+        return [f"position {format_otn_position(game.position)}", f"side {game.side_to_move}"]
 
     async def _ended(self, state: dict[str, Any]) -> None:
         self.ended = True
