@@ -15,7 +15,7 @@ import httpx
 
 __all__ = ["Answer", "Api", "Backoff", "Fatal", "StreamRefused"]
 
-log = logging.getLogger("brandubh.bridge.client")
+log = logging.getLogger(__name__)
 
 # A stream sends an empty line every 7 s: this long without a byte, and it is dead.
 STREAM_READ_SECONDS: Final = 30.0
@@ -37,10 +37,12 @@ class StreamRefused(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A POST's status and JSON body (``error`` names a refusal's code)."""
+    """A POST's status and JSON body (``error`` names a refusal's code); status 0 when
+    the site could not be reached, ``failure`` saying why."""
 
     status: int
     body: dict[str, Any]
+    failure: str = ""
 
     @property
     def ok(self) -> bool:
@@ -49,6 +51,14 @@ class Answer:
     @property
     def error(self) -> str:
         return str(self.body.get("error") or "")
+
+    @property
+    def why(self) -> str:
+        """The answer in words, for the log."""
+        if self.failure:
+            return self.failure
+        said = self.body.get("message") or self.body.get("text") or ""
+        return f"{self.status} {self.error} {said}".strip()
 
 
 class Backoff:
@@ -73,7 +83,7 @@ def _body(r: httpx.Response) -> dict[str, Any]:
     try:
         body = r.json()
     except ValueError:
-        return {"error": "", "message": r.text[:200]}
+        return {"text": r.text[:200]}  # no JSON: a proxy's page, say
     return body if isinstance(body, dict) else {"value": body}
 
 
@@ -118,7 +128,7 @@ class Api:
                 r = await self.client.post(path, params=params, **kw)
             except httpx.HTTPError as exc:
                 if attempt == POST_TRIES - 1:
-                    return Answer(0, {"error": "network", "message": str(exc)})
+                    return Answer(0, {}, failure=f"the site cannot be reached: {exc}")
                 await asyncio.sleep(backoff.next_delay())
                 continue
             self._fatal(r)

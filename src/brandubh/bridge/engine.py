@@ -15,7 +15,7 @@ from brandubh.engine import EngineError, OtnMove, parse_otn_move
 
 __all__ = ["EngineFailure", "OtepEngine"]
 
-log = logging.getLogger("brandubh.bridge.engine")
+log = logging.getLogger(__name__)
 
 HELLO_SECONDS: Final = 60.0  # a slow machine may take this long to start an interpreter
 GOODBYE_SECONDS: Final = 3.0  # after goodbye, before the process is terminated

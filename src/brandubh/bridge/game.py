@@ -27,7 +27,7 @@ from brandubh.engine import (
 
 __all__ = ["GameRunner", "finish_code", "think_seconds"]
 
-log = logging.getLogger("brandubh.bridge.game")
+log = logging.getLogger(__name__)
 
 # Refusals of a move that mean the game moved on without it: the stream says how.
 _MOVED_ON: Final = frozenset({"game_not_active", "deadline_passed", "not_your_turn", "stale_ply"})
@@ -289,10 +289,10 @@ class GameRunner:
             self.unsent, self.done_ply = None, ply
             log.info("%s: %s not taken (%s): the game moved on", self.label, text, answer.error)
         elif answer.status == 0 or answer.status >= 500:
-            log.warning("%s: %s not sent yet (%s): sending it again", self.label, text, answer.body)
+            log.warning("%s: %s not sent yet (%s): sending it again", self.label, text, answer.why)
         else:
             self.unsent = None
-            await self._fail(f"the site refused the engine's move {text}: {answer.body}")
+            await self._fail(f"the site refused the engine's move {text}: {answer.why}")
 
     async def _fail(self, reason: str) -> None:
         """The engine lost this game: resign it, log why, stop the engine."""
@@ -300,6 +300,6 @@ class GameRunner:
         log.error("%s: %s; resigning", self.label, reason)
         answer = await self.api.post(f"/api/bot/game/{self.id}/resign")
         if not answer.ok:
-            log.warning("%s: the resignation was refused: %s", self.label, answer.body)
+            log.warning("%s: the resignation was refused: %s", self.label, answer.why)
         if self.engine is not None:
             await self.engine.close()

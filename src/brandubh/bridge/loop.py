@@ -20,7 +20,7 @@ from brandubh.bridge.records import BadLine, challenge_of, game_info_of
 
 __all__ = ["Bridge", "run_bridge"]
 
-log = logging.getLogger("brandubh.bridge")
+log = logging.getLogger(__name__)
 
 
 class Bridge:
@@ -149,7 +149,7 @@ class Bridge:
                 self.accepted.add(c.id)
                 self._start(str(answer.body.get("id") or c.id))
             else:
-                log.warning("challenge %s: the accept was refused: %s", c.id, answer.body)
+                log.warning("challenge %s: the accept was refused: %s", c.id, answer.why)
                 self._settled(c.id, answer)
         else:
             answer = await self.api.post(
@@ -162,7 +162,7 @@ class Bridge:
                 terms,
                 decision.reason,
                 decision.why,
-                "" if answer.ok else f"; the decline was refused: {answer.body}",
+                "" if answer.ok else f"; the decline was refused: {answer.why}",
             )
             self._settled(c.id, answer)
 
