@@ -18,6 +18,13 @@ def args_for(url: str, *more: str) -> list[str]:
     return ["--url", url, "--engine", ENGINE, *more]
 
 
+def test_the_help_explains_the_command() -> None:
+    bridge = BridgeProcess(["--help"], None)
+    assert bridge.wait() == 0
+    for words in ("OpenTafl Engine Protocol", "bot:play", "--max-games", "second signal"):
+        assert words in bridge.text(), words
+
+
 def test_wrong_settings_are_named_without_a_traceback() -> None:
     token = "bdl_" + "x" * 43
     for args, said in [
