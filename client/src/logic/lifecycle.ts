@@ -148,7 +148,7 @@ function takebackControl(state: State, side: Side): TakebackControl | null {
   const kind = bot ? "takeback" : "takeback_offer";
   if (!mine) return { kind, enabled: false, label: "Take back", reason: null };
   if (open === side) return { kind, enabled: false, label: "Takeback asked", reason: null };
-  return { kind, enabled: true, label: bot ? "Take back" : "Ask to take back", reason: null };
+  return { kind, enabled: true, label: "Take back", reason: null };
 }
 
 function rematchControl(state: State, side: Side, book: RematchBook): RematchControl {

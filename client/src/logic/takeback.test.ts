@@ -20,7 +20,7 @@ describe("takeback controls", () => {
   });
 
   it("asks a person in a casual game, never in a rated or tournament game", () => {
-    expect(controlsFor(casual(1), "attackers").takeback).toMatchObject({ kind: "takeback_offer", enabled: true, label: "Ask to take back" });
+    expect(controlsFor(casual(1), "attackers").takeback).toMatchObject({ kind: "takeback_offer", enabled: true, label: "Take back" });
     expect(controlsFor(makeState(3, { rated: true }), "attackers").takeback).toBeNull();
     expect(takebacksAllowed(casual(3, { tournament: "t1" }))).toBe(false);
     const mine = controlsFor(casual(1, { takeback_offer: "attackers" }), "attackers");

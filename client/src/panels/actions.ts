@@ -134,6 +134,8 @@ export class GameActions {
     const takeback = controls.takeback;
     const sendingTakeback = busy.has("takeback") || busy.has("takeback_offer");
     this.takeback.hidden = takeback === null;
+    // Three buttons in a row (a casual game: take back, a draw, abort or resign) share it.
+    this.buttons.classList.toggle("three", takeback !== null && !this.offerDraw.hidden);
     this.takeback.dataset.kind = takeback?.kind ?? "";
     this.takeback.disabled = takeback === null || !takeback.enabled || sendingTakeback;
     this.takeback.textContent = sendingTakeback ? "Taking back…" : (takeback?.label ?? "Take back");
@@ -142,7 +144,9 @@ export class GameActions {
 
     this.abort.hidden = !controls.abort;
     this.abort.disabled = busy.has("abort");
-    this.abort.textContent = busy.has("abort") ? "Aborting…" : "Abort the game";
+    // Shorter when three share the row (a phone has room for no more).
+    const abortLabel = this.buttons.classList.contains("three") ? "Abort" : "Abort the game";
+    this.abort.textContent = busy.has("abort") ? "Aborting…" : abortLabel;
     this.resign.hidden = !controls.resign;
     this.resign.disabled = busy.has("resign");
     this.resign.textContent = busy.has("resign") ? "Resigning…" : "Resign";
@@ -174,15 +178,15 @@ export class GameActions {
       yes.addEventListener("click", () => this.act("takeback_answer", true));
       no.addEventListener("click", () => this.act("takeback_answer", false));
       banner.append(
-        h("p", { class: "draw-offer-text", text: "Your opponent asks to take back their last move." }),
+        h("p", { class: "draw-offer-text", text: "Opponent asks for a takeback." }),
         h("div", { class: "control-buttons" }, yes, no),
       );
       if (hadFocus) yes.focus();
     } else if (offer === side) {
-      banner.append(h("p", { class: "draw-offer-text", text: "You asked to take back your last move — waiting for your opponent's answer." }));
+      banner.append(h("p", { class: "draw-offer-text", text: "You asked for a takeback — waiting for your opponent's answer." }));
     } else {
       banner.setAttribute("role", "status");
-      banner.append(h("p", { class: "draw-offer-text", text: `The ${offer} ask to take back their last move.` }));
+      banner.append(h("p", { class: "draw-offer-text", text: `The ${offer} ask for a takeback.` }));
     }
   }
 
