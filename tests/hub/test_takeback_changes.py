@@ -3,14 +3,17 @@ offer and answer in casual games only; pure, no Redis."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from brandubh.engine import Game
+from brandubh.hub.botapi.lines import line_of
 from brandubh.hub.errors import Refusal
 from brandubh.hub.live import changes
 from brandubh.hub.live.state import BOT_ID, GameState, Player
+from brandubh.hub.messages import frames
 from states import ALLOWANCE, A, D, running
 
 BOT = Player(BOT_ID, "Bot")
@@ -169,3 +172,16 @@ def test_a_rated_game_says_why_no_takeback() -> None:
     assert refusal(lambda: changes.offer_takeback(running(), A.id, "o")) == ("nothing_to_take_back")
     bot_game = against_bot("d1-c1")
     assert refusal(lambda: changes.offer_takeback(bot_game, A.id, "o")) == ("takeback_not_allowed")
+
+
+def test_the_bot_api_stream_passes_a_takeback_on_as_a_game_state_line() -> None:
+    offered = changes.offer_takeback(running("d1-c1", "d3-c3", "c1-d1"), A.id, "o").new
+    change = changes.answer_takeback(offered, D.id, True, "y", ALLOWANCE)
+    frame = frames.event(change.new.id, change.new.seq, change.event, change.new.public())
+    line = line_of(frame)
+    assert line is not None and not line.final
+    (sent,) = [json.loads(x) for x in line.text.splitlines() if x.strip()]
+    assert sent["type"] == "gameState"
+    assert sent["event"] == {"kind": "takeback", "by": "attackers", "plies": 1}
+    assert sent["state"]["ply"] == 2 and sent["state"]["last"] == "d3-c3"
+    assert sent["state"]["takeback_offer"] is None
