@@ -179,7 +179,8 @@ def test_an_error_names_the_id_and_game_of_the_message_it_answers() -> None:
 KNOWN = (
     "abort, accept_seek, answer_draw, cancel_quick, cancel_seek, chat, choose_sides, claim, "
     "conditional, decline_rematch, follow_analysis, follow_tournament, get_conditional, lobby, "
-    "move, offer_draw, ping, pong, quick, rematch, report, resign, seek, unwatch, watch"
+    "move, offer_draw, ping, pong, quick, rematch, report, resign, seek, takeback, "
+    "takeback_answer, takeback_offer, unwatch, watch"
 )
 
 

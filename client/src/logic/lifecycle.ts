@@ -39,6 +39,15 @@ export interface OfferDrawControl {
   reason: string | null;
 }
 
+/** The takeback button: at once against the bot, an offer to a person in a casual game. */
+export interface TakebackControl {
+  /** "takeback": against the bot; "takeback_offer": ask the opponent */
+  kind: "takeback" | "takeback_offer";
+  enabled: boolean;
+  label: string;
+  reason: string | null;
+}
+
 export type RematchControl =
   | { kind: "offer"; label: string }
   | { kind: "waiting" }
@@ -54,6 +63,10 @@ export interface Controls {
   offerDraw: OfferDrawControl | null;
   /** the opponent's offer is open: accept or decline it */
   answerDraw: boolean;
+  /** null: no takeback here (a rated or tournament game, or the opponent's offer is open) */
+  takeback: TakebackControl | null;
+  /** the opponent asks to take their move back: accept or decline */
+  answerTakeback: boolean;
   resign: boolean;
   /** before both sides have moved (ply 0 or 1) */
   abort: boolean;
@@ -66,6 +79,8 @@ const NONE: Controls = {
   player: false,
   offerDraw: null,
   answerDraw: false,
+  takeback: null,
+  answerTakeback: false,
   resign: false,
   abort: false,
   rematch: null,
@@ -107,6 +122,8 @@ export function controlsFor(state: State, side: Side | null, rematch: RematchBoo
     player: true,
     offerDraw,
     answerDraw: !bot && offer === otherSide(side),
+    takeback: takebackControl(state, side),
+    answerTakeback: !bot && (state.takeback_offer ?? null) === otherSide(side),
     // Before both sides have moved, aborting ends the game with no result: it takes the
     // place of resigning (which the server would also accept, as a loss).
     resign: !early,
@@ -114,6 +131,24 @@ export function controlsFor(state: State, side: Side | null, rematch: RematchBoo
     rematch: null,
     note: bot ? "The bot plays every game out: it does not take draw offers." : null,
   };
+}
+
+/** Whether a game allows takebacks: any game against the bot, casual games between people. */
+export function takebacksAllowed(state: State): boolean {
+  return state.opponent === "bot" || (!state.rated && !state.tournament);
+}
+
+function takebackControl(state: State, side: Side): TakebackControl | null {
+  if (!takebacksAllowed(state)) return null;
+  const bot = state.opponent === "bot";
+  const open = state.takeback_offer ?? null;
+  if (!bot && open === otherSide(side)) return null; // theirs to answer: the banner
+  // The player's last move: the ply before, or two before on their own turn.
+  const mine = state.ply - (state.turn === side ? 2 : 1) >= 0;
+  const kind = bot ? "takeback" : "takeback_offer";
+  if (!mine) return { kind, enabled: false, label: "Take back", reason: null };
+  if (open === side) return { kind, enabled: false, label: "Takeback asked", reason: null };
+  return { kind, enabled: true, label: "Take back", reason: null };
 }
 
 function rematchControl(state: State, side: Side, book: RematchBook): RematchControl {
@@ -155,7 +190,8 @@ export function eventNote(frame: EventFrame): string | null {
   const by = frame.by ?? null;
   switch (frame.kind) {
     case "move":
-      return frame.draw_declined && by ? `The ${by} played on, declining the draw.` : null;
+      if (frame.draw_declined && by) return `The ${by} played on, declining the draw.`;
+      return frame.takeback_closed && by ? `The ${by} played on: the takeback offer is closed.` : null;
     case "draw_offer":
       return by ? `The ${by} offered a draw.` : "A draw was offered.";
     case "draw_declined":
@@ -177,6 +213,15 @@ export function eventNote(frame: EventFrame): string | null {
       return frame.side ? `The ${frame.side} ran out of time.` : "A player ran out of time.";
     case "withdraw":
       return "The invitation was withdrawn before anyone joined.";
+    case "takeback": {
+      const plies = frame.plies ?? 1;
+      const what = plies === 1 ? "their last move" : "their last move and the reply";
+      return by ? `The ${by} took back ${what}.` : "Moves were taken back.";
+    }
+    case "takeback_offer":
+      return by ? `The ${by} asked to take back their last move.` : "A takeback was asked for.";
+    case "takeback_declined":
+      return by ? `The ${by} declined the takeback.` : "The takeback was declined.";
     case "deadline_extended": {
       const turn = frame.state.turn;
       return `The service was down for a while: ${turn ? `the ${turn}'` : "the"} time for this move was extended.`;

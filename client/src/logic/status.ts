@@ -198,6 +198,11 @@ export function errorText(code: string, message: string): string {
     draw_offer_too_soon: "Not yet",
     no_draw_offer: "There is no draw offer to answer",
     bot_declines: "The bot does not take draws",
+    nothing_to_take_back: "Nothing to take back",
+    takeback_not_allowed: "No takebacks here",
+    takeback_offer_open: "A takeback offer is already open",
+    takeback_offer_too_soon: "Not yet",
+    no_takeback_offer: "There is no takeback offer to answer",
     game_not_over: "The game is not over yet",
   };
   const head = lead[code];

@@ -74,6 +74,12 @@ export class GameTracker {
     this.n = frame.n;
     this.state = frame.state;
     if (frame.kind === "move" && frame.move) this.moves = [...this.moves, frame.move];
+    if (frame.kind === "takeback") {
+      // The moves taken back are gone, and so are the notes that came after them.
+      const ply = frame.state.ply;
+      this.moves = this.moves.slice(0, ply);
+      this.notes = this.notes.filter((note) => note.ply <= ply);
+    }
     if (frame.kind === "abort" && frame.timeout) this.abortTimeout = frame.timeout;
     const text = eventNote(frame);
     if (text !== null) {

@@ -41,15 +41,20 @@ export type ActionKind =
   | "claim_victory"
   | "claim_draw"
   | "rematch"
-  | "decline_rematch";
+  | "decline_rematch"
+  | "takeback"
+  | "takeback_offer"
+  | "takeback_answer";
 
 /** An action waiting for its answer (`ack` or `error` with its id). */
 export interface PendingAction {
   id: string;
   game: string;
   kind: ActionKind;
-  /** answer_draw: accept or decline */
+  /** answer_draw, takeback_answer: accept or decline */
   accept?: boolean;
+  /** takeback: the game's ply when asked */
+  ply?: number;
 }
 
 export type Change =
@@ -503,6 +508,12 @@ export class LiveClient {
     if (a.kind === "answer_draw") {
       return this.send({ t: "answer_draw", game: a.game, accept: a.accept === true, id: a.id });
     }
+    if (a.kind === "takeback_answer") {
+      return this.send({ t: "takeback_answer", game: a.game, accept: a.accept === true, id: a.id });
+    }
+    if (a.kind === "takeback") {
+      return this.send({ t: "takeback", game: a.game, ply: a.ply ?? 0, id: a.id });
+    }
     if (a.kind === "claim_victory" || a.kind === "claim_draw") {
       return this.send({ t: "claim", game: a.game, draw: a.kind === "claim_draw", id: a.id });
     }
@@ -519,9 +530,10 @@ export class LiveClient {
    * Resign, abort, offer or answer a draw, or ask for a rematch. Sent now, or as soon as the
    * connection is back; answered by a change of type "action" (and "rematch").
    */
-  act(game: string, kind: ActionKind, accept?: boolean): PendingAction {
+  act(game: string, kind: ActionKind, accept?: boolean, ply?: number): PendingAction {
     const action: PendingAction = { id: this.pending.nextId(), game, kind };
-    if (kind === "answer_draw") action.accept = accept === true;
+    if (kind === "answer_draw" || kind === "takeback_answer") action.accept = accept === true;
+    if (kind === "takeback") action.ply = ply ?? 0;
     this.actions.set(action.id, action);
     if (this.isOpen) this.sendAction(action);
     return action;

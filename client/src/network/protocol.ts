@@ -45,6 +45,8 @@ export interface State {
   draw_offer: Side | null;
   /** the ply from which each side may offer a draw (0: any time) */
   draw_block: { attackers: number; defenders: number };
+  /** the side whose takeback offer is open (casual games between people; absent from older hubs) */
+  takeback_offer?: Side | null;
   /** after the end: a rematch offered (by a side), agreed (the new game's id), or declined (by a side) */
   rematch: { offer: Side | null; game: string | null; declined?: Side | null };
   /** a private challenge: the only player who may join */
@@ -86,7 +88,10 @@ export type EventKind =
   | "abort"
   | "timeout"
   | "withdraw"
-  | "deadline_extended";
+  | "deadline_extended"
+  | "takeback"
+  | "takeback_offer"
+  | "takeback_declined";
 
 export interface EventFrame {
   t: "event";
@@ -99,6 +104,10 @@ export interface EventFrame {
   by?: Side | null;
   /** move: this move declined the opponent's open draw offer */
   draw_declined?: boolean;
+  /** move: this move closed an open takeback offer */
+  takeback_closed?: boolean;
+  /** takeback: how many plies went back (the move list keeps the first `state.ply`) */
+  plies?: number;
   /** claim: the claimant called it a draw rather than claiming victory */
   draw?: boolean;
   /** abort: the side that did not make its first move in time */
@@ -118,7 +127,7 @@ export interface AckFrame {
   of: string;
   /** the game acted on; for accept_seek, quick and choose_sides the game started */
   game?: string | null;
-  /** move, resign, abort, offer_draw, answer_draw: the event number, and whether a resend */
+  /** move, resign, abort, offer_draw, answer_draw, takeback…: the event number, and whether a resend */
   n?: number;
   duplicate?: boolean;
   /** rematch */
@@ -391,6 +400,9 @@ export type GameClientFrame =
   | { t: "offer_draw"; game: string; id: string }
   | { t: "answer_draw"; game: string; accept: boolean; id: string }
   | { t: "claim"; game: string; draw: boolean; id: string }
+  | { t: "takeback"; game: string; ply: number; id: string }
+  | { t: "takeback_offer"; game: string; id: string }
+  | { t: "takeback_answer"; game: string; accept: boolean; id: string }
   | { t: "rematch"; game: string; id: string }
   | { t: "decline_rematch"; game: string; id: string }
   | { t: "conditional"; game: string; ply: number; lines: string[][]; id: string }

@@ -56,7 +56,7 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     () => act("decline_rematch"),
     () => ctx.navigate(`/replay/${game}`),
   );
-  const messages = new GameMessages(claimBanner.root, actions.drawBanner);
+  const messages = new GameMessages(claimBanner.root, actions.drawBanner, actions.takebackBanner);
   const moveList = new MoveList(view);
   const play = new BoardPlay(view, moveList, messages);
   const bars = new PlayerBars(view, clocks);
@@ -98,14 +98,17 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     render();
   }
 
-  /** Resign, abort, offer or answer a draw, ask for a rematch: the server's answer comes back as a change. */
+  /** Resign, abort, offer or answer a draw, take back, ask for a rematch: the server's answer comes back as a change. */
   function act(kind: ActionKind, accept?: boolean): void {
     if (!tracker.state || live.actionsFor(game).some((a) => a.kind === kind)) return;
     messages.info = "";
     messages.clearError();
-    live.act(game, kind, accept);
+    live.act(game, kind, accept, tracker.state.ply);
     render();
   }
+  // The ply last drawn: one smaller after a takeback, whose position a premove or a
+  // selection made before it no longer fits.
+  let seenPly = -1;
 
   const unsubscribe = live.subscribe((c: Change) => {
     if (c.type === "hello") meId = live.player?.id ?? meId;
@@ -128,6 +131,12 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
       showError(errorText(c.code, c.message));
       return;
     }
+    const ply = tracker.state?.ply ?? -1;
+    if (ply < seenPly) {
+      play.premove = null;
+      play.board.reset();
+    }
+    seenPly = ply;
     play.firePremove();
     render();
   });
@@ -211,6 +220,8 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     // The slot shows one message at a time (messages.choose), not the banner's own hidden.
     actions.drawBanner.dataset.wants = actions.drawBanner.dataset.by ? "1" : "";
     actions.drawBanner.hidden = false;
+    actions.takebackBanner.dataset.wants = actions.takebackBanner.dataset.by ? "1" : "";
+    actions.takebackBanner.hidden = false;
     gameOver.update(state, side, controls.rematch, tracker.rematch, busy.has("rematch") || busy.has("decline_rematch"));
     // A tournament's game: the way back to its page, for anyone (the state names it; a hub
     // of before the field leaves what this tab saw of the tournament).

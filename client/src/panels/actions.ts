@@ -22,6 +22,9 @@ export function refusedText(kind: ActionKind, code: string, message: string): st
     claim_draw: "The game was not drawn",
     rematch: "No rematch was arranged",
     decline_rematch: "The rematch was not declined",
+    takeback: "Nothing was taken back",
+    takeback_offer: "No takeback was asked for",
+    takeback_answer: "The takeback offer was not answered",
   };
   return `${what[kind]}. ${errorText(code, message)}`;
 }
@@ -31,8 +34,12 @@ export class GameActions {
   readonly bar: HTMLElement;
   /** above the board: an open draw offer, for everyone */
   readonly drawBanner: HTMLElement;
+  /** in the message slot too: an open takeback offer */
+  readonly takebackBanner: HTMLElement;
 
   private readonly offerDraw: HTMLButtonElement;
+  private readonly takeback: HTMLButtonElement;
+  private takebackKey = "";
   private readonly resign: HTMLButtonElement;
   private readonly abort: HTMLButtonElement;
   private readonly drawReason: HTMLElement;
@@ -52,7 +59,8 @@ export class GameActions {
     this.abort = h("button", { type: "button", class: "btn", id: "abort", text: "Abort the game" });
     this.drawReason = h("p", { class: "hint", id: "draw-reason" });
     this.note = h("p", { class: "hint", id: "controls-note" });
-    this.buttons = h("div", { class: "control-buttons" }, this.offerDraw, this.abort, this.resign);
+    this.takeback = h("button", { type: "button", class: "btn", id: "takeback", text: "Take back", hidden: true });
+    this.buttons = h("div", { class: "control-buttons" }, this.takeback, this.offerDraw, this.abort, this.resign);
 
     this.confirmYes = h("button", { type: "button", class: "btn btn-danger", id: "resign-confirm", text: "Yes, resign" });
     this.confirmNo = h("button", { type: "button", class: "btn", id: "resign-cancel", text: "Keep playing" });
@@ -71,6 +79,11 @@ export class GameActions {
       this.note,
     );
     this.drawBanner = h("div", { class: "draw-offer", id: "draw-offer", hidden: true });
+    this.takebackBanner = h("div", { class: "draw-offer takeback-offer", id: "takeback-offer", hidden: true });
+    this.takeback.addEventListener("click", () => {
+      const kind = this.takeback.dataset.kind;
+      if (kind === "takeback" || kind === "takeback_offer") this.act(kind);
+    });
 
     this.offerDraw.addEventListener("click", () => this.act("offer_draw"));
     this.abort.addEventListener("click", () => this.act("abort"));
@@ -98,6 +111,7 @@ export class GameActions {
 
   update(state: State, side: Side | null, controls: Controls, busy: ReadonlySet<ActionKind>): void {
     this.renderBanner(state, side, controls, busy);
+    this.renderTakebackBanner(state, side, controls, busy);
     const running = controls.player && state.status === "active";
     this.bar.hidden = !running;
     if (!running) {
@@ -117,9 +131,22 @@ export class GameActions {
     // Keeps its line when empty, so that nothing under it moves when a reason comes.
     this.drawReason.hidden = false;
 
+    const takeback = controls.takeback;
+    const sendingTakeback = busy.has("takeback") || busy.has("takeback_offer");
+    this.takeback.hidden = takeback === null;
+    // Three buttons in a row (a casual game: take back, a draw, abort or resign) share it.
+    this.buttons.classList.toggle("three", takeback !== null && !this.offerDraw.hidden);
+    this.takeback.dataset.kind = takeback?.kind ?? "";
+    this.takeback.disabled = takeback === null || !takeback.enabled || sendingTakeback;
+    this.takeback.textContent = sendingTakeback ? "Taking back…" : (takeback?.label ?? "Take back");
+    this.takeback.title =
+      takeback?.kind === "takeback_offer" ? "Ask your opponent to let you take your last move back" : "Take your last move back";
+
     this.abort.hidden = !controls.abort;
     this.abort.disabled = busy.has("abort");
-    this.abort.textContent = busy.has("abort") ? "Aborting…" : "Abort the game";
+    // Shorter when three share the row (a phone has room for no more).
+    const abortLabel = this.buttons.classList.contains("three") ? "Abort" : "Abort the game";
+    this.abort.textContent = busy.has("abort") ? "Aborting…" : abortLabel;
     this.resign.hidden = !controls.resign;
     this.resign.disabled = busy.has("resign");
     this.resign.textContent = busy.has("resign") ? "Resigning…" : "Resign";
@@ -127,6 +154,40 @@ export class GameActions {
 
     this.note.textContent = controls.note ?? "";
     this.note.hidden = !controls.note;
+  }
+
+  /** The opponent's takeback offer to answer, or one's own waiting: like a draw offer's. */
+  private renderTakebackBanner(state: State, side: Side | null, controls: Controls, busy: ReadonlySet<ActionKind>): void {
+    const offer = state.status === "active" ? (state.takeback_offer ?? null) : null;
+    const answering = busy.has("takeback_answer");
+    const key = `${offer}|${side}|${controls.answerTakeback}|${answering}`;
+    if (key === this.takebackKey) return;
+    this.takebackKey = key;
+    const banner = this.takebackBanner;
+    const hadFocus = banner.contains(document.activeElement);
+    banner.dataset.by = offer ?? "";
+    banner.classList.toggle("prominent", controls.answerTakeback);
+    banner.removeAttribute("role");
+    clear(banner);
+    if (offer === null) return;
+    if (controls.answerTakeback) {
+      banner.setAttribute("role", "alert");
+      const yes = h("button", { type: "button", class: "btn btn-primary", id: "accept-takeback", text: "Accept" });
+      const no = h("button", { type: "button", class: "btn", id: "decline-takeback", text: "Decline" });
+      yes.disabled = no.disabled = answering;
+      yes.addEventListener("click", () => this.act("takeback_answer", true));
+      no.addEventListener("click", () => this.act("takeback_answer", false));
+      banner.append(
+        h("p", { class: "draw-offer-text", text: "Opponent asks for a takeback." }),
+        h("div", { class: "control-buttons" }, yes, no),
+      );
+      if (hadFocus) yes.focus();
+    } else if (offer === side) {
+      banner.append(h("p", { class: "draw-offer-text", text: "You asked for a takeback — waiting for your opponent's answer." }));
+    } else {
+      banner.setAttribute("role", "status");
+      banner.append(h("p", { class: "draw-offer-text", text: `The ${offer} ask for a takeback.` }));
+    }
   }
 
   private renderBanner(state: State, side: Side | null, controls: Controls, busy: ReadonlySet<ActionKind>): void {

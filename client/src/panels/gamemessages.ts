@@ -22,17 +22,19 @@ export class GameMessages {
   private readonly notice: HTMLElement;
   private readonly repetition: HTMLElement;
 
-  /** `claim` and `draw` are the claim's and the draw offer's banners, shown in the slot. */
+  /** `claim`, `draw` and `takeback` are the claim's and the offers' banners, shown in the slot. */
   constructor(
     private readonly claim: HTMLElement,
     private readonly draw: HTMLElement,
+    private readonly takeback: HTMLElement = h("div"),
   ) {
     this.conn = h("div", { class: "slot-msg conn-banner", id: "conn-banner", role: "status", hidden: true });
     this.alert = h("div", { class: "slot-msg alert", id: "game-error", role: "alert" });
     this.notice = h("p", { class: "slot-msg notice", id: "game-notice", "aria-live": "polite" });
     this.repetition = h("p", { class: "slot-msg notice notice-warn", id: "repetition-warning", role: "status", hidden: true });
     draw.classList.add("slot-msg");
-    this.root = h("div", { class: "g-msg", id: "game-messages" }, this.conn, this.alert, claim, draw, this.repetition, this.notice);
+    takeback.classList.add("slot-msg");
+    this.root = h("div", { class: "g-msg", id: "game-messages" }, this.conn, this.alert, claim, draw, takeback, this.repetition, this.notice);
   }
 
   /** An error beside the board, shown until the game moves on from `ply` (or clearError). */
@@ -85,7 +87,9 @@ export class GameMessages {
     // offers themselves have their banner.
     const latest = tracker.notes.at(-1);
     const news =
-      latest && latest.n === tracker.n && state.status === "active" && latest.kind !== "draw_offer" ? latest.text : "";
+      latest && latest.n === tracker.n && state.status === "active" && latest.kind !== "draw_offer" && latest.kind !== "takeback_offer"
+        ? latest.text
+        : "";
     let noticeText = premove ? queuedText(premove, touchScreen()) : this.info || news;
     if (pending) {
       noticeText = pending.sent
@@ -102,10 +106,12 @@ export class GameMessages {
 
   /** One message at a time in the fixed slot beside the board: the most urgent. */
   choose(): void {
-    const { notice, conn, alert, claim, draw, repetition } = this;
+    const { notice, conn, alert, claim, draw, takeback, repetition } = this;
     // A move waiting for the connection says both (the move, and that the connection is down).
     const waitingMove = notice.dataset.pending !== "" && notice.dataset.wants === "1";
-    const order = waitingMove ? [notice, conn, alert, claim, draw, repetition] : [conn, alert, claim, draw, repetition, notice];
+    const order = waitingMove
+      ? [notice, conn, alert, claim, draw, takeback, repetition]
+      : [conn, alert, claim, draw, takeback, repetition, notice];
     let shown = false;
     for (const el of order) {
       const wants = el.dataset.wants === "1";

@@ -95,6 +95,13 @@ CODES: Final[dict[str, Code]] = {
     "draw_offer_open": Code(400, "a draw offer is open already"),
     "draw_offer_too_soon": Code(400, "your last draw offer was declined too few plies ago"),
     "no_draw_offer": Code(400, "there is no draw offer to answer"),
+    "nothing_to_take_back": Code(400, "you have no move to take back yet"),
+    "takeback_not_allowed": Code(400, "no takebacks in this game"),
+    "takeback_offer_open": Code(400, "a takeback offer is already open"),
+    "takeback_offer_too_soon": Code(
+        400, "your last takeback offer was declined: ask again after the next move"
+    ),
+    "no_takeback_offer": Code(400, "there is no takeback offer to answer"),
     "bot_declines": Code(400, "the bot plays every game out: it does not agree to draws"),
     # -- an opponent who left (changes.claim) -----------------------------------------------
     "not_live": Code(

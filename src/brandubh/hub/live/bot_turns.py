@@ -252,7 +252,15 @@ class BotWorker:
                 received = self.clock.stamp()
                 # Held, as a socket's move is (connection.py), until committed or refused.
                 with self.clock.hold(received):
-                    await games.move(BOT_ID, game_id, state.ply, text, f"bot-{state.ply}", received)
+                    await games.move(
+                        BOT_ID,
+                        game_id,
+                        state.ply,
+                        text,
+                        f"bot-{state.ply}",
+                        received,
+                        takebacks=state.takebacks,
+                    )
         except Refusal as exc:
             # Someone else played this turn, or the game ended meanwhile: nothing to do.
             log.info("bot move in %s not applied: %s", game_id, exc.message)

@@ -15,7 +15,7 @@ from typing import Final, Literal, NamedTuple
 
 from brandubh.engine import Game, IllegalMove, Result, Side, opponent
 from brandubh.hub.errors import Refusal, no_game
-from brandubh.hub.live.state import BOT_ID, GameState, Player, pack_snapshot
+from brandubh.hub.live.state import BOT_ID, GameState, Player, pack_snapshot, unpack_snapshot
 from brandubh.hub.live.terms import is_live
 
 DRAW_OFFER_GAP: Final = 10  # plies after a declined offer before that player may offer again
@@ -41,12 +41,16 @@ MOVE_FIELDS: Final = (
     "draw_offer",
     "draw_block_a",
     "draw_block_d",
+    "takeback_offer",
 )
-END_FIELDS: Final = ("turn", "status", "winner", "reason", "draw_offer")
+END_FIELDS: Final = ("turn", "status", "winner", "reason", "draw_offer", "takeback_offer")
 DRAW_FIELDS: Final = ("draw_offer", "draw_block_a", "draw_block_d")
 # A move that neither ends the game nor declines a draw offer writes only these.
 PLAY_FIELDS: Final = ("ply", "snap", "turn")
 DECLINING_FIELDS: Final = PLAY_FIELDS + DRAW_FIELDS
+# A takeback offer and its answer; a takeback itself (the moves and repetitions besides).
+TAKEBACK_OFFER_FIELDS: Final = ("takeback_offer", "takeback_block_a", "takeback_block_d")
+TAKEBACK_FIELDS: Final = ("ply", "snap", "turn", "draw_offer", "takeback_offer", "takebacks")
 
 
 class Played(NamedTuple):
@@ -86,6 +90,9 @@ class Change:
     game: Game | None = None  # the engine's game at ``new``, when at hand
     played: Played | None = None  # a move's text and position
     absent: Absence | None = None  # a claim: the opponent must have left (commit.lua)
+    # A takeback: the ply the game goes back to (commit.lua rewrites the moves and the
+    # repetition counts from ``new`` and drops what was said of the plies taken back).
+    back_to: int | None = None
 
 
 Build = Callable[[GameState], Change]
@@ -182,7 +189,7 @@ def ending(
     played: Played | None = None,
 ) -> Change:
     """The change that ends a game: result, no deadline, no bot turn, no open offer."""
-    new = new.evolve(status="ended", turn="", result=result, draw_offer="")
+    new = new.evolve(status="ended", turn="", result=result, draw_offer="", takeback_offer="")
     return Change(
         new,
         {**event, "result": {"winner": result.winner, "reason": result.reason}},
@@ -253,6 +260,10 @@ def move(
         # Playing on declines the opponent's offer.
         draw_offer, draw_block = "", declined_block(state.ply + 1, draw_block, state.draw_offer)
         event["draw_declined"] = True
+    takeback_offer = state.takeback_offer
+    if takeback_offer:  # any move closes an open takeback offer
+        takeback_offer = ""
+        event["takeback_closed"] = True
     result = game.result
     next_player = "" if result is not None else state.player_of(game.side_to_move)
     snapshot = game.snapshot()
@@ -267,6 +278,7 @@ def move(
         recent=recent,
         draw_offer=draw_offer,
         draw_block=draw_block,
+        takeback_offer=takeback_offer,
         turn=next_player,
     )
     # A run of one position: the piece count changed, older positions cannot come again.
@@ -283,10 +295,13 @@ def move(
             deadline_check="before",
             played=added,
         )
+    write: tuple[str, ...] = DECLINING_FIELDS if "draw_declined" in event else PLAY_FIELDS
+    if "takeback_closed" in event:
+        write += ("takeback_offer",)
     return Change(
         new,
         event,
-        DECLINING_FIELDS if "draw_declined" in event else PLAY_FIELDS,
+        write,
         ply=state.ply,
         require_turn=True,
         deadline_check="before",
@@ -392,6 +407,123 @@ def claim(state: GameState, player_id: str, draw: bool, msg_id: str, absence: Ab
     event = {"kind": "claim", "by": side, "draw": draw}
     change = ending(state.next(), Result(winner, CLAIM_REASON), event)
     return replace(change, absent=absence._replace(player=other))
+
+
+def takeback_refusal(state: GameState, msg_id: str | None = None) -> Refusal | None:
+    """Why a game against a person allows no takeback, if so: only casual games do (a rated
+    game's or a tournament's result stands on the moves as played)."""
+    if state.rated:
+        why = "this game is rated"
+    elif state.tournament:
+        why = "this is a tournament game"
+    else:
+        return None
+    return Refusal("takeback_not_allowed", f"takebacks are for casual games: {why}", msg_id)
+
+
+def back_to(state: GameState, side: Side, msg_id: str | None = None) -> int:
+    """The ply of ``side``'s previous turn: its last move and any reply taken back (2 plies
+    on its turn, else 1); ``nothing_to_take_back`` before its first move."""
+    target = state.ply - (2 if state.turn == state.player_of(side) else 1)
+    if target < 0:
+        raise Refusal("nothing_to_take_back", "you have not moved yet", msg_id)
+    return target
+
+
+def takeback(state: GameState, player_id: str, ply: int, msg_id: str, allowance_ms: int) -> Change:
+    """A player takes back their last move against the bot (and the bot's reply, if it
+    came), asked at ``ply``: the game's ply, or one less when the bot's reply came since
+    (it goes too: the same position either way; anything else is ``stale_ply``)."""
+    side = playing_side(state, player_id, msg_id)
+    if state.opponent != "bot":
+        raise takeback_refusal(state, msg_id) or Refusal(
+            "takeback_not_allowed",
+            "against a person, offer a takeback (takeback_offer) for them to accept",
+            msg_id,
+        )
+    if ply != state.ply and not (ply + 1 == state.ply and state.turn == player_id):
+        raise stale_ply(ply, state.ply, msg_id)
+    return truncation(state, side, back_to(state, side, msg_id), allowance_ms)
+
+
+def offer_takeback(state: GameState, player_id: str, msg_id: str) -> Change:
+    """A player of a casual game against a person asks to take their last move back."""
+    side = playing_side(state, player_id, msg_id)
+    if state.opponent == "bot":
+        raise Refusal(
+            "takeback_not_allowed", "against the bot, take back at once (takeback)", msg_id
+        )
+    refusal = takeback_refusal(state, msg_id)
+    if refusal is not None:
+        raise refusal
+    back_to(state, side, msg_id)
+    if state.takeback_offer == side:
+        raise Refusal("takeback_offer_open", "your takeback offer is still open", msg_id)
+    if state.takeback_offer:
+        raise Refusal(
+            "takeback_offer_open",
+            "your opponent has asked for a takeback: accept or decline it",
+            msg_id,
+        )
+    allowed = state.takeback_block[0 if side == "attackers" else 1]
+    if state.ply < allowed:
+        raise Refusal(
+            "takeback_offer_too_soon",
+            "your last takeback offer was declined: you may ask again after the next move",
+            msg_id,
+        )
+    new = state.next().evolve(takeback_offer=side)
+    return Change(new, {"kind": "takeback_offer", "by": side}, TAKEBACK_OFFER_FIELDS)
+
+
+def answer_takeback(
+    state: GameState, player_id: str, accept: bool, msg_id: str, allowance_ms: int
+) -> Change:
+    """The opponent accepts (the proposer's last move, and any reply, are taken back) or
+    declines an open takeback offer; its maker may ask again after the next move."""
+    side = playing_side(state, player_id, msg_id)
+    proposer = state.takeback_offer
+    if proposer != opponent(side):
+        raise Refusal("no_takeback_offer", msg_id=msg_id)
+    if accept:
+        return truncation(state, proposer, back_to(state, proposer, msg_id), allowance_ms)
+    a, d = state.takeback_block
+    block = (state.ply + 1, d) if proposer == "attackers" else (a, state.ply + 1)
+    new = state.next().evolve(takeback_offer="", takeback_block=block)
+    return Change(new, {"kind": "takeback_declined", "by": side}, TAKEBACK_OFFER_FIELDS)
+
+
+def truncation(state: GameState, side: Side, target: int, allowance_ms: int) -> Change:
+    """The game taken back to ``target`` plies, ``side``'s turn: the position replayed from
+    the start, its repetitions counted afresh, open offers closed, the deadline restarted."""
+    start = unpack_snapshot(state.snap)
+    game = Game(start.ruleset, start.start_position)
+    for text in state.moves[:target]:
+        game.play(text)
+    snapshot = game.snapshot()
+    new = state.evolve(
+        seq=state.seq + 1,
+        ply=target,
+        snap=pack_snapshot(snapshot),
+        moves=state.moves[:target],
+        recent=snapshot.recent,
+        draw_offer="",
+        takeback_offer="",
+        takebacks=state.takebacks + 1,
+        turn=state.player_of(game.side_to_move),
+    )
+    event: dict[str, object] = {"kind": "takeback", "by": side, "plies": state.ply - target}
+    return Change(
+        new,
+        event,
+        TAKEBACK_FIELDS,
+        deadline_change="set",
+        deadline_ms=allowance_ms,
+        # The bot's turn, if it was, is gone: its next one comes with the player's move.
+        bot_job="del" if state.opponent == "bot" else "",
+        game=game,
+        back_to=target,
+    )
 
 
 def expiry(state: GameState, outages: list[tuple[int, int]]) -> Change:

@@ -131,7 +131,11 @@ def arguments(
             beat=absent.beat,
             gap=absent.gap_ms,
         )
-    if old.legacy:  # stored before keys.moves and keys.repetitions: move them there
+    if change.back_to is not None:  # a takeback: the moves and counts that remain, whole
+        params["moves_all"] = "".join(m + " " for m in new.moves)
+        params["reps_all"] = counts_of(new.recent)
+        params["back_to"] = change.back_to
+    elif old.legacy:  # stored before keys.moves and keys.repetitions: move them there
         params["moves_all"] = "".join(m + " " for m in old.moves)
         params["reps_all"] = counts_of(old.recent)
     bucket = keys.bucket(old.id)

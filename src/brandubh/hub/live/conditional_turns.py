@@ -104,7 +104,13 @@ class ConditionalWorker:
                 received = self.clock.stamp()
                 with self.clock.hold(received):
                     await self.games.move(
-                        owner, game_id, state.ply, reply, f"cond-{state.ply}", received
+                        owner,
+                        game_id,
+                        state.ply,
+                        reply,
+                        f"cond-{state.ply}",
+                        received,
+                        takebacks=state.takebacks,
                     )
         except Refusal as exc:
             # The owner moved first, or the game ended meanwhile: nothing left to do.

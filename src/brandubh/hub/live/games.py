@@ -471,15 +471,19 @@ class GameService:
         text: str,
         msg_id: str,
         received: int | None = None,
+        takebacks: int | None = None,
     ) -> Committed:
         """Validate and commit a move; a resend of an applied message id is acknowledged again.
 
         ``received``: when the move reached this hub (RedisClock.stamp), by which its
-        deadline is judged.
+        deadline is judged. ``takebacks``: a move thought out by the service (the bot's, a
+        conditional reply) at a state with that many takebacks, refused after another one.
         """
         allowance = self.allowance_ms
 
         def build(state: GameState) -> Change:
+            if takebacks is not None and state.takebacks != takebacks:
+                raise changes.stale_ply(ply, state.ply, msg_id)  # thought for a lost position
             return changes.move(state, player_id, ply, text, msg_id, allowance(state))
 
         fp = changes.fingerprint("move", f"{ply}:{text}")
@@ -523,6 +527,42 @@ class GameService:
             msg_id,
             changes.fingerprint("answer_draw", "yes" if accept else "no"),
             lambda state: changes.answer_draw(state, player_id, accept, msg_id),
+        )
+
+    async def takeback(self, player_id: str, game_id: str, ply: int, msg_id: str) -> Committed:
+        """Take back the player's last move against the bot, and its reply if it came."""
+        allowance = self.allowance_ms
+        return await self.committer.act(
+            player_id,
+            game_id,
+            msg_id,
+            changes.fingerprint("takeback", str(ply)),
+            lambda state: changes.takeback(state, player_id, ply, msg_id, allowance(state)),
+        )
+
+    async def offer_takeback(self, player_id: str, game_id: str, msg_id: str) -> Committed:
+        return await self.committer.act(
+            player_id,
+            game_id,
+            msg_id,
+            "takeback_offer",
+            lambda state: changes.offer_takeback(state, player_id, msg_id),
+        )
+
+    async def answer_takeback(
+        self, player_id: str, game_id: str, accept: bool, msg_id: str
+    ) -> Committed:
+        allowance = self.allowance_ms
+
+        def build(state: GameState) -> Change:
+            return changes.answer_takeback(state, player_id, accept, msg_id, allowance(state))
+
+        return await self.committer.act(
+            player_id,
+            game_id,
+            msg_id,
+            changes.fingerprint("takeback_answer", "yes" if accept else "no"),
+            build,
         )
 
     async def claim(self, player_id: str, game_id: str, draw: bool, msg_id: str) -> Committed:

@@ -103,6 +103,12 @@ class GameState:
     origin: str = ""  # one of ORIGINS; "" in games created before it was stored
     tournament: str = ""  # the tournament this game is of (every game of its matches too)
     rematch_declined: MaybeSide = ""  # the side that declined the other's rematch offer
+    takeback_offer: MaybeSide = ""  # the side whose takeback offer is open (games between people)
+    # (attackers, defenders): the ply from which each may offer a takeback again (declined)
+    takeback_block: tuple[int, int] = (0, 0)
+    # How many takebacks the game has had: a bot's turn, or a conditional reply, thought
+    # out before one is not played after it (bot_turns.py, conditional_turns.py).
+    takebacks: int = 0
     # The players that are bot accounts (docs/api.md), set once when the game is made by
     # the path that seats one (the Bot API's challenges): their player objects say
     # ``"bot": true``. Part of the terms, so no move pays for it.
@@ -176,6 +182,9 @@ class GameState:
             origin=s("origin"),
             tournament=s("tournament"),
             rematch_declined=_side(s("rematch_declined")),
+            takeback_offer=_side(s("takeback_offer")),
+            takeback_block=(int(s("takeback_block_a", "0")), int(s("takeback_block_d", "0"))),
+            takebacks=int(s("takebacks", "0")),
             bots=tuple(s("bots").split()),
             declined=s("declined"),
             source=s("source"),
@@ -302,6 +311,7 @@ class GameState:
             "deadline": deadline or None,
             "draw_offer": self.draw_offer or None,
             "draw_block": {"attackers": self.draw_block[0], "defenders": self.draw_block[1]},
+            "takeback_offer": self.takeback_offer or None,
             "rematch": {
                 "offer": self.rematch_offer or None,
                 "game": self.rematch or None,
@@ -437,6 +447,10 @@ _FIELD: Final[dict[str, Callable[[GameState], str | bytes]]] = {
     "draw_offer": lambda s: s.draw_offer,
     "draw_block_a": lambda s: str(s.draw_block[0]),
     "draw_block_d": lambda s: str(s.draw_block[1]),
+    "takeback_offer": lambda s: s.takeback_offer,
+    "takeback_block_a": lambda s: str(s.takeback_block[0]),
+    "takeback_block_d": lambda s: str(s.takeback_block[1]),
+    "takebacks": lambda s: str(s.takebacks),
     "rated": lambda s: "1" if s.rated else "0",
     "invitee": lambda s: s.invitee,
     "match": lambda s: s.match,

@@ -254,6 +254,27 @@ class AnswerDraw(NamedTuple):
     id: str
 
 
+class Takeback(NamedTuple):
+    """Take back one's last move against the bot (and its reply), asked at ``ply``."""
+
+    game: str
+    ply: int
+    id: str
+
+
+class OfferTakeback(NamedTuple):
+    """Ask the opponent (a person, in a casual game) to let one's last move be taken back."""
+
+    game: str
+    id: str
+
+
+class AnswerTakeback(NamedTuple):
+    game: str
+    accept: bool
+    id: str
+
+
 class Claim(NamedTuple):
     """End a live game whose opponent left: a win, or a draw (``draw``)."""
 
@@ -359,6 +380,9 @@ GameAction = (
     | Abort
     | OfferDraw
     | AnswerDraw
+    | Takeback
+    | OfferTakeback
+    | AnswerTakeback
     | Claim
     | Rematch
     | DeclineRematch
@@ -429,6 +453,21 @@ MESSAGES: Final[dict[str, Shape]] = {
             AnswerDraw,
             _GAME,
             Field("accept", _bool, "true to accept the draw, false to decline it"),
+            _ID,
+        ),
+        _shape(
+            "takeback",
+            Takeback,
+            _GAME,
+            Field("ply", _ply, "the ply the game is at (the state's 'ply')"),
+            _ID,
+        ),
+        _shape("takeback_offer", OfferTakeback, _GAME, _ID),
+        _shape(
+            "takeback_answer",
+            AnswerTakeback,
+            _GAME,
+            Field("accept", _bool, "true to accept the takeback, false to decline it"),
             _ID,
         ),
         _shape(

@@ -19,6 +19,7 @@ from brandubh.hub.messages import (
     AcceptSeek,
     Acting,
     AnswerDraw,
+    AnswerTakeback,
     CancelQuick,
     CancelSeek,
     Chat,
@@ -36,6 +37,7 @@ from brandubh.hub.messages import (
     LobbyAction,
     Move,
     OfferDraw,
+    OfferTakeback,
     Ping,
     Pong,
     Quick,
@@ -44,6 +46,7 @@ from brandubh.hub.messages import (
     Resign,
     Seek,
     SetConditional,
+    Takeback,
     Unwatch,
     Watch,
     frames,
@@ -176,6 +179,13 @@ async def act_on_game(conn: Connection, player: Player, msg: GameAction, receive
         case AnswerDraw():
             of = "answer_draw"
             done = await games.answer_draw(player.id, msg.game, msg.accept, msg.id)
+        case Takeback():
+            of, done = "takeback", await games.takeback(player.id, msg.game, msg.ply, msg.id)
+        case OfferTakeback():
+            of, done = "takeback_offer", await games.offer_takeback(player.id, msg.game, msg.id)
+        case AnswerTakeback():
+            of = "takeback_answer"
+            done = await games.answer_takeback(player.id, msg.game, msg.accept, msg.id)
         case Claim():
             of, done = "claim", await games.claim(player.id, msg.game, msg.draw, msg.id)
         case Rematch():

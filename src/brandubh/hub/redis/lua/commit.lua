@@ -1,5 +1,5 @@
 -- The one commit path: every change to a live game goes through this script -- moves,
--- draw offers and answers, resignations, aborts, timeouts, bot moves, deadline changes.
+-- draw offers and answers, takebacks, resignations, aborts, timeouts, bot moves, deadline changes.
 -- Python has already validated the change with the engine against the state at
 -- expected_seq; this re-checks, in order, that nothing moved since, then writes the
 -- new fields, appends the numbered event, publishes it (SPUBLISH, as "<n> <frame>", on
@@ -57,6 +57,12 @@
 --   moves_all, reps_all  a game stored before KEYS[8] and KEYS[9] existed (its moves in
 --                  the hash, its recent positions in the snapshot): what they hold before
 --                  this change (moves, each followed by a space; hash, count, ...)
+--                  A takeback: what they hold after it (the moves that remain, the
+--                  counts of their positions since the piece count last changed), with
+--   back_to        the ply the game goes back to: both players' conditional moves go
+--                  (and the game's reply job), and so do the acks of moves at that ply or
+--                  later, so that a message id made from a ply (the bot's, a conditional
+--                  reply's, the Bot API's) can play that ply again
 -- ARGV[2] the event frame (msgpack)
 --
 -- Returns {'ok', n, deadline} | {'dup', n} | {'err', code, detail} | {'retry'}
@@ -157,6 +163,15 @@ if p.reps_all then
   if #p.reps_all > 0 then redis.call('HSET', KEYS[9], unpack(p.reps_all)) end
 end
 if p.append then redis.call('APPEND', KEYS[8], p.append) end
+if p.back_to then
+  redis.call('DEL', KEYS[10], KEYS[11])
+  redis.call('ZREM', KEYS[12], p.game)
+  local acks = redis.call('HGETALL', KEYS[3])
+  for i = 1, #acks, 2 do
+    local ply = string.match(acks[i + 1], '^%d+:move:(%d+):')
+    if ply and tonumber(ply) >= p.back_to then redis.call('HDEL', KEYS[3], acks[i]) end
+  end
+end
 -- A move is presence, from whatever socket it came (one that does not follow the game
 -- counts in KEYS[13] for nothing): a player marked gone was here now, and a claim against
 -- them counts its grace from this move. (Never marked gone: no claim holds anyway.)
