@@ -57,6 +57,8 @@ export interface State {
   tournament?: string;
   /** an invitation its creator withdrew before anyone joined */
   withdrawn?: boolean;
+  /** a challenge its invitee declined: the reason (docs/protocol.md, "Challenges") */
+  declined?: string;
 }
 
 export interface HelloFrame {
