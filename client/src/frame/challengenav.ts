@@ -134,7 +134,7 @@ function acceptedNotice(c: Challenge): void {
 }
 
 /** The header's button and panel, for the whole page load; returns the shared feed. */
-export function installChallenges(ctx: AppContext, before: HTMLElement): ChallengeFeed {
+export function installChallenges(ctx: AppContext, connSlot: HTMLElement): ChallengeFeed {
   const feed = challengeFeed(ctx.live);
   const count = h("span", { class: "count-badge ch-count", id: "challenge-count", "data-count": "0", hidden: true });
   const button = h(
@@ -159,8 +159,11 @@ export function installChallenges(ctx: AppContext, before: HTMLElement): Challen
     h("h2", { class: "ch-title", text: "Challenges" }),
     body,
   );
-  before.before(button);
-  before.parentElement?.append(panel);
+  // The button takes the place "Retry now" keeps in the connection's slot (main.ts), so the
+  // header's row is as wide as before; while the connection is down it gives that place
+  // back (nothing can be accepted offline anyway), and the slot's width never changes.
+  connSlot.prepend(button);
+  connSlot.parentElement?.append(panel);
 
   const setOpen = (open: boolean) => {
     panel.hidden = !open;
@@ -192,6 +195,7 @@ export function installChallenges(ctx: AppContext, before: HTMLElement): Challen
     count.textContent = String(n);
     count.dataset.count = String(n);
     button.dataset.count = String(n);
+    button.dataset.ready = String(feed.ready);
     button.setAttribute("aria-label", n ? `Challenges: ${n} waiting for you` : "Challenges");
     clear(body);
     if (!me) return;

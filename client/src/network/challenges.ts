@@ -45,6 +45,8 @@ export type ChallengeChange =
 
 export class ChallengeFeed {
   list: ChallengeList = NO_CHALLENGES;
+  /** whether the list of the current player has been loaded once */
+  ready = false;
   /** the player whose challenges these are (null: a guest, nothing to load) */
   private me: string | null = null;
   private readonly listeners = new Set<(change: ChallengeChange) => void>();
@@ -67,6 +69,7 @@ export class ChallengeFeed {
   setPlayer(me: string | null): Promise<void> {
     if (me === this.me) return Promise.resolve();
     this.me = me;
+    this.ready = false;
     this.list = NO_CHALLENGES;
     this.emit({ type: "list" });
     return this.reload();
@@ -95,6 +98,7 @@ export class ChallengeFeed {
       for (const f of this.during) list = this.fold(list, f.t, f.c, me);
       this.during = [];
       this.list = list;
+      this.ready = true;
       this.emit({ type: "list" });
     } catch {
       /* offline or logged out: the next hello asks again */
