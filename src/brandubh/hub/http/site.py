@@ -29,6 +29,7 @@ from brandubh.hub.http import (
     exports,
     games,
     mail,
+    otnimport,
     tokens,
     web,
 )
@@ -65,6 +66,7 @@ def routes(static: Path, tournaments: bool = True) -> list[BaseRoute]:
         *chat.ROUTES,
         *explorer.ROUTES,
         *analysis.ROUTES,
+        *otnimport.ROUTES,
         *(tournaments_routes.ROUTES if tournaments else ()),
         *games.ROUTES,
         *web.ROUTES,
