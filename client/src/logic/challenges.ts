@@ -137,6 +137,12 @@ export function challengeErrorText(err: unknown): string {
       return "Log in to send and answer challenges.";
     case "not_found":
       return "There is no such player or challenge any more.";
+    case "bot_account":
+      return "A bot account sends and accepts challenges through its API token, not from the site.";
+    case "invitation_withdrawn":
+      return "This challenge was cancelled meanwhile.";
+    case "game_not_waiting":
+      return "This challenge was answered meanwhile.";
     case "network":
       return err.message;
     default:

@@ -2,6 +2,7 @@
 
 import { decode, encode } from "@msgpack/msgpack";
 import type { Side } from "../board/notation";
+import type { Challenge } from "../logic/challenges";
 
 export interface PlayerInfo {
   id: string;
@@ -358,6 +359,18 @@ export interface TournamentGameFrame {
   opponent?: PlayerInfo | null;
 }
 
+/** A challenge to or from this account was made (docs/protocol.md §2.10). */
+export interface ChallengeFrame {
+  t: "challenge";
+  challenge: Challenge;
+}
+
+/** A challenge to or from this account was accepted, declined or cancelled (its `status`). */
+export interface ChallengeGoneFrame {
+  t: "challenge_gone";
+  challenge: Challenge;
+}
+
 /** Follow a tournament's changes (`tournament` frames) while its page is open. */
 export type TournamentClientFrame = { t: "follow_tournament"; tournament: string; on: boolean };
 
@@ -382,6 +395,8 @@ export type ServerFrame =
   | TournamentFrame
   | TournamentDeltaFrame
   | TournamentGameFrame
+  | ChallengeFrame
+  | ChallengeGoneFrame
   | LobbyServerFrame;
 
 export type GameClientFrame =

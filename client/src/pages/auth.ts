@@ -181,7 +181,7 @@ export function mountAccount(root: HTMLElement, ctx: AppContext): Unmount {
       ),
       pwForm,
       mailSettings(),
-      challengeSettings(),
+      challengeSettings(me.id),
       apiTokensSection(),
     );
   });

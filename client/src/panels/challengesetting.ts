@@ -4,13 +4,14 @@
 import { h } from "../dom";
 import { ApiError, request } from "../network/api";
 
-/** The setting as the server last said it (GET /api/me carries it for an account). */
-async function current(): Promise<boolean> {
-  const me = await request<{ bot_challenges?: boolean }>("GET", "/api/me");
-  return me.bot_challenges === true;
+/** The setting as the server last said it (the player's profile carries it). */
+async function current(player: string): Promise<boolean> {
+  const profile = await request<{ bot_challenges?: boolean }>("GET", `/api/players/${encodeURIComponent(player)}`);
+  return profile.bot_challenges === true;
 }
 
-export function challengeSettings(): HTMLElement {
+/** The section for the account `player` (its id). */
+export function challengeSettings(player: string): HTMLElement {
   const box = h("input", { type: "checkbox", id: "bot-challenges", disabled: true });
   const saved = h("span", { class: "hint", role: "status", id: "bot-challenges-saved" });
   box.addEventListener("change", async () => {
@@ -26,7 +27,7 @@ export function challengeSettings(): HTMLElement {
     }
     box.disabled = false;
   });
-  void current().then(
+  void current(player).then(
     (on) => {
       box.checked = on;
       box.disabled = false;

@@ -92,7 +92,7 @@ export class InviteSlot {
         "p",
         { class: "waiting", role: "status" },
         h("span", { class: "spinner", "aria-hidden": "true" }),
-        `This page opens the game as soon as ${invitee ?? "they"} accept${invitee ? "s" : ""}. You may leave it: the challenges button at the top keeps it.`,
+        `The game opens here once ${invitee ?? "they"} accept${invitee ? "s" : ""}.`,
       ),
       h("p", { class: "control-buttons" }, cancel, " ", why),
     );
