@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { State } from "../network/protocol";
+import type { EventFrame, State } from "../network/protocol";
+import { eventNote } from "./lifecycle";
 import { makeState } from "../testing";
 import { challengeEndText, isChallenge, statusLine } from "./status";
 
@@ -37,5 +38,16 @@ describe("a challenge's lines on the game page", () => {
   it("leaves a friend's invitation as it was", () => {
     const invite = challenge({ invitee: null, origin: "invite" });
     expect(statusLine(invite, "ann")).toBe("Waiting for your friend to join — send them the invite link");
+  });
+});
+
+describe("a challenge's end in the game's notes", () => {
+  const withdraw = (state: State, declined?: string) =>
+    ({ t: "event", game: "g", n: 1, kind: "withdraw", by: null, state, ...(declined ? { declined } : {}) }) as unknown as EventFrame;
+
+  it("says declined, cancelled or withdrawn", () => {
+    expect(eventNote(withdraw(challenge({ status: "ended" }), "tooFast"))).toBe("The challenge was declined before the game started.");
+    expect(eventNote(withdraw(challenge({ status: "ended" })))).toBe("The challenge was cancelled before the game started.");
+    expect(eventNote(withdraw(challenge({ status: "ended", invitee: null })))).toBe("The invitation was withdrawn before anyone joined.");
   });
 });

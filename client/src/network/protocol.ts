@@ -108,6 +108,8 @@ export interface EventFrame {
   timeout?: Side;
   /** timeout: the side whose deadline passed */
   side?: Side;
+  /** withdraw: a challenge declined by the player challenged, the reason they gave */
+  declined?: string;
   /** deadline_extended: the new deadline */
   deadline?: number;
   /** on the event that ends the game */
