@@ -322,3 +322,23 @@ def test_the_home_page_does_not_shift_for_a_returning_player(
     header_ready(page)
     page.evaluate("new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     assert page.evaluate("window.__shifts") == []
+
+
+def test_the_player_challenged_answers_on_the_games_page(
+    new_page: Any, web_hub: HubProcess
+) -> None:
+    base = web_hub.url
+    ann, _, ben, ben_acc = two_players(new_page, base, PHONE)
+    game = challenge_from_profile(ann, base, ben_acc, move_time=3600, side="defenders")
+    ben.goto(f"{base}/g/{game}")
+    ben.wait_for_selector("#challenge-incoming")
+    assert ben.inner_text("#challenge-incoming h2") == "Ann Challenger challenges you"
+    assert "Nielsen · 1 hour a move · rated" in ben.inner_text("#challenge-incoming")
+    for sel in ("#challenge-accept", "#challenge-decline", "#challenge-decline-reason"):
+        assert in_view(ben, sel), f"{sel} is out of sight"
+    shot(ben, "challenge-incoming-phone", full=False)
+    ben.click("#challenge-accept")
+    for p in (ann, ben):
+        p.wait_for_selector('.page-game[data-status="active"]')
+    assert ann.get_attribute(".page-game", "data-side") == "defenders"
+    assert ben.get_attribute(".page-game", "data-side") == "attackers"

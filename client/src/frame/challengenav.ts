@@ -9,6 +9,7 @@ import { clear, h, svg } from "../dom";
 import { type Challenge, DECLINE_REASONS, attentionCount, challengeErrorText, declinedText, sideText, termsText } from "../logic/challenges";
 import { type ChallengeFeed, challengeApi, challengeFeed } from "../network/challenges";
 import { botTag } from "../panels/bottag";
+import { shownNotifications } from "./mygames";
 import { busyInAnotherGame } from "./pairing";
 
 // Two crossed blades: a challenge.
@@ -111,6 +112,24 @@ function declinedItem(feed: ChallengeFeed, c: Challenge): HTMLElement {
     h("p", { class: "ch-terms muted", text: termsText(c) }),
     h("div", { class: "ch-buttons" }, ok),
   );
+}
+
+/** "Ann challenges you: Nielsen · 3 minutes a move · rated" as a browser notification,
+ *  once allowed (asked from a click elsewhere: the games page); a click opens its game. */
+function notifyArrival(c: Challenge): void {
+  if (typeof Notification === "undefined" || Notification.permission !== "granted") return;
+  const body = `${c.from.name} challenges you: ${termsText(c)}`;
+  shownNotifications.push({ title: "Brandubh Live: a challenge", body, game: c.id });
+  try {
+    const n = new Notification("Brandubh Live: a challenge", { body, tag: `challenge-${c.id}` });
+    n.onclick = () => {
+      window.focus();
+      window.__brandubh?.navigate(c.url || `/g/${c.id}`);
+      n.close();
+    };
+  } catch {
+    /* some browsers allow notifications only from a service worker */
+  }
 }
 
 let notice: HTMLElement | null = null;
@@ -220,10 +239,12 @@ export function installChallenges(ctx: AppContext, connSlot: HTMLElement): Chall
     }
     const c = change.challenge;
     if (change.arrived) {
-      // A new challenge: the button says so (never a panel over the page, nor the board).
+      // A new challenge: the button says so (never a panel over the page, nor the board),
+      // and so does the browser when the tab is hidden and notifications are allowed.
       button.classList.remove("ch-new");
       void button.offsetWidth; // restart the animation
       button.classList.add("ch-new");
+      if (document.visibilityState === "hidden") notifyArrival(c);
     }
     if (c.status === "accepted" && c.from.id === feed.player && location.pathname !== `/g/${c.id}`) {
       if (busyInAnotherGame(ctx, c.id)) acceptedNotice(c);

@@ -141,7 +141,8 @@ export class InviteSlot {
       { class: "panel invite", id: "challenge-incoming", "data-game": this.game },
       h("h2", { text: `${from} challenges you` }),
       h("p", { class: "muted", text: `${termsText(state)}${sides}` }),
-      h("p", { class: "control-buttons" }, accept, " ", decline, " ", reason),
+      h("p", { class: "control-buttons" }, accept, " ", decline),
+      h("p", { class: "challenge-reason" }, h("label", { for: "challenge-decline-reason", class: "muted", text: "If you decline: " }), reason),
       error,
     );
   }
