@@ -26,6 +26,7 @@ import { mountWatch } from "./pages/watch";
 import { mountTournament } from "./pages/tournament";
 import { mountTournaments } from "./pages/tournaments";
 import { installPairing } from "./frame/pairing";
+import { installChallenges } from "./frame/challengenav";
 import { installTournaments } from "./frame/tournamentnav";
 import { ROUTES, type RouteName, matchRoute } from "./routes";
 import { played } from "./panels/sound";
@@ -272,6 +273,7 @@ window.__brandubh = {
 installAccounts(ctx, whoami); // who is logged in; the account pages' links
 installPairing(ctx); // `paired`: open the new game, on any page
 installTournaments(ctx); // `tournament_game`: a player's next tournament game, on any page
+installChallenges(ctx, connBox); // challenges to and from the player: the header's button and panel
 installMailBanner(ctx, main); // an unconfirmed address: what to do
 live.start();
 renderConnection();

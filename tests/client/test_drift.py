@@ -11,7 +11,7 @@ from brandubh.engine import OTN_RULES
 from brandubh.hub.messages.protocol import MESSAGES
 
 # Notices between hubs on their own channel (keys.hub_channel); no client ever sees them.
-HUB_TO_HUB = {"sessions_ended", "turn_for", "analysis_evaluated"}
+HUB_TO_HUB = {"sessions_ended", "turn_for", "analysis_evaluated", "account_notice"}
 
 ROOT = Path(__file__).resolve().parents[2]
 PROTOCOL_TS = ROOT / "client" / "src" / "network" / "protocol.ts"
@@ -76,7 +76,8 @@ def public_state_keys() -> set[str]:
     keys: set[str] = set()
     for function in functions.values():
         for sub in ast.walk(function):
-            value = sub.value if isinstance(sub, ast.Return | ast.Assign) else None
+            # `view: dict[…] = {…}` (an annotated assignment) holds the literal too.
+            value = sub.value if isinstance(sub, ast.Return | ast.Assign | ast.AnnAssign) else None
             if isinstance(value, ast.Dict):
                 keys |= {str(k.value) for k in value.keys if isinstance(k, ast.Constant)}
             if isinstance(sub, ast.Assign):

@@ -18,6 +18,9 @@ export function installAccounts(ctx: AppContext, whoami: HTMLElement): void {
 
   const render = (me: Me | null) => {
     known = me;
+    // Unseen until the session is known (header.css): filled, it appears where it ends up,
+    // never moving there from the row's end (a layout shift for a returning player).
+    if (whoami.parentElement) whoami.parentElement.dataset.known = "true";
     clear(box);
     if (!me) return;
     box.dataset.account = String(me.account);

@@ -212,6 +212,8 @@ export function eventNote(frame: EventFrame): string | null {
     case "timeout":
       return frame.side ? `The ${frame.side} ran out of time.` : "A player ran out of time.";
     case "withdraw":
+      if (frame.declined !== undefined) return "The challenge was declined before the game started.";
+      if (frame.state.invitee) return "The challenge was cancelled before the game started.";
       return "The invitation was withdrawn before anyone joined.";
     case "takeback": {
       const plies = frame.plies ?? 1;

@@ -2,6 +2,7 @@
 
 import type { Side } from "../board/notation";
 import type { GameResult, State } from "../network/protocol";
+import { declinedText } from "./declines";
 
 export function otherSide(side: Side): Side {
   return side === "attackers" ? "defenders" : "attackers";
@@ -101,16 +102,41 @@ export function withdrawnText(state: State, playerId: string | null | undefined)
   return `This invitation was withdrawn by ${state.creator?.name ?? "the player who sent it"}`;
 }
 
-/** The line above the board, on every state. */
-export function statusLine(state: State | null, playerId: string | null | undefined): string {
+/** Whether the game is a challenge to one player (it waits for them alone). */
+export function isChallenge(state: Pick<State, "invitee">): boolean {
+  return !!state.invitee;
+}
+
+/** The words for a challenge that ended unanswered: declined (by whom, why) or cancelled.
+ *  `invitee` is the challenged player's name, when known. */
+export function challengeEndText(state: State, playerId: string | null | undefined, invitee: string | null): string {
+  const them = invitee ?? "Your opponent";
+  if (state.declined !== undefined) {
+    if (playerId && state.invitee === playerId) return "You declined this challenge";
+    const whom = isCreator(state, playerId) ? them : (invitee ?? "The player challenged");
+    return declinedText(whom, state.declined).replace(/\.$/, "");
+  }
+  if (isCreator(state, playerId)) return "You cancelled this challenge";
+  return `This challenge was cancelled by ${state.creator?.name ?? "the player who sent it"}`;
+}
+
+/** The line above the board, on every state. `invitee`: a challenge's challenged player's
+ *  name, when known. */
+export function statusLine(state: State | null, playerId: string | null | undefined, invitee: string | null = null): string {
   if (state === null) return "Loading the game…";
   const side = sideOf(state, playerId);
   const who = side ? `You are the ${side}` : "You are watching";
   if (state.status === "waiting") {
+    if (isChallenge(state)) {
+      if (isCreator(state, playerId)) return `Waiting for ${invitee ?? "your opponent"} to accept your challenge`;
+      if (playerId && state.invitee === playerId) return `${state.creator?.name ?? "A player"} challenges you — accept or decline`;
+      return `${who} — waiting for ${invitee ?? "the player challenged"} to accept the challenge`;
+    }
     return isCreator(state, playerId)
       ? "Waiting for your friend to join — send them the invite link"
       : `${who} — waiting for the second player to join`;
   }
+  if (isChallenge(state) && (state.declined !== undefined || state.withdrawn)) return challengeEndText(state, playerId, invitee);
   if (state.withdrawn) return withdrawnText(state, playerId);
   if (state.status === "ended") {
     const r = state.result;

@@ -2,6 +2,7 @@
 
 import { decode, encode } from "@msgpack/msgpack";
 import type { Side } from "../board/notation";
+import type { Challenge } from "../logic/challenges";
 
 export interface PlayerInfo {
   id: string;
@@ -59,6 +60,8 @@ export interface State {
   tournament?: string;
   /** an invitation its creator withdrew before anyone joined */
   withdrawn?: boolean;
+  /** a challenge its invitee declined: the reason (docs/protocol.md, "Challenges") */
+  declined?: string;
 }
 
 export interface HelloFrame {
@@ -114,6 +117,8 @@ export interface EventFrame {
   timeout?: Side;
   /** timeout: the side whose deadline passed */
   side?: Side;
+  /** withdraw: a challenge declined by the player challenged, the reason they gave */
+  declined?: string;
   /** deadline_extended: the new deadline */
   deadline?: number;
   /** on the event that ends the game */
@@ -365,6 +370,18 @@ export interface TournamentGameFrame {
   opponent?: PlayerInfo | null;
 }
 
+/** A challenge to or from this account was made (docs/protocol.md §2.10). */
+export interface ChallengeFrame {
+  t: "challenge";
+  challenge: Challenge;
+}
+
+/** A challenge to or from this account was accepted, declined or cancelled (its `status`). */
+export interface ChallengeGoneFrame {
+  t: "challenge_gone";
+  challenge: Challenge;
+}
+
 /** Follow a tournament's changes (`tournament` frames) while its page is open. */
 export type TournamentClientFrame = { t: "follow_tournament"; tournament: string; on: boolean };
 
@@ -389,6 +406,8 @@ export type ServerFrame =
   | TournamentFrame
   | TournamentDeltaFrame
   | TournamentGameFrame
+  | ChallengeFrame
+  | ChallengeGoneFrame
   | LobbyServerFrame;
 
 export type GameClientFrame =

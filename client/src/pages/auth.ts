@@ -9,6 +9,7 @@ import "../accounts.css";
 import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
 import { mailSettings } from "../frame/mailnav";
+import { challengeSettings } from "../panels/challengesetting";
 import { apiTokensSection } from "../panels/apitokens";
 
 function field(id: string, label: string, attrs: Record<string, string>, hint?: string): { row: HTMLElement; input: HTMLInputElement } {
@@ -180,6 +181,7 @@ export function mountAccount(root: HTMLElement, ctx: AppContext): Unmount {
       ),
       pwForm,
       mailSettings(),
+      challengeSettings(me.id),
       apiTokensSection(),
     );
   });

@@ -27,6 +27,8 @@ import { GameMessages } from "../panels/gamemessages";
 import { GameOverPanel } from "../panels/gameover";
 import type { GameView } from "../panels/gameview";
 import { InviteSlot } from "../panels/inviteslot";
+import { accountApi } from "../network/account";
+import { challengeFeed } from "../network/challenges";
 import { MatchBox } from "../panels/matchbox";
 import { MoveList } from "../panels/movelist";
 import { PlayerBars } from "../panels/playerbars";
@@ -62,7 +64,25 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
   const bars = new PlayerBars(view, clocks);
   const info = new GameInfo(view);
   const matchBox = new MatchBox(view);
-  const invite = new InviteSlot(game);
+  const invite = new InviteSlot(game, (path) => ctx.navigate(path));
+  // A challenge names the player challenged by id only: their name, once (the page's own
+  // challenges list knows it; else their profile).
+  const challenges = challengeFeed(live);
+  let inviteeName: string | null = null;
+  let askedName = false;
+  const nameInvitee = (invitee: string) => {
+    const known = challenges.find(game);
+    if (known) inviteeName = known.to.name;
+    if (inviteeName || askedName) return;
+    askedName = true;
+    accountApi.profile(invitee).then(
+      (p) => {
+        inviteeName = p.name;
+        if (!missing && !leaving) render();
+      },
+      () => undefined,
+    );
+  };
   const ratingChange = new RatingChange(view, (text) => gameOver.setRatingChange(text), () => !leaving && !missing);
   const conditional = new ConditionalPanel(live, game); // correspondence games only (conditional.ts)
   const chat = new ChatPanel(live, game, window.matchMedia("(max-width: 899px)").matches);
@@ -180,9 +200,10 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     messages.showConnection(live);
     const state = tracker.state;
     const pending = live.pending.forGame(game);
-    status.textContent = statusLine(state, meId);
+    if (state?.invitee) nameInvitee(state.invitee);
+    status.textContent = statusLine(state, meId, inviteeName);
     status.title = status.textContent;
-    ctx.setTitle(state ? statusLine(state, meId).replace(/ — /, ": ") : "Game");
+    ctx.setTitle(state ? status.textContent.replace(/ — /, ": ") : "Game");
     if (!state) {
       messages.choose();
       return;
@@ -209,7 +230,10 @@ export function mountGame(root: HTMLElement, ctx: AppContext, game: string): Unm
     }
 
     messages.update(state, tracker, play.premove, pending);
-    invite.update(state.withdrawn ? "withdrawn" : waitingForFriend ? "waiting" : "", state, meId);
+    const challenged = state.status === "waiting" && !!meId && state.invitee === meId;
+    const unanswered = state.withdrawn || (state.declined !== undefined && state.status !== "active");
+    const mode = unanswered ? "withdrawn" : waitingForFriend ? "waiting" : challenged ? "challenged" : "";
+    invite.update(mode, state, meId, inviteeName, challenges.find(game)?.side ?? null);
     const position = play.update(state, side, pending);
     bars.update(state, side, position);
 

@@ -1,10 +1,12 @@
 // `/u/<id>`: a player's ratings per rule set (provisional ones with "?"), the rating
-// history as an SVG chart, the leaderboard opt-in (own profile only) and their finished
-// games, each with a replay, its record and a link to verify it.
+// history as an SVG chart, the leaderboard opt-in (own profile only), a challenge (another
+// player's, for a visitor with an account) and their finished games, each with a replay,
+// its record and a link to verify it.
 
 import { ApiError } from "../network/api";
 import {
   type GameSummary,
+  type Me,
   type Profile,
   accountApi,
   accountErrorText,
@@ -23,6 +25,7 @@ import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
 import { RULES, RULESET_ORDER } from "../board/rules";
 import { durationText } from "../logic/status";
+import { challengeBox, challengeLogin } from "../panels/challengeform";
 
 function rulesetTitle(id: string): string {
   return RULES[id]?.title ?? id;
@@ -34,9 +37,11 @@ export function mountProfile(root: HTMLElement, ctx: AppContext, playerId: strin
   const page = h("div", { class: "page page-profile", "data-player": playerId }, h("p", { class: "muted", text: "Loading…" }));
   root.append(page);
 
-  accountApi
-    .profile(playerId)
-    .then((profile) => {
+  // The visitor decides whether the profile offers a challenge: both are known first.
+  let viewer: Me | null = null;
+  Promise.all([accountApi.profile(playerId), ctx.me.catch(() => null)])
+    .then(([profile, me]) => {
+      viewer = me as Me | null;
       if (!gone) render(profile);
     })
     .catch((err: unknown) => {
@@ -60,6 +65,8 @@ export function mountProfile(root: HTMLElement, ctx: AppContext, playerId: strin
       page.append(h("p", { class: "muted", id: "profile-bot", text: "A bot account: a program that plays through the Bot API. It is listed on the bots' leaderboard, apart from people." }));
     }
     if (profile.me) page.append(optIn(profile));
+    else if (viewer?.account) page.append(challengeBox(ctx, profile));
+    else page.append(challengeLogin(profile));
     page.append(ratingsSection(profile), gamesSection(profile));
   }
 

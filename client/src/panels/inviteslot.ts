@@ -1,37 +1,51 @@
 // Under the board while a friend game waits: its creator sees the invite link (when this
-// browser kept it) and may cancel the invitation. Once withdrawn: who withdrew it, for
-// anyone who opens it.
+// browser kept it) and may cancel the invitation. A challenge (a game waiting for one
+// player): its challenger waits for the answer and may cancel it; the player challenged
+// accepts or declines it here. Once withdrawn, cancelled or declined: what became of it,
+// for anyone who opens it.
 
 import { recallInvite } from "../context";
 import { clear, h } from "../dom";
-import { isCreator, withdrawnText } from "../logic/status";
+import { DECLINE_REASONS, challengeErrorText, termsText } from "../logic/challenges";
+import { challengeEndText, isChallenge, isCreator, withdrawnText } from "../logic/status";
+import { challengeApi } from "../network/challenges";
 import type { State } from "../network/protocol";
 import { cancelInviteRow, invitePanel } from "./invite";
+
+export type InviteMode = "waiting" | "challenged" | "withdrawn" | "";
 
 export class InviteSlot {
   readonly root: HTMLElement = h("div", { class: "invite-slot" });
 
-  constructor(private readonly game: string) {}
+  constructor(
+    private readonly game: string,
+    /** open a page of the site (the accepted challenge's game) */
+    private readonly navigate: (path: string) => void = (path) => window.location.assign(path),
+  ) {}
 
-  update(mode: "waiting" | "withdrawn" | "", state: State, meId: string | null): void {
+  /** `invitee`: a challenge's challenged player's name, once known; `side` the
+   *  challenger's side, when this page knows the challenge. */
+  update(mode: InviteMode, state: State, meId: string | null, invitee: string | null = null, side: string | null = null): void {
     const slot = this.root;
-    if (slot.dataset.mode === mode) return;
+    const key = `${mode}|${invitee ?? ""}|${side ?? ""}`;
+    if (slot.dataset.key === key) return;
+    slot.dataset.key = key;
     slot.dataset.mode = mode;
     clear(slot);
     if (mode === "withdrawn") {
-      slot.appendChild(
-        h(
-          "section",
-          { class: "panel invite", id: "invite-withdrawn", role: "status" },
-          h("h2", { text: `${withdrawnText(state, meId)}.` }),
-          h("p", { text: isCreator(state, meId) ? "Nobody can join it now." : "Nobody can join it now: ask them for a new invitation if you still want to play." }),
-          h("p", {}, h("a", { href: "/", class: "btn btn-primary", text: "Start a new game" })),
-        ),
-      );
+      slot.appendChild(isChallenge(state) ? this.challengeEnded(state, meId, invitee) : this.withdrawn(state, meId));
+      return;
+    }
+    if (mode === "challenged") {
+      slot.appendChild(this.challenged(state, side));
       return;
     }
     if (mode !== "waiting") return;
     const link = recallInvite(this.game);
+    if (!link && isChallenge(state)) {
+      slot.appendChild(this.challenging(state, invitee));
+      return;
+    }
     const panel = link
       ? invitePanel(this.game, link)
       : h(
@@ -44,5 +58,106 @@ export class InviteSlot {
         );
     if (!link) panel.append(cancelInviteRow(this.game));
     slot.appendChild(panel);
+  }
+
+  private withdrawn(state: State, meId: string | null): HTMLElement {
+    return h(
+      "section",
+      { class: "panel invite", id: "invite-withdrawn", role: "status" },
+      h("h2", { text: `${withdrawnText(state, meId)}.` }),
+      h("p", { text: isCreator(state, meId) ? "Nobody can join it now." : "Nobody can join it now: ask them for a new invitation if you still want to play." }),
+      h("p", {}, h("a", { href: "/", class: "btn btn-primary", text: "Start a new game" })),
+    );
+  }
+
+  /** The challenger's wait: for whom, the terms, and the way to take it back. */
+  private challenging(state: State, invitee: string | null): HTMLElement {
+    const cancel = h("button", { type: "button", class: "btn", id: "cancel-challenge", text: "Cancel the challenge" });
+    const why = h("span", { class: "error", role: "alert", id: "cancel-challenge-error" });
+    cancel.addEventListener("click", () => {
+      cancel.disabled = true;
+      why.textContent = "";
+      challengeApi.cancel(this.game).catch((err: unknown) => {
+        cancel.disabled = false;
+        why.textContent = `The challenge was not cancelled. ${challengeErrorText(err)}`;
+      });
+    });
+    const whom = invitee ?? "your opponent";
+    return h(
+      "section",
+      { class: "panel invite", id: "challenge-waiting", "data-game": this.game },
+      h("h2", { id: "challenge-waiting-title", text: `Waiting for ${whom} to accept your challenge` }),
+      h("p", { class: "muted", text: termsText(state) }),
+      h(
+        "p",
+        { class: "waiting", role: "status" },
+        h("span", { class: "spinner", "aria-hidden": "true" }),
+        `The game opens here once ${invitee ?? "they"} accept${invitee ? "s" : ""}.`,
+      ),
+      h("p", { class: "control-buttons" }, cancel, " ", why),
+    );
+  }
+
+  /** The player challenged: accept, or decline with a reason. */
+  private challenged(state: State, side: string | null): HTMLElement {
+    const from = state.creator?.name ?? "A player";
+    const error = h("p", { class: "error", role: "alert", id: "challenge-answer-error" });
+    const accept = h("button", { type: "button", class: "btn btn-primary", id: "challenge-accept", text: "Accept" });
+    const decline = h("button", { type: "button", class: "btn", id: "challenge-decline", text: "Decline" });
+    const reason = h(
+      "select",
+      { id: "challenge-decline-reason", "aria-label": "Why you decline (the challenger reads it)" },
+      ...DECLINE_REASONS.map((r) => h("option", { value: r.id, text: r.label })),
+    );
+    const busy = (on: boolean) => {
+      accept.disabled = on;
+      decline.disabled = on;
+      reason.disabled = on;
+    };
+    accept.addEventListener("click", async () => {
+      busy(true);
+      error.textContent = "";
+      try {
+        const res = await challengeApi.accept(this.game);
+        if (res.url && res.url !== `/g/${this.game}`) this.navigate(res.url);
+      } catch (err) {
+        error.textContent = challengeErrorText(err);
+        busy(false);
+      }
+    });
+    decline.addEventListener("click", async () => {
+      busy(true);
+      error.textContent = "";
+      try {
+        await challengeApi.decline(this.game, reason.value);
+      } catch (err) {
+        error.textContent = challengeErrorText(err);
+        busy(false);
+      }
+    });
+    const sides = side === "attackers" ? " · you play the defenders" : side === "defenders" ? " · you play the attackers" : side === "random" ? " · sides drawn at random" : "";
+    return h(
+      "section",
+      { class: "panel invite", id: "challenge-incoming", "data-game": this.game },
+      h("h2", { text: `${from} challenges you` }),
+      h("p", { class: "muted", text: `${termsText(state)}${sides}` }),
+      h("p", { class: "control-buttons" }, accept, " ", decline),
+      h("p", { class: "challenge-reason" }, h("label", { for: "challenge-decline-reason", class: "muted", text: "If you decline: " }), reason),
+      error,
+    );
+  }
+
+  private challengeEnded(state: State, meId: string | null, invitee: string | null): HTMLElement {
+    const again =
+      isCreator(state, meId) && state.invitee
+        ? h("a", { href: `/u/${state.invitee}`, class: "btn btn-primary", id: "challenge-again", text: state.declined !== undefined ? "Challenge again with other terms" : "Challenge again" })
+        : h("a", { href: "/", class: "btn btn-primary", text: "Start a new game" });
+    return h(
+      "section",
+      { class: "panel invite", id: "invite-withdrawn", role: "status", "data-declined": state.declined ?? "" },
+      h("h2", { id: "challenge-ended", text: `${challengeEndText(state, meId, invitee)}.` }),
+      h("p", { text: "This challenge never started: nobody can join it now." }),
+      h("p", {}, again),
+    );
   }
 }
