@@ -28,6 +28,7 @@ from brandubh.hub.http import (
     exports,
     games,
     mail,
+    social,
     tokens,
     web,
 )
@@ -61,6 +62,7 @@ def routes(static: Path, tournaments: bool = True) -> list[BaseRoute]:
         *tokens.ROUTES,
         *botapi.ROUTES,
         *chat.ROUTES,
+        *social.ROUTES,
         *explorer.ROUTES,
         *analysis.ROUTES,
         *(tournaments_routes.ROUTES if tournaments else ()),
