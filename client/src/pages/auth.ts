@@ -10,6 +10,7 @@ import type { AppContext, Unmount } from "../context";
 import { clear, h } from "../dom";
 import { mailSettings } from "../frame/mailnav";
 import { apiTokensSection } from "../panels/apitokens";
+import { blockedSection } from "../panels/social";
 
 function field(id: string, label: string, attrs: Record<string, string>, hint?: string): { row: HTMLElement; input: HTMLInputElement } {
   const input = h("input", { id, name: id, ...attrs });
@@ -180,6 +181,7 @@ export function mountAccount(root: HTMLElement, ctx: AppContext): Unmount {
       ),
       pwForm,
       mailSettings(),
+      blockedSection(),
       apiTokensSection(),
     );
   });

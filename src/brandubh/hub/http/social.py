@@ -1,4 +1,4 @@
-"""HTTP routes of follows and blocks (docs/protocol.md §2.10): the four acts take the
+"""HTTP routes of follows and blocks (docs/protocol.md §2.11): the four acts take the
 site's session cookie and pass the cross-site check; the two lists take the session, or a
 bearer token with ``games:read`` (then never a cookie)."""
 

@@ -1,5 +1,5 @@
 """What follows and blocks may be, decided without I/O: the limits, and the refusal each
-outcome of the store comes to (docs/protocol.md §2.10)."""
+outcome of the store comes to (docs/protocol.md §2.11)."""
 
 from __future__ import annotations
 
