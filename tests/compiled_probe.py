@@ -191,6 +191,9 @@ def _frames() -> list[str]:
         frames.paired("abcdef", ["a", "b"], None),
         frames.turn_for("hub-1", "abcdef", "p", b"\x80"),
         frames.sessions_ended(["s1", "s2"]),
+        frames.challenge({"id": "abcdef", "status": "created"}),
+        frames.challenge_gone({"id": "abcdef", "status": "declined", "declineReason": "later"}),
+        frames.account_notice("hub-1", ["a", "b"], "gameStart", {"id": "abcdef"}),
     ]
     return [frame.hex() for frame in built]
 

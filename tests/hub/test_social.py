@@ -330,3 +330,32 @@ async def test_no_quick_pairing_and_no_seek_taken_between_a_blocker_and_the_bloc
         await sock.close()
     for p in (ann, bob, cat, dan):
         await p.close()
+
+
+async def test_no_challenge_is_made_or_accepted_across_a_block(hub: HubProcess) -> None:
+    ann = await Player(hub.url).signup(name="Ann Blocker")
+    ben = await Player(hub.url).signup(name="Ben Blocked")
+    # A challenge made before the block cannot be accepted after it.
+    r = await ben.http.post(f"/api/challenge/{ann.id}", json={"move_time": 600})
+    assert r.status_code == 201, r.text
+    before = r.json()["challenge"]["id"]
+    assert (await act(ann, "block", ben.id)).status_code == 200
+    r = await ann.http.post(f"/api/challenge/{before}/accept")
+    assert r.status_code == 403 and error_of(r) == "blocked"
+    assert "decline it" in r.json()["message"]
+    assert (await ann.game(before))["state"]["status"] == "waiting"  # nothing started
+    # Neither challenges the other; the words say whose block it is, and no more.
+    r = await ben.http.post(f"/api/challenge/{ann.id}", json={"move_time": 600})
+    assert r.status_code == 403 and error_of(r) == "blocked"
+    assert r.json()["message"] == "Ann Blocker does not accept challenges from you"
+    r = await ann.http.post(f"/api/challenge/{ben.id}", json={"move_time": 600})
+    assert r.status_code == 403 and error_of(r) == "blocked"
+    assert "unblock" in r.json()["message"]
+    listed = (await ann.http.get("/api/challenge")).json()
+    assert listed["out"] == [] and [c["id"] for c in listed["in"]] == [before]
+    # Unblocked: challenges go again.
+    assert (await act(ann, "unblock", ben.id)).status_code == 200
+    r = await ben.http.post(f"/api/challenge/{ann.id}", json={"move_time": 600})
+    assert r.status_code == 201, r.text
+    for p in (ann, ben):
+        await p.close()

@@ -31,6 +31,7 @@ from brandubh.hub import loops
 from brandubh.hub.accounts import Accounts, Resets, Sessions, Verification
 from brandubh.hub.analysis import Analyses
 from brandubh.hub.botapi import BotGames
+from brandubh.hub.challenges import AccountNotices, Challenges, EventStreams
 from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import Refusal
@@ -251,6 +252,18 @@ class Hub:
         # notices, move reminders and the lists to browse at once (``on_commit``).
         self.turns = TurnNotices(redis, hub_id, sockets, games.cache.get)
         self.listings = Listings(redis)
+        # Challenges and the account event streams (hub/challenges/): account notices
+        # reach this hub's streams and sockets from any hub, through the hubs' channel.
+        self.events = EventStreams()
+        self.account_notices = AccountNotices(redis, hub_id, sockets, self.events)
+        self.challenges = Challenges(
+            redis,
+            scripts,
+            games,
+            self.accounts,
+            self.account_notices,
+            blocks=self.social.blocks,
+        )
         self.commit_hooks: tuple[Callable[[Change, int, bytes], None], ...] = (
             self.deliver,
             self.endings.on_commit,
@@ -260,6 +273,7 @@ class Hub:
             self.reminders.on_commit,
             self.listings.on_commit,
             self.scheduler.on_commit,
+            self.account_notices.on_commit,
         )
         self.heartbeat = Heartbeat(settings.ping_interval_s)
         self.connection_services = connection.Services(
@@ -384,6 +398,7 @@ class Hub:
             await self.endings.stop()
             await self.tournament_runner.stop()
             await self.listings.stop()
+            await self.account_notices.stop()
             await self.bot.stop()
             await self.conditional_replies.stop()
             await self.reminders.stop()
@@ -410,6 +425,7 @@ class Hub:
     def on_hub_notice(self, msg: dict[str, object]) -> None:
         """A notice on the hubs' own channel: turn notices, ended sessions, analyses."""
         self.turns.on_notice(msg)
+        self.account_notices.on_notice(msg)
         self.session_guard.on_notice(msg)
         self.on_analysis_notice(msg)
 
@@ -516,6 +532,7 @@ def create_app(settings: Settings | None = None) -> Entry:
     hub = Hub(settings)
     # The Bot API's streams end when the server begins to stop, not at its grace's end.
     on_server_stop(hub.bots.end_all)
+    on_server_stop(hub.events.end_all)  # the event streams too (their clients reopen them)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -540,6 +557,8 @@ def create_app(settings: Settings | None = None) -> Entry:
         tournaments=hub.tournaments,
         exports=hub.exports,
         bots=hub.bots,
+        challenges=hub.challenges,
+        events=hub.events,
     )
     mail_web = MailServices(
         settings=settings,

@@ -125,6 +125,21 @@ CODES: Final[dict[str, Code]] = {
     "bad_invite": Code(403, "this invite link is not valid for this game"),
     "not_invited": Code(403, "this challenge is for another player: only they can accept it"),
     "invitation_withdrawn": Code(410, "this invitation was withdrawn: ask for a new one"),
+    # -- challenges (hub/challenges/) -------------------------------------------------------
+    "challenges_closed": Code(
+        403, "this player does not take challenges from bot accounts (their setting)"
+    ),
+    "too_many_challenges": Code(
+        409, "you have as many open challenges as you may (10): cancel one, or wait for answers"
+    ),
+    "too_many_streams": Code(
+        429, "this account has as many event streams open as it may: close one first"
+    ),
+    "stream_behind": Code(
+        503,
+        "the stream fell too far behind its reader and ended: open it again (it starts with "
+        "the open challenges and the games in progress)",
+    ),
     # -- tournaments ------------------------------------------------------------------------
     "invalid_tournament": Code(400, "a setting of the tournament is not valid"),
     # Shared by tournaments and analyses: each refusal says which in its own message.

@@ -28,6 +28,7 @@ class Account:
     created: int
     leaderboard: bool
     bot: bool = False  # a bot account (upgrade_to_bot): plays through the Bot API only
+    bot_challenges: bool = False  # a person's setting: bot accounts may challenge them
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,13 @@ UpgradeRefused = Literal["no_account", "already_bot", "rated_games"]
 
 def _account(row: Any) -> Account:
     return Account(
-        row.id, row.email, row.name, int(row.created), bool(row.leaderboard), bool(row.bot)
+        row.id,
+        row.email,
+        row.name,
+        int(row.created),
+        bool(row.leaderboard),
+        bool(row.bot),
+        bool(row.bot_challenges),
     )
 
 
@@ -95,6 +102,7 @@ class AccountQueries(Base):
                         accounts.c.created,
                         accounts.c.leaderboard,
                         accounts.c.bot,
+                        accounts.c.bot_challenges,
                     ).where(accounts.c.id == account_id)
                 )
             ).first()
@@ -127,6 +135,15 @@ class AccountQueries(Base):
         async with self._begin() as conn:
             done = await conn.execute(
                 update(accounts).where(accounts.c.id == account_id).values(leaderboard=on)
+            )
+        return bool(done.rowcount)
+
+    async def set_bot_challenges(self, account_id: str, on: bool) -> bool:
+        """Let bot accounts challenge this account, or not; False when there is no such
+        account."""
+        async with self._begin() as conn:
+            done = await conn.execute(
+                update(accounts).where(accounts.c.id == account_id).values(bot_challenges=on)
             )
         return bool(done.rowcount)
 

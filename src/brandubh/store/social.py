@@ -109,14 +109,6 @@ class SocialQueries(Base):
             )
         return bool(follows_it), bool(blocks_it)
 
-    async def blocks_between(self, one: str, other: str) -> bool:
-        """Whether either of the two blocks the other."""
-        async with self._begin() as conn:
-            found = await conn.scalar(
-                select(func.count()).select_from(blocks).where(_either_way(one, other))
-            )
-        return bool(found)
-
     async def avoided(self, player: str) -> set[str]:
         """The accounts ``player`` blocks or is blocked by: never paired with them."""
         async with self._begin() as conn:

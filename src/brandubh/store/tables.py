@@ -51,6 +51,8 @@ accounts = Table(
     # A bot account (POST /api/bot/account/upgrade): it plays through the Bot API only, kept
     # apart from people's pairing, tournaments and leaderboards. Set once, never unset.
     Column("bot", Boolean, nullable=False, server_default="false"),
+    # A person's setting: bot accounts may challenge them (hub/challenges/); off unless set.
+    Column("bot_challenges", Boolean, nullable=False, server_default="false"),
 )
 
 # A player's Glicko-2 rating in one rule set, once they have played a rated game in it.

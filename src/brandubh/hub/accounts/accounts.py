@@ -274,6 +274,15 @@ class Accounts:
         if not done:
             raise not_logged_in()
 
+    async def set_bot_challenges(self, account_id: str, on: bool) -> None:
+        """Let bot accounts challenge this person, or not (hub/challenges/); a bot account
+        has nothing to set (``bot_account``)."""
+        await self.require_person(account_id, verified=False)
+        async with reachable():
+            done = await self.store.set_bot_challenges(account_id, on)
+        if not done:
+            raise not_logged_in()
+
     # -- mail: the verified flag, reminders, a reset password, releasing an address -----
     # The few account fields the mail flows need, behind methods so that another store
     # of accounts can implement them (verification.py, resets.py, mail/reminders.py).

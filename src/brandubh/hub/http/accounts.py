@@ -31,6 +31,8 @@ from brandubh.store import Account
 
 GAMES_PAGE: Final = 20
 MAX_GAMES_PAGE: Final = 100
+# What POST /api/settings may set, each a bool: any of them, at least one.
+SETTINGS: Final = ("bot_challenges", "leaderboard")
 
 
 async def public_account(accounts: Accounts, pid: str) -> Account | None:
@@ -154,13 +156,24 @@ async def change_password(request: Request) -> Response:
 
 async def change_settings(request: Request) -> Response:
     web = services(request)
-    body = await read_json(request, web.settings, {"leaderboard"})
+    body = await read_json(request, web.settings, set(SETTINGS))
     session = await account_session(request, web.sessions)
-    board = body.get("leaderboard")
-    if not isinstance(board, bool):
-        raise Refusal("bad_field", "leaderboard must be true or false")
-    await web.accounts.set_leaderboard(session.player.id, board)
-    return JSONResponse({"leaderboard": board})
+    if not body:
+        raise Refusal("bad_field", f"give at least one setting: {', '.join(SETTINGS)}")
+    for name, value in body.items():
+        if not isinstance(value, bool):
+            raise Refusal("bad_field", f"{name} must be true or false")
+    board, bots = body.get("leaderboard"), body.get("bot_challenges")
+    # Checked first, both, so that a refused setting leaves the other as it was too.
+    if isinstance(bots, bool):
+        await web.accounts.require_person(session.player.id, verified=False)
+    if board is True:
+        await web.accounts.require_verified(session.player.id)
+    if isinstance(bots, bool):
+        await web.accounts.set_bot_challenges(session.player.id, bots)
+    if isinstance(board, bool):
+        await web.accounts.set_leaderboard(session.player.id, board)
+    return JSONResponse(body)
 
 
 async def profile(request: Request) -> Response:
@@ -184,6 +197,7 @@ async def profile(request: Request) -> Response:
             "since": account.created,
             "leaderboard": account.leaderboard,
             "bot": account.bot,
+            "bot_challenges": account.bot_challenges,
             "me": me,
             "following": following,
             "blocking": blocking,

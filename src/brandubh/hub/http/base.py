@@ -24,6 +24,7 @@ from starlette.responses import JSONResponse, Response
 from brandubh.hub.accounts import COOKIE, TTL_S, Accounts, Session, Sessions, not_logged_in
 from brandubh.hub.analysis import Analyses
 from brandubh.hub.botapi import BotGames
+from brandubh.hub.challenges import Challenges, EventStreams
 from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal, http_status
@@ -99,6 +100,8 @@ class Services:
     tournaments: TournamentService | None = None
     exports: Exports | None = None
     bots: BotGames | None = None  # the Bot API's games (hub/botapi/)
+    challenges: Challenges | None = None  # challenges (hub/challenges/)
+    events: EventStreams | None = None  # this hub's account event streams
 
 
 def services(request: Request) -> Services:

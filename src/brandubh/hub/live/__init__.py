@@ -16,7 +16,7 @@ from brandubh.hub.live.conditional import Conditionals
 from brandubh.hub.live.conditional_turns import POLL_S as CONDITIONAL_POLL_S
 from brandubh.hub.live.conditional_turns import ConditionalWorker
 from brandubh.hub.live.endings import Endings
-from brandubh.hub.live.games import GameService
+from brandubh.hub.live.games import WAITING_TTL_S, GameService, new_game_id
 from brandubh.hub.live.listings import Listings
 from brandubh.hub.live.matches import MatchService
 from brandubh.hub.live.rater import Rater
@@ -31,6 +31,7 @@ __all__ = [
     "CONDITIONAL_POLL_S",
     "LIVE_UNDER_S",
     "RECONCILE_POLL_S",
+    "WAITING_TTL_S",
     "BotWorker",
     "Change",
     "ConditionalWorker",
@@ -51,5 +52,6 @@ __all__ = [
     "check_terms",
     "is_live",
     "mygames",
+    "new_game_id",
     "unpack_snapshot",
 ]

@@ -324,6 +324,18 @@ def withdraw(state: GameState, player_id: str) -> Change:
     return replace(ending(state.next(), Result(None, "aborted"), event), status="waiting")
 
 
+def decline(state: GameState, player_id: str, reason: str) -> Change:
+    """The invitee of a private challenge declines it, giving ``reason``: it ends as a
+    withdrawal does (never started, no result, never rated or listed), marked declined."""
+    if not state.invitee or state.invitee != player_id:
+        raise Refusal("not_invited", "only the player challenged can decline this challenge")
+    if state.status != "waiting" or state.opponent != "friend":
+        raise not_waiting(state.status, withdrawing=False)
+    event = {"kind": "withdraw", "by": None, "declined": reason}
+    change = ending(state.next().evolve(declined=reason), Result(None, "aborted"), event)
+    return replace(change, status="waiting", write=(*END_FIELDS, "declined"))
+
+
 def discard(state: GameState) -> Change:
     """End an unwanted, just-created game with no result (a rematch that lost a race)."""
     return ending(state.next(), Result(None, "aborted"), {"kind": "abort", "by": None})

@@ -158,6 +158,8 @@ class GameService:
         source: str = "",
         seat_by_seed: bool = False,
         tournament: str = "",
+        bots: tuple[str, ...] = (),
+        creator_side: str = "",
     ) -> tuple[GameState, str]:
         """Create a game; return its state and the invite token (empty against the bot).
 
@@ -176,6 +178,10 @@ class GameService:
         ``game_id``) the creator is whichever of the two the seed seats on their side, so
         the record's sides still follow from its seed (fairplay.verify). ``tournament``
         names the tournament the game is of (its state shows it).
+
+        ``bots``: the players that are bot accounts (a challenge's), shown so. With
+        ``creator_side`` (a challenge's chosen side, and a fixed ``game_id``) the seed is
+        drawn until it seats the creator there: the record's sides still follow from it.
         """
         check_terms(ruleset, move_time)
         if opponent not in ("bot", "friend"):
@@ -191,7 +197,11 @@ class GameService:
         bot_source = (source or client_source(address)) if opponent == "bot" else ""
         if opponent == "bot":
             await self._check_bot_games(creator.id, bot_source)
-        seed = fairplay.new_seed()
+        if creator_side:
+            assert game_id and creator_side in ("attackers", "defenders"), creator_side
+            seed = seed_seating(game_id, creator_side == "attackers")
+        else:
+            seed = fairplay.new_seed()
         if seat_by_seed:
             assert game_id and joiner is not None and attacker_id in (creator.id, joiner.id)
             attacker, defender = (
@@ -232,6 +242,7 @@ class GameService:
                 origin=origin,
                 tournament=tournament,
                 source=bot_source,
+                bots=bots,
             )
             created = await self.scripts.create(
                 keys=[keys.game(game_id), keys.seed(game_id), keys.repetitions(game_id)],
@@ -386,6 +397,18 @@ class GameService:
         await self.redis.persist(keys.seed(game_id))
         await self.committer.act(
             player_id, game_id, "", "", lambda s: changes.withdraw(s, player_id), first=state
+        )
+        return await self.load(game_id)
+
+    async def decline(self, player_id: str, game_id: str, reason: str) -> GameState:
+        """The invitee declines a private challenge (changes.decline); asked again once
+        declined, it changes nothing."""
+        state = await self.load(game_id)
+        if state.declined and state.invitee == player_id:
+            return state
+        await self.redis.persist(keys.seed(game_id))  # as withdraw: it lasts until archived
+        await self.committer.act(
+            player_id, game_id, "", "", lambda s: changes.decline(s, player_id, reason), first=state
         )
         return await self.load(game_id)
 
@@ -557,6 +580,16 @@ class GameService:
             else:  # gone, not due after all, or raced: the single path decides
                 done += await self.expire(game_id, outages, safe) not in ("not_due", "gone")
         return done
+
+
+def seed_seating(game_id: str, creator_attacks: bool) -> bytes:
+    """A fresh seed whose sides formula (fairplay.creator_attacks) seats the creator of
+    ``game_id`` as asked: drawn again until it does (two draws on average), so the seed
+    stays random and its commitment binds as any other's."""
+    while True:
+        seed = fairplay.new_seed()
+        if fairplay.creator_attacks(seed, game_id) == creator_attacks:
+            return seed
 
 
 def opened_by(state: GameState, invite: str, player_id: str) -> GameState:

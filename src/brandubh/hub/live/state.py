@@ -107,6 +107,9 @@ class GameState:
     # the path that seats one (the Bot API's challenges): their player objects say
     # ``"bot": true``. Part of the terms, so no move pays for it.
     bots: tuple[str, ...] = ()
+    # A challenge its invitee declined (hub/challenges/): the reason given, from the
+    # declining change on; "" for every other game.
+    declined: str = ""
     # A bot game: a digest of the client address that created it (games.client_source),
     # so that the bot's turns are shared fairly between addresses too (bot_turns.py).
     source: str = ""
@@ -174,6 +177,7 @@ class GameState:
             tournament=s("tournament"),
             rematch_declined=_side(s("rematch_declined")),
             bots=tuple(s("bots").split()),
+            declined=s("declined"),
             source=s("source"),
             recent=_recent(h.get(b"snap", b""), counts),
             legacy=legacy and counts is not None,
@@ -280,7 +284,7 @@ class GameState:
             deadline = self.deadline
 
         active = self.status == "active"
-        return {
+        view: dict[str, object] = {
             **self._public_terms(),
             "status": self.status,
             "ply": self.ply,
@@ -305,6 +309,9 @@ class GameState:
             },
             "withdrawn": self.withdrawn(),
         }
+        if self.declined:  # only then: every other game's frames stay as they were
+            view["declined"] = self.declined
+        return view
 
     def _public_terms(self) -> dict[str, object]:
         """The part of ``public()`` that no move changes (who plays, the terms): built once
@@ -438,4 +445,5 @@ _FIELD: Final[dict[str, Callable[[GameState], str | bytes]]] = {
     "tournament": lambda s: s.tournament,
     "source": lambda s: s.source,
     "bots": lambda s: " ".join(s.bots),
+    "declined": lambda s: s.declined,
 }

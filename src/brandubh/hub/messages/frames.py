@@ -153,6 +153,17 @@ def tournament_game(tournament_id: str, game_id: str, side: str, player_id: str)
     )
 
 
+def challenge(challenge: Mapping[str, object]) -> bytes:
+    """To every socket of a challenge's two players: it was made (docs/protocol.md §2.10)."""
+    return encode({"t": "challenge", "challenge": challenge})
+
+
+def challenge_gone(challenge: Mapping[str, object]) -> bytes:
+    """To every socket of a challenge's two players: it was accepted, declined or
+    cancelled (its ``status`` says which)."""
+    return encode({"t": "challenge_gone", "challenge": challenge})
+
+
 # -- between hubs -----------------------------------------------------------------------------
 
 
@@ -161,6 +172,15 @@ def turn_for(hub: str, game_id: str, player_id: str, frame: bytes) -> bytes:
     (those that do not follow the game)."""
     return encode(
         {"t": "turn_for", "hub": hub, "game": game_id, "player": player_id, "frame": frame}
+    )
+
+
+def account_notice(hub: str, players: list[str], kind: str, body: Mapping[str, object]) -> bytes:
+    """On the hubs' channel: a notice for these accounts' event streams and sockets on any
+    hub (hub/challenges/notices.py): ``kind`` a line type of the event stream, ``body``
+    the challenge or the game it is about."""
+    return encode(
+        {"t": "account_notice", "hub": hub, "players": players, "kind": kind, "body": body}
     )
 
 

@@ -339,8 +339,9 @@ def reconcile() -> str:
 
 def hub_channel() -> str:
     """Pub/sub channel every hub listens on for notices that are not about one game's
-    events: sessions that ended (their sockets are closed with 4004), turn notices, and the
-    analysis workers' progress, completions and cached evaluations. Holds nothing."""
+    events: sessions that ended (their sockets are closed with 4004), turn notices, account
+    notices (challenges, games started and finished: hub/challenges/), and the analysis
+    workers' progress, completions and cached evaluations. Holds nothing."""
     return f"{PREFIX}:hubs"
 
 
@@ -366,6 +367,34 @@ def login_limits() -> str:
     (``:all``, ``:ip:``, ``:ipf:``, ``:pair:``, ``:acct:``), sign-ups (``:signup:``) and new
     guest sessions (``:guest:``); each expires with its window (limits.py)."""
     return f"{PREFIX}:{{login}}"
+
+
+def challenges_out(account_id: str) -> str:
+    """Sorted set: an account's open outgoing challenges (hub/challenges/: each a waiting
+    game with an invitee) -> created (ms). An entry leaves when its challenge is answered
+    or cancelled, or is found gone when listed; the key expires 7 days (the waiting game's
+    life, games.WAITING_TTL_S) after its latest entry was added."""
+    return f"{ACCT}:cho:{account_id}"
+
+
+def challenges_in(account_id: str) -> str:
+    """Sorted set: the open challenges sent to an account -> created (ms); kept and
+    expiring as ``challenges_out``."""
+    return f"{ACCT}:chi:{account_id}"
+
+
+def challenge(game_id: str) -> str:
+    """String: a challenge's own terms beside its game's (msgpack: the challenged player's
+    name, who is a bot account, the side asked for; hub/challenges/records.py). Lives: 7
+    days from its creation (the waiting game's life), answered or not: its status is read
+    from the game."""
+    return f"{PREFIX}:{tag(bucket(game_id))}:ch:{game_id}"
+
+
+def challenge_limits(account_id: str) -> str:
+    """Sorted set: the challenges an account created in the current window (lua/windows.lua,
+    hub/challenges/service.py). Lives: one window from its latest entry."""
+    return f"{ACCT}:chl:{account_id}"
 
 
 def bot_games(player_id: str) -> str:

@@ -48,8 +48,3 @@ def block_refusal(made: Made) -> Refusal | None:
 def _no_player() -> Refusal:
     """The other account went between the route's look-up and the store's write."""
     return Refusal("not_found", "there is no such player")
-
-
-def challenge_refusal(name: str) -> Refusal:
-    """A challenge between two players one of whom blocks the other (as lichess says it)."""
-    return Refusal("blocked", f"{name} does not accept challenges from you")

@@ -171,10 +171,9 @@ class Social:
         following, blocking = await self._stored(self.store.relation(viewer, other))
         return Relation(following, blocking)
 
-    async def check_challenge(self, challenger: str, target: str, name: str) -> None:
-        """Refuse a challenge (either way) between two players one of whom blocks the other."""
-        if await self._stored(self.store.blocks_between(challenger, target)):
-            raise rules.challenge_refusal(name)
+    async def blocks(self, blocker: str, blocked: str) -> bool:
+        """Whether ``blocker`` blocks ``blocked`` (asked by challenges, both ways)."""
+        return (await self._stored(self.store.relation(blocker, blocked)))[1]
 
     async def blocked_ids(self, viewer: str) -> frozenset[str]:
         """Whose chat lines ``viewer`` never sees: the players they block (cached a short
