@@ -20,7 +20,7 @@ from brandubh.hub.live.games import client_source
 from brandubh.hub.redis import keys
 from brandubh.run.redis_server import EmbeddedRedis
 from services import HubProcess
-from waiting import wait_for
+from waiting import wait_for, wait_for_sync
 from wsclient import Player, Socket, friend_game, random_address, seated
 
 
@@ -289,12 +289,16 @@ def test_a_ctrl_c_while_the_bot_pool_starts_does_not_break_it() -> None:
         with sigint_held_back():
             answer = pool.submit(os.getpid)
         interrupted = 0
-        while not answer.done():
+
+        def interrupt_until_answered() -> bool:
+            nonlocal interrupted
             for child in multiprocessing.active_children():
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(child.pid or 0, signal.SIGINT)
                     interrupted += 1
-            time.sleep(0.005)
+            return answer.done()
+
+        wait_for_sync(interrupt_until_answered, "the pool's answer", timeout=60, every=0.005)
         assert interrupted, "the process was interrupted while it started"
         assert answer.result(timeout=30) in {c.pid for c in multiprocessing.active_children()}
     finally:

@@ -61,6 +61,10 @@ describe("words", () => {
     expect(analysisErrorText(new ApiError("not_allowed", "x", 403))).toMatch(/confirmed account/);
     expect(analysisErrorText(new ApiError("own_game", "x", 403))).toMatch(/your own game/);
     expect(analysisErrorText(new ApiError("position_in_play", "x", 403))).toMatch(/game in progress/);
+    expect(analysisErrorText(new ApiError("otn_invalid", "line 4, turn 2, the attackers' move d1-d7 does not replay: blocked", 400))).toBe(
+      "That cannot be loaded: line 4, turn 2, the attackers' move d1-d7 does not replay: blocked",
+    );
+    expect(analysisErrorText(new ApiError("otn_unsupported", "dim:9: we play only on a 7x7 board", 400))).toMatch(/^That cannot be loaded: dim:9/);
     expect(analysisErrorText(new Error("boom"))).toBe("Something went wrong. Try again.");
   });
   it("lists the chances from the start", () => {

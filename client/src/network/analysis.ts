@@ -2,7 +2,7 @@
 // analysis board's walk and evaluation, and their words (judgment marks, refusals, chances).
 // Pure but for the `analysisApi` calls.
 
-import { ApiError, request } from "./api";
+import { ApiError, request, requestText } from "./api";
 import type { Side } from "../board/notation";
 
 export type Judgment = "inaccuracy" | "mistake" | "blunder";
@@ -72,6 +72,16 @@ export interface WalkStep {
 
 export type PositionEval = Eval & { cached?: boolean };
 
+/** `POST /api/otn/import`: an OpenTafl record, rules string or position as our line. */
+export interface OtnImport {
+  ruleset: string;
+  position: string | null;
+  moves: string[];
+  result: { winner: Side | null; reason: string } | null;
+  attackers: string | null;
+  defenders: string | null;
+}
+
 const enc = encodeURIComponent;
 
 export const analysisApi = {
@@ -81,6 +91,9 @@ export const analysisApi = {
     request<{ steps: WalkStep[] }>("POST", "/api/board/walk", position ? { ruleset, position, moves } : { ruleset, moves }),
   evaluate: (ruleset: string, position: string) =>
     request<PositionEval>("POST", "/api/analysis/position", { ruleset, position }),
+  /** `ruleset`: the rule set a bare OTN position (one without rules) is played under. */
+  importOtn: async (text: string, ruleset: string) =>
+    JSON.parse(await requestText("POST", `/api/otn/import?ruleset=${enc(ruleset)}`, text)) as OtnImport,
 };
 
 /** Where a game's record with the analysis as comments is downloaded. */
@@ -157,6 +170,10 @@ export function analysisErrorText(err: unknown): string {
       return "A game in progress stands in this position, or one move from it: no engine help for games being played.";
     case "illegal_move":
       return `The line stops there: ${err.message}.`;
+    case "otn_invalid":
+    case "otn_unsupported":
+      // The server's words name the line, the turn and the move, or the rules that differ.
+      return `That cannot be loaded: ${err.message}`;
     case "bad_position":
       return `That is not a position the board can show: ${err.message}`;
     default:

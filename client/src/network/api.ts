@@ -55,7 +55,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
 }
 
 /** A request whose body and answer are text (records); errors are JSON as elsewhere. */
-async function requestText(method: string, path: string, body?: string): Promise<string> {
+export async function requestText(method: string, path: string, body?: string): Promise<string> {
   let res: Response;
   try {
     res = await fetch(path, {

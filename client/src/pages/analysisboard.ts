@@ -3,12 +3,13 @@
 // (POST /api/board/walk: each step's position, legal moves and result). Step back and forth
 // with the buttons or the arrow keys, type a position, ask the bot for its evaluation
 // (POST /api/analysis/position; the best line drawn as arrows), and see the opening
-// explorer beside it. The URL follows the line (replaceState), so it can be shared.
+// explorer beside it. The URL follows the line (replaceState), so it can be shared. A pasted
+// OpenTafl record is read by the server's converter (POST /api/otn/import) and walked as a line.
 
 import "../accounts.css";
 import "../analysis.css";
 import { ApiError } from "../network/api";
-import { type PositionEval, type WalkStep, analysisApi, analysisErrorText, evalText } from "../network/analysis";
+import { type OtnImport, type PositionEval, type WalkStep, analysisApi, analysisErrorText, evalText } from "../network/analysis";
 import { Board } from "../board/board";
 import { type BoardState, boardUrl, parseBoardUrl, playAt } from "../board/boardurl";
 import type { AppContext, Unmount } from "../context";
@@ -83,6 +84,22 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
     h("button", { type: "submit", class: "btn", id: "ab-set-position", text: "Set up" }),
   );
   const positionError = h("p", { class: "error", id: "ab-position-error", role: "alert", hidden: true });
+  const otnText = h("textarea", {
+    id: "ab-otn",
+    rows: 5,
+    spellcheck: "false",
+    autocomplete: "off",
+    "aria-label": "OpenTafl notation",
+    placeholder: "[rules:dim:7 atkf:y … start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-c2 d3-c3\n2. …",
+  });
+  const otnForm = h(
+    "form",
+    { class: "ab-otn-form", id: "ab-otn-form" },
+    otnText,
+    h("button", { type: "submit", class: "btn", id: "ab-otn-load", text: "Load" }),
+  );
+  const otnNote = h("p", { class: "hint", id: "ab-otn-note", "aria-live": "polite" });
+  const otnError = h("p", { class: "error ab-otn-error", id: "ab-otn-error", role: "alert", hidden: true });
   const explorerHost = h("div", { class: "ab-explorer", id: "ab-explorer" });
   let explorer: Explorer | null = null;
   let explorerRuleset = "";
@@ -115,6 +132,15 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
           h("p", { class: "hint", text: "Ranks 7 to 1, each from file a: A attacker, D defender, K king, digits for empty squares; then a or d for the side to move." }),
           positionForm,
           positionError,
+        ),
+        h(
+          "section",
+          { class: "panel ab-panel", "aria-labelledby": "ab-otn-title" },
+          h("h2", { id: "ab-otn-title", text: "Import OpenTafl notation" }),
+          h("p", { class: "hint", text: "Paste an OTN game record (its [rules:…] tag says the rule set; nielsen and walker can be said in OTN), a rules string, or a bare position, played under the rule set chosen above." }),
+          otnForm,
+          otnNote,
+          otnError,
         ),
         h("section", { class: "panel ab-panel", "aria-labelledby": "ab-explorer-title" }, h("h2", { id: "ab-explorer-title", text: "Opening explorer" }), explorerHost),
       ),
@@ -284,6 +310,38 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
         show();
       })
       .catch((err: unknown) => fail(positionError, err));
+  });
+  /** "nielsen · 8 moves · ann (attackers) against bo · Defenders win: …" for a loaded import. */
+  function importedText(r: OtnImport): string {
+    const title = RULES[r.ruleset]?.title ?? r.ruleset;
+    const parts = [`Loaded: ${title}`, `${r.moves.length} ${r.moves.length === 1 ? "move" : "moves"}`];
+    if (r.attackers || r.defenders) parts.push(`${r.attackers ?? "?"} (attackers) against ${r.defenders ?? "?"} (defenders)`);
+    if (r.result) parts.push(resultText({ winner: r.result.winner, reason: r.result.reason }));
+    return parts.join(" · ");
+  }
+
+  otnForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    otnError.hidden = true;
+    otnNote.textContent = "";
+    const text = otnText.value;
+    if (!text.trim()) {
+      otnError.textContent = "Paste an OTN game record, rules string or position first.";
+      otnError.hidden = false;
+      return;
+    }
+    // Nothing on the board changes unless the whole record reads and replays.
+    void analysisApi
+      .importOtn(text, rulesetSelect.value)
+      .then(async (r) => {
+        if (gone) return;
+        error.hidden = true;
+        if (await walkAll({ ruleset: r.ruleset, position: r.position, moves: r.moves, ply: 0 })) {
+          otnNote.textContent = importedText(r);
+          show();
+        }
+      })
+      .catch((err: unknown) => fail(otnError, err));
   });
   rulesetSelect.addEventListener("change", () => {
     // A rule set changes what is legal: walk the same line again under it.

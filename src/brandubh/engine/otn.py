@@ -594,7 +594,7 @@ def parse_otn_record(text: str) -> Record:
     malformed text or a move that does not replay (named by turn), OtnUnsupported for rules
     we cannot play. Variations are left out: only the principal line is read."""
     tags: dict[str, str] = {}
-    move_lines: list[tuple[int, list[str]]] = []
+    move_lines: list[tuple[int, int, list[str]]] = []  # (line number, turn, move records)
     for lineno, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line:
@@ -611,29 +611,36 @@ def parse_otn_record(text: str) -> Record:
         turn = int(tokens[0][:-1])
         if turn != len(move_lines) + 1:
             raise InvalidOtn(f"line {lineno}: turn {turn} follows turn {len(move_lines)}")
-        move_lines.append((turn, tokens[1:]))
+        move_lines.append((lineno, turn, tokens[1:]))
     if "rules" not in tags:
         raise InvalidOtn("an OTN game record needs a [rules:...] tag")
-    rules = parse_otn_rules(tags["rules"])
+    try:
+        rules = parse_otn_rules(tags["rules"])
+    except (InvalidOtn, OtnUnsupported) as exc:
+        raise type(exc)(f"the [rules:...] tag: {exc}") from exc
     position = rules.position
     if "position" in tags:
         position = parse_otn_position(tags["position"], _side_of(position))
     game = Game(rules.ruleset, position)
     resigned_side: Side | None = None
-    for turn, records in move_lines:
+    for lineno, turn, records in move_lines:
+        where = f"line {lineno}, turn {turn}"  # so that a person finds it in what they pasted
         for record in records:
             if resigned_side is not None:
-                raise InvalidOtn(f"turn {turn}: {record!r} comes after a resignation")
+                raise InvalidOtn(f"{where}: {record!r} comes after a resignation")
             mover = game.side_to_move
             if record == "---":
                 resigned_side = mover
                 continue
-            move = parse_otn_move(record)
+            try:
+                move = parse_otn_move(record)
+            except (InvalidOtn, OtnUnsupported) as exc:
+                raise type(exc)(f"{where}: {exc}") from exc
             try:
                 game.play(move_from_otn(move))
             except IllegalMove as exc:
                 raise InvalidOtn(
-                    f"turn {turn}, the {mover}' move {record} does not replay: {exc}"
+                    f"{where}, the {mover}' move {record} does not replay: {exc}"
                 ) from exc
     result = game.result
     said = tags.get("result", "?").strip()

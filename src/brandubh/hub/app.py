@@ -497,6 +497,7 @@ class Hub:
                 "sockets": len(self.sockets.all),
                 # Commits acknowledged before the replicas asked for confirmed them (WAIT).
                 "under_replicated": waited.short if waited is not None else 0,
+                **self.bots.stats(),
             }
         )
 

@@ -57,6 +57,10 @@ CODES: Final[dict[str, Code]] = {
     # -- following games -------------------------------------------------------------------
     "not_found": Code(404, "there is nothing by that id"),
     "too_many_games": Code(400, "this socket follows as many games as it may"),
+    # Only a Bot API game stream's last line (docs/protocol.md §2.9): no request answers it.
+    "too_slow": Code(
+        400, "the stream's reader fell too far behind: open it again with since=<the last n>"
+    ),
     "not_watching": Code(400, "this socket does not follow that game"),
     # -- playing ---------------------------------------------------------------------------
     "game_not_active": Code(400, "the game is not running: no moves now"),
@@ -218,6 +222,16 @@ CODES: Final[dict[str, Code]] = {
         409,
         "this game's rule set has no rules string in OpenTafl notation: only nielsen and "
         "walker have one (docs/otep.md)",
+    ),
+    "otn_invalid": Code(
+        400,
+        "the text is not OpenTafl notation that replays: the message names the line, the "
+        "move and why",
+    ),
+    "otn_unsupported": Code(
+        400,
+        "valid OpenTafl notation that our rule sets cannot play: only nielsen's and walker's "
+        "rules have an OTN rules string (docs/otep.md)",
     ),
     "export_invalid": Code(
         400, "the tournament export does not verify: check that it is the whole export"

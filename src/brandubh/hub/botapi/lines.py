@@ -11,6 +11,8 @@ from typing import Final, cast
 
 import msgpack
 
+from brandubh.hub.errors import Refusal
+
 KEEPALIVE_S: Final = 7.0  # an empty line after this long without one, so proxies keep it
 
 
@@ -72,6 +74,17 @@ def line_of(frame: bytes) -> Line | None:
         failed = {"type": "error", "code": msg["code"], "message": msg["message"]}
         return Line(_encode(failed), final=True)
     return None  # presence, watchers, rematch and match notices: not the bot's concern
+
+
+def too_slow_line(bound: int) -> Line:
+    """The last line of a stream whose reader fell ``bound`` lines behind: resume with since."""
+    why = Refusal(
+        "too_slow",
+        f"this stream's reader fell {bound} lines behind, so it ends here: open it again "
+        "with since=<the last n you read>",
+    )
+    said: dict[str, object] = {"type": "error", "code": why.code, "message": why.message}
+    return Line(_encode(said), final=True)
 
 
 def move_id(token_id: str, game_id: str, what: str) -> str:

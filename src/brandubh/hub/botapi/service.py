@@ -26,6 +26,7 @@ class BotGames:
         self.services = services
         self._streams: dict[str, int] = {}  # open streams on this hub, by account
         self._open: set[GameStream] = set()
+        self._too_slow = 0  # streams closed after their reader fell behind
 
     @contextlib.contextmanager
     def stamped(self) -> Iterator[int]:
@@ -65,12 +66,22 @@ class BotGames:
         if stream.closed:
             return
         self._open.discard(stream)
+        self._too_slow += stream.too_slow
         left = self._streams.get(stream.player.id, 1) - 1
         if left:
             self._streams[stream.player.id] = left
         else:
             self._streams.pop(stream.player.id, None)
         await stream.close()
+
+    def stats(self) -> dict[str, int]:
+        """For /healthz/stats: open streams, the most lines any of them holds for its
+        reader (bounded: stream.py), and how many ended because their reader fell behind."""
+        return {
+            "bot_streams": len(self._open),
+            "bot_stream_queued_most": max((s.queued for s in self._open), default=0),
+            "bot_streams_too_slow": self._too_slow + sum(s.too_slow for s in self._open),
+        }
 
     def end_all(self) -> None:
         """The server stops: every open stream ends after what it has queued (its client

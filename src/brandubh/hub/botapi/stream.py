@@ -1,18 +1,25 @@
 """A bot's stream of one of its games: the game followed as a websocket follows it
 (``wire.Subscription`` on the fan-out: each event once, in order, with no gap, caught up
 from the event list), its frames turned into NDJSON lines (lines.py), an empty line when
-nothing was said for KEEPALIVE_S, the player shown present while it is open."""
+nothing was said for KEEPALIVE_S, the player shown present while it is open.
+
+Its queue is bounded as a websocket's outbound queue is (``Settings.outbound_queue``, plus
+the replay window that a catch-up sends at once): the HTTP answer waits while its client does
+not read, and a reader that falls that many lines behind has its backlog dropped for one last
+``too_slow`` line, and its stream stops following the game; the client resumes with
+``since`` (docs/protocol.md §2.9)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 from collections.abc import AsyncIterator
 from typing import Final
 
-from brandubh.hub.botapi.lines import KEEPALIVE_S, Line, line_of
+from brandubh.hub.botapi.lines import KEEPALIVE_S, Line, line_of, too_slow_line
 from brandubh.hub.live import Player
 from brandubh.hub.redis import UNREACHABLE
 from brandubh.hub.wire import Subscription, connection
@@ -20,6 +27,8 @@ from brandubh.hub.wire import Subscription, connection
 # The player's presence entry is renewed this often (it runs out after a minute:
 # wire/presence.py), as a websocket's heartbeat renews its own.
 PRESENCE_RENEW_S: Final = 20.0
+
+log = logging.getLogger(__name__)
 
 
 class GameStream:
@@ -31,16 +40,51 @@ class GameStream:
         self.id = secrets.token_hex(8)  # this stream's presence entry, as a socket's id
         self.game_id = game_id
         self._queue: asyncio.Queue[Line] = asyncio.Queue()
+        # A catch-up queues up to the replay window's events at once, then the live ones.
+        settings = services.settings
+        self._bound = settings.outbound_queue + settings.replay_window
         self._sub = Subscription(self, game_id, spectator=False)
         self._open = False
         self.closed = False
         self._ending = False
+        self.too_slow = False
+        self._leaving: asyncio.Task[None] | None = None
+
+    @property
+    def queued(self) -> int:
+        """Lines waiting for the client to read them (at most the bound, plus one last)."""
+        return self._queue.qsize()
 
     def send(self, frame: bytes) -> None:
-        """A frame of the subscription: its line queued, if the bot is to see it."""
+        """A frame of the subscription: its line queued, if the bot is to see it; past the
+        bound, the stream ends instead (``_fall_behind``)."""
+        if self.too_slow:
+            return
         line = line_of(frame)
-        if line is not None:
+        if line is None:
+            return
+        if self._queue.qsize() >= self._bound:
+            self._fall_behind()
+        else:
             self._queue.put_nowait(line)
+
+    def _fall_behind(self) -> None:
+        """The client reads too slowly: what waits for it is dropped (it resumes with
+        ``since`` from the last line it read, which the events list still has) for one last
+        line that says so, and the game is no longer followed for it."""
+        self.too_slow = True
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._queue.put_nowait(too_slow_line(self._bound))
+        log.info("bot stream of %s ended: reader %d lines behind", self.game_id, self._bound)
+        if self._open:
+            self._open = False
+            self._leaving = asyncio.create_task(self._leave())
+
+    async def _leave(self) -> None:
+        # Unreachable, the presence entry runs out by itself (wire/presence.py).
+        with contextlib.suppress(*UNREACHABLE):
+            await self._sub.leave()
 
     def end(self) -> None:
         """End the stream after what is queued (the server stops)."""
@@ -71,7 +115,8 @@ class GameStream:
                     yield line.text
                 if line.final:
                     return
-            if time.monotonic() - renewed >= PRESENCE_RENEW_S:
+            # (Not once it has fallen behind: its entry is gone, and stays gone.)
+            if self._open and time.monotonic() - renewed >= PRESENCE_RENEW_S:
                 renewed = time.monotonic()
                 with contextlib.suppress(*UNREACHABLE):  # renewed again at the next turn
                     await self._sub.renew()
@@ -82,3 +127,5 @@ class GameStream:
         if self._open:
             self._open = False
             await self._sub.leave()
+        elif self._leaving is not None:
+            await self._leaving  # left when it fell behind: done before it is forgotten
