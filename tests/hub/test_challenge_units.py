@@ -165,7 +165,7 @@ async def test_a_stream_s_opening_comes_first_and_a_slow_reader_is_let_go() -> N
     stream.tell(b"live 5\n")  # after the end: dropped
     got = await asyncio.wait_for(read_all(stream), 5)
     assert got[:5] == [b"open 1\n", b"open 2\n", b"live 1\n", b"live 2\n", b"live 3\n"]
-    assert json.loads(got[5])["code"] == "stream_behind" and len(got) == 6
+    assert json.loads(got[5])["code"] == "too_slow" and len(got) == 6
 
 
 async def test_streams_per_account_and_their_end() -> None:

@@ -57,9 +57,12 @@ CODES: Final[dict[str, Code]] = {
     # -- following games -------------------------------------------------------------------
     "not_found": Code(404, "there is nothing by that id"),
     "too_many_games": Code(400, "this socket follows as many games as it may"),
-    # Only a Bot API game stream's last line (docs/protocol.md §2.9): no request answers it.
+    # Only the last line of a stream whose reader fell behind (docs/protocol.md §2.9, §2.10):
+    # no request answers it.
     "too_slow": Code(
-        400, "the stream's reader fell too far behind: open it again with since=<the last n>"
+        400,
+        "the stream's reader fell too far behind and it ended: open it again (a game's stream "
+        "with since=<the last n>; the event stream starts with the open challenges and games)",
     ),
     "not_watching": Code(400, "this socket does not follow that game"),
     # -- playing ---------------------------------------------------------------------------
@@ -138,11 +141,6 @@ CODES: Final[dict[str, Code]] = {
     ),
     "too_many_streams": Code(
         429, "this account has as many event streams open as it may: close one first"
-    ),
-    "stream_behind": Code(
-        503,
-        "the stream fell too far behind its reader and ended: open it again (it starts with "
-        "the open challenges and the games in progress)",
     ),
     # -- tournaments ------------------------------------------------------------------------
     "invalid_tournament": Code(400, "a setting of the tournament is not valid"),

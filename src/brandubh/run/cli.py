@@ -302,6 +302,75 @@ def engine(level: int, seed: str) -> None:
     run_engine(level, seed.encode())
 
 
+@main.command("engine-bridge")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A TOML file of these settings (url, token_file, engine, engine_dir, and an "
+    "[accept] table); options given here win over it.",
+)
+@click.option("--url", help="The site's address, as https://brandubh.example.org.")
+@click.option(
+    "--token-file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="A file holding the token (else the environment variable BRANDUBH_TOKEN, which wins).",
+)
+@click.option(
+    "--engine",
+    help="The command line that starts the OTEP engine, e.g. 'brandubh engine --level 3'.",
+)
+@click.option(
+    "--engine-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The folder the engine runs in (default: this one).",
+)
+@click.option("--rulesets", help="Rule sets to accept, comma-separated (default nielsen,walker).")
+@click.option("--min-move-time", type=int, help="Fewest seconds a move to accept (default 60).")
+@click.option("--max-move-time", type=int, help="Most seconds a move to accept (default a week).")
+@click.option("--rated/--no-rated", default=None, help="Accept rated games (default yes).")
+@click.option("--casual/--no-casual", default=None, help="Accept casual games (default yes).")
+@click.option("--bots/--no-bots", default=None, help="Accept bots' challenges (default yes).")
+@click.option("--people/--no-people", default=None, help="Accept people's (default yes).")
+@click.option("--max-games", type=int, help="Games at once; more are declined 'later' (default 1).")
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error"]),
+    default="info",
+    show_default=True,
+    help="How much the log (standard error) says.",
+)
+def engine_bridge(config_file: Path | None, log_level: str, **options: object) -> None:
+    """Play an OpenTafl Engine Protocol (OTEP) engine on the site as your bot account.
+
+    The bridge opens the account's event stream with a personal API token (scopes bot:play
+    and challenge:write), accepts the challenges its accept rules allow and declines the
+    others with a reason, and plays each game by starting the engine as a child process
+    and relaying its moves. An engine that crashes, stays silent past the move's time or
+    plays an illegal move loses that game by resignation, logged with the reason. Dropped
+    streams are reopened with backoff; games in progress are resumed.
+
+    Ctrl-C or SIGTERM stops it cleanly: new challenges are declined 'later' and the games
+    in progress are played to their end; a second signal stops at once, leaving them to
+    their clocks (start the bridge again in time and it resumes them). docs/bridge.md.
+    """
+    import asyncio
+    import logging
+
+    from brandubh.bridge import ConfigError, load_config, run_bridge
+
+    logging.basicConfig(
+        level=log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request otherwise
+    try:
+        config = load_config(config_file, options)
+    except ConfigError as exc:
+        raise click.ClickException(str(exc)) from None
+    raise SystemExit(asyncio.run(run_bridge(config)))
+
+
 @main.command()
 @click.argument("depth", type=click.IntRange(1, 8))
 @click.option("--ruleset", default="nielsen", show_default=True)

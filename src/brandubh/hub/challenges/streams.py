@@ -2,7 +2,7 @@
 NDJSON lines that the notices of its account fill and its HTTP answer empties, with an
 empty line every KEEPALIVE_S when quiet. A reader that falls MAX_QUEUED live lines behind
 (beyond its opening's) is not buffered for ever: its stream ends with an error line
-(``stream_behind``)."""
+(``too_slow``)."""
 
 from __future__ import annotations
 
@@ -42,7 +42,7 @@ class EventStream:
         if self.ended:
             return
         if len(self._queue) >= self._limit:
-            self._queue.append(_error_line(Refusal("stream_behind")))
+            self._queue.append(_error_line(Refusal("too_slow")))
             self.end()
             return
         self._queue.append(text)
