@@ -139,6 +139,7 @@ EXPORTED = {
         "unsaved_guest",
     ],
     "lobby": ["Lobby"],
+    "social": ["Followed", "Listed", "Relation", "Social", "WatchableGame", "rules"],
     "wire": [
         "RENEW_S",
         "Fanout",

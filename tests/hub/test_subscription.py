@@ -47,6 +47,10 @@ async def recent(state: Any, viewer: str | None) -> tuple[str | None, list[Any]]
     return "spectators", []
 
 
+async def hidden(viewer: str | None) -> frozenset[str]:
+    return frozenset()  # whose lines the viewer never sees: nobody here
+
+
 CHAT = frames.chat_lines("g1", "spectators", [])  # the chat's lines, after each catch-up
 
 
@@ -58,7 +62,7 @@ def catching_up(sent: list[bytes]) -> tuple[Subscription, Games, asyncio.Task[No
         settings=SimpleNamespace(replay_window=100),
         watchers=SimpleNamespace(count=count),
         presence=SimpleNamespace(frame=presence_frame),
-        chat=SimpleNamespace(recent=recent),
+        chat=SimpleNamespace(recent=recent, hidden=hidden),
     )
     conn = SimpleNamespace(services=services, send=sent.append, player=None)
     sub = Subscription(cast(Connection, conn), "g1", spectator=True)

@@ -19,6 +19,8 @@ EXPORTED = [
     "FinishedGame",
     "GamesQuery",
     "IdTaken",
+    "Made",
+    "Related",
     "Seat",
     "Standing",
     "Store",

@@ -61,6 +61,9 @@ export interface Profile {
   bot: boolean;
   /** the profile is the viewer's own */
   me: boolean;
+  /** whether the viewer's account follows / blocks this player (docs/protocol.md §2.11) */
+  following: boolean;
+  blocking: boolean;
   ratings: Record<string, RatingInfo>;
 }
 

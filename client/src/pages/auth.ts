@@ -11,6 +11,7 @@ import { clear, h } from "../dom";
 import { mailSettings } from "../frame/mailnav";
 import { challengeSettings } from "../panels/challengesetting";
 import { apiTokensSection } from "../panels/apitokens";
+import { blockedSection } from "../panels/social";
 
 function field(id: string, label: string, attrs: Record<string, string>, hint?: string): { row: HTMLElement; input: HTMLInputElement } {
   const input = h("input", { id, name: id, ...attrs });
@@ -182,6 +183,7 @@ export function mountAccount(root: HTMLElement, ctx: AppContext): Unmount {
       pwForm,
       mailSettings(),
       challengeSettings(me.id),
+      blockedSection(),
       apiTokensSection(),
     );
   });

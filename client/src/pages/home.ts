@@ -13,6 +13,8 @@ import { START_POSITION, parsePosition } from "../board/notation";
 import { RULES, RULESET_ORDER } from "../board/rules";
 import { formatName, termsLine, tournamentApi, whenText } from "../logic/tournament";
 import { durationText } from "../logic/status";
+import { type Followed, socialApi } from "../network/social";
+import { followingPanel } from "../panels/social";
 
 const BOT_LEVEL_NAMES = ["beginner", "casual player", "improver", "club player", "strong club player"];
 
@@ -183,14 +185,23 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
       h("p", {}, ...RULESET_ORDER.flatMap((id, i) => [i ? " · " : "", h("a", { href: `/rules/${id}`, text: RULES[id].title })])),
     ),
   );
-  // The next tournament, if any, in a line at the very end: its coming moves nothing.
+  // The next tournament, if any, in a line at the very end, and the players followed who
+  // are online or playing below it: both shown in one step once both answers are in, so
+  // neither's coming moves anything (no layout shift).
   const event = h("p", { class: "home-tournament", id: "home-tournament", hidden: true });
-  root.append(h("div", { class: "page page-home page-home2" }, hero, below, event));
-  void tournamentApi
-    .list()
-    .then((lists) => {
+  const followingSlot = h("div", { id: "home-following-slot" });
+  root.append(h("div", { class: "page page-home page-home2" }, hero, below, event, followingSlot));
+  const followed: Promise<Followed[]> = ctx.me
+    .then((me) => (me && (me as { account?: boolean }).account ? socialApi.following().then((r) => r.following) : []))
+    .catch(() => []);
+  void Promise.all([tournamentApi.list().catch(() => null), followed])
+    .then(([lists, players]) => {
+      if (!event.isConnected) return;
+      const panel = followingPanel(players);
+      if (panel) followingSlot.append(panel);
+      if (!lists) return;
       const next = lists.running.find((t) => t.format === "arena") ?? lists.running[0] ?? lists.upcoming[0];
-      if (!next || !event.isConnected) return;
+      if (!next) return;
       const when = next.status === "upcoming" ? `starts ${whenText(next.starts_at)}` : next.format === "arena" ? "on now" : "running";
       event.append(
         h("span", { class: "tag tag-format tag-" + next.format, text: formatName(next.format) }),

@@ -19,6 +19,7 @@ import {
 } from "../network/account";
 import "../accounts.css";
 import { botTag } from "../panels/bottag";
+import { relationButtons } from "../panels/social";
 import { ratingChart } from "../panels/chart";
 import { movesText } from "../board/notation";
 import type { AppContext, Unmount } from "../context";
@@ -65,9 +66,23 @@ export function mountProfile(root: HTMLElement, ctx: AppContext, playerId: strin
       page.append(h("p", { class: "muted", id: "profile-bot", text: "A bot account: a program that plays through the Bot API. It is listed on the bots' leaderboard, apart from people." }));
     }
     if (profile.me) page.append(optIn(profile));
-    else if (viewer?.account) page.append(challengeBox(ctx, profile));
-    else page.append(challengeLogin(profile));
+    else {
+      page.append(relationSlot(profile));
+      page.append(viewer?.account ? challengeBox(ctx, profile) : challengeLogin(profile));
+    }
     page.append(ratingsSection(profile), gamesSection(profile));
+  }
+
+  /** Follow and Block for an account's viewer; a line to log in for anyone else. Its room
+   *  is held from the first paint (the buttons' height), so the answer moves nothing. */
+  function relationSlot(profile: Profile): HTMLElement {
+    const slot = h("div", { class: "relation-slot", id: "relation-slot" });
+    void ctx.me.then((me) => {
+      if (gone) return;
+      if (me && (me as { account?: boolean }).account) slot.append(relationButtons(profile));
+      else slot.append(h("p", { class: "hint", id: "relation-login" }, h("a", { href: `/login?next=/u/${encodeURIComponent(profile.id)}`, text: "Log in" }), ` to follow ${profile.name}.`));
+    });
+    return slot;
   }
 
   function optIn(profile: Profile): HTMLElement {

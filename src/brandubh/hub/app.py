@@ -76,6 +76,7 @@ from brandubh.hub.mail import (
 from brandubh.hub.messages import CLOSE_SERVER_SHUTDOWN, CLOSE_TRY_AGAIN_LATER, frames
 from brandubh.hub.redis import Lane, Scripts, outage
 from brandubh.hub.redis import client as redis_client
+from brandubh.hub.social import Social
 from brandubh.hub.tokens import ApiTokens
 from brandubh.hub.tournaments import TournamentRunner, TournamentService
 from brandubh.hub.wire import (
@@ -186,7 +187,9 @@ class Hub:
         self.sessions = sessions = Sessions(redis, self.lane)
         self.accounts = Accounts(redis, scripts, sessions, settings, store)
         self.session_guard = SessionGuard(sessions, sockets)
-        self.chat = ChatService(redis, scripts, store)
+        # Follows and blocks: a block hides chat lines and keeps two players unpaired.
+        self.social = Social(redis, scripts, store, games)
+        self.chat = ChatService(redis, scripts, store, hidden=self.social.blocked_ids)
         self.rater = Rater(redis, games, store, self.chat, grace_s=settings.live_grace_s)
         self.matches = matches = MatchService(redis, games, store, settings.live_grace_s)
         self.tournament_runner = TournamentRunner(
@@ -219,7 +222,13 @@ class Hub:
             redis, scripts, games, clock, self.marks, enabled=settings.conditional_replies
         )
         self.lobby = Lobby(
-            redis, scripts, games, rating=self.rater.lookup, matches=matches, clock=clock.now_ms
+            redis,
+            scripts,
+            games,
+            rating=self.rater.lookup,
+            matches=matches,
+            clock=clock.now_ms,
+            avoided=self.social.avoided,
         )
         # Analysis by the bot: queued here, computed by the workers (hub/analysis/worker.py).
         self.analyses = Analyses(redis, scripts, games, store, settings)
@@ -247,7 +256,14 @@ class Hub:
         # reach this hub's streams and sockets from any hub, through the hubs' channel.
         self.events = EventStreams()
         self.account_notices = AccountNotices(redis, hub_id, sockets, self.events)
-        self.challenges = Challenges(redis, scripts, games, self.accounts, self.account_notices)
+        self.challenges = Challenges(
+            redis,
+            scripts,
+            games,
+            self.accounts,
+            self.account_notices,
+            blocks=self.social.blocks,
+        )
         self.commit_hooks: tuple[Callable[[Change, int, bytes], None], ...] = (
             self.deliver,
             self.endings.on_commit,
@@ -538,6 +554,7 @@ def create_app(settings: Settings | None = None) -> Entry:
         static=static,
         database=DatabaseHealth(hub.accounts.store.ping),
         tokens=hub.tokens,
+        social=hub.social,
         tournaments=hub.tournaments,
         exports=hub.exports,
         bots=hub.bots,

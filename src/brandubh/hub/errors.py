@@ -162,6 +162,10 @@ CODES: Final[dict[str, Code]] = {
     "tournament_full": Code(409, "this tournament has as many players as it takes"),
     "not_joined": Code(409, "you are not a player of this tournament"),
     "too_many_follows": Code(400, "this socket follows as many tournaments as it may"),
+    # -- follows and blocks ----------------------------------------------------------------
+    "too_many_followed": Code(409, "you follow as many players as you may: unfollow one first"),
+    "too_many_blocked": Code(409, "you block as many players as you may: unblock one first"),
+    "blocked": Code(403, "this player does not accept that from you"),
     # -- the lobby and matches -------------------------------------------------------------
     "too_many_seeks": Code(400, "you have as many open seeks as you may: cancel one first"),
     "seek_gone": Code(400, "that seek is no longer open: someone took it or it was cancelled"),

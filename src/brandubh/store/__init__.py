@@ -1,5 +1,5 @@
 """The permanent record in PostgreSQL: accounts, ratings, the archive, game chat, personal
-API tokens (docs/storage.md)."""
+API tokens, follows and blocks (docs/storage.md)."""
 
 from brandubh.store import tables
 from brandubh.store.accounts import Account, Standing, UpgradeRefused
@@ -22,6 +22,7 @@ from brandubh.store.errors import (
     unreachable,
 )
 from brandubh.store.repository import Store
+from brandubh.store.social import Made, Related
 from brandubh.store.tokens import ApiToken
 
 __all__ = [
@@ -38,6 +39,8 @@ __all__ = [
     "FinishedGame",
     "GamesQuery",
     "IdTaken",
+    "Made",
+    "Related",
     "Seat",
     "Standing",
     "Store",

@@ -264,3 +264,27 @@ api_tokens = Table(
     Column("revoked", BigInteger),  # NULL: live; else when it was revoked
     Index("api_tokens_by_account", "account_id", "created"),
 )
+
+# Who follows whom (hub/social/): a follower sees the players they follow online, and
+# their games, on the home page. Both are accounts; the row goes with either account.
+follows = Table(
+    "follows",
+    metadata,
+    Column("follower", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("followed", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created", BigInteger, nullable=False),
+    PrimaryKeyConstraint("follower", "followed"),
+    Index("follows_by_followed", "followed"),
+)
+
+# Who blocks whom (hub/social/): no challenges and no pairing between the two, and the
+# blocker sees none of the blocked one's chat lines. Kept until unblocked.
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("blocker", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("blocked", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created", BigInteger, nullable=False),
+    PrimaryKeyConstraint("blocker", "blocked"),
+    Index("blocks_by_blocked", "blocked"),
+)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Final, cast
 
 from redis.asyncio import Redis
@@ -26,6 +26,15 @@ MAX_OPEN: Final = 10  # open outgoing challenges per account
 PER_WINDOW: Final = 20  # challenges an account may make per window
 WINDOW_S: Final = 600.0
 MAX_LISTED: Final = 50  # open challenges read per direction (at most MAX_OPEN go out)
+
+
+# Whether one account blocks another: (blocker id, blocked id) -> bool (hub/social/).
+# No challenge is made or accepted between two accounts one of whom blocks the other.
+Blocks = Callable[[str, str], Awaitable[bool]]
+
+
+async def no_blocks(blocker: str, blocked: str) -> bool:
+    return False
 
 
 def no_challenge(game_id: str) -> Refusal:
@@ -45,7 +54,9 @@ class Challenges:
         *,
         per_window: int = PER_WINDOW,
         window_s: float = WINDOW_S,
+        blocks: Blocks = no_blocks,
     ) -> None:
+        self.blocks = blocks
         self.redis = redis
         self.scripts = scripts
         self.games = games
@@ -71,6 +82,7 @@ class Challenges:
         target, allows_bots = await self.target(target_id)
         terms = records.parse_terms(body)
         records.refusal_to_challenge(challenger, target, allows_bots)
+        await self._check_blocks(challenger.id, target)
         game_id = new_game_id()
         await self._reserve(challenger.id, game_id)
         try:
@@ -103,6 +115,13 @@ class Challenges:
         view = records.challenge_view(state, extra)
         await self.notices.publish([challenger.id, target.id], records.CHALLENGE, view)
         return view
+
+    async def _check_blocks(self, challenger: str, target: Party) -> None:
+        """No challenge across a block, either way; the words say no more than needed."""
+        if await self.blocks(target.id, challenger):
+            raise Refusal("blocked", f"{target.name} does not accept challenges from you")
+        if await self.blocks(challenger, target.id):
+            raise Refusal("blocked", f"you block {target.name}: unblock them to challenge them")
 
     async def _reserve(self, account_id: str, game_id: str) -> None:
         """Take a place among the account's open challenges before the game is made, so
@@ -222,6 +241,13 @@ class Challenges:
             return state  # accepted already
         if state.declined:
             raise Refusal("game_not_waiting", "you declined this challenge")
+        # A block made since the challenge: it cannot be accepted either (decline it).
+        if await self.blocks(player.id, state.creator.id) or await self.blocks(
+            state.creator.id, player.id
+        ):
+            raise Refusal(
+                "blocked", f"a block stands between you and {state.creator.name}: decline it"
+            )
         started = await self.games.join(player, game_id, state.invite)
         await self._closed(started, extra, records.ACCEPTED)
         return started

@@ -16,6 +16,7 @@ only: every other reader skips them (``visible``).
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import Final, cast
 
 import msgpack
@@ -47,11 +48,15 @@ def room_for(state: GameState, player_id: str | None) -> str | None:
     return "spectators"
 
 
-def visible(lines: list[ChatLine], viewer: str | None) -> list[ChatLine]:
+def visible(
+    lines: list[ChatLine], viewer: str | None, hidden: frozenset[str] = frozenset()
+) -> list[ChatLine]:
     """The lines a viewer may see, as ``chat`` frames carry them: a muted author's only
-    to that author, and never the mark."""
+    to that author, and never the mark; none by an author the viewer blocks (``hidden``)."""
     shown: list[ChatLine] = []
     for line in lines:
+        if line["from"]["id"] in hidden:
+            continue
         if line.get("muted"):
             if line["from"]["id"] != viewer:
                 continue
@@ -60,11 +65,26 @@ def visible(lines: list[ChatLine], viewer: str | None) -> list[ChatLine]:
     return shown
 
 
+async def _nobody(viewer: str) -> frozenset[str]:
+    return frozenset()
+
+
 class ChatService:
-    def __init__(self, redis: Redis, scripts: Scripts, store: Store) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        store: Store,
+        hidden: Callable[[str], Awaitable[frozenset[str]]] = _nobody,
+    ) -> None:
         self.redis = redis
         self.scripts = scripts
         self.store = store
+        self._hidden = hidden  # whose lines a viewer never sees: those they block
+
+    async def hidden(self, viewer: str | None) -> frozenset[str]:
+        """The authors whose lines ``viewer`` never sees (the players they block)."""
+        return frozenset() if viewer is None else await self._hidden(viewer)
 
     async def say(self, state: GameState, player: Player, room: str, text: str) -> int:
         """Say a line in a room of a game; its number in the room. Refuses a game with no
@@ -133,7 +153,8 @@ class ChatService:
         room = room_for(state, viewer)
         if room is None:
             return None, []
-        return room, visible(await self.lines(state.id, room), viewer)[-RECENT:]
+        hidden = await self.hidden(viewer)
+        return room, visible(await self.lines(state.id, room), viewer, hidden)[-RECENT:]
 
     async def player_chat(self, state: GameState, viewer: str) -> list[ChatLine]:
         """The player room of a game for one of its players (the replay): from Redis while
@@ -141,7 +162,7 @@ class ChatService:
         _check_room(state, viewer, "players")
         lines = await self.lines(state.id, "players")
         if lines or state.status != "ended":
-            return visible(lines, viewer)
+            return visible(lines, viewer, await self.hidden(viewer))
         return await self.archived(state.id, viewer)
 
     async def chat_off(self, account_id: str) -> bool:
@@ -156,9 +177,10 @@ class ChatService:
     async def archived(self, game_id: str, viewer: str) -> list[ChatLine]:
         """A finished game's player chat as its player ``viewer`` may see it (the replay)."""
         try:
-            return visible(await self.store.archived_chat(game_id), viewer)
+            lines = await self.store.archived_chat(game_id)
         except StoreUnavailable:
             raise Refusal("unavailable") from None
+        return visible(lines, viewer, await self.hidden(viewer))
 
     async def archive(self, game_id: str) -> None:
         """Keep the player room of a finished game (after the game's own archive: rater.py)."""

@@ -185,6 +185,11 @@ async def profile(request: Request) -> Response:
     async with reachable():
         ratings = await web.rater.ratings(account.id)
     session = await session_of(request, web.sessions)
+    me = session is not None and session.player.id == account.id
+    following = blocking = False
+    if session is not None and session.account and not me:
+        relation = await web.social.relation(session.player.id, account.id)
+        following, blocking = relation.following, relation.blocking
     return JSONResponse(
         {
             "id": account.id,
@@ -193,7 +198,9 @@ async def profile(request: Request) -> Response:
             "leaderboard": account.leaderboard,
             "bot": account.bot,
             "bot_challenges": account.bot_challenges,
-            "me": session is not None and session.player.id == account.id,
+            "me": me,
+            "following": following,
+            "blocking": blocking,
             "ratings": ratings,
         }
     )

@@ -30,6 +30,7 @@ from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal, http_status
 from brandubh.hub.exports import Exports
 from brandubh.hub.live import GameService, MatchService, Rater
+from brandubh.hub.social import Social
 from brandubh.hub.tokens import ApiTokens
 from brandubh.hub.tournaments import TournamentService
 from brandubh.hub.wire import unsafe_request_allowed
@@ -95,6 +96,7 @@ class Services:
     static: Path
     database: DatabaseHealth
     tokens: ApiTokens
+    social: Social
     tournaments: TournamentService | None = None
     exports: Exports | None = None
     bots: BotGames | None = None  # the Bot API's games (hub/botapi/)

@@ -30,6 +30,7 @@ from brandubh.hub.http import (
     games,
     mail,
     otnimport,
+    social,
     tokens,
     web,
 )
@@ -64,6 +65,7 @@ def routes(static: Path, tournaments: bool = True) -> list[BaseRoute]:
         *botapi.ROUTES,
         *challenges.ROUTES,
         *chat.ROUTES,
+        *social.ROUTES,
         *explorer.ROUTES,
         *analysis.ROUTES,
         *otnimport.ROUTES,

@@ -49,8 +49,16 @@ _RETRIES: Final = 16  # reads of a player's pool before a script that found it c
 RatingLookup = Callable[[str, str], Awaitable[tuple[float, bool]]]
 
 
+# The players one is never paired with: those they block or are blocked by (hub/social/).
+Avoided = Callable[[str], Awaitable[frozenset[str]]]
+
+
 async def default_rating(player_id: str, ruleset: str) -> tuple[float, bool]:
     return 1500.0, True
+
+
+async def nobody_avoided(player_id: str) -> frozenset[str]:
+    return frozenset()
 
 
 @dataclass(frozen=True)
@@ -107,8 +115,10 @@ class Lobby:
         rating: RatingLookup = default_rating,
         matches: MatchService | None = None,
         clock: Callable[[], int] = lambda: int(time.time() * 1000),
+        avoided: Avoided = nobody_avoided,
     ) -> None:
         self.clock = clock  # this process's estimate of Redis's clock, ms
+        self.avoided = avoided
         self.matches = matches
         self.redis = redis
         self.scripts = scripts
@@ -176,7 +186,12 @@ class Lobby:
         await self._take(player, seek_id, "cancel")
 
     async def accept_seek(self, player: Player, seek_id: str) -> Pairing:
-        """Take someone's seek: the game starts at once for both."""
+        """Take someone's seek: the game starts at once for both, unless either blocks the
+        other (``blocked``: the seek stays open)."""
+        open_now = await self._seeks([seek_id])
+        seeker = open_now[seek_id]["player"] if seek_id in open_now else None
+        if seeker is not None and seeker in await self.avoided(player.id):
+            raise Refusal("blocked", "you cannot take this seek")
         seek = await self._take(player, seek_id, "accept")
         owner = Player(seek["player"], seek["name"])
         rated = seek["rated"] == "1"
@@ -272,9 +287,15 @@ class Lobby:
         """Wait for a close-rated player in a rule set and time; paired at once if one waits."""
         check_quick(ruleset, move_time)
         rating, _ = await self.rating(player.id, ruleset)
+        avoided = await self.avoided(player.id)
         pipe = self.redis.pipeline(transaction=False)
         pipe.hset(keys.names(), player.id, player.name)
         pipe.expire(keys.names(), NAMES_TTL_S)  # no names left behind once nobody waits
+        if avoided:  # read by lua/quick.lua: padded so " id " finds a whole id
+            pipe.hset(keys.avoid(), player.id, f" {' '.join(sorted(avoided))} ")
+            pipe.expire(keys.avoid(), NAMES_TTL_S)
+        else:
+            pipe.hdel(keys.avoid(), player.id)
         await pipe.execute()
         reply = await self._pool(ruleset, move_time, player.id, rating, conn_id)
         return await self._start_pairs(reply, ruleset, move_time)
@@ -313,6 +334,7 @@ class Lobby:
                 keys.seek_data(),
                 keys.seek_expiry(),
                 keys.owned(),
+                keys.avoid(),
             ],
             args=[
                 player_id,

@@ -147,6 +147,12 @@ def chat_window(game_id: str, who: str) -> str:
     return f"{PREFIX}:{tag(bucket(game_id))}:chw:{game_id}:{who}"
 
 
+def social_window(account_id: str) -> str:
+    """Sorted set: an account's follows, unfollows, blocks and unblocks in the current
+    window (lua/windows.lua; hub/social/). Lives: one window from its latest action."""
+    return f"{ACCT}:sw:{account_id}"
+
+
 def player_active(player_id: str) -> str:
     """Sorted set: a player's games in progress -> when they started (ms); kept by the hub
     that commits the start and the end (live/listings.py)."""
@@ -297,6 +303,13 @@ def names() -> str:
     """Hash: player id -> display name, for players waiting in quick pairing. Lives: 6 hours
     from the last player to join (lobby.NAMES_TTL_S), so left-over names go."""
     return f"{LOBBY}:names"
+
+
+def avoid() -> str:
+    """Hash: a player waiting in quick pairing -> " id id ... " of the accounts they block
+    or are blocked by (hub/lobby/, lua/quick.lua: never paired). Written when they join;
+    lives like the names hash, 6 hours after the last write."""
+    return f"{LOBBY}:avoid"
 
 
 def lobby_channel() -> str:

@@ -38,6 +38,7 @@ class Subscription:
     __slots__ = (
         "conn",
         "game_id",
+        "hidden",
         "last",
         "pending",
         "presence",
@@ -55,6 +56,9 @@ class Subscription:
         self.pending: list[tuple[int, bytes]] = []
         self.task: asyncio.Task[None] | None = None  # the catch-up, while it runs
         self.presence = -1  # the version of the last presence sent (lua/presence.lua)
+        # Authors whose lines this socket's player never sees (the players they block):
+        # read with each catch-up, so a block applies from the game's next opening.
+        self.hidden: frozenset[str] = frozenset()
 
     # -- the socket's entry: a spectator is counted, a player is present -----------------
 
@@ -98,9 +102,10 @@ class Subscription:
 
     def on_chat(self, room: str, author: str, muted: bool, frame: bytes) -> None:
         """A chat line: sent at once if this socket sees its room (chat/service.py), and a
-        muted author's only to that author's own sockets. It takes no event number."""
+        muted author's only to that author's own sockets, and none by an author this
+        socket's player blocks. It takes no event number."""
         player = self.conn.player
-        if room != ("spectators" if self.spectator else "players"):
+        if room != ("spectators" if self.spectator else "players") or author in self.hidden:
             return
         if muted and (player is None or player.id != author):
             return
@@ -166,7 +171,9 @@ class Subscription:
             self.on_presence(*await services.presence.frame(self.game_id))
             # The chat's latest lines: with each snapshot and catch-up, by their own numbers.
             player = self.conn.player
-            room, lines = await services.chat.recent(state, player.id if player else None)
+            viewer = player.id if player else None
+            self.hidden = await services.chat.hidden(viewer)
+            room, lines = await services.chat.recent(state, viewer)
             self.conn.send(frames.chat_lines(self.game_id, room, lines))
             self.syncing = False
             pending, self.pending = sorted(self.pending, key=lambda p: p[0]), []

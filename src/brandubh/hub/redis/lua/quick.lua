@@ -1,11 +1,13 @@
 -- Quick pairing: join a pool, or be paired at once with the closest-rated compatible
 -- player already waiting. Two players are compatible when their rating difference is
--- within both their windows; a window widens the longer one waits.
+-- within both their windows and neither blocks the other; a window widens the longer
+-- one waits.
 -- Pairing also takes both players' live seeks, so nobody lands in two games at once.
 -- Every key is declared (a Redis Cluster routes a script by its keys):
 -- KEYS[1] the pool zset (player -> rating)   KEYS[2] pools hash (player -> "where")
 -- KEYS[3] seeks zset   KEYS[4] seek data hash   KEYS[5] live seeks' expiry zset
 -- KEYS[6] owned hash (player -> 'id id ...')
+-- KEYS[7] avoid hash (player -> ' id id ... ': whom they block or are blocked by)
 -- ARGV[1] player ('' for a sweep: pair whoever in the pool now fits)
 -- ARGV[2] rating  ARGV[3] ruleset  ARGV[4] move time  ARGV[5] connection id
 -- ARGV[6] base window  ARGV[7] widening per second  ARGV[8] widest window
@@ -22,6 +24,15 @@ local function window(pid)
   return math.min(widest, base + per_s * (now - joined) / 1000)
 end
 
+-- Whether either of two players blocks the other: never paired.
+local function avoids(a, b)
+  for _, p in ipairs({{a, b}, {b, a}}) do
+    local list = redis.call('HGET', KEYS[7], p[1])
+    if list and string.find(list, ' ' .. p[2] .. ' ', 1, true) then return true end
+  end
+  return false
+end
+
 local function best_for(pid, rating, skip)
   local mine = window(pid)
   local found, gap = nil, nil
@@ -29,7 +40,7 @@ local function best_for(pid, rating, skip)
                           'WITHSCORES')
   for i = 1, #near, 2 do
     local other, r = near[i], tonumber(near[i + 1])
-    if other ~= pid and not skip[other] then
+    if other ~= pid and not skip[other] and not avoids(pid, other) then
       local d = math.abs(r - rating)
       if d <= mine and d <= window(other) and (gap == nil or d < gap) then
         found, gap = other, d
