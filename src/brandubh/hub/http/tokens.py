@@ -102,6 +102,7 @@ async def upgrade_to_bot(request: Request) -> Response:
             "cannot become a bot (make a new account for the bot)",
         )
     await web.accounts.upgrade_to_bot(holder.account_id)
+    await web.tokens.became_bot(holder.account_id)
     return JSONResponse(
         {"id": holder.account_id, "name": holder.name, "bot": True}, headers=NO_STORE
     )
