@@ -73,11 +73,17 @@ class ApiTokens:
     async def revoke(self, account_id: str, token_id: str) -> None:
         """Revoke one of the account's live tokens (``not_found`` if it has no such one);
         its next request is refused, on every hub (the mark, keys.api_revoked)."""
+        missing = Refusal("not_found", f"you have no live token {token_id}")
+        if token_id not in {t.id for t in await self.live(account_id)}:
+            raise missing
+        # Marked before PostgreSQL is told: should Redis fail, nothing is revoked and the
+        # owner is told so, rather than the hubs that keep its holder letting it through
+        # (should PostgreSQL fail, the token is refused a while, and the owner tries again).
+        await self.redis.set(keys.api_revoked(token_id), 1, px=MARK_MS)
         async with reachable():
             done = await self.store.revoke_token(account_id, token_id)
         if not done:
-            raise Refusal("not_found", f"you have no live token {token_id}")
-        await self.redis.set(keys.api_revoked(token_id), 1, px=MARK_MS)
+            raise missing
 
     async def became_bot(self, account_id: str) -> None:
         """After an upgrade to a bot account: its tokens' kept holders are a bot's from
