@@ -51,6 +51,10 @@ def test_a_kept_holder_is_forgotten_after_its_time() -> None:
     cache.put(b"d", a_token(1), "A", False)
     cache.drop(b"d")
     assert cache.get(b"d") is None
+    # Kept from when PostgreSQL was asked, not from when it answered.
+    cache.put(b"e", a_token(2), "A", False, asked=now[0] - 59.0)
+    now[0] += 1.0
+    assert cache.get(b"e") is None
     with pytest.raises(ValueError, match="at least one"):
         HolderCache(0, 60.0)
 

@@ -51,9 +51,14 @@ class HolderCache:
         self._held.move_to_end(digest)
         return held
 
-    def put(self, digest: bytes, token: ApiToken, name: str, bot: bool) -> Held:
-        """Keep a holder just read, dropping the least recently used one when full."""
-        held = Held(token, name, bot, self.clock() + self.keep_s)
+    def put(
+        self, digest: bytes, token: ApiToken, name: str, bot: bool, asked: float | None = None
+    ) -> Held:
+        """Keep a holder just read, dropping the least recently used one when full. Its
+        time counts from ``asked`` (when it was asked of PostgreSQL) if given, so that a
+        slow answer is not kept past a mark set since (service.py's ``MARK_MS``)."""
+        start = self.clock() if asked is None else asked
+        held = Held(token, name, bot, start + self.keep_s)
         self._held[digest] = held
         self._held.move_to_end(digest)
         while len(self._held) > self.most:

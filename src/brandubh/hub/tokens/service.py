@@ -109,11 +109,13 @@ class ApiTokens:
 
     async def _resolve(self, digest: bytes) -> Held:
         """The token's holder from PostgreSQL, kept; ``token_invalid`` if none is live."""
+        asked = self.held.clock()
         async with reachable():
             found = await self.store.token_holder(digest)
         if found is None:
             raise Refusal("token_invalid", "this token is unknown or revoked")
-        return self.held.put(digest, *found)
+        token, name, bot = found
+        return self.held.put(digest, token, name, bot, asked)
 
     async def _count(self, digest: bytes, token: ApiToken) -> bool:
         """Count a request of this token in its window, or RateLimited (nothing counted),
