@@ -399,6 +399,8 @@ def main() -> None:
             "BRANDUBH_SIGNUP_PER_ADDRESS": LIFTED,
             "BRANDUBH_LOGIN_PER_ADDRESS": LIFTED,
             "BRANDUBH_TOKEN_REQUESTS": LIFTED,
+            # Each account holds a session, a socket, a stream and a move connection.
+            "BRANDUBH_CONNECTIONS_PER_ADDRESS": "0",
             "BRANDUBH_ANALYSIS_WORKERS": "0",
             "BRANDUBH_MAIL_DIR": str(mail),
         }

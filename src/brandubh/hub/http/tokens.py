@@ -101,7 +101,13 @@ async def upgrade_to_bot(request: Request) -> Response:
             "this account is playing a rated game: an account that has played a rated game "
             "cannot become a bot (make a new account for the bot)",
         )
-    await web.accounts.upgrade_to_bot(holder.account_id)
+    try:
+        await web.accounts.upgrade_to_bot(holder.account_id)
+    except Refusal as exc:
+        if exc.code == "already_bot":  # upgraded, but its mark may have failed: set it now
+            await web.tokens.became_bot(holder.account_id)
+        raise
+    await web.tokens.became_bot(holder.account_id)
     return JSONResponse(
         {"id": holder.account_id, "name": holder.name, "bot": True}, headers=NO_STORE
     )

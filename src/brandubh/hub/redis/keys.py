@@ -484,6 +484,20 @@ def api_used(token_id: str) -> str:
     return f"{PREFIX}:{{apilimit}}:u:{token_id}"
 
 
+def api_revoked(token_id: str) -> str:
+    """String: a personal API token was revoked, so that a hub which cached its holder
+    refuses its next request (lua/api_request.lua, hub/tokens/service.py); {apilimit}.
+    Lives longer than a cached holder (``tokens.service.MARK_MS``)."""
+    return f"{PREFIX}:{{apilimit}}:x:{token_id}"
+
+
+def api_bot(account_id: str) -> str:
+    """String: an account became a bot account, so that its tokens' holders cached by a
+    hub are seen as a bot's at once (lua/api_request.lua); {apilimit}. Lives longer than a
+    cached holder (``tokens.service.MARK_MS``)."""
+    return f"{PREFIX}:{{apilimit}}:b:{account_id}"
+
+
 # -- tournaments --------------------------------------------------------------------------
 # A tournament's keys share its own hash tag, {t:<id>}, so one script a change
 # (lua/tournament_<change>.lua: hub/tournaments/changes.py) changes its settings, players,

@@ -86,6 +86,7 @@ class Scripts:
     pool_leave: AsyncScript
     login_limit: AsyncScript
     windows: AsyncScript
+    api_request: AsyncScript
     mark: AsyncScript
     mail: AsyncScript
     token: AsyncScript

@@ -1,7 +1,8 @@
 """Personal API tokens, the hub's side: creating one (shown once), an account's list,
 revoking, and the guard of token routes: a request's bearer token resolved to its account
-and scopes, counted against the token's rate window (lua/windows.lua), its last use noted
-in PostgreSQL at most once a minute (a Redis marker, keys.api_used)."""
+and scopes (kept a minute in the hub, cache.py), checked against revocation and counted
+against the token's rate window in one Redis call (lua/api_request.lua), its last use noted
+in PostgreSQL at most once a minute (a Redis marker, keys.api_used, and a memo per hub)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,16 @@ from brandubh.hub.accounts import reachable
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal
 from brandubh.hub.redis import Scripts, keys
+from brandubh.hub.tokens.cache import Held, HolderCache
 from brandubh.hub.tokens.secret import bearer_text, digest_of, new_token
 from brandubh.store import ApiToken, Store, StoreUnavailable
 
 MAX_LIVE: Final = 20  # live tokens per account
 USED_EVERY_MS: Final = 60_000  # the last use is written at most this often per token
+HELD_S: Final = 60.0  # a resolved holder is kept this long by a hub
+HELD_MOST: Final = 10_000  # holders a hub keeps at most
+# A revoked or bot mark outlives any holder a hub kept from before it was set.
+MARK_MS: Final = int(HELD_S * 1000) + 30_000
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +50,7 @@ class ApiTokens:
         self.scripts = scripts
         self.store = store
         self.settings = settings
+        self.held = HolderCache(HELD_MOST, HELD_S)
 
     async def create(
         self, account_id: str, name: str, scopes: Sequence[str]
@@ -65,48 +72,87 @@ class ApiTokens:
 
     async def revoke(self, account_id: str, token_id: str) -> None:
         """Revoke one of the account's live tokens (``not_found`` if it has no such one);
-        its next request is refused."""
+        its next request is refused, on every hub (the mark, keys.api_revoked)."""
+        missing = Refusal("not_found", f"you have no live token {token_id}")
+        if token_id not in {t.id for t in await self.live(account_id)}:
+            raise missing
+        # Marked before PostgreSQL is told: should Redis fail, nothing is revoked and the
+        # owner is told so, rather than the hubs that keep its holder letting it through
+        # (should PostgreSQL fail, the token is refused a while, and the owner tries again).
+        await self.redis.set(keys.api_revoked(token_id), 1, px=MARK_MS)
         async with reachable():
             done = await self.store.revoke_token(account_id, token_id)
         if not done:
-            raise Refusal("not_found", f"you have no live token {token_id}")
+            raise missing
+
+    async def became_bot(self, account_id: str) -> None:
+        """After an upgrade to a bot account: its tokens' kept holders are a bot's from
+        their next request on, on every hub (the mark, keys.api_bot)."""
+        await self.redis.set(keys.api_bot(account_id), 1, px=MARK_MS)
 
     async def bearer(self, authorization: str | None, scope: str | None = None) -> Bearer:
         """The holder of the request's token (its ``Authorization`` header), which must
         have ``scope`` if given: ``token_invalid``, ``rate_limited`` or ``token_scope``
         otherwise. Only a request let through notes the token's use."""
-        text = bearer_text(authorization)
-        async with reachable():
-            found = await self.store.token_holder(digest_of(text))
-        if found is None:
-            raise Refusal("token_invalid", "this token is unknown or revoked")
-        token, name, bot = found
-        await self._count(token.id)
+        digest = digest_of(bearer_text(authorization))
+        held = self.held.get(digest) or await self._resolve(digest)
+        token = held.token
+        if await self._count(digest, token):
+            held.bot = True  # for good: an upgrade is never undone
         if scope is not None and scope not in token.scopes:
             raise Refusal(
                 "token_scope",
                 f"this token lacks the scope {scope}: make a token with it on your account page",
             )
-        if await self.redis.set(keys.api_used(token.id), 1, nx=True, px=USED_EVERY_MS):
-            try:
-                await self.store.token_used(token.id)
-            except StoreUnavailable as exc:  # bookkeeping: the request is still good
-                log.warning("a token's last use was not noted: %s", exc.detail)
-        return Bearer(token.account_id, name, token.id, token.scopes, bot)
+        await self._note_use(held)
+        return Bearer(token.account_id, held.name, token.id, token.scopes, held.bot)
 
-    async def _count(self, token_id: str) -> None:
-        """Count a request of this token in its window, or RateLimited (nothing counted)."""
+    async def _resolve(self, digest: bytes) -> Held:
+        """The token's holder from PostgreSQL, kept; ``token_invalid`` if none is live."""
+        asked = self.held.clock()
+        async with reachable():
+            found = await self.store.token_holder(digest)
+        if found is None:
+            raise Refusal("token_invalid", "this token is unknown or revoked")
+        token, name, bot = found
+        return self.held.put(digest, token, name, bot, asked)
+
+    async def _count(self, digest: bytes, token: ApiToken) -> bool:
+        """Count a request of this token in its window, or RateLimited (nothing counted),
+        or ``token_invalid`` if it was revoked; whether its account became a bot."""
         s = self.settings
-        if not s.token_requests:
-            return
-        reply = await self.scripts.windows(
-            keys=[keys.api_requests(token_id)],
+        reply = await self.scripts.api_request(
+            keys=[
+                keys.api_requests(token.id),
+                keys.api_revoked(token.id),
+                keys.api_bot(token.account_id),
+            ],
             args=[int(s.token_window_s * 1000), secrets.token_hex(8), s.token_requests],
         )
-        if int(reply[0]):
+        state = int(reply[0])
+        if state < 0:
+            self.held.drop(digest)
+            raise Refusal("token_invalid", "this token is unknown or revoked")
+        if state:
             wait = max(1, math.ceil(int(reply[1]) / 1000))
             raise RateLimited(
                 f"too many requests with this token ({s.token_requests} a window of "
                 f"{s.token_window_s:g} s): try again in {wait} s",
                 wait,
             )
+        return bool(int(reply[2]))
+
+    async def _note_use(self, held: Held) -> None:
+        """Note the token's use in PostgreSQL at most once a minute: this hub asks Redis
+        at most once a minute per token (its memo), and Redis's marker keeps the hubs from
+        writing it more than once between them."""
+        now = self.held.clock()
+        if held.noted is not None and now - held.noted < USED_EVERY_MS / 1000:
+            return
+        held.noted = now
+        token_id = held.token.id
+        if await self.redis.set(keys.api_used(token_id), 1, nx=True, px=USED_EVERY_MS):
+            try:
+                await self.store.token_used(token_id)
+            except StoreUnavailable as exc:  # bookkeeping: the request is still good
+                log.warning("a token's last use was not noted: %s", exc.detail)
