@@ -2,9 +2,10 @@
 
 ``win_chance(ruleset, score)`` maps a score in the defenders' view (a soldier is about 100)
 to the defenders' expected result, a win counted 1 and a draw 1/2, by
-``1 / (1 + exp(-(scale * score + bias)))``. The constants were fitted by
-``bench/fit_winchance.py`` (docs/analysis.md, "The curve"); a score of 0 is not 1/2: at
-this strength the defenders win most games from a level position. A proved result (a score past
+``1 / (1 + exp(-(scale * score + bias)))``. nielsen's and common's constants were fitted on
+human games (``bench/fit_human.py``), the others' on self-play (``bench/fit_winchance.py``):
+docs/analysis.md, "The curve". A score of 0 is not 1/2: the defenders win most games from a
+level position. A proved result (a score past
 the bot's ``MATE_BOUND``) is certain: 1 or 0.
 """
 
@@ -26,14 +27,18 @@ class Curve:
     bias: float
 
 
-# Fitted by bench/fit_winchance.py on 3 December 2026 (docs/analysis.md, "The curve"): 109
-# self-play games at 250,000 nodes a move, compiled (22 nielsen, 22 federation, 22 common,
-# 25 walker, 18 newsome; 15 more cut at 160 plies and dropped), 2,298 positions. A modest
-# run: one scale for the four slide rule sets, which share an evaluation, a bias each.
+# nielsen and common: fitted by bench/fit_human.py on 6 December 2026 on human games (the
+# aagenielsen.dk archive's, lines 1-400 of the file; lines 401-525 held out), every 8th
+# position searched at the analysis's 250,000 nodes: 717 nielsen and 319 common positions.
+# Held out, their log loss is 0.542 and 0.511, against 0.652 and 0.655 for a constant chance
+# and 0.619 and 0.652 for the self-play curves they replace (docs/analysis.md, "The curve").
+# federation, walker, newsome: no human games here; fitted by bench/fit_winchance.py on 3
+# December 2026 on 109 self-play games at 250,000 nodes a move (one scale for the slide rule
+# sets, which share an evaluation, a bias each).
 CURVES: Final[dict[str, Curve]] = {
-    "nielsen": Curve(0.010457, 5.3333),
+    "nielsen": Curve(0.006984, 2.8722),
     "federation": Curve(0.010457, 4.5493),
-    "common": Curve(0.010457, 4.5752),
+    "common": Curve(0.006202, 1.8768),
     "walker": Curve(0.010457, 3.8773),
     "newsome": Curve(0.007175, 1.4721),
 }
