@@ -183,6 +183,7 @@ def test_the_connection_pill_and_retry_stay_inside_the_header(
     page.goto(web_hub.url + "/")
     page.wait_for_selector('#conn[data-state="open"]')
     page.wait_for_selector("#nav-profile", state="attached")
+    page.wait_for_selector('#home-live[data-ready="true"]')  # the home page drawn whole
     header = box(page, "#top")
     before = {sel: box(page, sel) for sel in ("#site-nav", "#conn-box", "#main")}
     page.evaluate("window.__brandubh.dropConnection(60000)")

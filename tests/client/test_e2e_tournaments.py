@@ -112,10 +112,10 @@ def test_an_arena_created_joined_paired_and_followed_live(
     watcher = new_page(viewport)
     requests: list[str] = []
     watcher.on("request", lambda r: requests.append(r.url))
-    # The home page names a running arena in a line at its end, moving nothing.
+    # The home page lists a running arena among its tournaments, moving nothing.
     watcher.add_init_script(SHIFTS)
     watcher.goto(base + "/")
-    teaser = watcher.locator("#home-tournament")
+    teaser = watcher.locator(f'#home-t-running li[data-tournament="{event}"]')
     teaser.wait_for()
     assert "Arena" in teaser.inner_text() and "on now" in teaser.inner_text()
     assert watcher.evaluate("() => window.__shifts") == []

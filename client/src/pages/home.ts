@@ -1,6 +1,7 @@
 // `/`: three ways to play at the top — the bot, a friend, quick pairing — with good
 // defaults (Nielsen rules, three minutes a move); the rule set and the time below them,
-// the rule sets folded away with one plain sentence each; a board beside them.
+// the rule sets folded away with one plain sentence each; a board beside them. Below: your
+// games, the tournaments and games to watch (panels/homesections.ts), then three short panels.
 
 import { confirmFirst, isNewcomer } from "../network/account";
 import { ApiError, api, type RulesetInfo } from "../network/api";
@@ -11,10 +12,8 @@ import { invitePanel } from "../panels/invite";
 import { LIVE_UNDER_S } from "../logic/lobby";
 import { START_POSITION, parsePosition } from "../board/notation";
 import { RULES, RULESET_ORDER } from "../board/rules";
-import { formatName, termsLine, tournamentApi, whenText } from "../logic/tournament";
+import { homeSections } from "../panels/homesections";
 import { durationText } from "../logic/status";
-import { type Followed, socialApi } from "../network/social";
-import { followingPanel } from "../panels/social";
 
 const BOT_LEVEL_NAMES = ["beginner", "casual player", "improver", "club player", "strong club player"];
 
@@ -165,7 +164,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   );
   const below = h(
     "div",
-    { class: "home-below" },
+    { class: "home-below", id: "home-below" },
     h(
       "section",
       { class: "panel" },
@@ -185,34 +184,11 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
       h("p", {}, ...RULESET_ORDER.flatMap((id, i) => [i ? " · " : "", h("a", { href: `/rules/${id}`, text: RULES[id].title })])),
     ),
   );
-  // The next tournament, if any, in a line at the very end, and the players followed who
-  // are online or playing below it: both shown in one step once both answers are in, so
-  // neither's coming moves anything (no layout shift).
-  const event = h("p", { class: "home-tournament", id: "home-tournament", hidden: true });
-  const followingSlot = h("div", { id: "home-following-slot" });
-  root.append(h("div", { class: "page page-home page-home2" }, hero, below, event, followingSlot));
-  const followed: Promise<Followed[]> = ctx.me
-    .then((me) => (me && (me as { account?: boolean }).account ? socialApi.following().then((r) => r.following) : []))
-    .catch(() => []);
-  void Promise.all([tournamentApi.list().catch(() => null), followed])
-    .then(([lists, players]) => {
-      if (!event.isConnected) return;
-      const panel = followingPanel(players);
-      if (panel) followingSlot.append(panel);
-      if (!lists) return;
-      const next = lists.running.find((t) => t.format === "arena") ?? lists.running[0] ?? lists.upcoming[0];
-      if (!next) return;
-      const when = next.status === "upcoming" ? `starts ${whenText(next.starts_at)}` : next.format === "arena" ? "on now" : "running";
-      event.append(
-        h("span", { class: "tag tag-format tag-" + next.format, text: formatName(next.format) }),
-        " ",
-        h("a", { href: `/t/${encodeURIComponent(next.id)}`, id: "home-tournament-link", text: next.name }),
-        ` — ${termsLine(next)}, ${when}. `,
-        h("a", { href: "/tournaments", text: "All tournaments →" }),
-      );
-      event.hidden = false;
-    })
-    .catch(() => undefined);
+  // Below the ways to play: your games, the tournaments and games to watch (panels/
+  // homesections.ts), drawn at once in room kept from the first paint; the panels follow.
+  const live = homeSections(ctx, () => void start("bot"));
+  root.append(h("div", { class: "page page-home page-home2" }, hero, live.el, below));
+  live.reserve();
 
   function chosenRuleset(): string {
     return String(new FormData(settings).get("ruleset") ?? DEFAULT_RULESET);
@@ -332,5 +308,6 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   return () => {
     // The game page follows the same game next: keep it followed (no unwatch/watch churn).
     unsubscribe?.();
+    live.stop();
   };
 }
