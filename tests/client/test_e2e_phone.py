@@ -469,13 +469,3 @@ def test_no_two_panels_of_the_game_page_overlap_through_a_game(
     for sel in ("#result", "#replay-link"):
         assert in_view(att, sel), f"{sel} is cut off at the end"
     assert "game-over" in boxes
-    # Nothing empty is kept once the game is over: the move list follows the game-over panel
-    # (two rows' gaps at most, around the folded message slot or typed move).
-    assert "moves" in boxes, "the move list is in sight after the end"
-    actions, moves = boxes["actions"], boxes["moves"]
-    top, bottom = actions["y"] + actions["height"], moves["y"]
-    between = [  # what is drawn between them (a phone's folded chat)
-        b for b in boxes.values() if b["y"] >= top - 1 and b["y"] + b["height"] <= bottom + 1
-    ]
-    gap = bottom - top - sum(b["height"] for b in between)
-    assert 0 <= gap <= 16, f"{gap:.0f} px left empty between the game-over panel and the moves"

@@ -118,6 +118,5 @@ export class GameMessages {
       el.classList.toggle("slot-hidden", shown || !wants);
       if (wants && !shown) shown = true;
     }
-    this.root.dataset.shown = shown ? "1" : ""; // an ended game's page folds the empty slot away
   }
 }
