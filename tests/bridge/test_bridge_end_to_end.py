@@ -18,20 +18,13 @@ from bridge_helpers import (
     token_of,
 )
 
+from brandubh.engine import ENGINE_REASONS
 from services import HubProcess
 from waiting import wait_for
 from wsclient import Msg, Player
 
 ENGINE = " ".join(real_engine())
-ENDS_BY_PLAY = {
-    "king_escaped",
-    "king_captured",
-    "attackers_eliminated",
-    "defenders_eliminated",
-    "no_legal_moves",
-    "repetition",
-    "move_limit",
-}
+ENDS_BY_PLAY = ENGINE_REASONS  # the game ended on the board, not on time or by resigning
 
 
 async def bot_account(hub: HubProcess) -> tuple[Player, str]:
