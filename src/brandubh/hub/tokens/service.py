@@ -132,7 +132,7 @@ class ApiTokens:
         state = int(reply[0])
         if state < 0:
             self.held.drop(digest)
-            raise Refusal("token_invalid", "this token is unknown or revoked")
+            raise Refusal("token_invalid", "this token was revoked: make a new one if you need one")
         if state:
             wait = max(1, math.ceil(int(reply[1]) / 1000))
             raise RateLimited(
