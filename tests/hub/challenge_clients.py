@@ -3,12 +3,9 @@ bot account made with its own token, and an account event stream read by a task.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-
 import httpx
 from api_tokens import bearer, make_token
+from ndjson_streams import NdjsonReader
 
 from services import HubProcess
 from wsclient import Msg, Player
@@ -30,46 +27,17 @@ async def bot_account(hub: HubProcess, name: str | None = None) -> tuple[Player,
     return p, client
 
 
-class EventReader:
+class EventReader(NdjsonReader):
     """An open ``GET /api/stream/event``: its lines read by a task into a queue (None: it
     ended); keep-alive lines counted."""
 
     def __init__(self, client: httpx.AsyncClient) -> None:
-        self.client = client
-        self.lines: asyncio.Queue[Msg | None] = asyncio.Queue()
-        self.keepalives = 0
-        self.status = 0
-        self.body = b""
-        self.headers: httpx.Headers | None = None
-        self._opened = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-
-    async def _read(self) -> None:
-        try:
-            async with self.client.stream("GET", "/api/stream/event", timeout=30) as r:
-                self.status, self.headers = r.status_code, r.headers
-                if r.status_code != 200:
-                    self.body = await r.aread()
-                self._opened.set()
-                async for raw in r.aiter_lines():
-                    if raw == "":
-                        self.keepalives += 1
-                    else:
-                        await self.lines.put(json.loads(raw))
-        except httpx.RemoteProtocolError:
-            pass  # cut: the hub went away
-        finally:
-            self._opened.set()
-            await self.lines.put(None)
+        super().__init__(client, "/api/stream/event")
 
     async def open(self, expect: int = 200) -> EventReader:
-        self._task = asyncio.create_task(self._read())
-        await asyncio.wait_for(self._opened.wait(), 15)
+        await self.start(15)
         assert self.status == expect, (self.status, self.body)
         return self
-
-    async def next(self, timeout: float = 10.0) -> Msg | None:
-        return await asyncio.wait_for(self.lines.get(), timeout)
 
     async def take(self, count: int, timeout: float = 10.0) -> list[Msg]:
         out = []
@@ -78,16 +46,3 @@ class EventReader:
             assert line is not None, f"the stream ended after {out}"
             out.append(line)
         return out
-
-    async def until(self, kind: str, timeout: float = 10.0) -> Msg:
-        while True:
-            line = await self.next(timeout)
-            assert line is not None, f"the stream ended before a {kind} line"
-            if line["type"] == kind:
-                return line
-
-    async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task

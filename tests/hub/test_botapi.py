@@ -5,7 +5,6 @@ own an event on the person's socket), a resent move applied once, a stream reope
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import os
@@ -16,73 +15,37 @@ from typing import Any
 import httpx
 import msgpack
 from api_tokens import bearer, error_of, make_token
+from ndjson_streams import NdjsonReader
 
 from brandubh.hub.botapi import line_of, move_id
 from brandubh.hub.messages import frames
 from services import HubProcess
 from waiting import wait_for
-from wsclient import Msg, Player, Socket, friend_game, seated
+from wsclient import Player, Socket, friend_game, seated
 
 OPEN: set[Stream] = set()  # closed when their client is, whatever the test did
 QUICK_ESCAPE = ["g4-g3", "d5-g5", "g3-g2", "Kd4-d5", "g2-g3", "Kd5-a5", "g3-g2", "Ka5-a7"]
 
 
-class Stream:
+class Stream(NdjsonReader):
     """A bot's open game stream: its lines read by a task into a queue (None: it ended)."""
 
     def __init__(self, client: httpx.AsyncClient, game: str, since: int | None = None) -> None:
-        self.client, self.game, self.since = client, game, since
-        self.lines: asyncio.Queue[Msg | None] = asyncio.Queue()
-        self.keepalives = 0
-        self.cut = False
-        self.status = 0
-        self.headers: httpx.Headers | None = None
-        self._opened = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-
-    async def _read(self) -> None:
-        params = {"since": self.since} if self.since is not None else {}
-        url = f"/api/bot/game/stream/{self.game}"
-        try:
-            async with self.client.stream("GET", url, params=params, timeout=30) as r:
-                self.status, self.headers = r.status_code, r.headers
-                self._opened.set()
-                async for raw in r.aiter_lines():
-                    if raw == "":
-                        self.keepalives += 1
-                    else:
-                        await self.lines.put(json.loads(raw))
-        except httpx.RemoteProtocolError:
-            self.cut = True  # ended without its last chunk: the hub stopped
-        finally:
-            self._opened.set()
-            await self.lines.put(None)
+        params = {"since": since} if since is not None else {}
+        super().__init__(client, f"/api/bot/game/stream/{game}", params)
+        self.game, self.since = game, since
 
     async def open(self) -> Stream:
         OPEN.add(self)
-        self._task = asyncio.create_task(self._read())
-        await asyncio.wait_for(self._opened.wait(), 10)
+        await self.start(10)
         assert self.status == 200, self.status
         assert self.headers is not None
         assert self.headers["content-type"] == "application/x-ndjson"
         return self
 
-    async def next(self, timeout: float = 10.0) -> Msg | None:
-        return await asyncio.wait_for(self.lines.get(), timeout)
-
-    async def until(self, kind: str, timeout: float = 10.0) -> Msg:
-        while True:
-            line = await self.next(timeout)
-            assert line is not None, f"the stream ended before a {kind} line"
-            if line["type"] == kind:
-                return line
-
     async def close(self) -> None:
         OPEN.discard(self)
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await super().close()
 
 
 @contextlib.asynccontextmanager
