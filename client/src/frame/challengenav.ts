@@ -6,9 +6,10 @@
 import "./challenges.css";
 import type { AppContext } from "../context";
 import { clear, h, svg } from "../dom";
-import { type Challenge, DECLINE_REASONS, attentionCount, challengeErrorText, declinedText, sideText, termsText } from "../logic/challenges";
+import { type Challenge, attentionCount, challengeErrorText, declinedText, sideText, termsText } from "../logic/challenges";
 import { type ChallengeFeed, challengeApi, challengeFeed } from "../network/challenges";
 import { botTag } from "../panels/bottag";
+import { challengeAnswer } from "../panels/challengeanswer";
 import { shownNotifications } from "./mygames";
 import { busyInAnotherGame } from "./pairing";
 
@@ -25,44 +26,20 @@ function nameOf(p: Challenge["from"]): HTMLElement {
 
 /** One challenge to the player: who, the terms, Accept, Decline with a reason. */
 function incomingItem(ctx: AppContext, feed: ChallengeFeed, c: Challenge, me: string, close: () => void): HTMLElement {
-  const error = h("p", { class: "error ch-error", role: "alert" });
-  const accept = h("button", { type: "button", class: "btn btn-small btn-primary ch-accept", text: "Accept" });
-  const decline = h("button", { type: "button", class: "btn btn-small ch-decline", text: "Decline" });
-  const reason = h(
-    "select",
-    { class: "ch-reason", "aria-label": "Why you decline (the challenger reads it)" },
-    ...DECLINE_REASONS.map((r) => h("option", { value: r.id, text: r.label })),
-  );
-  const busy = (on: boolean) => {
-    accept.disabled = on;
-    decline.disabled = on;
-    reason.disabled = on;
-  };
-  accept.addEventListener("click", async () => {
-    busy(true);
-    error.textContent = "";
-    try {
-      const res = await challengeApi.accept(c.id);
+  const { accept, decline, reason, error } = challengeAnswer(c.id, {
+    attrs: {
+      accept: { class: "btn btn-small btn-primary ch-accept" },
+      decline: { class: "btn btn-small ch-decline" },
+      reason: { class: "ch-reason" },
+      error: { class: "error ch-error" },
+    },
+    accepted(url) {
       feed.forget(c);
       close();
-      ctx.navigate(res.url || `/g/${c.id}`);
-    } catch (err) {
-      error.textContent = challengeErrorText(err);
-      busy(false);
-      void feed.reload(); // gone meanwhile, perhaps
-    }
-  });
-  decline.addEventListener("click", async () => {
-    busy(true);
-    error.textContent = "";
-    try {
-      await challengeApi.decline(c.id, reason.value);
-      feed.forget(c);
-    } catch (err) {
-      error.textContent = challengeErrorText(err);
-      busy(false);
-      void feed.reload();
-    }
+      ctx.navigate(url);
+    },
+    declined: () => feed.forget(c),
+    refused: () => void feed.reload(), // gone meanwhile, perhaps
   });
   return h(
     "li",

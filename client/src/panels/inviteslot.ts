@@ -6,9 +6,10 @@
 
 import { recallInvite } from "../context";
 import { clear, h } from "../dom";
-import { DECLINE_REASONS, challengeErrorText, termsText } from "../logic/challenges";
+import { challengeErrorText, termsText } from "../logic/challenges";
 import { challengeEndText, isChallenge, isCreator, withdrawnText } from "../logic/status";
 import { challengeApi } from "../network/challenges";
+import { challengeAnswer } from "./challengeanswer";
 import type { State } from "../network/protocol";
 import { cancelInviteRow, invitePanel } from "./invite";
 
@@ -101,39 +102,16 @@ export class InviteSlot {
   /** The player challenged: accept, or decline with a reason. */
   private challenged(state: State, side: string | null): HTMLElement {
     const from = state.creator?.name ?? "A player";
-    const error = h("p", { class: "error", role: "alert", id: "challenge-answer-error" });
-    const accept = h("button", { type: "button", class: "btn btn-primary", id: "challenge-accept", text: "Accept" });
-    const decline = h("button", { type: "button", class: "btn", id: "challenge-decline", text: "Decline" });
-    const reason = h(
-      "select",
-      { id: "challenge-decline-reason", "aria-label": "Why you decline (the challenger reads it)" },
-      ...DECLINE_REASONS.map((r) => h("option", { value: r.id, text: r.label })),
-    );
-    const busy = (on: boolean) => {
-      accept.disabled = on;
-      decline.disabled = on;
-      reason.disabled = on;
-    };
-    accept.addEventListener("click", async () => {
-      busy(true);
-      error.textContent = "";
-      try {
-        const res = await challengeApi.accept(this.game);
-        if (res.url && res.url !== `/g/${this.game}`) this.navigate(res.url);
-      } catch (err) {
-        error.textContent = challengeErrorText(err);
-        busy(false);
-      }
-    });
-    decline.addEventListener("click", async () => {
-      busy(true);
-      error.textContent = "";
-      try {
-        await challengeApi.decline(this.game, reason.value);
-      } catch (err) {
-        error.textContent = challengeErrorText(err);
-        busy(false);
-      }
+    const { accept, decline, reason, error } = challengeAnswer(this.game, {
+      attrs: {
+        accept: { class: "btn btn-primary", id: "challenge-accept" },
+        decline: { class: "btn", id: "challenge-decline" },
+        reason: { id: "challenge-decline-reason" },
+        error: { class: "error", id: "challenge-answer-error" },
+      },
+      accepted: (url) => {
+        if (url !== `/g/${this.game}`) this.navigate(url);
+      },
     });
     const sides = side === "attackers" ? " · you play the defenders" : side === "defenders" ? " · you play the attackers" : side === "random" ? " · sides drawn at random" : "";
     return h(
