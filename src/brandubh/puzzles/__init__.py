@@ -13,6 +13,7 @@ from brandubh.puzzles.record import (
     parse_puzzle,
     puzzle_id,
 )
+from brandubh.puzzles.shipped import load_shipped
 
 __all__ = [
     "THEMES",
@@ -20,6 +21,7 @@ __all__ = [
     "Puzzle",
     "Theme",
     "format_puzzle",
+    "load_shipped",
     "parse_puzzle",
     "puzzle_id",
 ]
