@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Final, Literal, TypedDict
 
 from brandubh.analysis.analyse import GameAnalysis, PositionEval, search_game
 from brandubh.analysis.board import play_move, replay
@@ -22,11 +22,38 @@ from brandubh.analysis.judge import Judgment, judge
 from brandubh.bot import MATE_BOUND
 from brandubh.engine import Side
 
-__all__ = ["Exercise", "TriedMove", "Why", "exercises", "try_move"]
+__all__ = ["Exercise", "ExerciseJson", "TriedJson", "TriedMove", "Why", "exercises", "try_move"]
 
 # Why a tried move was judged as it was (the client words each).
 Why = Literal["best", "played", "won", "lost", "win_lost", "chance"]
 WHYS: Final[tuple[Why, ...]] = ("best", "played", "won", "lost", "win_lost", "chance")
+
+
+class ExerciseJson(TypedDict):
+    """An exercise as JSON (a worker's job carries it)."""
+
+    ply: int
+    side: Side
+    played: str
+    judgment: Judgment
+    before: dict[str, object]
+    after: dict[str, object]
+    best: str
+    line: list[str]
+
+
+class TriedJson(TypedDict):
+    """A tried move's verdict as JSON (cached, and served: docs/protocol.md §2.3)."""
+
+    ply: int
+    move: str
+    good: bool
+    why: Why
+    judgment: Judgment | None
+    before: float
+    after: float
+    eval: dict[str, object]
+    nodes: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +70,7 @@ class Exercise:
     best: str
     line: tuple[str, ...]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ExerciseJson:
         return {
             "ply": self.ply,
             "side": self.side,
@@ -56,7 +83,7 @@ class Exercise:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Exercise:
+    def from_dict(cls, data: ExerciseJson) -> Exercise:
         return cls(
             int(data["ply"]),
             data["side"],
@@ -100,7 +127,7 @@ class TriedMove:
     eval: PositionEval
     nodes: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TriedJson:
         return {
             "ply": self.ply,
             "move": self.move,
@@ -114,13 +141,13 @@ class TriedMove:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> TriedMove:
+    def from_dict(cls, data: TriedJson) -> TriedMove:
         return cls(
             int(data["ply"]),
             data["move"],
             bool(data["good"]),
             data["why"],
-            data.get("judgment"),
+            data["judgment"],
             float(data["before"]),
             float(data["after"]),
             PositionEval.from_dict(data["eval"]),
