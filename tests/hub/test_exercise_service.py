@@ -91,7 +91,9 @@ async def test_tried_moves_are_judged_once_cached_and_counted(
     assert "plies 3, 6, 7" in str(body["message"])
     status, body = await attempt(alice, 3, "a1-a2")
     assert (status, body["error"]) == (400, "illegal_move")
-    assert "'a1-a2' cannot be played at ply 3" in str(body["message"])
+    assert "'a1-a2' cannot be played at ply 3: a1 holds no piece" in str(body["message"])
+    status, body = await attempt(alice, 3, "zz")
+    assert (status, body["error"]) == (400, "illegal_move") and "is not a move" in body["message"]
     for bad in ({"ply": "3", "move": "f4-f6"}, {"ply": 3}, {"ply": 0, "move": "f4-f6"}):
         r = await alice.http.post(url, json=bad)
         assert (r.status_code, r.json()["error"]) == (400, "bad_field"), bad
