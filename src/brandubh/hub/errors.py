@@ -262,6 +262,13 @@ CODES: Final[dict[str, Code]] = {
     "no_moves": Code(
         409, "that game ended before its first move (aborted or withdrawn): nothing to analyse"
     ),
+    "not_analysed": Code(
+        409, "that game has no analysis yet: ask for it, and try its moves once it is done"
+    ),
+    "not_a_mistake": Code(
+        400,
+        "that move was not judged an inaccuracy, mistake or blunder: only those are exercises",
+    ),
     "position_in_play": Code(
         403,
         "that position stands on the board of a game in progress, or one move past it: "
