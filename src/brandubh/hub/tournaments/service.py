@@ -225,7 +225,7 @@ class TournamentService:
         frames come)."""
         found = await state.snapshot(self.scripts.tournament.snapshot, tid, bump=False)
         if found is None:
-            out = await self._kept_view(tid, None)
+            out = dict(await self.view(tid, None))
             out.pop("me", None)
             return 0, state.frame_view(out)
         version, t = found

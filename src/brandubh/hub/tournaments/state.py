@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final, NotRequired, TypedDict, cast
+from typing import Final, NotRequired, TypeAlias, TypedDict, cast
 
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
@@ -27,7 +27,9 @@ from brandubh.hub.tournaments.records import (
     Status,
 )
 from brandubh.tournaments import Format, Settings, export
-from brandubh.tournaments.export import TournamentExport
+
+# The export's shape (brandubh.tournaments.export), reached through the package's face.
+TournamentExport: TypeAlias = export.TournamentExport
 
 # How many of each player's latest games an arena's ``tournament`` frame carries (the
 # page's chips in the standings; every game in play is among them): ``frame_view``.
