@@ -16,6 +16,7 @@ import { mountGame } from "./pages/game";
 import { mountGames } from "./pages/games";
 import { mountHome } from "./pages/home";
 import { mountJoin } from "./pages/join";
+import { mountLearn, mountLesson } from "./pages/learn";
 import { mountLeaderboard } from "./pages/leaderboard";
 import { mountLobby } from "./pages/lobby";
 import { mountProfile } from "./pages/profile";
@@ -52,6 +53,8 @@ const PAGES: Record<RouteName, Mount> = {
   analysis: (root, ctx) => mountAnalysisBoard(root, ctx, location.search),
   tournaments: (root, ctx) => mountTournaments(root, ctx),
   tournament: (root, ctx, [id]) => mountTournament(root, ctx, id),
+  learn: (root, ctx, [rs]) => mountLearn(root, ctx, rs),
+  lesson: (root, ctx, [rs, stage]) => mountLesson(root, ctx, rs, stage),
 };
 
 function wsUrl(): string {
@@ -77,6 +80,7 @@ const moveCount = h("span", { class: "count-badge", id: "my-move-count", "data-c
 const navMore = h(
   "div",
   { class: "nav-more", id: "nav-more" },
+  h("a", { href: "/learn", "data-nav": "/learn", id: "nav-learn", title: "Lessons: learn the rules step by step", text: "Learn" }),
   h("a", { href: "/lobby", "data-nav": "/lobby", text: "Lobby" }),
   h("a", { href: "/watch", "data-nav": "/watch", text: "Watch" }),
   h("a", { href: "/tournaments", "data-nav": "/tournaments", text: "Tournaments" }),
