@@ -80,9 +80,9 @@ const moveCount = h("span", { class: "count-badge", id: "my-move-count", "data-c
 const navMore = h(
   "div",
   { class: "nav-more", id: "nav-more" },
-  h("a", { href: "/learn", "data-nav": "/learn", id: "nav-learn", title: "Lessons: learn the rules step by step", text: "Learn" }),
   h("a", { href: "/lobby", "data-nav": "/lobby", text: "Lobby" }),
   h("a", { href: "/watch", "data-nav": "/watch", text: "Watch" }),
+  h("a", { href: "/learn", "data-nav": "/learn", id: "nav-learn", title: "Lessons: learn the rules step by step", text: "Learn" }),
   h("a", { href: "/tournaments", "data-nav": "/tournaments", text: "Tournaments" }),
   h("a", { href: "/analysis", "data-nav": "/analysis", id: "nav-analysis", title: "The analysis board: set up any position and ask the bot", text: "Analysis" }),
   h("div", { class: "nav-user", id: "nav-user" }, whoami),

@@ -11,7 +11,7 @@ from starlette.routing import Route
 
 from brandubh.hub.errors import Refusal
 from brandubh.hub.http.base import read_json, services, session_of
-from brandubh.hub.http.games import page, player_for, with_cookie
+from brandubh.hub.http.games import player_for, with_cookie
 from brandubh.hub.lessons import Lessons
 
 NO_STORE: Final = {"Cache-Control": "no-store"}
@@ -64,7 +64,4 @@ async def move(request: Request) -> Response:
 ROUTES: Final = (
     Route("/api/learn", learn),
     Route("/api/learn/{ruleset}/{stage}/move", move, methods=["POST"]),
-    Route("/learn", page),
-    Route("/learn/{ruleset}", page),
-    Route("/learn/{ruleset}/{stage}", page),
 )
