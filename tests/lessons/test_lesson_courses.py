@@ -94,7 +94,7 @@ def test_every_wrong_first_move_fails_with_a_reason(name: str, stage: Stage) -> 
     assert failed > 0, "a stage where every move wins teaches nothing"
 
 
-@pytest.mark.parametrize(("name", "stage"), BOARDS[:13])
+@pytest.mark.parametrize(("name", "stage"), BOARDS)
 def test_an_illegal_move_is_refused_with_the_engine_s_reason(name: str, stage: Stage) -> None:
     game = start(stage, name)
     with pytest.raises(IllegalMove) as refused:
