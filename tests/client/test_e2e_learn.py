@@ -6,12 +6,14 @@ test-output/screenshots/."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+import httpx
 import pytest
 from layout import overlaps, panel_boxes
 
-from pages import SIZES, click_move, in_view, name_of, shot
+from pages import PHONE, SIZES, click_move, in_view, name_of, shot
 
 Page = Any
 HubProcess = Any
@@ -115,4 +117,19 @@ def test_a_guest_learns_the_first_stages(
     assert "throne" in str(task)
     assert page.url.endswith("/learn/walker")
     shot(page, f"learn-walker-{name}")
+    assert page.errors == []
+
+
+def test_the_last_stage_starts_a_game_against_the_bot_at_level_1(
+    new_page: Any, web_hub: HubProcess
+) -> None:
+    page = new_page(PHONE)
+    page.goto(web_hub.url + "/learn/walker/first-game")
+    page.wait_for_selector("#lesson-play")
+    assert "level 1" in str(page.text_content("#lesson-play"))
+    page.click("#lesson-play")
+    page.wait_for_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    game_id = page.url.rsplit("/", 1)[1]
+    state = httpx.get(f"{web_hub.url}/api/games/{game_id}").json()["state"]
+    assert (state["ruleset"], state["bot_level"]) == ("walker", 1), state
     assert page.errors == []
