@@ -18,7 +18,9 @@ export type RouteName =
   | "replay"
   | "analysis"
   | "tournaments"
-  | "tournament";
+  | "tournament"
+  | "learn"
+  | "lesson";
 
 export interface RouteDef {
   name: RouteName;
@@ -50,6 +52,8 @@ export const ROUTES: readonly RouteDef[] = [
   { name: "analysis", pattern: /^\/analysis\/?$/, example: "/analysis", section: "/analysis" },
   { name: "tournaments", pattern: /^\/tournaments\/?$/, example: "/tournaments", section: "/tournaments" },
   { name: "tournament", pattern: /^\/t\/([A-Za-z0-9_-]{4,40})\/?$/, example: "/t/t_abc123", section: "/tournaments" },
+  { name: "learn", pattern: /^\/learn(?:\/([a-z]+))?\/?$/, example: "/learn/nielsen", section: "/learn" },
+  { name: "lesson", pattern: /^\/learn\/([a-z]+)\/([a-z0-9-]{1,40})\/?$/, example: "/learn/nielsen/moving", section: "/learn" },
 ];
 
 export interface Matched {

@@ -181,6 +181,7 @@ EXPORTED = {
         "routes",
     ],
     "tournaments": ["TournamentRunner", "TournamentService"],
+    "lessons": ["Learn", "Lessons", "MoveAnswer"],
     "tokens": ["MAX_LIVE", "PREFIX", "SCOPES", "ApiTokens", "Bearer", "check_name", "check_scopes"],
 }
 

@@ -47,6 +47,7 @@ from brandubh.hub.http import (
     refusal_json,
 )
 from brandubh.hub.http import routes as http_routes
+from brandubh.hub.lessons import Lessons
 from brandubh.hub.live import (
     CONDITIONAL_POLL_S,
     RECONCILE_POLL_S,
@@ -189,6 +190,7 @@ class Hub:
         self.session_guard = SessionGuard(sessions, sockets)
         # Follows and blocks: a block hides chat lines and keeps two players unpaired.
         self.social = Social(redis, scripts, store, games)
+        self.lessons = Lessons(redis, scripts, store)
         self.chat = ChatService(redis, scripts, store, hidden=self.social.blocked_ids)
         self.rater = Rater(redis, games, store, self.chat, grace_s=settings.live_grace_s)
         self.matches = matches = MatchService(redis, games, store, settings.live_grace_s)
@@ -560,6 +562,7 @@ def create_app(settings: Settings | None = None) -> Entry:
         bots=hub.bots,
         challenges=hub.challenges,
         events=hub.events,
+        lessons=hub.lessons,
     )
     mail_web = MailServices(
         settings=settings,

@@ -166,6 +166,12 @@ CODES: Final[dict[str, Code]] = {
     "too_many_followed": Code(409, "you follow as many players as you may: unfollow one first"),
     "too_many_blocked": Code(409, "you block as many players as you may: unblock one first"),
     "blocked": Code(403, "this player does not accept that from you"),
+    # -- lessons (docs/learn.md) ------------------------------------------------------------
+    "unknown_stage": Code(404, "there is no such lesson: see GET /api/learn for the courses"),
+    "stage_finished": Code(
+        409, "that stage already ended (won or lost) before this move: start it again"
+    ),
+    "not_a_board": Code(400, "that stage is a game against the bot, not a board to move on"),
     # -- the lobby and matches -------------------------------------------------------------
     "too_many_seeks": Code(400, "you have as many open seeks as you may: cancel one first"),
     "seek_gone": Code(400, "that seek is no longer open: someone took it or it was cancelled"),

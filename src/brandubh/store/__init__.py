@@ -1,5 +1,5 @@
 """The permanent record in PostgreSQL: accounts, ratings, the archive, game chat, personal
-API tokens, follows and blocks (docs/storage.md)."""
+API tokens, follows and blocks, the lessons' stars (docs/storage.md)."""
 
 from brandubh.store import tables
 from brandubh.store.accounts import Account, Standing, UpgradeRefused

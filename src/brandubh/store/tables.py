@@ -288,3 +288,16 @@ blocks = Table(
     PrimaryKeyConstraint("blocker", "blocked"),
     Index("blocks_by_blocked", "blocked"),
 )
+
+# The lessons an account finished (hub/lessons/, docs/learn.md): a star per stage of a
+# rule set's course. A guest's stars live in Redis with their session until a sign-up
+# adopts the guest's id; then they move here.
+lesson_stars = Table(
+    "lesson_stars",
+    metadata,
+    Column("account_id", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("ruleset", Text, nullable=False),
+    Column("stage", Text, nullable=False),
+    Column("created", BigInteger, nullable=False),
+    PrimaryKeyConstraint("account_id", "ruleset", "stage"),
+)

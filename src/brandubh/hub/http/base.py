@@ -29,6 +29,7 @@ from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal, http_status
 from brandubh.hub.exports import Exports
+from brandubh.hub.lessons import Lessons
 from brandubh.hub.live import GameService, MatchService, Rater
 from brandubh.hub.social import Social
 from brandubh.hub.tokens import ApiTokens
@@ -102,6 +103,7 @@ class Services:
     bots: BotGames | None = None  # the Bot API's games (hub/botapi/)
     challenges: Challenges | None = None  # challenges (hub/challenges/)
     events: EventStreams | None = None  # this hub's account event streams
+    lessons: Lessons | None = None  # the lessons (hub/lessons/)
 
 
 def services(request: Request) -> Services:

@@ -28,6 +28,7 @@ from brandubh.hub.http import (
     explorer,
     exports,
     games,
+    lessons,
     mail,
     otnimport,
     social,
@@ -50,6 +51,7 @@ ID_SHAPES: Final = {
     "tournament_id": GAME_ID_RE,
     "ruleset": PLAYER_ID_RE,
     "token": TOKEN_RE,
+    "stage": PLAYER_ID_RE,
 }
 
 
@@ -66,6 +68,7 @@ def routes(static: Path, tournaments: bool = True) -> list[BaseRoute]:
         *challenges.ROUTES,
         *chat.ROUTES,
         *social.ROUTES,
+        *lessons.ROUTES,
         *explorer.ROUTES,
         *analysis.ROUTES,
         *otnimport.ROUTES,

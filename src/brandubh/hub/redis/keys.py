@@ -153,6 +153,18 @@ def social_window(account_id: str) -> str:
     return f"{ACCT}:sw:{account_id}"
 
 
+def lesson_window(player_id: str) -> str:
+    """Sorted set: a player's lesson moves in the current minute (lua/windows.lua;
+    hub/lessons/). Lives: one window from its latest move."""
+    return f"{PREFIX}:lw:{player_id}"
+
+
+def lesson_stars(player_id: str) -> str:
+    """Set: a guest's lesson stars, each "<rule set>/<stage>" (hub/lessons/). Lives: 30 days
+    from the latest star (sessions.TTL_S); moved to PostgreSQL once a sign-up adopted the id."""
+    return f"{PREFIX}:ls:{player_id}"
+
+
 def player_active(player_id: str) -> str:
     """Sorted set: a player's games in progress -> when they started (ms); kept by the hub
     that commits the start and the end (live/listings.py)."""
