@@ -283,13 +283,32 @@ def wait_for_port(seconds: float) -> None:
     raise SystemExit(f"OpenTafl's server did not listen on {OPENTAFL_PORT} in {seconds:g} s")
 
 
-def wait_for_text(path: Path, words: str, seconds: float) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if path.exists() and words in path.read_text(errors="replace"):
-            return
-        time.sleep(0.2)
-    raise SystemExit(f"{path.name} never said {words!r}: {path.read_text(errors='replace')}")
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def headless(classpath: str, args: list[str], folder: Path, out: Path) -> subprocess.Popen[bytes]:
+    """An OpenTafl ``--headless`` client, logged in: started again while it fails to (it
+    gives the server half a second, too little on a loaded machine)."""
+    for _ in range(10):
+        with out.open("w") as sink:
+            proc = subprocess.Popen(java(classpath, *args), cwd=folder, stdout=sink, stderr=sink)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            text = out.read_text(errors="replace")
+            if "Connected." in text:
+                return proc
+            if proc.poll() is not None or "Failed to connect" in text:
+                break
+            time.sleep(0.2)
+        stop(proc)
+    raise SystemExit(f"{out.name}: OpenTafl's client never logged in: {out.read_text()}")
 
 
 @dataclass
@@ -343,33 +362,23 @@ def host_game(folder: Path, classpath: str, n: int, ruleset: str, ours: str) -> 
         "--opponent",
         f"ours{n}",
     ]
-    with (logs / "ours.out").open("w") as ours_out, (logs / "opentafl.out").open("w") as ot_out:
-        host = subprocess.Popen(
-            java(classpath, *create), cwd=folder, stdout=ours_out, stderr=ours_out
-        )
+    host = headless(classpath, create, folder, logs / "ours.out")
+    try:
+        start = time.monotonic()
+        guest = headless(classpath, join, folder, logs / "opentafl.out")
         try:
-            wait_for_text(logs / "ours.out", "Connected.", 120)
-            start = time.monotonic()
-            guest = subprocess.run(
-                java(classpath, *join),
-                cwd=folder,
-                stdout=ot_out,
-                stderr=ot_out,
-                timeout=1800,
-                check=False,
-            )
-            seconds = time.monotonic() - start
+            guest.wait(1800)  # it leaves when the game ends
         finally:
-            host.terminate()
-            try:
-                host.wait(10)
-            except subprocess.TimeoutExpired:
-                host.kill()
-                host.wait()
+            stop(guest)
+        seconds = time.monotonic() - start
+    finally:
+        stop(host)
     new = sorted(set(saved.glob("*.otg")) - before)
-    if guest.returncode != 0 or not new:
-        raise SystemExit(f"game {n}: OpenTafl saved no game; see {logs}")
-    text = new[-1].read_text()
+    if not new:
+        tails = "\n".join(f"{out.name}: {out.read_text()[-1500:]}" for out in logs.glob("*.out"))
+        raise SystemExit(f"game {n}: OpenTafl saved no game\n{tails}")
+    # OpenTafl names a saved game by the minute: moved away, the next game's is new.
+    text = new[-1].rename(logs / "saved.otg").read_text()
     record = parse_otn_record(text)  # every move replayed under our rules
     replayed = record.replay().result
     said = next(line for line in text.splitlines() if line.startswith("[result:"))[8:-1]
