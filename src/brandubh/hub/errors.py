@@ -166,6 +166,13 @@ CODES: Final[dict[str, Code]] = {
     "too_many_followed": Code(409, "you follow as many players as you may: unfollow one first"),
     "too_many_blocked": Code(409, "you block as many players as you may: unblock one first"),
     "blocked": Code(403, "this player does not accept that from you"),
+    # -- puzzles (hub/puzzles/) ------------------------------------------------------------
+    "no_puzzles": Code(404, "no puzzle fits what you asked for: try another theme or rule set"),
+    "puzzle_not_started": Code(
+        409, "that puzzle is not the one you are solving: start it first (or ask for the next)"
+    ),
+    "puzzle_finished": Code(409, "this attempt is over: ask for the next puzzle"),
+    "puzzle_ply": Code(409, "that is not the move the puzzle awaits now: it is at another ply"),
     # -- the lobby and matches -------------------------------------------------------------
     "too_many_seeks": Code(400, "you have as many open seeks as you may: cancel one first"),
     "seek_gone": Code(400, "that seek is no longer open: someone took it or it was cancelled"),
