@@ -159,11 +159,12 @@ class PuzzleQueries(Base):
         ruleset: str | None = None,
         above: float | None = None,
         exclude: Sequence[str] = (),
+        choices: int = CHOICES,
         rng: random.Random | None = None,
     ) -> StoredPuzzle | None:
         """A puzzle for ``player_id`` near the rating ``near`` (rated at least ``above`` if
-        given, none of ``exclude``): one of the nearest the player has not attempted, else
-        of those they attempted longest ago; None when no puzzle fits the filters."""
+        given, none of ``exclude``): one of the ``choices`` nearest that the player has not
+        attempted, else the one they attempted longest ago; None when none fits."""
         where = _filters(theme, ruleset)
         if above is not None:
             where.append(puzzles.c.rating >= above)
@@ -177,7 +178,7 @@ class PuzzleQueries(Base):
                     select(puzzles)
                     .where(and_(True, *where), puzzles.c.id.not_in(tried))
                     .order_by(distance, puzzles.c.id)
-                    .limit(CHOICES)
+                    .limit(choices)
                 )
             ).all()
             if not rows:

@@ -141,6 +141,7 @@ class Puzzles:
                     ruleset=ruleset,
                     above=above,
                     exclude=seen[-rules.STREAK_SEEN :],
+                    choices=1,  # the next harder one: a streak climbs step by step
                 )
             )
             if found is None and above is not None:  # the hardest is behind: any unseen
