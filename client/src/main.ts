@@ -19,6 +19,7 @@ import { mountJoin } from "./pages/join";
 import { mountLeaderboard } from "./pages/leaderboard";
 import { mountLobby } from "./pages/lobby";
 import { mountProfile } from "./pages/profile";
+import { mountPuzzles } from "./pages/puzzles";
 import { mountReplay } from "./pages/replay";
 import { mountRules } from "./pages/rules";
 import { mountVerify } from "./pages/verify";
@@ -52,6 +53,10 @@ const PAGES: Record<RouteName, Mount> = {
   analysis: (root, ctx) => mountAnalysisBoard(root, ctx, location.search),
   tournaments: (root, ctx) => mountTournaments(root, ctx),
   tournament: (root, ctx, [id]) => mountTournament(root, ctx, id),
+  puzzles: (root, ctx) => mountPuzzles(root, ctx, "rated"),
+  puzzleDaily: (root, ctx) => mountPuzzles(root, ctx, "daily"),
+  puzzleStreak: (root, ctx) => mountPuzzles(root, ctx, "streak"),
+  puzzle: (root, ctx, [id]) => mountPuzzles(root, ctx, "one", id),
 };
 
 function wsUrl(): string {
@@ -80,6 +85,7 @@ const navMore = h(
   h("a", { href: "/lobby", "data-nav": "/lobby", text: "Lobby" }),
   h("a", { href: "/watch", "data-nav": "/watch", text: "Watch" }),
   h("a", { href: "/tournaments", "data-nav": "/tournaments", text: "Tournaments" }),
+  h("a", { href: "/puzzles", "data-nav": "/puzzles", id: "nav-puzzles", title: "Puzzles: find the winning move", text: "Puzzles" }),
   h("a", { href: "/analysis", "data-nav": "/analysis", id: "nav-analysis", title: "The analysis board: set up any position and ask the bot", text: "Analysis" }),
   h("div", { class: "nav-user", id: "nav-user" }, whoami),
 );

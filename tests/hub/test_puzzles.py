@@ -112,6 +112,7 @@ async def test_a_guest_solves_a_puzzle_move_by_move(puzzle_hub: HubProcess, db: 
     assert view["id"] == TWO.id and view["side"] == "defenders" and view["depth"] == 2
     assert view["prompt"] == "Find the best move for the defenders"
     assert "solution" not in view and "theme" not in view  # hidden until the end
+    assert "Kc3-c7" in view["legal"] and "d4-d7" not in view["legal"]
     assert started["rating"] == 1500 and started["ply"] == 0
 
     right = await post(p, f"/api/puzzles/{TWO.id}/move", ply=0, move="Kc3-c7")
@@ -122,7 +123,9 @@ async def test_a_guest_solves_a_puzzle_move_by_move(puzzle_hub: HubProcess, db: 
     game = Game.from_position(TWO.position, "nielsen")
     game.play("Kc3-c7")
     game.play("d4-d7")
-    assert a["position"] == game.position
+    assert a["position"] == game.position and "Kc7-a7" in a["legal"]
+    game.pop()
+    assert a["moved"] == game.position
 
     twice = await post(p, f"/api/puzzles/{TWO.id}/move", ply=0, move="Kc3-c7")
     assert twice.status_code == 409 and error_of(twice) == "puzzle_ply"

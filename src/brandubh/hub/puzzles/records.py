@@ -66,6 +66,7 @@ class PuzzleView(TypedDict):
     position: str
     side: str  # the side the player finds moves for: the one to move
     prompt: str
+    legal: list[str]  # the moves the player may make at the start
     depth: int
     rating: int
     plays: int
@@ -102,9 +103,11 @@ class Answer(TypedDict):
 
     result: Literal["right", "solved", "failed"]
     move: str  # the move as played, canonical text
+    moved: str  # the position after it (before any reply)
     reply: str | None  # the defence's reply from the line, played for the player
     ply: int  # the solver's next move's index in the line (after the end: its length)
     position: str  # after the move and the reply
+    legal: list[str]  # right: the player's moves now (else none)
     right: str | None  # failed: the move that was awaited
     refutation: str | None  # failed: the opponent's best answer to the wrong move
     solution: list[str] | None  # once over: the whole line
@@ -115,13 +118,14 @@ class Answer(TypedDict):
     best_streak: int | None  # streak mode, once over: the player's best streak
 
 
-def view(puzzle: StoredPuzzle, side: str, prompt: str) -> PuzzleView:
+def view(puzzle: StoredPuzzle, side: str, prompt: str, legal: list[str]) -> PuzzleView:
     return {
         "id": puzzle.id,
         "ruleset": puzzle.ruleset,
         "position": puzzle.position,
         "side": side,
         "prompt": prompt,
+        "legal": legal,
         "depth": puzzle.depth,
         "rating": round(puzzle.rating.rating),
         "plays": puzzle.plays,

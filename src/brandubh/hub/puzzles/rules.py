@@ -25,11 +25,13 @@ Verdict = Literal["right", "solved", "failed"]
 @dataclass(frozen=True, slots=True)
 class Checked:
     """A move checked at the solver's turn ``ply``: the verdict, the move as played
-    (canonical text), the defence's reply from the line (``right``), the solution's move
-    (``failed``: the one that was awaited), and the game after the move (and the reply)."""
+    (canonical text) and the position after it, the defence's reply from the line
+    (``right``), the solution's move (``failed``: the one that was awaited), and the game
+    after the move (and the reply)."""
 
     verdict: Verdict
     played: str
+    moved: str
     reply: str | None
     expected: str
     game: Game
@@ -64,17 +66,18 @@ def check_move(
         played = str(game.play(move.strip()))
     except EngineError as exc:
         raise Refusal("illegal_move", f"{move.strip()} is not legal here: {exc}") from None
+    moved = game.position
     won_now = game.result is not None and game.result.winner == solver
     if played != expected and not won_now:
-        return Checked("failed", played, None, expected, game)
+        return Checked("failed", played, moved, None, expected, game)
     if won_now or ply + 1 >= len(solution):
-        return Checked("solved", played, None, expected, game)
+        return Checked("solved", played, moved, None, expected, game)
     reply = str(game.play(solution[ply + 1]))
     if ply + 2 >= len(solution) or game.result is not None:
         # A line ends with the solver's move (docs/puzzles.md); a reply that ended the game
         # would be a record the loader refused: either way, nothing is left to find.
-        return Checked("solved", played, reply, expected, game)
-    return Checked("right", played, reply, expected, game)
+        return Checked("solved", played, moved, reply, expected, game)
+    return Checked("right", played, moved, reply, expected, game)
 
 
 def winning_reply(game: Game) -> str | None:

@@ -300,9 +300,10 @@ class Puzzles:
         return best
 
     def _started(self, puzzle: StoredPuzzle, mode: Mode, streak: int, rating: int) -> Started:
-        side = rules.solver_side(puzzle.position, puzzle.ruleset)
+        start = rules.replay(puzzle.position, puzzle.ruleset, ())
+        side = start.side_to_move
         return {
-            "puzzle": view(puzzle, side, rules.prompt(side)),
+            "puzzle": view(puzzle, side, rules.prompt(side), start.legal_texts()),
             "mode": mode,
             "ply": 0,
             "streak": streak,
@@ -329,9 +330,11 @@ def _answer(checked: rules.Checked, puzzle: StoredPuzzle) -> Answer:
     return {
         "result": checked.verdict,
         "move": checked.played,
+        "moved": checked.moved,
         "reply": checked.reply,
         "ply": len(puzzle.solution) if over else 0,
         "position": checked.game.position,
+        "legal": [] if over else checked.game.legal_texts(),
         "right": checked.expected if checked.verdict == "failed" else None,
         "refutation": None,
         "solution": list(puzzle.solution) if over else None,
