@@ -8,12 +8,12 @@ from pathlib import Path
 
 from brandubh.puzzles import Puzzle, Theme, format_puzzle, puzzle_id
 
-# (position, solution, theme, rating)
-LINES: list[tuple[str, tuple[str, ...], Theme, float]] = [
-    ("1K1A3/7/7/3A3/7/2D4/A5A d", ("Kb7-a7",), "escape", 1000.0),
-    ("7/7/7/3A3/2K4/7/A5A d", ("Kc3-c7", "d4-d7", "Kc7-a7"), "escape", 1400.0),
-    ("3A1K1/7/7/3A3/7/2D4/A5A d", ("Kf7-g7",), "escape", 1800.0),
-    ("2AK3/4A2/7/3A3/7/7/A5A a", ("e6-e7xd7",), "capture", 2200.0),
+# (position, solution, theme, rating, a legal first move that is wrong)
+LINES: list[tuple[str, tuple[str, ...], Theme, float, str]] = [
+    ("1K1A3/7/7/3A3/7/2D4/A5A d", ("Kb7-a7",), "escape", 1000.0, "Kb7-b1"),
+    ("7/7/7/3A3/2K4/7/A5A d", ("Kc3-c7", "d4-d7", "Kc7-a7"), "escape", 1400.0, "Kc3-c1"),
+    ("3A1K1/7/7/3A3/7/2D4/A5A d", ("Kf7-g7",), "escape", 1800.0, "Kf7-f1"),
+    ("2AK3/4A2/7/3A3/7/7/A5A a", ("e6-e7xd7",), "capture", 2200.0, "e6-e5"),
 ]
 
 
@@ -30,8 +30,13 @@ def handmade(ruleset: str = "nielsen") -> list[Puzzle]:
             source="test:handmade",
             rating=rating,
         )
-        for position, solution, theme, rating in LINES
+        for position, solution, theme, rating, _ in LINES
     ]
+
+
+def wrong_move(puzzle: Puzzle) -> str:
+    """A legal first move of the puzzle that is not its solution's."""
+    return next(w for position, *_, w in LINES if position == puzzle.position)
 
 
 def write_set(path: Path, puzzles: list[Puzzle]) -> Path:

@@ -102,6 +102,7 @@ export function mountPuzzles(root: HTMLElement, ctx: AppContext, mode: PuzzlePag
 
   function setState(state: string): void {
     page.dataset.state = state;
+    page.dataset.ply = String(ply); // the line's ply the board shows: what tests wait on
   }
 
   function fail(err: unknown): void {
