@@ -1,6 +1,7 @@
 """HTTP routes of puzzles (docs/protocol.md §2.12): the day's puzzle and a puzzle by its id
 for anyone; a player's rating; starting a puzzle and playing it take the site's session
-(a guest's is made by the first start) and pass the cross-site check."""
+(a guest's is made by the first start) and pass the cross-site check. (The /puzzles pages
+are the client's, served with the others by games.py.)"""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from starlette.routing import Route
 
 from brandubh.hub.errors import Refusal
 from brandubh.hub.http.base import read_json, services, session_of
-from brandubh.hub.http.games import page, player_for, with_cookie
+from brandubh.hub.http.games import player_for, with_cookie
 from brandubh.hub.puzzles import Puzzles
 
 NO_STORE: Final = {"Cache-Control": "no-store"}
@@ -125,8 +126,4 @@ ROUTES: Final = (
     Route("/api/puzzles/{puzzle_id}", one),
     Route("/api/puzzles/{puzzle_id}/start", start, methods=["POST"]),
     Route("/api/puzzles/{puzzle_id}/move", move, methods=["POST"]),
-    Route("/puzzles", page),
-    Route("/puzzles/daily", page),
-    Route("/puzzles/streak", page),
-    Route("/puzzles/{puzzle_id}", page),
 )
