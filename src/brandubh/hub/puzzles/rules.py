@@ -60,8 +60,8 @@ def check_move(
         raise Refusal("bad_field", f"move is a move's text, at most {MAX_MOVE_TEXT} characters")
     game = replay(position, ruleset, solution[:ply])
     solver = game.side_to_move
-    expected_game = replay(position, ruleset, solution[:ply])
-    expected = str(expected_game.play(solution[ply]))
+    expected = str(game.play(solution[ply]))
+    game.pop()
     try:
         played = str(game.play(move.strip()))
     except EngineError as exc:

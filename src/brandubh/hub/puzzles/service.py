@@ -45,6 +45,7 @@ REFUTATIONS_AT_ONCE: Final = 2  # searches in threads at once on a hub
 DAILY_FRESH_S: Final = 60.0  # the day's choice is read again from the ids this often
 THEMES: Final = ("escape", "capture", "defend")
 SESSION_TTL_S: Final = 30 * 24 * 3600  # a guest's rating lives as long as a session
+LINES_KEPT: Final = 4096  # puzzles whose lines a hub keeps for judging moves
 
 
 class Puzzles:
@@ -63,6 +64,9 @@ class Puzzles:
         self.clock = clock
         self._searches = asyncio.Semaphore(REFUTATIONS_AT_ONCE)
         self._daily: tuple[str, float, str | None] | None = None
+        # Puzzles' lines by id, for judging moves: a puzzle's position and solution never
+        # change (only its rating, which a move does not read), so a move costs no read.
+        self._lines: dict[str, StoredPuzzle] = {}
 
     # -- reads -------------------------------------------------------------------------
 
@@ -198,7 +202,10 @@ class Puzzles:
             raise Refusal(
                 "puzzle_ply", f"the puzzle awaits your move at ply {attempt.ply}, not {ply}"
             )
-        puzzle = await self.public(puzzle_id)
+        puzzle = self._lines.get(puzzle_id) or await self.public(puzzle_id)
+        if len(self._lines) >= LINES_KEPT:
+            self._lines.clear()  # bounded: a cache, not a record
+        self._lines[puzzle_id] = puzzle
         checked = rules.check_move(puzzle.position, puzzle.ruleset, puzzle.solution, ply, move)
         answer = _answer(checked, puzzle)
         if checked.verdict == "right":
