@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import Final, Protocol
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import ColumnElement, Row, and_, func, select, update
 from sqlalchemy.dialects.postgresql import insert
 
 from brandubh.ratings import Rating, rate_game
@@ -82,7 +82,7 @@ class AttemptOutcome:
     puzzle_after: Rating
 
 
-def _stored(row: Any) -> StoredPuzzle:
+def _stored(row: Row[tuple[object, ...]]) -> StoredPuzzle:
     return StoredPuzzle(
         id=row.id,
         ruleset=row.ruleset,
@@ -96,8 +96,8 @@ def _stored(row: Any) -> StoredPuzzle:
     )
 
 
-def _filters(theme: str | None, ruleset: str | None) -> list[Any]:
-    found: list[Any] = []
+def _filters(theme: str | None, ruleset: str | None) -> list[ColumnElement[bool]]:
+    found: list[ColumnElement[bool]] = []
     if theme is not None:
         found.append(puzzles.c.theme == theme)
     if ruleset is not None:
