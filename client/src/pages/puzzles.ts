@@ -161,6 +161,10 @@ export function mountPuzzles(root: HTMLElement, ctx: AppContext, mode: PuzzlePag
       else started = await puzzlesApi.next("rated", (themeSelect.value || null) as Theme | null);
       begin(started);
       void showMine();
+      // A visitor's first puzzle made its guest session: the header and socket learn it.
+      void ctx.me.then((me) => {
+        if (!gone && me && !me.id) void ctx.refreshSession();
+      });
     } catch (err) {
       if (!gone) fail(err);
     }
