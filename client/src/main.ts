@@ -20,6 +20,7 @@ import { mountLearn, mountLesson } from "./pages/learn";
 import { mountLeaderboard } from "./pages/leaderboard";
 import { mountLobby } from "./pages/lobby";
 import { mountProfile } from "./pages/profile";
+import { mountPuzzles } from "./pages/puzzles";
 import { mountReplay } from "./pages/replay";
 import { mountRules } from "./pages/rules";
 import { mountVerify } from "./pages/verify";
@@ -55,6 +56,10 @@ const PAGES: Record<RouteName, Mount> = {
   tournament: (root, ctx, [id]) => mountTournament(root, ctx, id),
   learn: (root, ctx, [rs]) => mountLearn(root, ctx, rs),
   lesson: (root, ctx, [rs, stage]) => mountLesson(root, ctx, rs, stage),
+  puzzles: (root, ctx) => mountPuzzles(root, ctx, "rated"),
+  puzzleDaily: (root, ctx) => mountPuzzles(root, ctx, "daily"),
+  puzzleStreak: (root, ctx) => mountPuzzles(root, ctx, "streak"),
+  puzzle: (root, ctx, [id]) => mountPuzzles(root, ctx, "one", id),
 };
 
 function wsUrl(): string {
@@ -84,6 +89,7 @@ const navMore = h(
   h("a", { href: "/watch", "data-nav": "/watch", text: "Watch" }),
   h("a", { href: "/learn", "data-nav": "/learn", id: "nav-learn", title: "Lessons: learn the rules step by step", text: "Learn" }),
   h("a", { href: "/tournaments", "data-nav": "/tournaments", text: "Tournaments" }),
+  h("a", { href: "/puzzles", "data-nav": "/puzzles", id: "nav-puzzles", title: "Puzzles: find the winning move", text: "Puzzles" }),
   h("a", { href: "/analysis", "data-nav": "/analysis", id: "nav-analysis", title: "The analysis board: set up any position and ask the bot", text: "Analysis" }),
   h("div", { class: "nav-user", id: "nav-user" }, whoami),
 );

@@ -140,6 +140,16 @@ EXPORTED = {
     ],
     "lobby": ["Lobby"],
     "social": ["Followed", "Listed", "Relation", "Social", "WatchableGame", "rules"],
+    "puzzles": [
+        "THEMES",
+        "Answer",
+        "Attempt",
+        "PuzzleView",
+        "Puzzles",
+        "Standing",
+        "Started",
+        "rules",
+    ],
     "wire": [
         "RENEW_S",
         "Fanout",

@@ -1,7 +1,8 @@
 // `/`: three ways to play at the top — the bot, a friend, quick pairing — with good
 // defaults (Nielsen rules, three minutes a move); the rule set and the time below them,
 // the rule sets folded away with one plain sentence each; a board beside them. Below: your
-// games, the tournaments and games to watch (panels/homesections.ts), then three short panels.
+// games, the tournaments and games to watch (panels/homesections.ts), then the puzzle of the
+// day (panels/dailypuzzle.ts) and three short panels.
 
 import { confirmFirst, isNewcomer } from "../network/account";
 import { ApiError, api, request, type RulesetInfo } from "../network/api";
@@ -13,6 +14,7 @@ import { LIVE_UNDER_S } from "../logic/lobby";
 import { START_POSITION, parsePosition } from "../board/notation";
 import { RULES, RULESET_ORDER } from "../board/rules";
 import { homeSections } from "../panels/homesections";
+import { dailyPuzzleCard } from "../panels/dailypuzzle";
 import { durationText } from "../logic/status";
 
 const BOT_LEVEL_NAMES = ["beginner", "casual player", "improver", "club player", "strong club player"];
@@ -178,6 +180,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   const below = h(
     "div",
     { class: "home-below", id: "home-below" },
+    dailyPuzzleCard(),
     h(
       "section",
       { class: "panel" },

@@ -172,6 +172,13 @@ CODES: Final[dict[str, Code]] = {
         409, "that stage already ended (won or lost) before this move: start it again"
     ),
     "not_a_board": Code(400, "that stage is a game against the bot, not a board to move on"),
+    # -- puzzles (hub/puzzles/) ------------------------------------------------------------
+    "no_puzzles": Code(404, "no puzzle fits what you asked for: try another theme or rule set"),
+    "puzzle_not_started": Code(
+        409, "that puzzle is not the one you are solving: start it first (or ask for the next)"
+    ),
+    "puzzle_finished": Code(409, "this attempt is over: ask for the next puzzle"),
+    "puzzle_ply": Code(409, "that is not the move the puzzle awaits now: it is at another ply"),
     # -- the lobby and matches -------------------------------------------------------------
     "too_many_seeks": Code(400, "you have as many open seeks as you may: cancel one first"),
     "seek_gone": Code(400, "that seek is no longer open: someone took it or it was cancelled"),

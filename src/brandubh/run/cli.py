@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, TextIO, TypeVar
 
 import click
 
+from brandubh.run import puzzles_load
+
 if TYPE_CHECKING:
     from brandubh.store import Store
 
@@ -497,3 +499,11 @@ def _compare_online(url: str, text: str, label: str) -> None:
         click.echo(f"FAILED: {label}not the game {url} played: {why}", err=True)
         raise SystemExit(1)
     click.echo(f"OK: {label}it is the game {url} played under this id")
+
+
+@main.group()
+def puzzles() -> None:
+    """Puzzles (docs/puzzles.md): loading a generated set into PostgreSQL."""
+
+
+puzzles.add_command(puzzles_load.load)

@@ -2,8 +2,8 @@
 accounts (accounts.py), ratings and the leaderboards (ratings.py), the archive of games and
 matches (archive.py), game chat (chat.py), the opening explorer (explorer.py), the bot's
 analyses (analyses.py), finished tournaments (tournaments.py), personal API tokens
-(tokens.py), follows and blocks (social.py), the lessons' stars (lessons.py), each on
-base.py's engine and transaction.
+(tokens.py), follows and blocks (social.py), the lessons' stars (lessons.py), puzzles
+(puzzles.py), each on base.py's engine and transaction.
 
 Every method is one short transaction; ``archive_game`` is the one that matters most
 (archive.py). The answers have the shapes of the HTTP API (docs/protocol.md §2).
@@ -22,6 +22,7 @@ from brandubh.store.db import create_engine
 from brandubh.store.errors import StoreUnavailable
 from brandubh.store.explorer import ExplorerQueries
 from brandubh.store.lessons import LessonQueries
+from brandubh.store.puzzles import PuzzleQueries
 from brandubh.store.ratings import RatingQueries
 from brandubh.store.social import SocialQueries
 from brandubh.store.tokens import TokenQueries
@@ -39,6 +40,7 @@ class Store(
     TokenQueries,
     SocialQueries,
     LessonQueries,
+    PuzzleQueries,
 ):
     """The repository over one async engine (a pool of asyncpg connections)."""
 

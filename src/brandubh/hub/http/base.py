@@ -31,6 +31,7 @@ from brandubh.hub.errors import RateLimited, Refusal, http_status
 from brandubh.hub.exports import Exports
 from brandubh.hub.lessons import Lessons
 from brandubh.hub.live import GameService, MatchService, Rater
+from brandubh.hub.puzzles import Puzzles
 from brandubh.hub.social import Social
 from brandubh.hub.tokens import ApiTokens
 from brandubh.hub.tournaments import TournamentService
@@ -104,6 +105,7 @@ class Services:
     challenges: Challenges | None = None  # challenges (hub/challenges/)
     events: EventStreams | None = None  # this hub's account event streams
     lessons: Lessons | None = None  # the lessons (hub/lessons/)
+    puzzles: Puzzles | None = None  # puzzles (hub/puzzles/)
 
 
 def services(request: Request) -> Services:

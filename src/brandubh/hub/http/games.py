@@ -435,6 +435,10 @@ ROUTES: Final = (
     Route("/games", page),
     Route("/tournaments", page),
     Route("/t/{tournament_id}", page),
+    Route("/puzzles", page),
+    Route("/puzzles/daily", page),
+    Route("/puzzles/streak", page),
+    Route("/puzzles/{puzzle_id}", page),
 )
 
 

@@ -165,6 +165,28 @@ def lesson_stars(player_id: str) -> str:
     return f"{PREFIX}:ls:{player_id}"
 
 
+def puzzle_window(player_id: str) -> str:
+    """Sorted set: a player's puzzle requests (a new puzzle, a move) in the current window
+    (lua/windows.lua; hub/puzzles/). Lives: one window from its latest request."""
+    return f"{ACCT}:pzw:{player_id}"
+
+
+def puzzle_attempt(player_id: str) -> str:
+    """String (JSON, hub/puzzles/records.py): a player's puzzle attempt under way, or the
+    last one finished (its moves refused then). Lives: PUZZLE_ATTEMPT_S from its latest move."""
+    return f"{ACCT}:pza:{player_id}"
+
+
+def puzzle_guest(player_id: str) -> str:
+    """Hash: a guest's puzzle rating (rating, rd, volatility, attempts) and best streak;
+    an account's are in PostgreSQL. Lives: a session's life (sessions.TTL_S) from its
+    latest rated attempt."""
+    return f"{ACCT}:pzg:{player_id}"
+
+
+PUZZLE_ATTEMPT_S: Final = 3600  # an attempt left alone this long is gone
+
+
 def player_active(player_id: str) -> str:
     """Sorted set: a player's games in progress -> when they started (ms); kept by the hub
     that commits the start and the end (live/listings.py)."""
