@@ -1,4 +1,5 @@
-"""Analysis by the bot, measured: ``python bench/analysis.py plies`` and ``explorer``.
+"""Analysis by the bot, measured: ``python bench/analysis.py plies``, ``exercise`` and
+``explorer``.
 
 ``plies [--rulesets nielsen,walker] [--plies 12] [--nodes N] [--rounds 1]``: plies analysed
 per CPU second by one worker (``analyse_game`` at ``NODES_PER_PLY`` nodes a position), the
@@ -8,6 +9,12 @@ alike (as bench/compiled.py does); printed side by side with the CPU a 60-ply ga
 Both builds must give the same analyses. The games are seeded: a random opening of four
 plies, then level 2 on both sides, cut at ``--plies``. Without a compiled install the
 compiled column says so.
+
+``exercise [--rulesets nielsen,walker] [--plies 40] [--nodes N] [--tries 4]``: the cost of
+judging one move tried in place of a judged one (``try_move``: nodes and CPU seconds) beside
+the analysis of one ply in the same run (the search of the position after the move played,
+as ``analyse_game`` searches it), for each judged move of the seeded games and of a fixed
+nielsen game whose sides blunder; in whichever build is installed. Printed only.
 
 ``explorer [--sizes 1e4,1e5,1e6] [--playouts 3000] [--scan-up-to 1e6]``: the opening
 explorer's query time on generated archives of each size, against a same-run scan of the
@@ -114,6 +121,62 @@ def plies_main(args: argparse.Namespace) -> None:
         print(f"{which}: {why}")
 
 
+# nielsen: the attackers let the king out, the defenders let it be taken, and back.
+BLUNDERS = ["g4-g3", "d5-g5", "g3-g2", "Kd4-d5", "g2-g3", "Kd5-a5", "g3-g2", "Ka5-a7"]
+
+
+def exercise_main(args: argparse.Namespace) -> None:
+    from brandubh import native
+    from brandubh.analysis import NODES_PER_PLY, analyse_game, exercises, try_move
+    from brandubh.analysis.analyse import search_game
+    from brandubh.analysis.board import replay
+
+    nodes = args.nodes or NODES_PER_PLY
+    build = "compiled" if native.all_compiled() else "uncompiled"
+    print(f"a tried move against one ply of the analysis, {nodes:,} nodes, {build}, CPU s")
+    print(f"{'game':<20}{'ply':>4}{'judged':>12}{'ply: nodes':>12}{'s':>7}{'tries':>7}")
+    print(f"{'':<20}{'':>4}{'':>12}{'try: nodes':>12}{'s':>7}{'good':>7}")
+    games = [(f"{r} (seeded)", r, sample_game(r, args.plies)) for r in args.rulesets.split(",")]
+    games.append(("nielsen (blunders)", "nielsen", BLUNDERS))
+    ply_secs, try_secs, ply_nodes, try_nodes = [], [], [], []
+    for label, ruleset, moves in games:
+        analysis = analyse_game(ruleset, moves, nodes=nodes)
+        for exercise in exercises(analysis):
+            before = moves[: exercise.ply - 1]
+            after = replay(ruleset, None, [*before, exercise.played])
+            t0 = time.process_time()
+            _, spent = search_game(after, nodes)
+            secs = time.process_time() - t0
+            ply_secs.append(secs)
+            ply_nodes.append(spent)
+            others = [
+                m
+                for m in replay(ruleset, None, before).legal_texts()
+                if m not in (exercise.best, exercise.played)
+            ][: args.tries]
+            rows = []
+            for move in others:
+                t0 = time.process_time()
+                verdict = try_move(exercise, ruleset, before, move, nodes=nodes)
+                rows.append((verdict.nodes, time.process_time() - t0, verdict.good))
+            try_secs += [r[1] for r in rows]
+            try_nodes += [r[0] for r in rows]
+            mean_n = sum(r[0] for r in rows) / max(1, len(rows))
+            mean_s = sum(r[1] for r in rows) / max(1, len(rows))
+            good = sum(r[2] for r in rows)
+            print(
+                f"{label:<20}{exercise.ply:>4}{exercise.judgment:>12}{spent:>12,}{secs:>7.2f}"
+                f"{len(rows):>7}\n{'':<20}{'':>4}{'':>12}{mean_n:>12,.0f}{mean_s:>7.2f}{good:>7}"
+            )
+    if ply_secs and try_secs:
+        print(
+            f"mean: one ply {sum(ply_nodes) / len(ply_nodes):,.0f} nodes "
+            f"{sum(ply_secs) / len(ply_secs):.2f} s; one tried move "
+            f"{sum(try_nodes) / len(try_nodes):,.0f} nodes {sum(try_secs) / len(try_secs):.2f} s "
+            f"({len(try_secs)} tries)"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -123,6 +186,11 @@ def main() -> None:
     plies.add_argument("--nodes", type=int, default=0, help="nodes a position (NODES_PER_PLY)")
     plies.add_argument("--rounds", type=int, default=1)
     plies.add_argument("--child", choices=("compiled", "uncompiled"), help=argparse.SUPPRESS)
+    ex = sub.add_parser("exercise", help="a tried move's judging against one analysed ply")
+    ex.add_argument("--rulesets", default="nielsen,walker")
+    ex.add_argument("--plies", type=int, default=40, help="plies per seeded game")
+    ex.add_argument("--nodes", type=int, default=0, help="nodes a position (NODES_PER_PLY)")
+    ex.add_argument("--tries", type=int, default=4, help="moves tried per judged move")
     sub.add_parser(
         "explorer",
         help="the opening explorer's query time at 1e4-1e6 games against a scan (see --help)",
@@ -136,6 +204,8 @@ def main() -> None:
             plies_child(args.child, args.rulesets.split(","), args.plies, args.nodes)
         else:
             plies_main(args)
+    elif args.command == "exercise":
+        exercise_main(args)
     elif args.command == "explorer":
         # Imported here only: a plies child must start without the package loaded.
         from analysis_explorer import cli

@@ -16,9 +16,11 @@ import { mountGame } from "./pages/game";
 import { mountGames } from "./pages/games";
 import { mountHome } from "./pages/home";
 import { mountJoin } from "./pages/join";
+import { mountLearn, mountLesson } from "./pages/learn";
 import { mountLeaderboard } from "./pages/leaderboard";
 import { mountLobby } from "./pages/lobby";
 import { mountProfile } from "./pages/profile";
+import { mountPuzzles } from "./pages/puzzles";
 import { mountReplay } from "./pages/replay";
 import { mountRules } from "./pages/rules";
 import { mountVerify } from "./pages/verify";
@@ -52,6 +54,12 @@ const PAGES: Record<RouteName, Mount> = {
   analysis: (root, ctx) => mountAnalysisBoard(root, ctx, location.search),
   tournaments: (root, ctx) => mountTournaments(root, ctx),
   tournament: (root, ctx, [id]) => mountTournament(root, ctx, id),
+  learn: (root, ctx, [rs]) => mountLearn(root, ctx, rs),
+  lesson: (root, ctx, [rs, stage]) => mountLesson(root, ctx, rs, stage),
+  puzzles: (root, ctx) => mountPuzzles(root, ctx, "rated"),
+  puzzleDaily: (root, ctx) => mountPuzzles(root, ctx, "daily"),
+  puzzleStreak: (root, ctx) => mountPuzzles(root, ctx, "streak"),
+  puzzle: (root, ctx, [id]) => mountPuzzles(root, ctx, "one", id),
 };
 
 function wsUrl(): string {
@@ -79,7 +87,9 @@ const navMore = h(
   { class: "nav-more", id: "nav-more" },
   h("a", { href: "/lobby", "data-nav": "/lobby", text: "Lobby" }),
   h("a", { href: "/watch", "data-nav": "/watch", text: "Watch" }),
+  h("a", { href: "/learn", "data-nav": "/learn", id: "nav-learn", title: "Lessons: learn the rules step by step", text: "Learn" }),
   h("a", { href: "/tournaments", "data-nav": "/tournaments", text: "Tournaments" }),
+  h("a", { href: "/puzzles", "data-nav": "/puzzles", id: "nav-puzzles", title: "Puzzles: find the winning move", text: "Puzzles" }),
   h("a", { href: "/analysis", "data-nav": "/analysis", id: "nav-analysis", title: "The analysis board: set up any position and ask the bot", text: "Analysis" }),
   h("div", { class: "nav-user", id: "nav-user" }, whoami),
 );

@@ -18,7 +18,13 @@ export type RouteName =
   | "replay"
   | "analysis"
   | "tournaments"
-  | "tournament";
+  | "tournament"
+  | "learn"
+  | "lesson"
+  | "puzzles"
+  | "puzzleDaily"
+  | "puzzleStreak"
+  | "puzzle";
 
 export interface RouteDef {
   name: RouteName;
@@ -49,7 +55,13 @@ export const ROUTES: readonly RouteDef[] = [
   { name: "replay", pattern: new RegExp(`^/replay/${ID}/?$`), example: "/replay/abcdef123" },
   { name: "analysis", pattern: /^\/analysis\/?$/, example: "/analysis", section: "/analysis" },
   { name: "tournaments", pattern: /^\/tournaments\/?$/, example: "/tournaments", section: "/tournaments" },
+  { name: "puzzles", pattern: /^\/puzzles\/?$/, example: "/puzzles", section: "/puzzles" },
+  { name: "puzzleDaily", pattern: /^\/puzzles\/daily\/?$/, example: "/puzzles/daily", section: "/puzzles" },
+  { name: "puzzleStreak", pattern: /^\/puzzles\/streak\/?$/, example: "/puzzles/streak", section: "/puzzles" },
+  { name: "puzzle", pattern: /^\/puzzles\/([0-9a-f]{10})\/?$/, example: "/puzzles/0123456789", section: "/puzzles" },
   { name: "tournament", pattern: /^\/t\/([A-Za-z0-9_-]{4,40})\/?$/, example: "/t/t_abc123", section: "/tournaments" },
+  { name: "learn", pattern: /^\/learn(?:\/([a-z]+))?\/?$/, example: "/learn/nielsen", section: "/learn" },
+  { name: "lesson", pattern: /^\/learn\/([a-z]+)\/([a-z0-9-]{1,40})\/?$/, example: "/learn/nielsen/moving", section: "/learn" },
 ];
 
 export interface Matched {

@@ -12,7 +12,10 @@ import sys
 import threading
 from pathlib import Path
 
+import httpx
+
 from brandubh.bridge import AcceptRules, BridgeConfig
+from services import HubProcess
 from waiting import wait_for, wait_for_sync
 from wsclient import Msg, Player, Socket
 
@@ -34,6 +37,35 @@ BAD_ENGINES = {
 }
 
 
+# An engine written against OpenTafl's host, as OpenTafl's own is: it asks for full OTN
+# moves, keeps every line it hears in a file, and moves only if a clock came before play.
+_RECORDING = """\
+import sys
+print("hello", flush=True)
+print("simple-moves off", flush=True)
+clock = False
+with open({log!r}, "w") as heard:
+    for line in sys.stdin:
+        heard.write(line)
+        heard.flush()
+        if line.startswith("clock"):
+            clock = True
+        elif line.startswith("play"):
+            print("move d2-c2" if clock else "error -1 no clock before play", flush=True)
+            clock = False
+        elif line.startswith("goodbye"):
+            break
+"""
+
+
+def recording_engine(folder: Path) -> tuple[tuple[str, ...], Path]:
+    """The command line of the recording engine (above), and the file of what it heard."""
+    log = folder / "heard.txt"
+    path = folder / "recording_engine.py"
+    path.write_text(_RECORDING.format(log=str(log)))
+    return (sys.executable, str(path)), log
+
+
 def env_with_src() -> dict[str, str]:
     """This environment, with the worktree's sources first on PYTHONPATH."""
     return {
@@ -47,6 +79,18 @@ async def token_of(p: Player, scopes: list[str]) -> str:
     r = await p.http.post("/api/account/tokens", json={"name": "bridge", "scopes": scopes})
     assert r.status_code == 201, r.text
     return str(r.json()["token"])
+
+
+async def bot_account(hub: HubProcess) -> tuple[Player, str]:
+    """A new account made a bot, and its token (bot:play, challenge:write)."""
+    p = await Player(hub.url).signup()
+    token = await token_of(p, ["bot:play", "challenge:write"])
+    async with httpx.AsyncClient(
+        base_url=hub.url, headers={"Authorization": f"Bearer {token}"}
+    ) as client:
+        r = await client.post("/api/bot/account/upgrade")
+        assert r.status_code == 200 and r.json()["bot"] is True, r.text
+    return p, token
 
 
 def real_engine(level: int = 1) -> tuple[str, ...]:

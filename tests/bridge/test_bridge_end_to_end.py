@@ -13,9 +13,9 @@ import httpx
 from bridge_helpers import (
     BridgeProcess,
     CuttableProxy,
+    bot_account,
     person_plays_to_the_end,
     real_engine,
-    token_of,
 )
 
 from brandubh.engine import ENGINE_REASONS
@@ -25,18 +25,6 @@ from wsclient import Msg, Player
 
 ENGINE = " ".join(real_engine())
 ENDS_BY_PLAY = ENGINE_REASONS  # the game ended on the board, not on time or by resigning
-
-
-async def bot_account(hub: HubProcess) -> tuple[Player, str]:
-    """A new account made a bot, and its token (bot:play, challenge:write)."""
-    p = await Player(hub.url).signup()
-    token = await token_of(p, ["bot:play", "challenge:write"])
-    async with httpx.AsyncClient(
-        base_url=hub.url, headers={"Authorization": f"Bearer {token}"}
-    ) as client:
-        r = await client.post("/api/bot/account/upgrade")
-        assert r.status_code == 200 and r.json()["bot"] is True, r.text
-    return p, token
 
 
 def bridge_for(hub: HubProcess, token: str, *more: str) -> BridgeProcess:

@@ -8,10 +8,10 @@ import os
 from pathlib import Path
 
 import pytest
-from bridge_helpers import bad_engine, real_engine
+from bridge_helpers import bad_engine, real_engine, recording_engine
 
 from brandubh.bridge import EngineFailure, OtepEngine
-from brandubh.engine import Game, format_otn_rules, move_from_otn
+from brandubh.engine import Game, format_otn_move, format_otn_rules, move_from_otn
 
 
 @pytest.fixture(autouse=True)
@@ -29,9 +29,34 @@ async def test_our_engine_answers_a_legal_move_and_leaves_on_goodbye() -> None:
         game = Game("nielsen")
         played = game.play(move_from_otn(otn))  # raises if not legal at the start
         assert str(played) in Game("nielsen").legal_texts()
+        assert engine.simple_moves is True  # OTEP's default: ours never asks otherwise
     finally:
         await engine.close()
     assert engine.proc.returncode == 0  # it left on goodbye, not killed
+
+
+async def test_the_clock_comes_before_play_and_after_and_simple_moves_off_is_heeded(
+    tmp_path: Path,
+) -> None:
+    """OpenTafl's host sends ``clock`` before ``play`` (its engine reads it only there), its
+    spec after: the bridge sends both; an engine's ``simple-moves off`` switches to full OTN."""
+    command, heard = recording_engine(tmp_path)
+    engine = await OtepEngine.start(command, "test")
+    try:
+        await engine.send(f"rules {format_otn_rules('walker')}")
+        otn = await engine.play("attackers", "50000 60000 0 0 0", 30)
+        assert format_otn_move(otn) == "d2-c2"
+        assert engine.simple_moves is False
+    finally:
+        await engine.close()
+    assert engine.proc.returncode == 0
+    assert heard.read_text().splitlines() == [
+        f"rules {format_otn_rules('walker')}",
+        "clock 50000 60000 0 0 0",
+        "play attackers",
+        "clock 50000 60000 0 0 0",
+        "goodbye",
+    ]
 
 
 @pytest.mark.parametrize(

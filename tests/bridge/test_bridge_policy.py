@@ -21,8 +21,10 @@ from brandubh.bridge import (
     decide,
     finish_code,
     load_config,
+    opponent_move_line,
     think_seconds,
 )
+from brandubh.engine import Game
 
 TOKEN = "bdl_" + "x" * 43
 PERSON = Who("p1", "Ann", bot=False)
@@ -185,3 +187,17 @@ def test_the_engine_s_time_and_the_finish_codes() -> None:
     assert finish_code({"winner": "defenders", "reason": "resignation"}) == 3
     assert finish_code({"winner": None, "reason": "repetition"}) == 1
     assert finish_code({"winner": None, "reason": "aborted"}) == 0
+
+
+def test_opponent_moves_are_simple_until_the_engine_asks_for_full_otn() -> None:
+    """OTEP's default is simple moves (start-end), as OpenTafl's host sends them; full OTN,
+    captures named, only to an engine that said ``simple-moves off``."""
+    game = Game("nielsen")
+    for text in ("a4-a2", "c4-c1"):
+        game.play(text)
+    before = game.position
+    played = game.play("b4-b1xc1")
+    board = "/1t1t3/t2t3/3T3/3KTtt/3T3/3t3/3t3/"
+    assert opponent_move_line(game, played, before, simple=True) == f"opponent-move b4-b1 {board}"
+    full = opponent_move_line(game, played, before, simple=False)
+    assert full == f"opponent-move b4-b1xc1 {board}"

@@ -298,3 +298,53 @@ def test_a_record_of_a_rule_set_otn_cannot_state_is_refused() -> None:
     game.play("d2-c2")
     with pytest.raises(OtnUnsupported, match="federation rule set cannot be written"):
         format_otn_record(Record.from_game(game))
+
+
+# A game OpenTafl v0.4.8.0b hosted headlessly (its network server, two --headless clients),
+# our `brandubh engine` the attackers and OpenTafl's AI the defenders, as OpenTafl saved it:
+# each turn followed by its commentary line, the clocks at that turn.
+OPENTAFL_SAVED_TURNS = [
+    "g4-g5 d3-f3",
+    "d2-f2xf3 Kd4-d3",
+    "b4-b3 Kd3-g3",
+    "f2-g2 Kg3-e3",
+    "g2-e2 Ke3-g3",
+    "e2-g2 Kg3-e3",
+    "b3-b2 Ke3-g3xg2",
+    "b2-g2 Kg3-e3",
+    "g5-g3 Ke3-b3",
+    "d6-b6 c4-c2",
+    "a4-a3 Kb3-b2",
+    "a3-a2 c2-f2",
+    "g3-c3 Kb2-b4",
+    "b6-a6 e4-e7",
+    "d1-b1 d5-a5xa6",
+    "a2-a4 Kb4-b6",
+    "f4-f7xe7 a5-c5",
+    "d7-d6 f2-b2",
+    "d6-c6 Kb6-b5",
+    "c6-b6 b2-b4",
+    "f7-c7 c5-f5",
+    "c7-c5 f5-d5xc5",
+    "c3-c5 b4-c4",
+    "a4-a5xKb5",
+]
+
+
+def test_a_game_opentafl_saved_replays_with_its_commentary_lines() -> None:
+    header = (
+        "[date:2026.12.07]\n[result:1]\n[compiler:OpenTafl]\n[time-control:300 10/3 0i]\n"
+        "[time-remaining:291 10/3, 283 10/3]\n"
+        "[rules:dim:7 name:Brandub surf:n atkf:y ks:w cenh: cenhe: "
+        "starti:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n"
+    )
+    turns = "".join(
+        f"{n}. {moves} \n[291 10/3 0i |283 10/3 0i ]\n\n"
+        for n, moves in enumerate(OPENTAFL_SAVED_TURNS, start=1)
+    )
+    record = parse_otn_record(header + turns)
+    assert record.ruleset == "walker" and len(record.moves) == 47
+    assert record.result == Result("attackers", "king_captured")
+    # A commentary line before any turn is no turn's: still refused.
+    with pytest.raises(InvalidOtn, match="neither a"):
+        parse_otn_record(header + "[a comment on nothing]\n" + turns)

@@ -140,6 +140,16 @@ EXPORTED = {
     ],
     "lobby": ["Lobby"],
     "social": ["Followed", "Listed", "Relation", "Social", "WatchableGame", "rules"],
+    "puzzles": [
+        "THEMES",
+        "Answer",
+        "Attempt",
+        "PuzzleView",
+        "Puzzles",
+        "Standing",
+        "Started",
+        "rules",
+    ],
     "wire": [
         "RENEW_S",
         "Fanout",
@@ -181,6 +191,7 @@ EXPORTED = {
         "routes",
     ],
     "tournaments": ["TournamentRunner", "TournamentService"],
+    "lessons": ["Learn", "Lessons", "MoveAnswer"],
     "tokens": ["MAX_LIVE", "PREFIX", "SCOPES", "ApiTokens", "Bearer", "check_name", "check_scopes"],
 }
 

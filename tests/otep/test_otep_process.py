@@ -92,3 +92,28 @@ def test_two_engines_play_a_whole_game_over_pipes(ruleset: str) -> None:
             if engine.proc.poll() is None:
                 engine.proc.kill()
                 engine.proc.wait()
+
+
+def test_hello_comes_before_the_search_is_even_imported() -> None:
+    """OpenTafl gives an engine five seconds to say hello, and the search's imports take
+    seconds on a loaded machine: the command says hello first. Here the search cannot be
+    imported at all, and hello has still been said, once."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
+    code = (
+        "import sys; sys.modules['brandubh.otep'] = None; "
+        "from brandubh.run.cli import main; main(['engine', '--level', '1'])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        input="goodbye\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.stdout == "hello\n"
+    assert "brandubh.otep" in done.stderr and done.returncode != 0

@@ -52,6 +52,32 @@ def test_play_waits_for_its_clock_then_moves() -> None:
     assert s.game is not None and f"move {s.game.moves[-1]}" == reply.lines[0]
 
 
+def test_a_clock_just_before_play_is_used_at_once() -> None:
+    """OpenTafl's host sends ``clock`` then ``play`` (ExternalEngineHost.playForCurrentSide):
+    play moves at once with that clock, without waiting for one after it."""
+    s = session()
+    assert s.handle("clock 40000 60000 0 0 0 ").lines == ()  # OpenTafl ends it with a space
+    reply = s.handle("play attackers")
+    assert reply.lines == (ours(Game()),) and not reply.await_clock
+    assert SEEN[-1] == 2.0  # a twentieth of the attackers' 40 s
+    # A clock sent again after play (the spec's place) is kept and plays nothing.
+    assert s.handle("clock 40000 60000 0 0 0").lines == ()
+    mirror = Game()
+    mirror.play(reply.lines[0].split()[1])
+    assert s.handle(f"move {format_otn_position(mirror.position)}").lines == ()
+    answer = sorted(mirror.legal_moves(), key=str)[0]
+    mirror.play(answer)
+    line = (
+        f"opponent-move {answer.origin}-{answer.destination} {format_otn_position(mirror.position)}"
+    )
+    assert s.handle(line).lines == ()
+    # The clock of the last turn is no longer this turn's: play waits for one again.
+    waiting = s.handle("play attackers")
+    assert waiting.lines == () and waiting.await_clock
+    assert s.handle("clock 20000 60000 0 0 0").lines == (ours(mirror),)
+    assert SEEN[-1] == 1.0
+
+
 def test_a_whole_exchange_stays_in_step() -> None:
     s = session()
     mirror = Game()

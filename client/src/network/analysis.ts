@@ -72,6 +72,26 @@ export interface WalkStep {
 
 export type PositionEval = Eval & { cached?: boolean };
 
+/** Why a tried move was judged as it was (brandubh.analysis.exercise). */
+export type TriedWhy = "best" | "played" | "won" | "lost" | "win_lost" | "chance";
+
+/** `POST /api/games/<id>/analysis/exercise`: a move tried in place of a judged one. */
+export interface TriedMove {
+  ply: number;
+  /** the canonical text of the move tried */
+  move: string;
+  good: boolean;
+  why: TriedWhy;
+  /** what the move would have been judged (null: nothing) */
+  judgment: Judgment | null;
+  /** the mover's chance before and after it, 0..1 */
+  before: number;
+  after: number;
+  eval: Eval;
+  nodes: number;
+  cached: boolean;
+}
+
 /** `POST /api/otn/import`: an OpenTafl record, rules string or position as our line. */
 export interface OtnImport {
   ruleset: string;
@@ -89,6 +109,8 @@ export const analysisApi = {
   ask: (game: string) => request<AnalysisStatus>("POST", `/api/games/${enc(game)}/analysis`, {}),
   walk: (ruleset: string, position: string | null, moves: readonly string[]) =>
     request<{ steps: WalkStep[] }>("POST", "/api/board/walk", position ? { ruleset, position, moves } : { ruleset, moves }),
+  tryMove: (game: string, ply: number, move: string) =>
+    request<TriedMove>("POST", `/api/games/${enc(game)}/analysis/exercise`, { ply, move }),
   evaluate: (ruleset: string, position: string) =>
     request<PositionEval>("POST", "/api/analysis/position", { ruleset, position }),
   /** `ruleset`: the rule set a bare OTN position (one without rules) is played under. */
@@ -176,6 +198,10 @@ export function analysisErrorText(err: unknown): string {
       return `That cannot be loaded: ${err.message}`;
     case "bad_position":
       return `That is not a position the board can show: ${err.message}`;
+    case "not_analysed":
+      return "This game has no analysis yet: ask for it first.";
+    case "not_a_mistake":
+      return sentence(err.message);
     default:
       return err.message;
   }

@@ -1,10 +1,11 @@
 // `/`: three ways to play at the top — the bot, a friend, quick pairing — with good
 // defaults (Nielsen rules, three minutes a move); the rule set and the time below them,
 // the rule sets folded away with one plain sentence each; a board beside them. Below: your
-// games, the tournaments and games to watch (panels/homesections.ts), then three short panels.
+// games, the tournaments and games to watch (panels/homesections.ts), then the puzzle of the
+// day (panels/dailypuzzle.ts) and three short panels.
 
 import { confirmFirst, isNewcomer } from "../network/account";
-import { ApiError, api, type RulesetInfo } from "../network/api";
+import { ApiError, api, request, type RulesetInfo } from "../network/api";
 import { Board } from "../board/board";
 import { type AppContext, type Unmount, rememberInvite } from "../context";
 import { clear, h } from "../dom";
@@ -13,6 +14,7 @@ import { LIVE_UNDER_S } from "../logic/lobby";
 import { START_POSITION, parsePosition } from "../board/notation";
 import { RULES, RULESET_ORDER } from "../board/rules";
 import { homeSections } from "../panels/homesections";
+import { dailyPuzzleCard } from "../panels/dailypuzzle";
 import { durationText } from "../logic/status";
 
 const BOT_LEVEL_NAMES = ["beginner", "casual player", "improver", "club player", "strong club player"];
@@ -110,6 +112,18 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
       accountLine.dataset.known = "true";
     });
   const error = h("p", { class: "error", role: "alert", id: "home-error" });
+  // Newcomers (guests, and accounts with no game yet) are offered the lessons beside the
+  // bot; the line has its room from the first paint, so hiding it moves nothing.
+  const learnLine = h("p", { class: "hint home-learn", id: "home-learn" }, "New to Brandubh? ", h("a", { href: "/learn", id: "home-learn-link", text: "Learn to play in short lessons" }), ", then beat the bot.");
+  void known.then(async () => {
+    if (!isAccount) return;
+    try {
+      const mine = await request<{ playing: unknown[]; finished: unknown[] }>("GET", "/api/me/games");
+      if (mine.playing.length || mine.finished.length) learnLine.style.visibility = "hidden";
+    } catch {
+      /* the offer stays: it harms nobody */
+    }
+  });
 
   const playBot = h("button", { type: "button", class: "play-btn primary", id: "play-bot" }, h("strong", { text: "Play the bot" }), h("span", { text: "Starts at once · no account needed" }));
   const playFriend = h("button", { type: "button", class: "play-btn", id: "play-friend" }, h("strong", { text: "Play a friend" }), h("span", { text: "Get a link to send them" }));
@@ -146,6 +160,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
     "div",
     { class: "home-slot" },
     h("div", { class: "play-buttons" }, playBot, playFriend, playQuick),
+    learnLine,
     accountLine,
     error,
     settings,
@@ -165,6 +180,7 @@ export function mountHome(root: HTMLElement, ctx: AppContext): Unmount {
   const below = h(
     "div",
     { class: "home-below", id: "home-below" },
+    dailyPuzzleCard(),
     h(
       "section",
       { class: "panel" },

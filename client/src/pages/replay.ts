@@ -8,6 +8,7 @@ import "../accounts.css";
 import "../analysis.css";
 import { type Analysis, evalText, judgmentMark, judgmentText } from "../network/analysis";
 import { AnalysisPanel, mayRequest } from "../panels/analysispanel";
+import { MistakesTrainer, mistakesOf } from "../panels/mistakes";
 import { Board } from "../board/board";
 import { boardUrl } from "../board/boardurl";
 import { EvalGraph } from "../panels/evalgraph";
@@ -75,7 +76,9 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
     clear(page);
     const last = replay.moves.length;
     let ply = last;
-    const board = new Board(() => undefined);
+    // The board takes moves only in the exercises of "Learn from your mistakes".
+    let trainer: MistakesTrainer | null = null;
+    const board = new Board((move) => void trainer?.play(move));
     flip = flipControl(board, game);
     const caption = h("p", { class: "status-line", id: "replay-caption", "aria-live": "polite" });
     const list = h("ol", { class: "moves replay-moves", id: "replay-moves", "aria-label": "Moves" });
@@ -100,8 +103,47 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
     const graphSlot = h("div", { class: "eval-slot", id: "eval-slot" });
     const plyNote = h("p", { class: "analysis-ply", id: "analysis-ply", "aria-live": "polite" });
     const boardLink = h("a", { class: "btn btn-small", id: "replay-board-link", text: "Analysis board", hidden: true });
+    const learn = h("button", { type: "button", class: "btn btn-primary", id: "mistakes-start", text: "Learn from your mistakes", hidden: true });
     const panel = new AnalysisPanel(ctx.live, game, (a) => {
       analysis = a;
+      panel.addAction(h("p", { class: "mistakes-start" }, learn));
+      void ctx.me.then((me) => {
+        const side = me?.id && replay.players.attackers?.id === me.id ? "attackers" : me?.id && replay.players.defenders?.id === me.id ? "defenders" : null;
+        const list = side ? mistakesOf(a, side) : [];
+        learn.hidden = !side || !list.length;
+        learn.onclick = () => {
+          if (!side || trainer) return;
+          trainer = new MistakesTrainer(
+            {
+              game,
+              board,
+              positions: replay.positions,
+              ruleset: replay.ruleset,
+              start: replay.positions[0] === START_POSITION ? null : replay.positions[0],
+              moves: replay.moves,
+              onShow: (at) => {
+                plyButtons.forEach((b, i) => b.setAttribute("aria-current", String(i + 1 === at)));
+                plyNote.replaceChildren();
+                graph?.mark(at);
+              },
+              onStop: () => {
+                trainer = null;
+                learn.hidden = false;
+                page.dataset.training = "false";
+                show(ply);
+              },
+            },
+            list,
+            side,
+          );
+          learn.hidden = true;
+          page.dataset.training = "true";
+          board.root.after(trainer.root);
+          caption.textContent = "Learn from your mistakes";
+          caption.scrollIntoView({ block: "start" });
+          void trainer.start();
+        };
+      });
       graph = new EvalGraph(a, (to) => show(to));
       graphSlot.replaceChildren(graph.root);
       page.dataset.analysed = "true";
@@ -118,6 +160,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
       show(ply);
     });
     cleanup = () => {
+      trainer?.destroy();
       panel.destroy();
       graph?.destroy();
     };
@@ -175,6 +218,7 @@ export function mountReplay(root: HTMLElement, ctx: AppContext, game: string): U
     };
 
     const show = (to: number, keep = false) => {
+      if (trainer) return; // the exercises hold the board until stopped
       if (!keep) after = false;
       ply = to;
       const before = !!judgedAt(ply)?.judgment && !after;

@@ -216,6 +216,12 @@ export class AnalysisPanel {
     this.onReady(a);
   }
 
+  /** A control of the page's own under the judgments (the replay's "Learn from your
+   *  mistakes"), once the analysis is shown. */
+  addAction(node: HTMLElement): void {
+    this.body.append(node);
+  }
+
   destroy(): void {
     this.gone = true;
     if (this.following) this.follow(false);

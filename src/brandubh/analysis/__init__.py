@@ -5,7 +5,8 @@ Pure: no I/O. ``analyse_game(ruleset, moves)`` -> ``GameAnalysis`` (``to_dict`` 
 JSON that is stored and served), ``evaluate_position(ruleset, position)`` -> ``PositionEval``,
 ``walk(ruleset, position, moves)`` -> ``[Step]``, ``record_with_analysis(record, analysis)``.
 Modules: ``winchance`` (score to the defenders' chance), ``judge`` (judgments, accuracy),
-``analyse`` (the searches), ``board`` (lines through the engine), ``export`` (the record).
+``analyse`` (the searches), ``exercise`` (a judged move tried again), ``board`` (lines
+through the engine), ``export`` (the record).
 docs/analysis.md explains the numbers.
 """
 
@@ -21,6 +22,7 @@ from brandubh.analysis.analyse import (
     evaluate_position,
 )
 from brandubh.analysis.board import IllegalLineMove, Step, walk
+from brandubh.analysis.exercise import Exercise, TriedMove, exercises, try_move
 from brandubh.analysis.export import record_with_analysis
 from brandubh.analysis.judge import (
     BLUNDER,
@@ -40,6 +42,7 @@ __all__ = [
     "INACCURACY",
     "MISTAKE",
     "NODES_PER_PLY",
+    "Exercise",
     "Forced",
     "GameAnalysis",
     "IllegalLineMove",
@@ -48,11 +51,14 @@ __all__ = [
     "PositionEval",
     "SideSummary",
     "Step",
+    "TriedMove",
     "analyse_game",
     "evaluate_position",
+    "exercises",
     "judge",
     "move_accuracy",
     "record_with_analysis",
+    "try_move",
     "walk",
     "win_chance",
 ]

@@ -166,6 +166,7 @@ class _Searched:
 
     eval: PositionEval
     best: str | None
+    nodes: int = 0  # the nodes the search spent (0: not searched, the game was over)
 
 
 def _move_text(game: Game, code: int) -> str:
@@ -238,7 +239,16 @@ def _search(game: Game, nodes: int) -> _Searched:
     forced = _forced(mover, found.score, game, pv)
     # Rounded so that the last bits of exp() on another platform cannot show.
     chance = round(win_chance(game.ruleset.name, score), 4)
-    return _Searched(PositionEval(score, chance, forced, tuple(pv)), pv[0] if pv else None)
+    return _Searched(
+        PositionEval(score, chance, forced, tuple(pv)), pv[0] if pv else None, found.nodes
+    )
+
+
+def search_game(game: Game, nodes: int) -> tuple[PositionEval, int]:
+    """The evaluation of the game's position, searched with its repetition history as a
+    game's analysis searches it, and the nodes spent (0 for a game that is over)."""
+    searched = _search(game, nodes)
+    return searched.eval, searched.nodes
 
 
 def evaluate_position(ruleset: str, position: str, *, nodes: int = BOARD_NODES) -> PositionEval:

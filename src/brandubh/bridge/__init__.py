@@ -11,7 +11,7 @@ games, the stop).
 from brandubh.bridge.client import Api, Backoff
 from brandubh.bridge.config import TOKEN_ENV, BridgeConfig, ConfigError, load_config
 from brandubh.bridge.engine import EngineFailure, OtepEngine
-from brandubh.bridge.game import GameRunner, finish_code, think_seconds
+from brandubh.bridge.game import GameRunner, finish_code, opponent_move_line, think_seconds
 from brandubh.bridge.loop import Bridge, run_bridge
 from brandubh.bridge.policy import DECLINE_REASONS, AcceptRules, Decision, decide
 from brandubh.bridge.records import BadLine, Challenge, Who, challenge_of
@@ -36,6 +36,7 @@ __all__ = [
     "decide",
     "finish_code",
     "load_config",
+    "opponent_move_line",
     "run_bridge",
     "think_seconds",
 ]

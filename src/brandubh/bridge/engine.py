@@ -27,12 +27,15 @@ class EngineFailure(Exception):
 
 
 class OtepEngine:
-    """One engine process: its lines read as they come (status and error 0 logged at once),
-    the answers the host awaits (hello, move, critical errors) queued."""
+    """One engine process: its lines read as they come (status and error 0 logged at once,
+    ``simple-moves`` heeded), the answers the host awaits (hello, move, critical errors)
+    queued."""
 
     def __init__(self, proc: asyncio.subprocess.Process, label: str) -> None:
         self.proc = proc
         self.label = label
+        # OTEP's default: moves told to the engine as start-end until it says otherwise.
+        self.simple_moves = True
         self.answers: asyncio.Queue[str | None] = asyncio.Queue()
         self._readers = [
             asyncio.create_task(self._read_stdout()),
@@ -87,12 +90,26 @@ class OtepEngine:
                     continue
                 if word == "status":
                     log.info("%s: engine status: %s", self.label, line[7:])
+                elif word == "simple-moves":
+                    self._simple_moves(line)
                 elif word == "error" and not line.startswith("error -1"):
                     log.warning("%s: engine says %s", self.label, line)
                 else:
                     await self.answers.put(line)
         finally:
             await self.answers.put(None)  # end of output: the engine is gone
+
+    def _simple_moves(self, line: str) -> None:
+        words = line.split()
+        if len(words) == 2 and words[1] in ("on", "off"):
+            self.simple_moves = words[1] == "on"
+            log.info(
+                "%s: engine asks for %s moves",
+                self.label,
+                "simple" if self.simple_moves else "full OTN",
+            )
+        else:
+            log.warning("%s: engine line not understood, passed: %s", self.label, line[:200])
 
     async def _read_stderr(self) -> None:
         assert self.proc.stderr is not None
@@ -144,13 +161,16 @@ class OtepEngine:
             raise EngineFailure(await self._gone()) from None
 
     async def play(self, side: str, clock: str, seconds: float) -> OtnMove:
-        """``play`` and ``clock``; the engine's move within ``seconds``, read as OTN."""
+        """``clock``, ``play``, ``clock``; the engine's move within ``seconds``, read as OTN.
+
+        OpenTafl's host sends the clock just before ``play`` (its own engine reads it only
+        there); its spec says just after: an engine written to either finds it."""
         while not self.answers.empty():  # lines from before this move answer nothing
             stale = self.answers.get_nowait()
             if stale is None:
                 raise EngineFailure(await self._gone())
             log.warning("%s: engine line not awaited, passed: %s", self.label, stale[:200])
-        await self.send(f"play {side}", f"clock {clock}")
+        await self.send(f"clock {clock}", f"play {side}", f"clock {clock}")
         line = await self._answer("move", seconds)
         text = line[5:].strip()
         try:

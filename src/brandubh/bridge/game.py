@@ -25,7 +25,7 @@ from brandubh.engine import (
     otn_from_move,
 )
 
-__all__ = ["GameRunner", "finish_code", "think_seconds"]
+__all__ = ["GameRunner", "finish_code", "opponent_move_line", "think_seconds"]
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,15 @@ def _king_square(position: str) -> str | None:
                 return f"{'abcdefg'[col]}{7 - r}"
             col += 1
     return None
+
+
+def opponent_move_line(game: Game, played: Move, before: str, *, simple: bool) -> str:
+    """``opponent-move`` for ``played`` (just played in ``game``, from position ``before``):
+    ``start-end`` while the engine keeps OTEP's default simple moves, else full OTN."""
+    otn = otn_from_move(played, king_square=_king_square(before), result=game.result)
+    return (
+        f"opponent-move {format_otn_move(otn, simple=simple)} {format_otn_position(game.position)}"
+    )
 
 
 class GameRunner:
@@ -201,11 +210,8 @@ class GameRunner:
                 self.game = game = Game(game.ruleset, state["position"])
                 await self._tell(*self._board_lines(game))
             elif event.get("by") != self.side:
-                result = game.result
-                otn = otn_from_move(played, king_square=_king_square(before), result=result)
-                await self._tell(
-                    f"opponent-move {format_otn_move(otn)} {format_otn_position(game.position)}"
-                )
+                simple = self.engine is None or self.engine.simple_moves
+                await self._tell(opponent_move_line(game, played, before, simple=simple))
         if state.get("status") == "ended":
             await self._ended(state)
 

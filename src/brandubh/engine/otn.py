@@ -606,6 +606,10 @@ def parse_otn_record(text: str) -> Record:
         if _VARIATION_RE.match(line):
             continue
         tokens = _COMMENT_RE.sub(" ", line).split()
+        if not tokens and move_lines:
+            # The turn's commentary on its own line, as OpenTafl writes each turn's clocks
+            # ([291 10/3 0i |283 10/3 0i ]): the spec's <first-half-commentary>|<more>.
+            continue
         if not tokens or not _TURN_RE.match(tokens[0]):
             raise InvalidOtn(f"line {lineno} ({line!r}) is neither a [tag:value] nor a turn")
         turn = int(tokens[0][:-1])

@@ -27,6 +27,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from brandubh import native
+from brandubh.engine import RULESETS
 from brandubh.hub import loops
 from brandubh.hub.accounts import Accounts, Resets, Sessions, Verification
 from brandubh.hub.analysis import Analyses
@@ -47,6 +48,7 @@ from brandubh.hub.http import (
     refusal_json,
 )
 from brandubh.hub.http import routes as http_routes
+from brandubh.hub.lessons import Lessons
 from brandubh.hub.live import (
     CONDITIONAL_POLL_S,
     RECONCILE_POLL_S,
@@ -74,6 +76,7 @@ from brandubh.hub.mail import (
     transport_for,
 )
 from brandubh.hub.messages import CLOSE_SERVER_SHUTDOWN, CLOSE_TRY_AGAIN_LATER, frames
+from brandubh.hub.puzzles import Puzzles
 from brandubh.hub.redis import Lane, Scripts, outage
 from brandubh.hub.redis import client as redis_client
 from brandubh.hub.social import Social
@@ -92,7 +95,8 @@ from brandubh.hub.wire import (
     connection,
     on_server_stop,
 )
-from brandubh.store import Store
+from brandubh.puzzles import InvalidPuzzle, load_shipped
+from brandubh.store import Store, StoreUnavailable
 
 MAIL_POLL_S = 1.0
 RELEASE_SWEEP_S = 10.0
@@ -189,6 +193,8 @@ class Hub:
         self.session_guard = SessionGuard(sessions, sockets)
         # Follows and blocks: a block hides chat lines and keeps two players unpaired.
         self.social = Social(redis, scripts, store, games)
+        self.lessons = Lessons(redis, scripts, store)
+        self.puzzles = Puzzles(redis, scripts, store, frozenset(RULESETS))
         self.chat = ChatService(redis, scripts, store, hidden=self.social.blocked_ids)
         self.rater = Rater(redis, games, store, self.chat, grace_s=settings.live_grace_s)
         self.matches = matches = MatchService(redis, games, store, settings.live_grace_s)
@@ -382,6 +388,7 @@ class Hub:
         await self.accounts.start()
         await self.scheduler.beat()  # before any deadline is judged: was the service down?
         await self.marks.write()
+        await load_shipped_puzzles(self.store)
         try:
             async with asyncio.TaskGroup() as group:
                 tasks = [group.create_task(self.fanout.listen(), name="fan-out")]
@@ -527,6 +534,27 @@ class Entry:
             await self.web(scope, receive, send)
 
 
+async def load_shipped_puzzles(store: Store) -> int:
+    """Insert the shipped puzzle set's missing puzzles, so a fresh install has puzzles at
+    once (every hub does it at start: idempotent, ids already kept are skipped). A set that
+    does not read or a PostgreSQL out of reach is logged, and the hub starts anyway."""
+    try:
+        shipped = load_shipped()
+    except InvalidPuzzle as exc:
+        log.error("the shipped puzzle set does not read: %s", exc)
+        return 0
+    if not shipped:
+        return 0
+    try:
+        added = await store.add_puzzles(shipped)
+    except StoreUnavailable:
+        log.warning("PostgreSQL unreachable: the shipped puzzles are loaded at the next start")
+        return 0
+    if added:
+        log.info("puzzles: %d of the %d shipped added", added, len(shipped))
+    return added
+
+
 def create_app(settings: Settings | None = None) -> Entry:
     """The ASGI application (uvicorn calls this as a factory in every worker)."""
     settings = settings or Settings.from_env()
@@ -560,6 +588,8 @@ def create_app(settings: Settings | None = None) -> Entry:
         bots=hub.bots,
         challenges=hub.challenges,
         events=hub.events,
+        lessons=hub.lessons,
+        puzzles=hub.puzzles,
     )
     mail_web = MailServices(
         settings=settings,

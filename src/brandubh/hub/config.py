@@ -148,6 +148,9 @@ class Settings:
     analysis_per_address: int = 40  # and one client address
     evaluations_per_address: int = 600  # board evaluations one address may ask per hour
     walks_per_address: int = 120  # analysis board walks one address may ask per minute; 0: any
+    # Moves tried in exercises (learning from one's mistakes) that need a search, an hour.
+    tries_per_session: int = 100
+    tries_per_address: int = 300
     analysis_queue_max: int = 100  # games waiting for a worker; more: analysis_busy
     analysis_wait_s: float = 10.0  # how long a board evaluation waits for a worker's answer
     analysis_lease_ms: int = 30_000  # a worker that stops renewing loses its job this late
@@ -235,6 +238,8 @@ class Settings:
                 "BRANDUBH_EVALUATIONS_PER_ADDRESS", cls.evaluations_per_address
             ),
             walks_per_address=_count("BRANDUBH_WALKS_PER_ADDRESS", cls.walks_per_address),
+            tries_per_session=_count("BRANDUBH_TRIES_PER_SESSION", cls.tries_per_session),
+            tries_per_address=_count("BRANDUBH_TRIES_PER_ADDRESS", cls.tries_per_address),
             analysis_queue_max=_count("BRANDUBH_ANALYSIS_QUEUE_MAX", cls.analysis_queue_max),
             analysis_wait_s=_float("BRANDUBH_ANALYSIS_WAIT_S", cls.analysis_wait_s),
             analysis_lease_ms=_count("BRANDUBH_ANALYSIS_LEASE_MS", cls.analysis_lease_ms),

@@ -166,6 +166,19 @@ CODES: Final[dict[str, Code]] = {
     "too_many_followed": Code(409, "you follow as many players as you may: unfollow one first"),
     "too_many_blocked": Code(409, "you block as many players as you may: unblock one first"),
     "blocked": Code(403, "this player does not accept that from you"),
+    # -- lessons (docs/learn.md) ------------------------------------------------------------
+    "unknown_stage": Code(404, "there is no such lesson: see GET /api/learn for the courses"),
+    "stage_finished": Code(
+        409, "that stage already ended (won or lost) before this move: start it again"
+    ),
+    "not_a_board": Code(400, "that stage is a game against the bot, not a board to move on"),
+    # -- puzzles (hub/puzzles/) ------------------------------------------------------------
+    "no_puzzles": Code(404, "no puzzle fits what you asked for: try another theme or rule set"),
+    "puzzle_not_started": Code(
+        409, "that puzzle is not the one you are solving: start it first (or ask for the next)"
+    ),
+    "puzzle_finished": Code(409, "this attempt is over: ask for the next puzzle"),
+    "puzzle_ply": Code(409, "that is not the move the puzzle awaits now: it is at another ply"),
     # -- the lobby and matches -------------------------------------------------------------
     "too_many_seeks": Code(400, "you have as many open seeks as you may: cancel one first"),
     "seek_gone": Code(400, "that seek is no longer open: someone took it or it was cancelled"),
@@ -261,6 +274,13 @@ CODES: Final[dict[str, Code]] = {
     ),
     "no_moves": Code(
         409, "that game ended before its first move (aborted or withdrawn): nothing to analyse"
+    ),
+    "not_analysed": Code(
+        409, "that game has no analysis yet: ask for it, and try its moves once it is done"
+    ),
+    "not_a_mistake": Code(
+        400,
+        "that move was not judged an inaccuracy, mistake or blunder: only those are exercises",
     ),
     "position_in_play": Code(
         403,

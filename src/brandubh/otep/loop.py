@@ -26,8 +26,9 @@ def _reader(stream: TextIO, lines: queue.Queue[str | None]) -> None:
     lines.put(None)  # end of input: the host is gone
 
 
-def run(session: Session, stdin: TextIO, stdout: TextIO) -> None:
-    """Serve one host until it says goodbye or closes our stdin."""
+def run(session: Session, stdin: TextIO, stdout: TextIO, *, greet: bool = True) -> None:
+    """Serve one host until it says goodbye or closes our stdin; ``greet``: say hello
+    first (False when the caller already has)."""
     lines: queue.Queue[str | None] = queue.Queue()
     threading.Thread(target=_reader, args=(stdin, lines), daemon=True).start()
 
@@ -36,7 +37,8 @@ def run(session: Session, stdin: TextIO, stdout: TextIO) -> None:
             stdout.write(text + "\n")
         stdout.flush()
 
-    send(session.hello())
+    if greet:
+        send(session.hello())
     waiting = False  # a play waits for its clock
     while True:
         try:
@@ -56,7 +58,7 @@ def run(session: Session, stdin: TextIO, stdout: TextIO) -> None:
         waiting = reply.await_clock
 
 
-def run_engine(level: int = 5, seed: bytes = b"otep") -> None:
+def run_engine(level: int = 5, seed: bytes = b"otep", *, greet: bool = True) -> None:
     """``brandubh engine``: the bot at ``level`` as an OTEP engine on stdin and stdout."""
     thinker = Thinker(level, seed)
-    run(Session(thinker.choose, thinker.analyse), sys.stdin, sys.stdout)
+    run(Session(thinker.choose, thinker.analyse), sys.stdin, sys.stdout, greet=greet)

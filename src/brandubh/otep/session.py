@@ -89,8 +89,9 @@ def budget_seconds(clock: Clock | None, side: Side) -> float:
 
 
 class Session:
-    """What the engine knows of the host's game: the rules, our game, the clock, our move
-    waiting for the host's word, and a play waiting for its clock."""
+    """What the engine knows of the host's game: the rules, our game, the clock (and whether
+    it came for this turn), our move waiting for the host's word, and a play waiting for its
+    clock."""
 
     def __init__(self, choose: Chooser, analyse: Analyser) -> None:
         self.choose = choose
@@ -99,6 +100,9 @@ class Session:
         self.refusal = "no rules yet: the host sends 'rules' first"
         self.game: Game | None = None
         self.clock: Clock | None = None
+        # A clock since the last move: OpenTafl's host sends it just before play, so that
+        # play need not wait for one after it (the spec's order).
+        self.clock_fresh = False
         self.sent: Move | None = None  # our move, until the host accepts or refuses it
         self.to_play: Side | None = None  # a play command waiting for its clock
 
@@ -137,22 +141,24 @@ class Session:
         if isinstance(command, SetSide):
             return Reply(self._side(command.side))
         if isinstance(command, Clock):
-            self.clock = command
+            self.clock, self.clock_fresh = command, True
             return Reply()
         if isinstance(command, Analyze):
             return Reply(self._analyze(command))
         if isinstance(command, Play):
+            if self.clock_fresh:
+                return Reply(self._play(command.side))
             self.to_play = command.side
             return Reply(await_clock=True)
         if isinstance(command, MoveAccepted):
-            self.sent = None
+            self.sent, self.clock_fresh = None, False
             return Reply(self._sync(command.record, "after our move"))
         if isinstance(command, HostError):
             return Reply(self._refused(command.code))
         if isinstance(command, OpponentMove):
             return Reply(self._opponent(command))
         if isinstance(command, Finish):
-            self.sent, self.to_play = None, None
+            self.sent, self.to_play, self.clock_fresh = None, None, False
             return Reply()
         if isinstance(command, Goodbye):
             return Reply(done=True)
@@ -161,7 +167,7 @@ class Session:
     # -- commands ----------------------------------------------------------------------
 
     def _rules(self, text: str) -> tuple[str, ...]:
-        self.sent, self.to_play, self.clock = None, None, None
+        self.sent, self.to_play, self.clock, self.clock_fresh = None, None, None, False
         try:
             rules = parse_otn_rules(text)
         except EngineError as exc:
@@ -197,6 +203,7 @@ class Session:
         )
 
     def _play(self, side: Side) -> tuple[str, ...]:
+        self.clock_fresh = False  # this turn's clock is spent
         if self.game is None:
             return (format_error(-1, self.refusal),)
         notes: tuple[str, ...] = ()
@@ -221,7 +228,7 @@ class Session:
         game = self.game
         if game is None:
             return (format_error(0, self.refusal),)
-        self.sent = None
+        self.sent, self.clock_fresh = None, False
         mover = game.side_to_move
         try:
             board = parse_otn_position(command.record, opponent(mover)).split()[0]

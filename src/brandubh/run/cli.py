@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO, TypeVar
 
 import click
+
+from brandubh.run import puzzles_load
 
 if TYPE_CHECKING:
     from brandubh.store import Store
@@ -171,7 +174,10 @@ def explorer_rebuild(data_dir: Path) -> None:
 
 @main.group()
 def puzzles() -> None:
-    """Puzzles: positions with one proved way to win or to hold (docs/puzzles.md)."""
+    """Puzzles (docs/puzzles.md): generating a set, loading one into PostgreSQL."""
+
+
+puzzles.add_command(puzzles_load.load)
 
 
 @puzzles.command("generate")
@@ -361,9 +367,13 @@ def moderation_clear(data_dir: Path, report_id: int) -> None:
 @click.option("--seed", default="otep", show_default=True, help="Seed of the bot's choices.")
 def engine(level: int, seed: str) -> None:
     """Play as an OpenTafl Engine Protocol (OTEP) engine on stdin and stdout (docs/otep.md)."""
+    # OpenTafl gives an engine five seconds to say hello; the search's imports alone take
+    # seconds on a loaded machine, so hello goes first (the host's lines wait on stdin).
+    sys.stdout.write("hello\n")
+    sys.stdout.flush()
     from brandubh.otep import run_engine
 
-    run_engine(level, seed.encode())
+    run_engine(level, seed.encode(), greet=False)
 
 
 @main.command("engine-bridge")

@@ -10,11 +10,13 @@ Ratings are copied as they are, never computed again.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
 import msgpack
 from redis.asyncio import Redis
+from sqlalchemy import Table
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.ext.asyncio import AsyncConnection
 
@@ -122,8 +124,9 @@ async def migrate(redis: Redis, store: Store, grace_ms: int) -> Moved:
 
     game_rows = []
     for raw_id, raw_summary in archived.items():
-        game_rows.append(await _game_row(redis, service, raw_id.decode(), json.loads(raw_summary)))
-    archived_ids = {row["id"] for row in game_rows}
+        summary = _object(json.loads(raw_summary))
+        game_rows.append(await _game_row(redis, service, raw_id.decode(), summary))
+    archived_ids = {raw_id.decode() for raw_id in archived}  # each game row's id
 
     player_rows = []
     for key in list_keys:
@@ -224,7 +227,7 @@ async def migrate(redis: Redis, store: Store, grace_ms: int) -> Moved:
     return moved
 
 
-async def _insert(conn: AsyncConnection, table: Any, rows: list[dict[str, Any]]) -> int:
+async def _insert(conn: AsyncConnection, table: Table, rows: Sequence[Mapping[str, object]]) -> int:
     """Insert the rows not there yet; how many were new."""
     done = 0
     for i in range(0, len(rows), 500):
@@ -236,15 +239,15 @@ async def _insert(conn: AsyncConnection, table: Any, rows: list[dict[str, Any]])
 
 
 async def _game_row(
-    redis: Redis, service: GameService, game_id: str, summary: dict[str, Any]
-) -> dict[str, Any]:
+    redis: Redis, service: GameService, game_id: str, summary: dict[str, object]
+) -> dict[str, object]:
     """A games row from the summary the old archive kept and, where still in Redis, the
     game's own hash and seed (every read of the game comes from these)."""
     raw = cast(Hash, await redis.hgetall(keys.game(game_id)))
-    players = summary.get("players") or {}
-    att, dfn = players.get("attackers") or {}, players.get("defenders") or {}
-    result = summary.get("result") or {}
-    row: dict[str, Any] = {
+    players = _object(summary.get("players") or {})
+    att, dfn = _object(players.get("attackers") or {}), _object(players.get("defenders") or {})
+    result = _object(summary.get("result") or {})
+    row: dict[str, object] = {
         "id": game_id,
         "ruleset": summary["ruleset"],
         "rated": bool(summary.get("rated")),
@@ -256,10 +259,10 @@ async def _game_row(
         "defender_name": dfn.get("name"),
         "winner": result.get("winner"),
         "reason": result.get("reason") or "",
-        "plies": int(summary.get("plies") or 0),
-        "move_time": int(summary.get("move_time") or 0),
-        "created": int(summary.get("created") or 0),
-        "ended": int(summary.get("ended") or 0),
+        "plies": _int(summary.get("plies")),
+        "move_time": _int(summary.get("move_time")),
+        "created": _int(summary.get("created")),
+        "ended": _int(summary.get("ended")),
         "moves": "",
         "seed": "",
         "commitment": "",
@@ -286,7 +289,23 @@ async def _game_row(
     return row
 
 
-def _match_summary(h: dict[bytes, bytes]) -> dict[str, Any]:
+def _object(found: object) -> dict[str, object]:
+    """A JSON object of the old archive's summaries."""
+    if not isinstance(found, dict):
+        raise ValueError(f"the old archive holds {found!r:.60} where an object belongs")
+    return found
+
+
+def _int(found: object) -> int:
+    """A whole number of an old summary (0 when it has none)."""
+    if not found:
+        return 0
+    if not isinstance(found, int | float | str):
+        raise ValueError(f"the old archive holds {found!r:.60} where a number belongs")
+    return int(found)
+
+
+def _match_summary(h: dict[bytes, bytes]) -> dict[str, object]:
     """The shape GET /api/matches/<id> answers (matches.MatchService.summary)."""
     a, b = _s(h, "a"), _s(h, "b")
     return {

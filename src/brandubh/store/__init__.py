@@ -1,5 +1,5 @@
 """The permanent record in PostgreSQL: accounts, ratings, the archive, game chat, personal
-API tokens, follows and blocks (docs/storage.md)."""
+API tokens, follows and blocks, the lessons' stars, puzzles (docs/storage.md)."""
 
 from brandubh.store import tables
 from brandubh.store.accounts import Account, Standing, UpgradeRefused
@@ -21,6 +21,7 @@ from brandubh.store.errors import (
     sqlstate,
     unreachable,
 )
+from brandubh.store.puzzles import AttemptOutcome, PuzzleFields, PuzzleStanding, StoredPuzzle
 from brandubh.store.repository import Store
 from brandubh.store.social import Made, Related
 from brandubh.store.tokens import ApiToken
@@ -29,6 +30,7 @@ __all__ = [
     "Account",
     "ApiToken",
     "Archived",
+    "AttemptOutcome",
     "Author",
     "BadDatabaseURL",
     "ChatLine",
@@ -40,12 +42,15 @@ __all__ = [
     "GamesQuery",
     "IdTaken",
     "Made",
+    "PuzzleFields",
+    "PuzzleStanding",
     "Related",
     "Seat",
     "Standing",
     "Store",
     "StoreError",
     "StoreUnavailable",
+    "StoredPuzzle",
     "UpgradeRefused",
     "create_engine",
     "sqlstate",

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypedDict
 
 from sqlalchemy import bindparam, case, func, select, text
 from sqlalchemy.dialects.postgresql import ARRAY, Insert, insert
@@ -108,15 +108,23 @@ class Outcome:
         )
 
 
-def rating_sum(ratings: Mapping[str, Any] | None) -> int | None:
+def rating_sum(ratings: Mapping[str, object] | None) -> int | None:
     """Both players' ratings before a rated game, from its summary's ``ratings``
     (``{player: {"before": ...}}``), each rounded to a whole point; None if unrated."""
     if not ratings or len(ratings) != 2:
         return None
-    return sum(round(float(change["before"])) for change in ratings.values())
+    return sum(round(float(_before(change))) for change in ratings.values())
 
 
-def game_rows(ruleset: str, keys: Iterable[Key], outcome: Outcome) -> list[dict[str, Any]]:
+def _before(change: object) -> float | str:
+    """A player's rating before the game, from their entry of a summary's ``ratings``."""
+    found = change["before"] if isinstance(change, Mapping) else None
+    if not isinstance(found, int | float | str) or isinstance(found, bool):
+        raise ValueError(f"a rating change without its rating before: {change!r:.80}")
+    return found
+
+
+def game_rows(ruleset: str, keys: Iterable[Key], outcome: Outcome) -> list[dict[str, object]]:
     """One game's rows for ``explorer_moves``, one per (position, move), a pair the game
     played twice (a repetition) counted twice as the rebuild counts it; sorted so that
     every transaction locks the rows it shares with another in the same order (no deadlock
@@ -134,7 +142,7 @@ def game_rows(ruleset: str, keys: Iterable[Key], outcome: Outcome) -> list[dict[
     ]
 
 
-def _upsert(stmt: Insert) -> Any:
+def _upsert(stmt: Insert) -> Insert:
     return stmt.on_conflict_do_update(
         index_elements=[explorer_moves.c.ruleset, explorer_moves.c.position, explorer_moves.c.move],
         set_={c: explorer_moves.c[c] + stmt.excluded[c] for c in COUNTS},
@@ -144,14 +152,14 @@ def _upsert(stmt: Insert) -> Any:
 _UPSERT: Final = _upsert(insert(explorer_moves))
 
 
-async def add_rows(conn: AsyncConnection, rows: list[dict[str, Any]]) -> None:
+async def add_rows(conn: AsyncConnection, rows: list[dict[str, object]]) -> None:
     """Add rows' counts to ``explorer_moves`` (inserted when new), one execution a row: for
     the rebuild's large batches, past a statement's limit of parameters."""
     if rows:
         await conn.execute(_UPSERT, rows)
 
 
-def _game_upsert() -> Any:
+def _game_upsert() -> Insert:
     """One game's rows as one statement of fixed shape: each column's values as an array,
     unnested. A multi-row VALUES of 40 rows cost 4.5 ms to compile, a new statement for each
     number of rows; this one is compiled and prepared once (bench/analysis_explorer.py)."""
@@ -191,9 +199,57 @@ async def add_game(
         await conn.execute(_GAME_UPSERT, {"ruleset": ruleset, **columns})
 
 
-def explorer_answer(ruleset: str, position: str, found: Sequence[Any]) -> dict[str, Any]:
+class MoveCounts(Protocol):
+    """A row of ``explorer_moves`` as ``explorer_answer`` reads it."""
+
+    @property
+    def move(self) -> str: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def attackers(self) -> int: ...
+    @property
+    def defenders(self) -> int: ...
+    @property
+    def draws(self) -> int: ...
+    @property
+    def rated(self) -> int: ...
+    @property
+    def rating_sum(self) -> int: ...
+
+
+class MoveJson(TypedDict):
+    """A move of GET /api/explorer's answer (docs/protocol.md)."""
+
+    move: str
+    games: int
+    attackers: int
+    defenders: int
+    draws: int
+    rating: int | None  # the players' mean rating before the games, over the rated ones
+
+
+class Total(TypedDict):
+    games: int
+    attackers: int
+    defenders: int
+    draws: int
+
+
+class ExplorerAnswer(TypedDict):
+    """GET /api/explorer's answer (docs/protocol.md)."""
+
+    ruleset: str
+    position: str
+    total: Total
+    moves: list[MoveJson]
+
+
+# The answer's type stays a plain dict (an ``ExplorerAnswer``) for bench/analysis_explorer.py,
+# which is typed against it (its own file: it would read ``ExplorerAnswer``).
+def explorer_answer(ruleset: str, position: str, found: Sequence[MoveCounts]) -> dict[str, Any]:
     """The answer of GET /api/explorer from the rows of one position (docs/protocol.md)."""
-    moves = [
+    moves: list[MoveJson] = [
         {
             "move": r.move,
             "games": r.games,
@@ -205,8 +261,19 @@ def explorer_answer(ruleset: str, position: str, found: Sequence[Any]) -> dict[s
         for r in found
     ]
     moves.sort(key=lambda m: (-m["games"], m["move"]))
-    total = {k: sum(m[k] for m in moves) for k in ("games", "attackers", "defenders", "draws")}
-    return {"ruleset": ruleset, "position": position, "total": total, "moves": moves}
+    total: Total = {
+        "games": sum(m["games"] for m in moves),
+        "attackers": sum(m["attackers"] for m in moves),
+        "defenders": sum(m["defenders"] for m in moves),
+        "draws": sum(m["draws"] for m in moves),
+    }
+    answer: ExplorerAnswer = {
+        "ruleset": ruleset,
+        "position": position,
+        "total": total,
+        "moves": moves,
+    }
+    return dict(answer)
 
 
 class ExplorerQueries(Base):

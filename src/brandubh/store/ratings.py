@@ -4,7 +4,7 @@ is brandubh.ratings.)"""
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final, TypedDict
 
 from sqlalchemy import select
 
@@ -16,7 +16,26 @@ HISTORY_SHOWN: Final = 1000  # rating history points a profile shows per rule se
 LEADERBOARD_SIZE: Final = 100
 
 
-def rating_json(rating: Rating, games_rated: int) -> dict[str, Any]:
+class RatingJson(TypedDict):
+    """A rating as the profile and the leaderboards show it (docs/protocol.md)."""
+
+    rating: float
+    rd: float
+    volatility: float
+    games: int
+    provisional: bool
+
+
+class HistoryPoint(TypedDict):
+    """A point of a rating's history: after the game ``game``, ended at ``t`` (ms)."""
+
+    t: int
+    rating: float
+    rd: float
+    game: str
+
+
+def rating_json(rating: Rating, games_rated: int) -> RatingJson:
     return {
         "rating": round(rating.rating, 1),
         "rd": round(rating.rd, 1),
@@ -43,7 +62,7 @@ class RatingQueries(Base):
             return Rating(), 0
         return Rating(row.rating, row.rd, row.volatility), int(row.games)
 
-    async def ratings(self, player_id: str) -> dict[str, dict[str, Any]]:
+    async def ratings(self, player_id: str) -> dict[str, dict[str, object]]:
         """The player's rating in each rule set they have played rated, with its history
         (the last HISTORY_SHOWN points, oldest first)."""
         async with self._begin() as conn:
@@ -54,7 +73,7 @@ class RatingQueries(Base):
                     .order_by(ratings.c.ruleset)
                 )
             ).all()
-            out: dict[str, dict[str, Any]] = {}
+            out: dict[str, dict[str, object]] = {}
             for row in rows:
                 recent = (
                     select(rating_history)
@@ -70,23 +89,21 @@ class RatingQueries(Base):
                     await conn.execute(select(recent).order_by(recent.c.t, recent.c.game_id))
                 ).all()
                 rating = Rating(row.rating, row.rd, row.volatility)
-                out[row.ruleset] = {
-                    **rating_json(rating, int(row.games)),
-                    "history": [
-                        {
-                            "t": int(p._mapping["t"]),
-                            "rating": round(p.rating, 1),
-                            "rd": round(p.rd, 1),
-                            "game": p.game_id,
-                        }
-                        for p in points
-                    ],
-                }
+                history: list[HistoryPoint] = [
+                    {
+                        "t": int(p._mapping["t"]),
+                        "rating": round(p.rating, 1),
+                        "rd": round(p.rd, 1),
+                        "game": p.game_id,
+                    }
+                    for p in points
+                ]
+                out[row.ruleset] = {**rating_json(rating, int(row.games)), "history": history}
         return out
 
     async def leaderboard(
         self, ruleset: str, size: int = LEADERBOARD_SIZE, *, bots: bool = False
-    ) -> list[dict[str, Any]]:
+    ) -> list[dict[str, object]]:
         """The opted-in players with a rating that is not provisional, best first: people
         only, or with ``bots`` bot accounts only (each list apart from the other)."""
         async with self._begin() as conn:

@@ -2,7 +2,8 @@
 accounts (accounts.py), ratings and the leaderboards (ratings.py), the archive of games and
 matches (archive.py), game chat (chat.py), the opening explorer (explorer.py), the bot's
 analyses (analyses.py), finished tournaments (tournaments.py), personal API tokens
-(tokens.py), follows and blocks (social.py), each on base.py's engine and transaction.
+(tokens.py), follows and blocks (social.py), the lessons' stars (lessons.py), puzzles
+(puzzles.py), each on base.py's engine and transaction.
 
 Every method is one short transaction; ``archive_game`` is the one that matters most
 (archive.py). The answers have the shapes of the HTTP API (docs/protocol.md §2).
@@ -20,6 +21,8 @@ from brandubh.store.chat import ChatQueries
 from brandubh.store.db import create_engine
 from brandubh.store.errors import StoreUnavailable
 from brandubh.store.explorer import ExplorerQueries
+from brandubh.store.lessons import LessonQueries
+from brandubh.store.puzzles import PuzzleQueries
 from brandubh.store.ratings import RatingQueries
 from brandubh.store.social import SocialQueries
 from brandubh.store.tokens import TokenQueries
@@ -36,6 +39,8 @@ class Store(
     TournamentQueries,
     TokenQueries,
     SocialQueries,
+    LessonQueries,
+    PuzzleQueries,
 ):
     """The repository over one async engine (a pool of asyncpg connections)."""
 

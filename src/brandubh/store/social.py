@@ -5,10 +5,11 @@ questions the hub asks of them (does either block the other, whom does one block
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from sqlalchemy import Table, and_, delete, func, or_, select
+from sqlalchemy import ColumnElement, Table, and_, delete, func, or_, select
 from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.ext.asyncio import AsyncConnection
 
 from brandubh.store.accounts import _NOW_MS
 from brandubh.store.base import Base
@@ -30,8 +31,14 @@ class Related:
     since: int
 
 
-def _related(row: Any) -> Related:
-    return Related(row.id, row.name, bool(row.bot), int(row.created))
+def _related(row: tuple[object, object, object, object]) -> Related:
+    """A row of (id, name, bot, created) as the lists select them."""
+    account_id, name, bot, created = row
+    if not isinstance(account_id, str) or not isinstance(name, str):
+        raise ValueError(f"an account's row without its id or name: {row!r:.80}")
+    if not isinstance(created, int):
+        raise ValueError(f"a follow's or block's row without its time: {row!r:.80}")
+    return Related(account_id, name, bool(bot), created)
 
 
 class SocialQueries(Base):
@@ -142,14 +149,14 @@ class SocialQueries(Base):
         return [_related(r) for r in rows]
 
 
-def _either_way(one: str, other: str) -> Any:
+def _either_way(one: str, other: str) -> ColumnElement[bool]:
     return or_(
         and_(blocks.c.blocker == one, blocks.c.blocked == other),
         and_(blocks.c.blocker == other, blocks.c.blocked == one),
     )
 
 
-async def _lock_both(conn: Any, one: str, other: str) -> bool:
+async def _lock_both(conn: AsyncConnection, one: str, other: str) -> bool:
     """Lock both accounts' rows (in id order, so two opposite requests never deadlock);
     False when either is gone."""
     found = (
@@ -164,7 +171,7 @@ async def _lock_both(conn: Any, one: str, other: str) -> bool:
 
 
 async def _add(
-    conn: Any, table: Table, who: str, whom: str, one: str, other: str, most: int
+    conn: AsyncConnection, table: Table, who: str, whom: str, one: str, other: str, most: int
 ) -> Made:
     """Add the row (one, other) unless it is there or ``one`` has ``most`` rows already."""
     there = await conn.scalar(

@@ -288,3 +288,70 @@ blocks = Table(
     PrimaryKeyConstraint("blocker", "blocked"),
     Index("blocks_by_blocked", "blocked"),
 )
+
+# The lessons an account finished (hub/lessons/, docs/learn.md): a star per stage of a
+# rule set's course. A guest's stars live in Redis with their session until a sign-up
+# adopts the guest's id; then they move here.
+lesson_stars = Table(
+    "lesson_stars",
+    metadata,
+    Column("account_id", Text, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("ruleset", Text, nullable=False),
+    Column("stage", Text, nullable=False),
+    Column("created", BigInteger, nullable=False),
+    PrimaryKeyConstraint("account_id", "ruleset", "stage"),
+)
+
+# The puzzles the service serves (hub/puzzles/, docs/puzzles.md): the record's fields, the
+# solution as its move texts in order, and the puzzle's Glicko-2 rating, moved by every
+# first attempt of a player. Loaded from the shipped set at start and by
+# ``brandubh puzzles load``; a row is never changed but for its rating and plays.
+puzzles = Table(
+    "puzzles",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("ruleset", Text, nullable=False),
+    Column("position", Text, nullable=False),
+    Column("solution", Text, nullable=False),  # the move texts, space separated
+    Column("theme", Text, nullable=False),  # escape | capture | defend
+    Column("depth", Integer, nullable=False),
+    Column("source", Text, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("plays", Integer, nullable=False),  # rated attempts
+    Column("added", BigInteger, nullable=False),
+    Index("puzzles_by_rating", "rating"),
+)
+
+# An account's puzzle rating (Glicko-2, apart from its games' ratings) and its best streak.
+# A guest's lives with its session in Redis (keys.puzzle_guest).
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("player_id", Text, ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("rd", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),  # rated attempts
+    Column("best_streak", Integer, nullable=False),
+)
+
+# A player's first attempt at a puzzle (guests' too: ``player_id`` is any player id): won or
+# failed, when, and the player's rating before and after (equal when unrated, as a streak's
+# attempts are). The first answer counts: a second attempt at a puzzle adds no row, so it is
+# not rated again; and a player is not served a puzzle they have a row for while others are
+# left.
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("player_id", Text, nullable=False),
+    Column("puzzle_id", Text, ForeignKey("puzzles.id", ondelete="CASCADE"), nullable=False),
+    Column("won", Boolean, nullable=False),
+    Column("at", BigInteger, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    PrimaryKeyConstraint("player_id", "puzzle_id"),
+    Index("puzzle_attempts_by_time", "player_id", "at"),
+)

@@ -3,7 +3,8 @@ back for their page, their export and the list."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.dialects.postgresql import insert
@@ -11,12 +12,47 @@ from sqlalchemy.dialects.postgresql import insert
 from brandubh.store.base import Base
 from brandubh.store.tables import tournament_players, tournaments
 
+T = TypeVar("T")
+
+
+class Kept(TypedDict):
+    """A finished tournament as kept: its page's view and its export (JSON objects)."""
+
+    view: dict[str, object]
+    export: dict[str, object]
+
+
+def _field(found: Mapping[str, object], name: str, kind: type[T]) -> T:
+    """A field the table's columns take from a view, checked: the hub's views hold them."""
+    value = found[name]
+    if not isinstance(value, kind):
+        raise ValueError(f"a tournament's {name} is not a {kind.__name__}: {value!r:.40}")
+    return value
+
+
+def _points(row: Mapping[str, object]) -> float:
+    value = row["points"]
+    if not isinstance(value, int | float):
+        raise ValueError(f"a standings row's points are not a number: {value!r:.40}")
+    return float(value)
+
+
+def _object(value: object) -> dict[str, object]:
+    """A JSON object (a JSONB column's value, a standings row), as the hub wrote it."""
+    if not isinstance(value, dict):
+        raise ValueError(f"a tournament's part is not an object: {value!r:.40}")
+    return dict(value)
+
 
 class TournamentQueries(Base):
     """``Store``'s part about tournaments."""
 
     async def keep_tournament(
-        self, summary: dict[str, Any], view: dict[str, Any], export: dict[str, Any], ended: int
+        self,
+        summary: Mapping[str, object],
+        view: Mapping[str, object],
+        export: Mapping[str, object],
+        ended: int,
     ) -> bool:
         """Keep a finished tournament and each player's place; True when this call wrote it."""
         async with self._begin() as conn:
@@ -24,11 +60,11 @@ class TournamentQueries(Base):
                 await conn.execute(
                     insert(tournaments)
                     .values(
-                        id=summary["id"],
-                        name=summary["name"],
-                        format=summary["format"],
-                        creator_id=summary["creator"]["id"],
-                        starts_at=summary["starts_at"],
+                        id=_field(summary, "id", str),
+                        name=_field(summary, "name", str),
+                        format=_field(summary, "format", str),
+                        creator_id=_field(_field(summary, "creator", dict), "id", str),
+                        starts_at=_field(summary, "starts_at", int),
                         ended=ended,
                         summary=summary,
                         view=view,
@@ -41,17 +77,17 @@ class TournamentQueries(Base):
             rows = [
                 {
                     "tournament_id": summary["id"],
-                    "player_id": row["player"]["id"],
-                    "rank": row["rank"],
-                    "points": float(row["points"]),
+                    "player_id": _field(_field(row, "player", dict), "id", str),
+                    "rank": _field(row, "rank", int),
+                    "points": _points(row),
                 }
-                for row in view["standings"]
+                for row in map(_object, _field(view, "standings", list))
             ]
             if done is not None and rows:
                 await conn.execute(insert(tournament_players).values(rows).on_conflict_do_nothing())
         return done is not None
 
-    async def tournament(self, tournament_id: str) -> dict[str, Any] | None:
+    async def tournament(self, tournament_id: str) -> Kept | None:
         """{"view", "export"} of a finished tournament, or None."""
         async with self._begin() as conn:
             row = (
@@ -61,12 +97,12 @@ class TournamentQueries(Base):
                     )
                 )
             ).first()
-        return {"view": dict(row.view), "export": dict(row.export)} if row else None
+        return {"view": _object(row.view), "export": _object(row.export)} if row else None
 
-    async def finished_tournaments(self, limit: int) -> list[dict[str, Any]]:
+    async def finished_tournaments(self, limit: int) -> list[dict[str, object]]:
         """The summaries of the latest finished tournaments, newest first."""
         async with self._begin() as conn:
             found = await conn.scalars(
                 select(tournaments.c.summary).order_by(tournaments.c.ended.desc()).limit(limit)
             )
-            return [dict(s) for s in found]
+            return [_object(s) for s in found]

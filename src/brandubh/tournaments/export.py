@@ -9,7 +9,7 @@ verify.py's docstring lists what each event means.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Final, Literal, NotRequired, TypeAlias, TypedDict
 
 from brandubh.tournaments.arena import Pairing, Result
 from brandubh.tournaments.formats import Settings
@@ -17,28 +17,119 @@ from brandubh.tournaments.standings import Standing
 from brandubh.tournaments.swiss import SwissRound
 
 EXPORT_VERSION: Final = "brandubh-tournament/1"
-ExportEvent = dict[str, Any]
+# An event as the log holds it: one of the shapes below, or one read back (unchecked: that
+# is verify_tournament's job).
+ExportEvent: TypeAlias = Mapping[str, object]
 
 
-def join(at: int, player: str, rating: float) -> ExportEvent:
+class JoinEvent(TypedDict):
+    t: Literal["join"]
+    at: int
+    player: str
+    rating: float
+
+
+class PlayerEvent(TypedDict):
+    """A withdrawal, a pause or a resumption."""
+
+    t: Literal["withdraw", "pause", "resume"]
+    at: int
+    player: str
+
+
+class PairedGame(TypedDict):
+    id: str
+    attackers: str
+    defenders: str
+
+
+class PairingEvent(TypedDict):
+    t: Literal["pairing"]
+    at: int
+    n: int
+    ratings: dict[str, float]
+    games: list[PairedGame]
+
+
+class StartEvent(TypedDict):
+    t: Literal["start"]
+    at: int
+    ratings: dict[str, float]
+
+
+class RoundPair(TypedDict):
+    a: str
+    b: str
+
+
+class RoundEvent(TypedDict):
+    t: Literal["round"]
+    at: int
+    round: int
+    pairings: list[RoundPair]
+    bye: str | None
+
+
+class GameEvent(TypedDict):
+    t: Literal["game"]
+    at: int
+    round: int
+    game: str
+    attackers: str
+    defenders: str
+
+
+class ResultEvent(TypedDict):
+    t: Literal["result"]
+    at: int
+    game: str
+    result: Result
+
+
+class EndEvent(TypedDict):
+    t: Literal["end"]
+    at: int
+
+
+class ExportPlayer(TypedDict):
+    id: str
+    name: str
+
+
+class TournamentExport(TypedDict):
+    """The export (docs/protocol.md §2.5, ``GET /api/tournaments/{id}/export``)."""
+
+    export: str
+    id: str
+    settings: dict[str, object]  # Settings.to_json
+    seed: str | None  # hex, None until revealed
+    seed_commitment: str
+    players: list[ExportPlayer]
+    events: list[ExportEvent]
+    standings: list[dict[str, object]]  # Standing.to_json's rows
+    ends_at: NotRequired[int | None]
+    status: NotRequired[str]  # the service's (hub/tournaments/state.py)
+
+
+def join(at: int, player: str, rating: float) -> JoinEvent:
     return {"t": "join", "at": at, "player": player, "rating": rating}
 
 
-def withdraw(at: int, player: str) -> ExportEvent:
+def withdraw(at: int, player: str) -> PlayerEvent:
     return {"t": "withdraw", "at": at, "player": player}
 
 
-def pause(at: int, player: str) -> ExportEvent:
+def pause(at: int, player: str) -> PlayerEvent:
     return {"t": "pause", "at": at, "player": player}
 
 
-def resume(at: int, player: str) -> ExportEvent:
+def resume(at: int, player: str) -> PlayerEvent:
     return {"t": "resume", "at": at, "player": player}
 
 
 def pairing(
     at: int, n: int, ratings: Mapping[str, float], games: Iterable[tuple[str, Pairing]]
-) -> ExportEvent:
+) -> PairingEvent:
     """An arena's n-th pairing: the free players' ratings, and each game's id and sides."""
     return {
         "t": "pairing",
@@ -51,12 +142,12 @@ def pairing(
     }
 
 
-def start(at: int, ratings: Mapping[str, float]) -> ExportEvent:
+def start(at: int, ratings: Mapping[str, float]) -> StartEvent:
     """A round robin's or a Swiss's start: its players and their ratings then."""
     return {"t": "start", "at": at, "ratings": dict(ratings)}
 
 
-def round_paired(at: int, number: int, paired: SwissRound) -> ExportEvent:
+def round_paired(at: int, number: int, paired: SwissRound) -> RoundEvent:
     return {
         "t": "round",
         "at": at,
@@ -66,7 +157,7 @@ def round_paired(at: int, number: int, paired: SwissRound) -> ExportEvent:
     }
 
 
-def game(at: int, number: int, game_id: str, attackers: str, defenders: str) -> ExportEvent:
+def game(at: int, number: int, game_id: str, attackers: str, defenders: str) -> GameEvent:
     """A game of a match of round ``number`` was created."""
     return {
         "t": "game",
@@ -78,11 +169,11 @@ def game(at: int, number: int, game_id: str, attackers: str, defenders: str) -> 
     }
 
 
-def result(at: int, game_id: str, outcome: Result) -> ExportEvent:
+def result(at: int, game_id: str, outcome: Result) -> ResultEvent:
     return {"t": "result", "at": at, "game": game_id, "result": outcome}
 
 
-def end(at: int) -> ExportEvent:
+def end(at: int) -> EndEvent:
     return {"t": "end", "at": at}
 
 
@@ -95,10 +186,10 @@ def export(
     events: Sequence[ExportEvent],
     standings: Sequence[Standing],
     ends_at: int | None = None,
-) -> dict[str, Any]:
+) -> TournamentExport:
     """The whole export of a finished tournament (its seed published); ``ends_at``: an
     arena's end, when it came before its settings' end."""
-    out: dict[str, Any] = {
+    out: TournamentExport = {
         "export": EXPORT_VERSION,
         "id": tournament_id,
         "settings": settings.to_json(),

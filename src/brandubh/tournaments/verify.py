@@ -33,10 +33,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, cast
+from typing import Final, TypeVar
 
 from brandubh.fairplay import TIEBREAK_RULESETS
-from brandubh.tournaments.arena import RESULTS, ArenaTally, Pairing, pair_arena
+from brandubh.tournaments.arena import RESULTS, ArenaTally, Pairing, Result, pair_arena
 from brandubh.tournaments.errors import InvalidExport, PairingImpossible, TournamentError
 from brandubh.tournaments.export import EXPORT_VERSION
 from brandubh.tournaments.formats import Settings
@@ -58,9 +58,10 @@ from brandubh.tournaments.standings import (
 from brandubh.tournaments.swiss import SwissRound, next_round, pairing_numbers
 
 MAX_GAMES_PER_MATCH: Final = 3  # two, and newsome's tie-breaker
+T = TypeVar("T")
 
 
-def verify_tournament(export: Mapping[str, Any]) -> list[str]:
+def verify_tournament(export: Mapping[str, object]) -> list[str]:
     """The problems of a finished tournament's export, in words; an empty list: verified."""
     try:
         return _Replay(export).run()
@@ -68,20 +69,47 @@ def verify_tournament(export: Mapping[str, Any]) -> list[str]:
         return [str(exc)]
 
 
-def _get(data: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+def _get(data: Mapping[str, object], key: str, kind: type[T], where: str) -> T:
     value = data.get(key)
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
         raise InvalidExport(f"{where}: {key!r} is missing or not {_kind_name(kind)}")
     return value
 
 
-def _ratings(event: Mapping[str, Any], where: str) -> dict[str, float]:
+def _list(data: Mapping[str, object], key: str, where: str) -> list[object]:
+    found: list[object] = _get(data, key, list, where)
+    return found
+
+
+def _object(data: Mapping[str, object], key: str, where: str) -> dict[str, object]:
+    found: dict[str, object] = _get(data, key, dict, where)
+    return found
+
+
+def _number(data: Mapping[str, object], key: str, where: str) -> float:
+    value = data.get(key)
+    if not isinstance(value, int | float) or isinstance(value, bool):
+        raise InvalidExport(f"{where}: {key!r} is missing or not {_kind_name((int, float))}")
+    return value
+
+
+def _result(event: Mapping[str, object], where: str) -> Result:
+    found = event.get("result")
+    for result in RESULTS:
+        if found == result:
+            return result
+    raise InvalidExport(f"{where}: 'result' must be one of {', '.join(RESULTS)}")
+
+
+def _ratings(event: Mapping[str, object], where: str) -> dict[str, float]:
     """An event's players and their ratings."""
-    ratings = _get(event, "ratings", dict, where)
+    ratings = _object(event, "ratings", where)
+    out: dict[str, float] = {}
     for pid, rating in ratings.items():
         if not isinstance(rating, int | float) or isinstance(rating, bool):
             raise InvalidExport(f"{where}: the rating of {pid} is not a number")
-    return {pid: float(rating) for pid, rating in ratings.items()}
+        out[pid] = float(rating)
+    return out
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
@@ -100,14 +128,14 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
 
 @dataclass
 class _Replay:
-    export: Mapping[str, Any]
+    export: Mapping[str, object]
     problems: list[str] = field(default_factory=list)
     joined: dict[str, float] = field(default_factory=dict)
     withdrawn: set[str] = field(default_factory=set)
     paused: set[str] = field(default_factory=set)
     ended: bool = False
     games: dict[str, tuple[str, str]] = field(default_factory=dict)  # (attackers, defenders)
-    results: dict[str, str] = field(default_factory=dict)
+    results: dict[str, Result] = field(default_factory=dict)
     tally: ArenaTally = field(default_factory=ArenaTally)  # arena
     pairings: int = 0
     started: bool = False  # round robin and Swiss
@@ -123,7 +151,7 @@ class _Replay:
         export = self.export
         if export.get("export") != EXPORT_VERSION:
             raise InvalidExport(f"not a tournament export: 'export' must be {EXPORT_VERSION!r}")
-        settings_json = _get(export, "settings", dict, "the export")
+        settings_json = _object(export, "settings", "the export")
         self.settings = Settings.parse(settings_json)
         # An arena ended early (by its creator, or a test's short arena) says when; never
         # later than its settings.
@@ -136,10 +164,11 @@ class _Replay:
                 )
             self.ends_at = min(self.ends_at, ends_at)
         commitment = _get(export, "seed_commitment", str, "the export")
-        if not isinstance(export.get("seed"), str):
+        seed = export.get("seed")
+        if not isinstance(seed, str):
             raise InvalidExport("the export has no seed: it is published when the tournament ends")
-        self.seed = seed_from_hex(export["seed"], commitment)
-        events = _get(export, "events", list, "the export")
+        self.seed = seed_from_hex(seed, commitment)
+        events = _list(export, "events", "the export")
         last_at = None
         for i, event in enumerate(events):
             if not isinstance(event, dict):
@@ -154,13 +183,13 @@ class _Replay:
             self.event(event, where, at)
         if not self.ended:
             self.problems.append("the tournament has not ended: no 'end' event")
-        claimed = _get(export, "standings", list, "the export")
+        claimed = _list(export, "standings", "the export")
         self.compare_standings(claimed)
         return self.problems
 
     # -- events ---------------------------------------------------------------------------
 
-    def event(self, event: dict[str, Any], where: str, at: int) -> None:
+    def event(self, event: Mapping[str, object], where: str, at: int) -> None:
         kind = event.get("t")
         arena = self.settings.format == "arena"
         if kind in ("join", "withdraw", "pause", "resume"):
@@ -181,11 +210,11 @@ class _Replay:
             raise InvalidExport(f"{where}: no such event in a {self.settings.format}")
 
     def membership(
-        self, kind: str, player: str, event: dict[str, Any], where: str, at: int
+        self, kind: str, player: str, event: Mapping[str, object], where: str, at: int
     ) -> None:
         arena = self.settings.format == "arena"
         if kind == "join":
-            rating = _get(event, "rating", (int, float), where)
+            rating = _number(event, "rating", where)
             if player in self.joined and player not in self.withdrawn:
                 self.problems.append(f"{where}: {player} joins twice")
             if arena and self.ends_at <= at:
@@ -225,10 +254,8 @@ class _Replay:
                 f"{where}: the tournament ends after {len(self.rounds)} rounds of {due}"
             )
 
-    def result(self, game: str, event: dict[str, Any], where: str) -> None:
-        result = event.get("result")
-        if result not in RESULTS:
-            raise InvalidExport(f"{where}: 'result' must be one of {', '.join(RESULTS)}")
+    def result(self, game: str, event: Mapping[str, object], where: str) -> None:
+        result = _result(event, where)
         if game not in self.games:
             self.problems.append(f"{where}: game {game} was never paired")
             return
@@ -241,10 +268,10 @@ class _Replay:
 
     # -- arena ----------------------------------------------------------------------------
 
-    def arena_pairing(self, event: dict[str, Any], where: str, at: int) -> None:
+    def arena_pairing(self, event: Mapping[str, object], where: str, at: int) -> None:
         n = _get(event, "n", int, where)
         ratings = _ratings(event, where)
-        games = _get(event, "games", list, where)
+        games = _list(event, "games", where)
         expected_n = self.pairings
         self.pairings += 1
         if n != expected_n:
@@ -295,7 +322,7 @@ class _Replay:
 
     # -- round robin and Swiss ------------------------------------------------------------
 
-    def start(self, event: dict[str, Any], where: str) -> None:
+    def start(self, event: Mapping[str, object], where: str) -> None:
         ratings = _ratings(event, where)
         if self.started:
             self.problems.append(f"{where}: the tournament starts twice")
@@ -323,15 +350,15 @@ class _Replay:
         for number, rnd in enumerate(self.rounds, 1):
             for a, b in rnd.pairings:
                 games = tuple(
-                    MatchGame(*self.games[g], self.results.get(g))  # type: ignore[arg-type]
+                    MatchGame(*self.games[g], self.results.get(g))
                     for g in self.match_games.get(frozenset((a, b)), [])
                 )
                 out.append(Match(number, a, b, games))
         return out
 
-    def round(self, event: dict[str, Any], where: str) -> None:
+    def round(self, event: Mapping[str, object], where: str) -> None:
         number = _get(event, "round", int, where)
-        raw = _get(event, "pairings", list, where)
+        raw = _list(event, "pairings", where)
         bye = event.get("bye")
         if not self.started:
             raise InvalidExport(f"{where}: a round before the start")
@@ -387,7 +414,7 @@ class _Replay:
             self.problems.append(f"round {number} was paired, but {exc}")
             return None
 
-    def game(self, event: dict[str, Any], where: str) -> None:
+    def game(self, event: Mapping[str, object], where: str) -> None:
         number = _get(event, "round", int, where)
         gid = _get(event, "game", str, where)
         sides = (_get(event, "attackers", str, where), _get(event, "defenders", str, where))
@@ -411,11 +438,11 @@ class _Replay:
 
     # -- standings ------------------------------------------------------------------------
 
-    def compare_standings(self, claimed: list[Any]) -> None:
-        if self.settings.format == "arena":
+    def compare_standings(self, claimed: list[object]) -> None:
+        fmt = self.settings.format
+        if fmt == "arena":
             expected = arena_standings(self.joined, self.tally, self.withdrawn, self.paused)
         elif self.started:
-            fmt = cast(Any, self.settings.format)
             expected = match_standings(fmt, self.roster, self.matches(), self.byes, self.withdrawn)
         else:
             expected = []
@@ -431,7 +458,7 @@ class _Replay:
                 break
 
 
-def _comparable(row: Mapping[str, Any]) -> dict[str, Any]:
+def _comparable(row: Mapping[str, object]) -> dict[str, object]:
     """A standings row without the player's name (names are not checked)."""
     out = dict(row)
     player = out.get("player")

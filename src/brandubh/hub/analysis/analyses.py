@@ -1,12 +1,13 @@
 """Analysis by the bot, as the hubs ask for it (docs/analysis.md, "The queue and the workers").
 
 A finished game's analysis is queued once in Redis (``lua/analysis.lua``) for the workers
-(``brandubh analyse-worker``, beside the service, never in it) and read from PostgreSQL
-once a worker kept it there. A board evaluation is queued the same way, ahead of the games,
-cached by position, and waited for a bounded time. Who may ask is the HTTP route's
-question (http/analysis.py); here are the limits, the queue's bound, and the positions of
-the games in progress, which nobody may have evaluated (inplay.py).
-"""
+(``brandubh analyse-worker``, beside the service, never in it) and read from PostgreSQL once
+a worker kept it there. A board evaluation is queued the same way, ahead of the games,
+cached by position, and waited for a bounded time; so is a move tried in place of a judged
+one (learning from one's mistakes: exercise.py of the analysis), cached by game, ply and
+move. Who may ask is the HTTP route's question (http/analysis.py); here are the limits, the
+queue's bound, and the positions of the games in progress, which nobody may have evaluated
+(inplay.py)."""
 
 from __future__ import annotations
 
@@ -15,13 +16,20 @@ import contextlib
 import hashlib
 import json
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Coroutine, Iterable, Mapping
 from typing import Final, TypeAlias, cast
 
 from redis.asyncio import Redis
 
-from brandubh.analysis import ANALYSIS_VERSION, BOARD_NODES, NODES_PER_PLY
-from brandubh.engine import EngineError, Game
+from brandubh.analysis import (
+    ANALYSIS_VERSION,
+    BOARD_NODES,
+    NODES_PER_PLY,
+    GameAnalysis,
+    exercises,
+    try_move,
+)
+from brandubh.engine import EngineError, Game, IllegalMove
 from brandubh.hub.analysis.inplay import Board, board, in_play
 from brandubh.hub.analysis.walks import BoardWalks, address_limit
 from brandubh.hub.config import Settings
@@ -42,6 +50,13 @@ POLL_S: Final = 0.5  # a waiting evaluation looks at the cache this often, notic
 def position_digest(ruleset: str, position: str, nodes: int) -> str:
     """The cache key of one board evaluation: the version, rule set, position and budget."""
     text = f"{ANALYSIS_VERSION}|{ruleset}|{position}|{nodes}"
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def tried_digest(game_id: str, ply: int, move: str, nodes: int) -> str:
+    """The cache key of a move tried in an exercise: the version, game, ply, canonical move
+    and the analysis's budget (a game's moves never change once it has ended)."""
+    text = f"{ANALYSIS_VERSION}|{game_id}|{ply}|{move}|{nodes}"
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
@@ -238,18 +253,28 @@ class Analyses:
         if in_play(canonical, await self.boards_in_play()):
             raise Refusal("position_in_play")
         digest = position_digest(ruleset, canonical, self.board_nodes)
-        cached = await self._cached(digest)
+        key = keys.evaluation(digest)
+        cached = await self._cached(key)
         if cached is not None:
             return cached | {"cached": True}
+        return await self._wait(
+            digest, key, self._ask(digest, ruleset, canonical, address), "evaluation"
+        )
+
+    async def _wait(
+        self, digest: str, key: str, ask: Coroutine[object, object, None], what: str
+    ) -> JsonObject:
+        """Queue a job by ``ask`` and wait for a worker's notice (or the cache) for at most
+        BRANDUBH_ANALYSIS_WAIT_S; ``analysis_busy`` when no worker answered in time."""
         waiter = self._waiting.setdefault(digest, asyncio.Event())
         try:
-            await self._ask(digest, ruleset, canonical, address)
+            await ask
             loop = asyncio.get_running_loop()
             until = loop.time() + self.settings.analysis_wait_s
             while (left := until - loop.time()) > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(waiter.wait(), min(POLL_S, left))
-                found = await self._cached(digest)
+                found = await self._cached(key)
                 if found is not None:
                     return found | {"cached": False}
         finally:
@@ -258,11 +283,11 @@ class Analyses:
         raise Refusal(
             "analysis_busy",
             f"no analysis worker answered within {self.settings.analysis_wait_s:g} s: "
-            "the evaluation stays queued, ask again shortly",
+            f"the {what} stays queued, ask again shortly",
         )
 
-    async def _cached(self, digest: str) -> JsonObject | None:
-        raw = await self.redis.get(keys.evaluation(digest))
+    async def _cached(self, key: str) -> JsonObject | None:
+        raw = await self.redis.get(key)
         return None if raw is None else cast(JsonObject, json.loads(raw))
 
     async def _ask(self, digest: str, ruleset: str, position: str, address: str) -> None:
@@ -296,8 +321,101 @@ class Analyses:
         if reply_[0] == "busy":
             self._check_bound(int(reply_[1]))
 
+    # -- moves tried in exercises (learning from one's mistakes) ---------------------------
+
+    async def try_move(
+        self, state: GameState, ply: int, move: str, session_id: str | None, address: str
+    ) -> JsonObject:
+        """The verdict on ``move`` tried in place of the game's judged move ``ply``
+        (analysis/exercise.py): at once for the search's own move or the move played,
+        else from the cache or a worker's search at the analysis's budget. Refused:
+        ``not_analysed``, ``not_a_mistake``, ``illegal_move`` (the engine's reason),
+        ``analysis_limit`` (tries an hour), ``analysis_busy``."""
+        stored = await self.stored(state.id)
+        if stored is None:
+            raise Refusal("not_analysed")
+        analysis = GameAnalysis.from_dict(stored)
+        exercise = next((e for e in exercises(analysis) if e.ply == ply), None)
+        if exercise is None:
+            raise Refusal(
+                "not_a_mistake",
+                f"ply {ply} is not one of this game's inaccuracies, mistakes or blunders "
+                f"(those are plies {', '.join(str(e.ply) for e in exercises(analysis))})",
+            )
+        start = state.snapshot().start_position
+        game = Game(state.ruleset, start)
+        before = state.moves[: ply - 1]
+        for text in before:
+            game.play(text)
+        try:
+            canonical = str(game.play(move))
+        except IllegalMove as exc:
+            raise Refusal(
+                "illegal_move", f"{move!r} cannot be played at ply {ply}: {exc}"
+            ) from None
+        if canonical in (exercise.best, exercise.played):
+            # Judged without a search: the analysis's own verdicts.
+            found = try_move(
+                exercise, state.ruleset, before, canonical, position=start, nodes=analysis.nodes
+            )
+            return cast(JsonObject, found.to_dict()) | {"cached": True}
+        digest = tried_digest(state.id, ply, canonical, analysis.nodes)
+        key = keys.tried(digest)
+        cached = await self._cached(key)
+        if cached is not None:
+            return cached | {"cached": True}
+        fields: tuple[str | int, ...] = (
+            "kind", "x",
+            "ruleset", state.ruleset,
+            "position", start,
+            "moves", " ".join(before),
+            "tried", canonical,
+            "exercise", json.dumps(exercise.to_dict(), separators=(",", ":")),
+            "nodes", analysis.nodes,
+            "version", ANALYSIS_VERSION,
+        )  # fmt: skip
+        ask = self._ask_try(digest, fields, session_id, address)
+        return await self._wait(digest, key, ask, "tried move")
+
+    async def _ask_try(
+        self,
+        digest: str,
+        fields: tuple[str | int, ...],
+        session_id: str | None,
+        address: str,
+    ) -> None:
+        """Queue a tried move's search (once, however many try it), counted per session
+        and per address per hour."""
+        queue, job = keys.exercise_queue(), keys.analysis_job("x", digest)
+        known = await self._script("status", queue, job, digest)
+        if known[0] != "none":
+            return
+        self._check_bound(int(known[1]))
+        s = self.settings
+        base = f"{keys.analysis_limits()}:try"
+        windows, maxima = [f"{base}:ip:{address}"], [s.tries_per_address]
+        if session_id is not None:
+            windows.append(f"{base}:s:{session_id}")
+            maxima.append(s.tries_per_session)
+        reply = await self.scripts.windows(
+            keys=windows, args=[HOUR_MS, secrets.token_hex(8), *maxima]
+        )
+        which = int(reply[0])
+        if which:
+            whose = "from your address" if which == 1 else "in this session"
+            raise RateLimited(
+                f"you have tried as many moves in exercises {whose} as an hour allows "
+                f"({maxima[which - 1]}): try again later",
+                max(1, int(reply[1]) // 1000),
+                code="analysis_limit",
+            )
+        reply_ = await self._queue(queue, job, digest, *fields)
+        if reply_[0] == "busy":
+            self._check_bound(int(reply_[1]))
+
     def on_notice(self, msg: Mapping[str, object]) -> None:
-        """Hub-channel hook: a worker cached an evaluation someone here may wait for."""
+        """Hub-channel hook: a worker cached an evaluation or a tried move's verdict someone
+        here may wait for."""
         if msg.get("t") == "analysis_evaluated":
             waiter = self._waiting.get(str(msg.get("key")))
             if waiter is not None:

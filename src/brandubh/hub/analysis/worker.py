@@ -1,15 +1,16 @@
-"""The analysis worker: analysis by the bot, beside the service, never in it
-(``brandubh analyse-worker`` runs one: brandubh/run/analysis_worker.py).
+"""The analysis worker: analysis by the bot, beside the service, never in it (``brandubh
+analyse-worker`` runs one: brandubh/run/analysis_worker.py).
 
 A worker is a process on any machine that reaches the service's Redis and PostgreSQL
 (``REDIS_URL``, ``DATABASE_URL``); ``brandubh serve`` starts one by default. It takes one
 job at a time from the queues the hubs fill (hub/analysis/analyses.py): board evaluations
-first, then games. Each is claimed under a lease (``lua/claim.lua``, as the bot's turns
-are) and started (``lua/analysis.lua``: the job's fields, a try counted); after every ply
-the worker renews its lease and publishes the progress on the hubs' channel. A game's
-analysis is written once to PostgreSQL (idempotent by game and version) before the job
-leaves the queue, so a worker killed at any moment loses nothing: its lease runs out and
-another worker takes the job, and a job found already kept is only finished.
+first, then moves tried in exercises (one ply's search each), then games. Each is claimed
+under a lease (``lua/claim.lua``, as the bot's turns are) and started (``lua/analysis.lua``:
+the job's fields, a try counted); after every ply the worker renews its lease and publishes
+the progress on the hubs' channel. A game's analysis is written once to PostgreSQL
+(idempotent by game and version) before the job leaves the queue, so a worker killed at any
+moment loses nothing: its lease runs out and another worker takes the job, and a job found
+already kept is only finished.
 
 The search runs in this process's main thread, synchronously: compiled (mypyc), it holds
 the interpreter for a whole search, so no event loop could renew a lease beside it. The
@@ -32,7 +33,14 @@ from typing import Final, cast
 import redis
 from redis.cluster import RedisCluster
 
-from brandubh.analysis import ANALYSIS_VERSION, IllegalLineMove, analyse_game, evaluate_position
+from brandubh.analysis import (
+    ANALYSIS_VERSION,
+    Exercise,
+    IllegalLineMove,
+    analyse_game,
+    evaluate_position,
+    try_move,
+)
 from brandubh.engine import EngineError
 from brandubh.hub.config import Settings
 from brandubh.hub.messages import frames
@@ -104,8 +112,14 @@ class Worker:
                     time.sleep(PAUSE_S)
 
     def step(self) -> bool:
-        """Claim one job (an evaluation first) and do it; whether there was one."""
-        for kind, queue in (("p", keys.evaluation_queue()), ("g", keys.analysis_queue())):
+        """Claim one job (an evaluation first, a tried move next) and do it; whether there
+        was one."""
+        queues = (
+            ("p", keys.evaluation_queue()),
+            ("x", keys.exercise_queue()),
+            ("g", keys.analysis_queue()),
+        )
+        for kind, queue in queues:
             claimed = self.claim(keys=[queue], args=[self.lease_ms, 1, "", ""])
             if claimed:
                 self.work(kind, queue, _text(claimed[0]))
@@ -130,6 +144,8 @@ class Worker:
         try:
             if kind == "p":
                 self.evaluate(queue, job_id, job)
+            elif kind == "x":
+                self.try_move(queue, job_id, job)
             else:
                 self.analyse(queue, job_id, job)
         except LeaseLost:
@@ -213,3 +229,29 @@ class Worker:
             args=["finish", digest, value, keys.POSITION_CACHE_S * 1000],
         )
         self.redis.publish(keys.hub_channel(), frames.analysis_evaluated(digest))
+
+    def try_move(self, queue: str, digest: str, job: dict[str, str]) -> None:
+        """Search a move tried in an exercise; its verdict cached for the hubs to read."""
+        exercise = Exercise.from_dict(json.loads(job["exercise"]))
+        found = try_move(
+            exercise,
+            job["ruleset"],
+            job["moves"].split(),
+            job["tried"],
+            position=job.get("position") or None,
+            nodes=int(job["nodes"]),
+        )
+        value = json.dumps(found.to_dict(), separators=(",", ":"))
+        self.analysis(
+            keys=[queue, keys.analysis_job("x", digest), keys.tried(digest)],
+            args=["finish", digest, value, keys.TRIED_CACHE_S * 1000],
+        )
+        # The board evaluations' notice: a hub waits on either by its digest.
+        self.redis.publish(keys.hub_channel(), frames.analysis_evaluated(digest))
+        log.info(
+            "tried move %s at ply %d: %s (%d nodes)",
+            found.move,
+            found.ply,
+            "good" if found.good else "not good",
+            found.nodes,
+        )

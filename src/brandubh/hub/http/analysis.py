@@ -1,10 +1,12 @@
 """HTTP routes of analysis by the bot: asking for a finished game's analysis and reading it,
-board evaluations, and the analysis board's lines (docs/protocol.md §2.3).
+moves tried in place of its judged ones, board evaluations, and the analysis board's lines
+(docs/protocol.md §2.3).
 
 Who may ask for a game's analysis: a player of the game, or, for a game that is not
 private (a private challenge), any account with a confirmed address. Nobody playing a game
 gets it evaluated while it runs: by its id (``own_game`` here) or by its position typed in
-(analysis/analyses.py).
+(analysis/analyses.py). Anyone may try moves in an analysed game's exercises: the analysis
+is everyone's to read, and the tries are counted per session and per address.
 """
 
 from __future__ import annotations
@@ -82,6 +84,23 @@ async def read_analysis(request: Request) -> Response:
         return JSONResponse(await web.analyses.status(game_id))
 
 
+async def try_exercise(request: Request) -> Response:
+    web = services(request)
+    body = await read_json(request, web.settings, {"ply", "move"})
+    ply, move = body.get("ply"), body.get("move")
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 1:
+        raise Refusal("bad_field", "ply: the number of the judged move, 1 for the first")
+    if not isinstance(move, str) or not move or len(move) > 20:
+        raise Refusal("bad_field", "move: a move text such as d1-c1")
+    session = await session_of(request, web.sessions)
+    state = await web.games.load(request.path_params["game_id"])
+    async with reachable():
+        verdict = await web.analyses.try_move(
+            state, ply, move, None if session is None else session.id, address(request)
+        )
+    return JSONResponse(verdict)
+
+
 async def evaluate(request: Request) -> Response:
     web = services(request)
     body = await read_json(request, web.settings, {"ruleset", "position"})
@@ -106,6 +125,7 @@ async def board_walk(request: Request) -> Response:
 ROUTES: Final = (
     Route("/api/games/{game_id}/analysis", request_analysis, methods=["POST"]),
     Route("/api/games/{game_id}/analysis", read_analysis),
+    Route("/api/games/{game_id}/analysis/exercise", try_exercise, methods=["POST"]),
     Route("/api/analysis/position", evaluate, methods=["POST"]),
     Route("/api/board/walk", board_walk, methods=["POST"]),
 )

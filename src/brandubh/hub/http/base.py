@@ -29,7 +29,9 @@ from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal, http_status
 from brandubh.hub.exports import Exports
+from brandubh.hub.lessons import Lessons
 from brandubh.hub.live import GameService, MatchService, Rater
+from brandubh.hub.puzzles import Puzzles
 from brandubh.hub.social import Social
 from brandubh.hub.tokens import ApiTokens
 from brandubh.hub.tournaments import TournamentService
@@ -102,6 +104,8 @@ class Services:
     bots: BotGames | None = None  # the Bot API's games (hub/botapi/)
     challenges: Challenges | None = None  # challenges (hub/challenges/)
     events: EventStreams | None = None  # this hub's account event streams
+    lessons: Lessons | None = None  # the lessons (hub/lessons/)
+    puzzles: Puzzles | None = None  # puzzles (hub/puzzles/)
 
 
 def services(request: Request) -> Services:

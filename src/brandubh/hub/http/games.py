@@ -429,9 +429,16 @@ ROUTES: Final = (
     Route("/leaderboard/{ruleset}", ruleset_page),
     Route("/replay/{game_id}", page),
     Route("/analysis", page),
+    Route("/learn", page),
+    Route("/learn/{ruleset}", page),
+    Route("/learn/{ruleset}/{stage}", page),
     Route("/games", page),
     Route("/tournaments", page),
     Route("/t/{tournament_id}", page),
+    Route("/puzzles", page),
+    Route("/puzzles/daily", page),
+    Route("/puzzles/streak", page),
+    Route("/puzzles/{puzzle_id}", page),
 )
 
 

@@ -28,8 +28,10 @@ from brandubh.hub.http import (
     explorer,
     exports,
     games,
+    lessons,
     mail,
     otnimport,
+    puzzles,
     social,
     tokens,
     web,
@@ -50,6 +52,7 @@ ID_SHAPES: Final = {
     "tournament_id": GAME_ID_RE,
     "ruleset": PLAYER_ID_RE,
     "token": TOKEN_RE,
+    "stage": PLAYER_ID_RE,
 }
 
 
@@ -66,6 +69,8 @@ def routes(static: Path, tournaments: bool = True) -> list[BaseRoute]:
         *challenges.ROUTES,
         *chat.ROUTES,
         *social.ROUTES,
+        *lessons.ROUTES,
+        *puzzles.ROUTES,
         *explorer.ROUTES,
         *analysis.ROUTES,
         *otnimport.ROUTES,

@@ -19,7 +19,8 @@ from __future__ import annotations
 import logging
 import secrets
 import time
-from typing import Any, cast
+from collections.abc import Mapping
+from typing import TypedDict, TypeGuard, cast
 
 from redis.asyncio import Redis
 
@@ -33,6 +34,45 @@ from brandubh.hub.redis import keys
 from brandubh.store import Store, StoreUnavailable
 
 log = logging.getLogger(__name__)
+
+
+class MatchPlayer(TypedDict):
+    id: str
+    name: str
+
+
+class MatchSummary(TypedDict):
+    """A match as GET /api/matches/<id> and the ``match`` notice show it (docs/protocol.md),
+    and as PostgreSQL keeps it once finished."""
+
+    id: str
+    ruleset: str
+    players: list[MatchPlayer]  # the two: the first game's attacker first
+    score: dict[str, float]  # player id -> points
+    games: list[str]
+    status: str  # playing | choosing | finished
+    chooser: str | None  # who picks the tie-breaker's sides
+    winner: str | None
+
+
+def _is_summary(found: Mapping[str, object]) -> TypeGuard[MatchSummary]:
+    """Whether a summary read back from PostgreSQL is of ``MatchSummary``'s shape."""
+    players, score, games = found.get("players"), found.get("score"), found.get("games")
+    return (
+        isinstance(found.get("id"), str)
+        and isinstance(found.get("ruleset"), str)
+        and isinstance(players, list)
+        and all(
+            isinstance(p, dict) and isinstance(p.get("id"), str) and isinstance(p.get("name"), str)
+            for p in players
+        )
+        and isinstance(score, dict)
+        and all(isinstance(k, str) and isinstance(v, int | float) for k, v in score.items())
+        and isinstance(games, list)
+        and all(isinstance(g, str) for g in games)
+        and isinstance(found.get("status"), str)
+        and all(isinstance(found.get(k), str | None) for k in ("chooser", "winner"))
+    )
 
 
 class MatchService:
@@ -145,7 +185,7 @@ class MatchService:
             raise Refusal("not_found", f"there is no match {match_id}")
         return {k.decode(): v.decode() for k, v in raw.items()}
 
-    async def summary(self, match_id: str) -> dict[str, Any]:
+    async def summary(self, match_id: str) -> MatchSummary:
         """The match as GET /api/matches/<id> shows it: live, or from the archive."""
         if self.store is not None and not await self.redis.exists(keys.match(match_id)):
             try:
@@ -155,6 +195,8 @@ class MatchService:
                     "busy", "this match is in the archive, which cannot be reached: try again"
                 ) from None
             if kept is not None:
+                if not _is_summary(kept):
+                    raise ValueError(f"match {match_id}: its kept summary is not a summary")
                 return kept
         f = await self._fields(match_id)
         return {
@@ -237,12 +279,13 @@ class MatchService:
         if summary["status"] == "finished":
             await self.keep(summary, int(time.time() * 1000))
 
-    async def keep(self, summary: dict[str, Any], ended: int) -> None:
+    async def keep(self, summary: MatchSummary, ended: int) -> None:
         """Archive a finished match in PostgreSQL; then its hash expires after the grace.
         StoreUnavailable while PostgreSQL cannot be reached: endings.py tries again."""
         if self.store is None:
             return
-        await self.store.archive_match(summary, ended)
+        # A plain dict, as the archive takes it (the same JSON is kept).
+        await self.store.archive_match(dict(summary), ended)
         await self.redis.pexpire(keys.match(summary["id"]), self.grace_ms, lt=True)
 
     async def _larger_margin(self, game_ids: list[str]) -> str:

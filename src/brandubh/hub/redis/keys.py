@@ -153,6 +153,40 @@ def social_window(account_id: str) -> str:
     return f"{ACCT}:sw:{account_id}"
 
 
+def lesson_window(player_id: str) -> str:
+    """Sorted set: a player's lesson moves in the current minute (lua/windows.lua;
+    hub/lessons/). Lives: one window from its latest move."""
+    return f"{PREFIX}:lw:{player_id}"
+
+
+def lesson_stars(player_id: str) -> str:
+    """Set: a guest's lesson stars, each "<rule set>/<stage>" (hub/lessons/). Lives: 30 days
+    from the latest star (sessions.TTL_S); moved to PostgreSQL once a sign-up adopted the id."""
+    return f"{PREFIX}:ls:{player_id}"
+
+
+def puzzle_window(player_id: str) -> str:
+    """Sorted set: a player's puzzle requests (a new puzzle, a move) in the current window
+    (lua/windows.lua; hub/puzzles/). Lives: one window from its latest request."""
+    return f"{ACCT}:pzw:{player_id}"
+
+
+def puzzle_attempt(player_id: str) -> str:
+    """String (JSON, hub/puzzles/records.py): a player's puzzle attempt under way, or the
+    last one finished (its moves refused then). Lives: PUZZLE_ATTEMPT_S from its latest move."""
+    return f"{ACCT}:pza:{player_id}"
+
+
+def puzzle_guest(player_id: str) -> str:
+    """Hash: a guest's puzzle rating (rating, rd, volatility, attempts) and best streak;
+    an account's are in PostgreSQL. Lives: a session's life (sessions.TTL_S) from its
+    latest rated attempt."""
+    return f"{ACCT}:pzg:{player_id}"
+
+
+PUZZLE_ATTEMPT_S: Final = 3600  # an attempt left alone this long is gone
+
+
 def player_active(player_id: str) -> str:
     """Sorted set: a player's games in progress -> when they started (ms); kept by the hub
     that commits the start and the end (live/listings.py)."""
@@ -418,6 +452,7 @@ def match(match_id: str) -> str:
 
 ANALYSIS: Final = f"{PREFIX}:{{ana}}"
 POSITION_CACHE_S: Final = 7 * 24 * 3600  # how long a board evaluation is kept by position
+TRIED_CACHE_S: Final = 7 * 24 * 3600  # how long a move tried in an exercise keeps its verdict
 
 
 def analysis_queue() -> str:
@@ -434,6 +469,14 @@ def evaluation_queue() -> str:
     return f"{ANALYSIS}:pq"
 
 
+def exercise_queue() -> str:
+    """Sorted set: a tried move's digest -> when a worker may claim its search (ms), as
+    ``analysis_queue``; workers take these after the board evaluations and before the games
+    (each is one ply's search). Lives: for ever (one key); an entry from the first try of
+    that move until its verdict is cached."""
+    return f"{ANALYSIS}:xq"
+
+
 def analysis_wake() -> str:
     """List: one token per job queued, which wakes one idle worker blocked on it (BLPOP)
     at once instead of its polling (lua/analysis.lua). Lives: for ever (one key), at most
@@ -445,8 +488,9 @@ ANALYSIS_WAKE_MAX: Final = 64
 
 
 def analysis_job(kind: str, job_id: str) -> str:
-    """Hash: one job of the queues (``kind`` "g", a game id; "p", a position digest): what
-    to analyse (rule set, start, moves, nodes, version), the worker holding it, its tries,
+    """Hash: one job of the queues (``kind`` "g", a game id; "p", a position digest; "x", a
+    tried move's digest, with the exercise and the move tried): what to analyse (rule set,
+    start, moves, nodes, version), the worker holding it, its tries,
     the ply reached. Lives: from the request until done (the finishing script deletes it),
     or until dropped after too many tries."""
     return f"{ANALYSIS}:{kind}:{job_id}"
@@ -458,11 +502,19 @@ def evaluation(digest: str) -> str:
     return f"{ANALYSIS}:e:{digest}"
 
 
+def tried(digest: str) -> str:
+    """String: the verdict on a move tried in an exercise (JSON, analysis/exercise.py), by the
+    digest of (version, game, ply, move, nodes). Lives: ``TRIED_CACHE_S`` from when a worker
+    computed it."""
+    return f"{ANALYSIS}:t:{digest}"
+
+
 def analysis_limits() -> str:
     """Key prefix of the analysis request limits (sorted sets, lua/windows.lua, one slot:
     {analimit}): per account and per address per day, board evaluations per address per
-    hour, the analysis board's walks per address per minute (``:walk:ip:``); each expires
-    with its window."""
+    hour, the analysis board's walks per address per minute (``:walk:ip:``), the moves tried
+    in exercises per session and per address per hour (``:try:s:``, ``:try:ip:``); each
+    expires with its window."""
     return f"{PREFIX}:{{analimit}}"
 
 

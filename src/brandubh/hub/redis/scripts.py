@@ -98,6 +98,7 @@ class Scripts:
     analysis: AsyncScript
     tournament: TournamentScripts
     run_limit: AsyncScript
+    puzzle: AsyncScript
 
     @classmethod
     def register(cls, redis: Redis) -> Scripts:

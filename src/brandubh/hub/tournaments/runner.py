@@ -22,7 +22,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Callable, Collection, Mapping
-from typing import Any, Final, Protocol, cast
+from typing import Final, Protocol, cast
 
 from redis.asyncio import Redis
 
@@ -112,7 +112,7 @@ class Runner:
         self._flush: asyncio.Task[None] | None = None
         # tournament id -> (version, frame view) as its frames last gave it (this hub's or
         # another's: observe), least recent first
-        self._views: dict[str, tuple[int, dict[str, Any]]] = {}
+        self._views: dict[str, tuple[int, Mapping[str, object]]] = {}
         self._arrivals: dict[str, asyncio.Event] = {}  # a view held anew, to _before
 
     # -- scheduling --------------------------------------------------------------------
@@ -479,7 +479,7 @@ class Runner:
             self._hold(tid, version, view)
         await self.redis.publish(keys.lobby_channel(), frame)
 
-    async def _before(self, tid: str, version: int) -> tuple[int, dict[str, Any]] | None:
+    async def _before(self, tid: str, version: int) -> tuple[int, Mapping[str, object]] | None:
         """The view held of the version before ``version``: another hub's frame of it may
         be on its way (two hubs published at once), so it is waited for a little."""
         deadline = asyncio.get_running_loop().time() + WAIT_BEFORE_S
@@ -494,7 +494,7 @@ class Runner:
             except TimeoutError:
                 return self._views.get(tid)
 
-    def _hold(self, tid: str, version: int, view: dict[str, Any]) -> None:
+    def _hold(self, tid: str, version: int, view: Mapping[str, object]) -> None:
         self._views.pop(tid, None)
         self._views[tid] = (version, view)
         while len(self._views) > KEEP_VIEWS:
@@ -517,7 +517,7 @@ class Runner:
             if body.get("status") != "finished":
                 self._hold(tid, version, body)
         elif held is not None and msg.get("base") == held[0]:
-            self._hold(tid, version, delta.apply(held[1], cast(delta.Delta, body)))
+            self._hold(tid, version, delta.apply(held[1], body))
         elif held is not None:
             del self._views[tid]  # a frame missed: the next from here is whole
 

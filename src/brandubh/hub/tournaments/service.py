@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, Final, cast
+from typing import Final, Literal, cast
 
 from redis.asyncio import Redis
 
@@ -21,7 +21,7 @@ from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.tournaments import changes, records, state
 from brandubh.hub.tournaments.records import Status
 from brandubh.hub.tournaments.runner import Runner
-from brandubh.hub.tournaments.state import Tournament
+from brandubh.hub.tournaments.state import Summary, Tournament
 from brandubh.store import Store, StoreUnavailable
 from brandubh.tournaments import InvalidSettings, Settings, commitment, new_seed
 
@@ -45,6 +45,15 @@ def _cursor(after: str | None) -> tuple[int, str]:
     if not start.lstrip("-").isdigit() or not tid:
         raise Refusal("bad_field", "after is the cursor a page of the list gave")
     return int(start), tid
+
+
+def _standing_ids(view: Mapping[str, object]) -> set[str]:
+    """The ids of a kept view's players in its standings (each row's ``player``'s ``id``)."""
+    rows = view.get("standings")
+    if not isinstance(rows, list):
+        return set()
+    players = [r.get("player") for r in rows if isinstance(r, dict)]
+    return {p["id"] for p in players if isinstance(p, dict) and isinstance(p.get("id"), str)}
 
 
 def new_tournament_id() -> str:
@@ -190,21 +199,25 @@ class TournamentService:
 
     # -- reading ---------------------------------------------------------------------------
 
-    async def view(self, tid: str, viewer: str | None) -> dict[str, Any]:
-        """GET /api/tournaments/{id}: the view, and what the viewer is in it ("me")."""
+    async def view(self, tid: str, viewer: str | None) -> Mapping[str, object]:
+        """GET /api/tournaments/{id}: the view, and what the viewer is in it ("me"): a
+        ``state.View``, or one kept in PostgreSQL."""
         t = await state.read(self.redis, tid)
         if t is None:
-            kept = await self._kept(tid)
-            out = dict(kept["view"])
-            me = next((row for row in out["standings"] if row["player"]["id"] == viewer), None)
-            out["me"] = {"joined": me is not None, "paused": False, "game": None}
-            out["now"] = self.clock()
-            return out
+            return await self._kept_view(tid, viewer)
         out = t.view(self.clock())
         out["me"] = t.me(viewer)
         return out
 
-    async def frame_view(self, tid: str) -> tuple[int, dict[str, Any]]:
+    async def _kept_view(self, tid: str, viewer: str | None) -> dict[str, object]:
+        """A finished tournament's view from PostgreSQL, with "me" and "now"."""
+        out = dict(await self._kept(tid, "view"))
+        me: state.Me = {"joined": viewer in _standing_ids(out), "paused": False, "game": None}
+        out["me"] = me
+        out["now"] = self.clock()
+        return out
+
+    async def frame_view(self, tid: str) -> tuple[int, Mapping[str, object]]:
         """What a ``tournament`` frame carries now, and its version: the view without "me",
         an arena's games cut to each player's latest (state.frame_view). The version is read
         with the state, at one instant (state.snapshot): the view is that version's or a
@@ -212,20 +225,21 @@ class TournamentService:
         frames come)."""
         found = await state.snapshot(self.scripts.tournament.snapshot, tid, bump=False)
         if found is None:
-            out = await self.view(tid, None)
+            out = dict(await self.view(tid, None))
             out.pop("me", None)
             return 0, state.frame_view(out)
         version, t = found
         return version, state.frame_view(t.view(self.clock()))
 
-    async def export(self, tid: str) -> dict[str, Any]:
+    async def export(self, tid: str) -> Mapping[str, object]:
+        """The export (``TournamentExport``), or the one kept in PostgreSQL."""
         t = await state.read(self.redis, tid, with_log=True)
         if t is None:
-            return cast(dict[str, Any], (await self._kept(tid))["export"])
+            return await self._kept(tid, "export")
         return t.export()
 
-    async def _kept(self, tid: str) -> dict[str, Any]:
-        """A finished tournament from PostgreSQL: {"view", "export"}."""
+    async def _kept(self, tid: str, part: Literal["view", "export"]) -> dict[str, object]:
+        """A finished tournament's view or export, from PostgreSQL."""
         if self.store is None:
             raise Refusal("not_found", f"there is no tournament {tid}")
         try:
@@ -236,7 +250,7 @@ class TournamentService:
             ) from None
         if kept is None:
             raise Refusal("not_found", f"there is no tournament {tid}")
-        return kept
+        return kept[part]
 
     async def listing(
         self, section: str | None = None, after: str | None = None
@@ -254,7 +268,7 @@ class TournamentService:
             return {section: items, "next": {section: nxt}}
         upcoming, up_next = await self._page(Status.UPCOMING, now, None)
         running, run_next = await self._page(Status.RUNNING, now, None)
-        finished: list[dict[str, Any]] = []
+        finished: list[dict[str, object]] = []
         if self.store is not None:
             with contextlib.suppress(StoreUnavailable):  # the list goes on without them
                 finished = await self.store.finished_tournaments(FINISHED_LISTED)
@@ -267,7 +281,7 @@ class TournamentService:
 
     async def _page(
         self, status: Status, now: int, after: tuple[int, str] | None
-    ) -> tuple[list[dict[str, Any]], str | None]:
+    ) -> tuple[list[Summary], str | None]:
         """One page of a section, by start, from the index (``keys.tournaments``): the
         upcoming start after ``now - UPCOMING_SLACK_MS``, the running before ``now``; each
         entry read, those of another status passed over, those gone dropped."""
@@ -275,7 +289,7 @@ class TournamentService:
         hi: float = float("inf") if status == Status.UPCOMING else now
         if after is not None:
             lo = max(lo, after[0])
-        found: list[dict[str, Any]] = []
+        found: list[Summary] = []
         offset = 0
         while True:
             batch = cast(

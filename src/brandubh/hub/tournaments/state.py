@@ -9,8 +9,9 @@ record by its reader (records.py); every change goes through its own script
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final, TypedDict, cast
+from typing import Final, NotRequired, TypeAlias, TypedDict, cast
 
 from redis.asyncio import Redis
 from redis.commands.core import AsyncScript
@@ -27,30 +28,106 @@ from brandubh.hub.tournaments.records import (
 )
 from brandubh.tournaments import Format, Settings, export
 
+# The export's shape (brandubh.tournaments.export), reached through the package's face.
+TournamentExport: TypeAlias = export.TournamentExport
+
 # How many of each player's latest games an arena's ``tournament`` frame carries (the
 # page's chips in the standings; every game in play is among them): ``frame_view``.
 RECENT_GAMES: Final = 10
 
 
-def frame_view(view: dict[str, Any]) -> dict[str, Any]:
+def frame_view(view: Mapping[str, object]) -> Mapping[str, object]:
     """What the ``tournament`` frame carries of a view: an arena's games cut to each
     player's last ``RECENT_GAMES``, each with its players' ids only (the names are in the
     standings), and each player's count (``game_counts``): the frame pushed after every
-    change does not grow with every game of the arena."""
+    change does not grow with every game of the arena. ``view``: ``View``, or one kept in
+    PostgreSQL (JSON read back)."""
     games = view.get("games")
-    if not games:
+    if not games or not isinstance(games, list):
         return view
     counts: dict[str, int] = {}
-    kept = []
+    kept: list[FrameGame] = []
     for g in reversed(games):
-        ids = (g["attackers"]["id"], g["defenders"]["id"])
+        game = _frame_game(g)
+        ids = (game["attackers"], game["defenders"])
         if any(counts.get(pid, 0) < RECENT_GAMES for pid in ids):
-            kept.append(
-                {"id": g["id"], "attackers": ids[0], "defenders": ids[1], "result": g["result"]}
-            )
+            kept.append(game)
         for pid in ids:
             counts[pid] = counts.get(pid, 0) + 1
     return {**view, "games": kept[::-1], "game_counts": counts, "recent_games": RECENT_GAMES}
+
+
+def _frame_game(g: object) -> FrameGame:
+    """An arena's game (``GameRow``, or one read back from PostgreSQL) as the frame has it."""
+    if not isinstance(g, Mapping):
+        raise ValueError("an arena's game is not an object")
+    gid, result = g["id"], g["result"]
+    if not isinstance(gid, str) or not (result is None or isinstance(result, str)):
+        raise ValueError("an arena's game has no id or result")
+    return {
+        "id": gid,
+        "attackers": _player_id(g["attackers"]),
+        "defenders": _player_id(g["defenders"]),
+        "result": result,
+    }
+
+
+def _player_id(player: object) -> str:
+    found = player.get("id") if isinstance(player, Mapping) else None
+    if not isinstance(found, str):
+        raise ValueError("an arena game's player has no id")
+    return found
+
+
+class PlayerRef(TypedDict):
+    """A player as the views name them."""
+
+    id: str
+    name: str
+
+
+class Summary(TypedDict):
+    """S of docs/protocol.md §2.5: what the list shows of a tournament."""
+
+    id: str
+    name: str
+    format: Format
+    ruleset: str
+    move_time: int
+    starts_at: int
+    ends_at: int | None
+    rounds: int | None
+    players: int
+    status: str
+    creator: PlayerRef
+
+
+class GameRow(TypedDict):
+    """An arena's game in T's ``games``, in the order paired."""
+
+    id: str
+    wave: int
+    attackers: PlayerRef
+    defenders: PlayerRef
+    result: str | None
+
+
+class FrameGame(TypedDict):
+    """An arena's game as the ``tournament`` frame has it: its players' ids only."""
+
+    id: str
+    attackers: str
+    defenders: str
+    result: str | None
+
+
+class MatchGame(TypedDict):
+    """A game of a round's match."""
+
+    id: str
+    attackers: PlayerRef
+    defenders: PlayerRef
+    result: str | None
 
 
 class Me(TypedDict):
@@ -65,10 +142,44 @@ class RoundPairing(TypedDict):
     """A match as the page's rounds show it."""
 
     match: str
-    a: dict[str, str]
-    b: dict[str, str] | None
+    a: PlayerRef
+    b: PlayerRef | None
     done: bool
-    games: list[dict[str, object]]
+    games: list[MatchGame]
+
+
+class RoundRow(TypedDict):
+    """A round robin's or Swiss's round in T's ``rounds``."""
+
+    round: int
+    pairings: list[RoundPairing]
+    rests: list[PlayerRef]
+
+
+class View(TypedDict):
+    """T of docs/protocol.md §2.5: S and the rest of the page. ``rounds`` is S's (the
+    setting) in an arena, the list of rounds in a round robin or Swiss."""
+
+    id: str
+    name: str
+    format: Format
+    ruleset: str
+    move_time: int
+    starts_at: int
+    ends_at: int | None
+    rounds: int | list[RoundRow] | None
+    players: int
+    status: str
+    creator: PlayerRef
+    seed_commitment: str
+    seed: str | None
+    now: int
+    duration_min: int | None
+    max_players: int | None
+    round: int
+    standings: list[dict[str, object]]  # brandubh.tournaments.Standing.to_json's rows
+    games: NotRequired[list[GameRow]]  # an arena's
+    me: NotRequired[Me]  # the asking session's (GET /api/tournaments/{id})
 
 
 @dataclass
@@ -134,7 +245,7 @@ class Tournament:
 
     # -- views ---------------------------------------------------------------------------
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> Summary:
         """S of docs/protocol.md: what the list shows of a tournament."""
         f = self.fields
         return {
@@ -151,19 +262,30 @@ class Tournament:
             "creator": {"id": f["creator"], "name": f["creator_name"]},
         }
 
-    def view(self, now: int) -> dict[str, Any]:
+    def view(self, now: int) -> View:
         """The page's view of everyone (GET /api/tournaments/{id} without "me")."""
         f = self.fields
-        out = self.summary()
-        out.update(
-            seed_commitment=f["commitment"],
-            seed=f.get("revealed") or None,
-            now=now,
-            duration_min=self.number("duration_min"),
-            max_players=self.number("max_players"),
-            round=self.number("round") or 0,
-            standings=self.standings(),
-        )
+        s = self.summary()
+        out: View = {
+            "id": s["id"],
+            "name": s["name"],
+            "format": s["format"],
+            "ruleset": s["ruleset"],
+            "move_time": s["move_time"],
+            "starts_at": s["starts_at"],
+            "ends_at": s["ends_at"],
+            "rounds": s["rounds"],
+            "players": s["players"],
+            "status": s["status"],
+            "creator": s["creator"],
+            "seed_commitment": f["commitment"],
+            "seed": f.get("revealed") or None,
+            "now": now,
+            "duration_min": self.number("duration_min"),
+            "max_players": self.number("max_players"),
+            "round": self.number("round") or 0,
+            "standings": self.standings(),
+        }
         if self.arena:
             out["games"] = [self._game(g) for g in self.ordered_games()]
         else:
@@ -187,11 +309,11 @@ class Tournament:
         m = self.matches.get(p.game)
         return m.games[-1] if m is not None and m.games else None
 
-    def _name(self, player_id: str) -> dict[str, str]:
+    def _name(self, player_id: str) -> PlayerRef:
         p = self.players.get(player_id)
-        return p.public() if p else {"id": player_id, "name": player_id}
+        return _ref(p) if p else {"id": player_id, "name": player_id}
 
-    def _game(self, g: ArenaGame) -> dict[str, object]:
+    def _game(self, g: ArenaGame) -> GameRow:
         return {
             "id": g.id,
             "wave": g.wave,
@@ -200,10 +322,10 @@ class Tournament:
             "result": g.result or None,
         }
 
-    def _rounds(self) -> list[dict[str, object]]:
+    def _rounds(self) -> list[RoundRow]:
         rounds: dict[int, list[RoundPairing]] = {}
         for m in self.ordered_matches():
-            games: list[dict[str, object]] = [
+            games: list[MatchGame] = [
                 {
                     "id": gid,
                     "attackers": self._name(m.sides[gid][0]),
@@ -226,14 +348,14 @@ class Tournament:
             for r, ps in sorted(rounds.items())
         ]
 
-    def _rests(self, pairings: list[RoundPairing]) -> list[dict[str, str]]:
+    def _rests(self, pairings: list[RoundPairing]) -> list[PlayerRef]:
         """Who sits a round robin's round out (one a round when the count is odd), by join
         order; a Swiss's bye is a pairing of its own instead."""
         if self.format != "round_robin":
             return []
         paired = {p["a"]["id"] for p in pairings} | {p["b"]["id"] for p in pairings if p["b"]}
         out = [self.players[pid] for pid in self.roster if pid not in paired]
-        return [p.public() for p in sorted(out, key=lambda p: p.n)]
+        return [_ref(p) for p in sorted(out, key=lambda p: p.n)]
 
     def names(self) -> dict[str, str]:
         return {p.id: p.name for p in sorted(self.players.values(), key=lambda p: p.n)}
@@ -255,7 +377,7 @@ class Tournament:
             self.number("max_players") or 0,
         )
 
-    def export(self) -> dict[str, Any]:
+    def export(self) -> TournamentExport:
         """What ``verify_tournament`` checks (brandubh/tournaments/verify.py): the core's
         export, with the seed once revealed, and the arena's real end (``ends_at``: tests
         shorten arenas)."""
@@ -263,6 +385,7 @@ class Tournament:
         names = self.names()
         rows = pairing.standings(self)
         revealed = f.get("revealed") or ""
+        out: TournamentExport
         if revealed:
             out = export.export(
                 self.id,
@@ -287,6 +410,11 @@ class Tournament:
         out["ends_at"] = self.number("ends_at")
         out["status"] = self.public_status
         return out
+
+
+def _ref(p: Entrant) -> PlayerRef:
+    """``Entrant.public``, typed."""
+    return {"id": p.id, "name": p.name}
 
 
 def summary_of(
@@ -332,9 +460,11 @@ async def snapshot(
     reply = await script(keys=_keys(tournament_id), args=["1" if bump else "0"])
     if not reply:
         return None
-    version, raw, players, entries = cast(list[Any], reply)
+    if not isinstance(reply, list) or len(reply) != 4 or not isinstance(reply[0], int):
+        raise ValueError(f"tournament_snapshot.lua answered {reply!r:.80}")
+    version, raw, players, entries = reply
     t = _built(tournament_id, _pairs(raw), _pairs(players), _pairs(entries))
-    return None if t is None else (int(version), t)
+    return None if t is None else (version, t)
 
 
 def _keys(tournament_id: str) -> list[str]:
@@ -347,8 +477,10 @@ def _keys(tournament_id: str) -> list[str]:
     ]
 
 
-def _pairs(flat: list[bytes]) -> dict[bytes, bytes]:
+def _pairs(flat: object) -> dict[bytes, bytes]:
     """HGETALL's flat list as a script returns it, as a map."""
+    if not isinstance(flat, list) or not all(isinstance(x, bytes) for x in flat):
+        raise ValueError("tournament_snapshot.lua answered a hash that is no list of strings")
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
