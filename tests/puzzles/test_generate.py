@@ -176,6 +176,8 @@ def test_a_missing_folder_and_other_settings_are_refused(tmp_path: Path) -> None
 
 
 def test_the_command_offers_the_solver_s_rule_sets() -> None:
-    command = main.commands["puzzles"].commands["generate"]  # type: ignore[attr-defined]
+    group = main.commands["puzzles"]
+    assert {"generate", "load"} <= set(group.commands)  # type: ignore[attr-defined]
+    command = group.commands["generate"]  # type: ignore[attr-defined]
     ruleset = next(p for p in command.params if p.name == "rulesets")
     assert tuple(ruleset.type.choices) == SUPPORTED_RULESETS

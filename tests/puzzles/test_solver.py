@@ -115,3 +115,13 @@ def test_the_solver_agrees_with_plain_minimax(ruleset: str) -> None:
         if hold is not None:
             assert brute.holding_moves(game, 1) == [hold.move], position
     assert 0 < wins < 2 * checked  # both answers occurred
+
+
+def test_a_line_with_two_answers_later_is_not_a_puzzle() -> None:
+    """One move wins in two here, but after the defence's reply the king has two ways out."""
+    position = "2A4/6A/3A3/D2KA2/7/7/7 d"
+    game = Game.from_position(position, "nielsen")
+    [first] = brute.winning_moves(game, 2)
+    assert Solver("nielsen").winning_moves(position, 2) == [first]
+    verdict = Solver("nielsen").solve(position, 3)
+    assert verdict.win_depth == 2 and verdict.win is None and verdict.ambiguous
