@@ -125,3 +125,19 @@ def test_a_line_with_two_answers_later_is_not_a_puzzle() -> None:
     assert Solver("nielsen").winning_moves(position, 2) == [first]
     verdict = Solver("nielsen").solve(position, 3)
     assert verdict.win_depth == 2 and verdict.win is None and verdict.ambiguous
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "line"),
+    [("nielsen", None), ("federation", ("b5-b2",)), ("common", ("b5-b2",)), ("walker", None)],
+)
+def test_a_side_left_without_a_move(ruleset: str, line: tuple[str, ...] | None) -> None:
+    """Shutting in the last attacker wins under federation and common, draws under nielsen
+    and walker (where it is no win)."""
+    position = put("Ab1 Dc1 Db5 Kd4", "d")
+    verdict = Solver(ruleset).solve(position, 1)
+    assert (verdict.win.line if verdict.win else None) == line
+    if verdict.win:
+        assert verdict.win.reason == "no_legal_moves"
+    game = Game.from_position(position, ruleset)
+    assert brute.winning_moves(game, 1) == list(line or ())

@@ -34,6 +34,7 @@ LAST_PLIES: Final = 30  # only a game's last positions are examined: where its w
 MAX_PLIES: Final = 160  # a self-play game is cut here (a long game adds few new positions)
 DEFEND_HORIZON: Final = 2  # the opponent's moves a defend puzzle's move holds for, at most
 SELFPLAY_LEVELS: Final = ((1, 1), (1, 2), (2, 1), (2, 2))  # (attackers, defenders) in turn
+_THEME_REASONS: Final = {"escape": "king_escaped", "capture": "king_captured"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +187,8 @@ def _puzzle_at(
         if verdict.win is None or ply - 2 in kept_at or won_at.get(ply - 2) == 1:
             return None
         win = verdict.win
+        if win.reason != _THEME_REASONS[win.theme]:
+            return None  # a win by a blocked side: true, but not what the theme promises
         return Puzzle(
             id=puzzle_id(source.ruleset, position),
             ruleset=source.ruleset,

@@ -64,6 +64,7 @@ class Win:
     depth: int
     line: tuple[str, ...]
     moves: int  # the solver's legal moves at the start (for the rating estimate)
+    reason: str  # how the engine ends the line: king_escaped, king_captured, no_legal_moves, ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,7 +322,8 @@ class Solver:
         if winner != side_name:
             raise AssertionError(f"solver and engine disagree at {position!r}: {game.result}")
         theme: WinTheme = "escape" if solver_side else "capture"
-        return Verdict(depth, Win(theme, depth, tuple(line), moves), False)
+        reason = game.result.reason if game.result else ""
+        return Verdict(depth, Win(theme, depth, tuple(line), moves, reason), False)
 
     def _longest_reply(self, game: Game, n: int) -> tuple[int, str, int]:
         """The reply after which the solver's win is longest (each loses within ``n``):
