@@ -21,6 +21,7 @@ their names), ``player`` (seeded choice, ``choose_move``, ``think``). docs/bot.m
 how it plays and what it measures.
 """
 
+from brandubh.bot.bitboards import Kernel, SlideKernel, kernel_for
 from brandubh.bot.evaluation import (
     MATE_BOUND,
     WIN,
@@ -51,9 +52,11 @@ __all__ = [
     "MATE_BOUND",
     "WIN",
     "EscapeThreats",
+    "Kernel",
     "Level",
     "SearchResult",
     "Searcher",
+    "SlideKernel",
     "StaleBuildError",
     "choose_code",
     "choose_move",
@@ -61,6 +64,7 @@ __all__ = [
     "escape_threats",
     "evaluate",
     "forced_escape",
+    "kernel_for",
     "level_for",
     "open_lanes",
     "rng_for",

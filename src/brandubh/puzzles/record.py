@@ -17,8 +17,10 @@ from typing import Final, Literal, get_args
 from brandubh.engine import EngineError, Game, get_ruleset
 
 Theme = Literal["escape", "capture", "defend"]
-# escape: the king escapes; capture: the king is captured (or the last defender taken);
-# defend: the side to move has one move that does not lose within ``depth`` of the opponent's.
+# escape: the defenders force a win (the king escapes); capture: the attackers force one (the
+# king is captured); a side left without a move also loses where the rule set says so;
+# defend: the side to move has one move that does not lose within the opponent's next two
+# moves, every other does (docs/puzzles.md, Defend); its solution is that move, depth 1.
 THEMES: Final[tuple[Theme, ...]] = get_args(Theme)
 START_RATING: Final = 1500.0
 _FIELDS: Final = ("id", "ruleset", "position", "solution", "theme", "depth", "source", "rating")

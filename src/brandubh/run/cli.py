@@ -172,6 +172,73 @@ def explorer_rebuild(data_dir: Path) -> None:
         click.echo(f"brandubh: the opening explorer counts {asyncio.run(run(url))} games")
 
 
+@main.group()
+def puzzles() -> None:
+    """Puzzles (docs/puzzles.md): generating a set, loading one into PostgreSQL."""
+
+
+puzzles.add_command(puzzles_load.load)
+
+
+@puzzles.command("generate")
+@click.option(
+    "--out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The JSONL file puzzles are appended to; FILE.progress beside it lets a run resume.",
+)
+@click.option(
+    "--ruleset",
+    "rulesets",
+    multiple=True,
+    type=click.Choice(["nielsen", "federation", "common", "walker"]),
+    help="A rule set to examine (repeatable; default: every one the solver supports).",
+)
+@click.option(
+    "--selfplay",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0, 1_000_000),
+    help="Self-play games of the bot to examine per rule set.",
+)
+@click.option("--archive", is_flag=True, help="Also examine the finished games at DATABASE_URL.")
+@click.option(
+    "--max-depth",
+    default=3,
+    show_default=True,
+    type=click.IntRange(1, 4),
+    help="The longest win proved, in the solver's moves.",
+)
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Worker processes.",
+)
+@click.option(
+    "--seed",
+    default=1,
+    show_default=True,
+    type=click.IntRange(0, 2**32 - 1),
+    help="The self-play games' seed: the same seed plays the same games.",
+)
+def puzzles_generate(
+    out: Path,
+    rulesets: tuple[str, ...],
+    selfplay: int,
+    archive: bool,
+    max_depth: int,
+    workers: int,
+    seed: int,
+) -> None:
+    """Find puzzles in self-play and the archive, prove them, append them to --out
+    (resumable: run the same command again after a stop; progress on stderr)."""
+    from brandubh.run.puzzle_generation import run_generate
+
+    run_generate(out, rulesets, selfplay, archive, max_depth, workers, seed)
+
+
 @main.command("migrate-from-redis")
 @click.option(
     "--data",
@@ -499,11 +566,3 @@ def _compare_online(url: str, text: str, label: str) -> None:
         click.echo(f"FAILED: {label}not the game {url} played: {why}", err=True)
         raise SystemExit(1)
     click.echo(f"OK: {label}it is the game {url} played under this id")
-
-
-@main.group()
-def puzzles() -> None:
-    """Puzzles (docs/puzzles.md): loading a generated set into PostgreSQL."""
-
-
-puzzles.add_command(puzzles_load.load)

@@ -368,6 +368,20 @@ class ArchiveQueries(Base):
             async for summary, moves, record in rows:
                 yield ExportedGame(dict(summary), moves.split() if moves else [], record)
 
+    async def stream_records(self, rulesets: Sequence[str]) -> AsyncIterator[tuple[str, str]]:
+        """(id, record text) of every finished game under ``rulesets``, oldest first, through
+        a server-side cursor (the puzzle generator reads the whole archive)."""
+        stmt = (
+            select(games.c.id, games.c.record)
+            .where(games.c.ruleset.in_(list(rulesets)))
+            .order_by(games.c.ended, games.c.id)
+            .execution_options(yield_per=EXPORT_BATCH)
+        )
+        async with self._begin() as conn:
+            rows = await conn.stream(stmt)
+            async for game_id, record in rows:
+                yield game_id, record
+
     async def count_games(self) -> int:
         async with self._begin() as conn:
             return int(await conn.scalar(select(func.count()).select_from(games)) or 0)
