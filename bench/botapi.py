@@ -1,6 +1,7 @@
 """Bot games through the Bot API over HTTP against the same games through websockets.
 
-    python bench/botapi.py [--games 100] [--plies 40] [--pace-ms 100] [--ruleset nielsen]
+    python bench/botapi.py [--games 100] [--plies 40] [--pace-ms 100] [--rounds 3]
+                           [--ruleset nielsen]
 
 One hub (and its Redis and PostgreSQL) started by the script. Two confirmed accounts a
 game, signed up and confirmed as people are (the confirmation mail read from the hub's
@@ -12,12 +13,14 @@ seed so that none ends the game) played:
 - Bot API: each side's token holds the game's stream open and sends
   ``POST /api/bot/game/<id>/move/<move>?ply=<ply>``.
 
-A mover waits ``--pace-ms`` after it sees its turn, then moves. Printed for each path, side
-by side: moves, per-move latency (p50 / p99: from the mover's send until the opponent's
-socket or stream holds the event), the hub's CPU per move (the hub process and its
-children, user + system), Redis's, and this generator's (it runs in this one process and
-shares the machine's cores with the hub). The machine's load average before and after.
-Nothing is asserted.
+A mover waits ``--pace-ms`` after it sees its turn, then moves. ``--rounds`` times (default
+3), each path in turn with new games, so that the two are measured under the same load.
+Printed for each path, side by side (the median of the rounds): moves, per-move latency
+(p50 / p99: from the mover's send until the opponent's socket or stream holds the event),
+the hub's CPU per move (the hub process and its children, user + system), Redis's, and this
+generator's (it runs in this one process and shares the machine's cores with the hub);
+then each round's hub CPU per move on both paths and their ratio, and the ratios' spread.
+The machine's load average before and after. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ import os
 import random
 import re
 import secrets
+import statistics
 import sys
 import tempfile
 import time
@@ -349,13 +353,28 @@ async def bench(args: argparse.Namespace, hub: HubProcess, client: redis.Redis, 
     )
     pairs = [(accounts[2 * i], accounts[2 * i + 1]) for i in range(args.games)]
     lines = [line_of_moves(i, args.ruleset, args.plies) for i in range(args.games)]
-    results = []
-    for name in ("websocket", "Bot API"):
-        print(f"{name}: {args.games} games at once ...", flush=True)
-        results.append(await run_path(name, pairs, lines, args, hub, client))
+    rounds: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    for i in range(args.rounds):
+        done = []
+        for name in ("websocket", "Bot API"):
+            print(
+                f"round {i + 1}, {name}: {args.games} games at once (load {load_average()})",
+                flush=True,
+            )
+            done.append(await run_path(name, pairs, lines, args, hub, client))
+        rounds.append((done[0], done[1]))
+    results = [
+        {
+            key: statistics.median(r[side][key] for r in rounds)
+            for key in rounds[0][side]
+            if key != "name"
+        }
+        for side in (0, 1)
+    ]
     print(
         f"\n{args.games} games at once, {args.plies} plies each, {args.ruleset}, a mover "
-        f"waiting {args.pace_ms} ms after its turn; one hub"
+        f"waiting {args.pace_ms} ms after its turn; one hub; the median of {args.rounds} "
+        "rounds"
     )
     print(f"  {'':28}{'websocket':>12}{'Bot API':>12}")
     rows = [
@@ -372,8 +391,17 @@ async def bench(args: argparse.Namespace, hub: HubProcess, client: redis.Redis, 
     ]
     for label, key, fmt in rows:
         print(f"  {label:28}" + "".join(fmt.format(r[key]) for r in results))
-    ws, bot = results
-    print(f"  Bot API / websocket, hub CPU per move: {bot['hub_us'] / ws['hub_us']:.2f}")
+    ratios = []
+    for i, (ws, bot) in enumerate(rounds):
+        ratios.append(bot["hub_us"] / ws["hub_us"])
+        print(
+            f"  round {i + 1}: hub CPU per move {ws['hub_us']:,.0f} us websocket, "
+            f"{bot['hub_us']:,.0f} us Bot API: {ratios[-1]:.2f}"
+        )
+    print(
+        f"  Bot API / websocket, hub CPU per move: median {statistics.median(ratios):.2f}, "
+        f"spread {min(ratios):.2f}-{max(ratios):.2f}"
+    )
     for acc in accounts:
         await acc.bot.aclose()
         await acc.player.close()
@@ -384,6 +412,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=100, help="games at once on each path")
     parser.add_argument("--plies", type=int, default=40, help="moves in each game")
     parser.add_argument("--pace-ms", type=int, default=100, help="a mover's wait")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of both paths")
     parser.add_argument("--ruleset", default="nielsen")
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores shared by the hub, Redis, PostgreSQL and this generator")

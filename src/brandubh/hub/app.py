@@ -40,6 +40,7 @@ from brandubh.hub.exports import Exports
 from brandubh.hub.http import (
     GZIP_MIN_BYTES,
     DatabaseHealth,
+    LeanRoutes,
     MailServices,
     RedactSecrets,
     SecurityHeaders,
@@ -240,7 +241,7 @@ class Hub:
         self.analyses = Analyses(redis, scripts, games, store, settings)
         self.exports = Exports(store, scripts, settings.exports_per_address)
         # Personal API tokens (docs/api.md): kept in PostgreSQL, rate windows in Redis.
-        self.tokens = ApiTokens(redis, scripts, store, settings)
+        self.tokens = ApiTokens(redis, scripts, store, settings, self.lane)
         self.watchers = Watchers(scripts)
         self.presence = Presence(scripts.presence)
         self.mail_services(settings, redis, scripts)
@@ -621,7 +622,8 @@ def create_app(settings: Settings | None = None) -> Entry:
     # What every endpoint reads its services from (http/base.services, mail.mail_services).
     web_app.state.services = web_services
     web_app.state.mail = mail_web
-    return Entry(web_app, hub.websocket)
+    # A bot's move skips Starlette's layers (http/lean.py); all else goes on to them.
+    return Entry(LeanRoutes(web_app, web_services, handlers), hub.websocket)
 
 
 async def unavailable(request: Request, exc: Exception) -> Response:

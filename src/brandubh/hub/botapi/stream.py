@@ -31,6 +31,21 @@ PRESENCE_RENEW_S: Final = 20.0
 log = logging.getLogger(__name__)
 
 
+class _LastLine:
+    """The frame last turned into a line, and its line: the fan-out hands one frame to each
+    of the game's streams on this hub in turn (both players' bots), decoded once for all."""
+
+    frame: bytes = b""
+    line: Line | None = None
+
+    @classmethod
+    def of(cls, frame: bytes) -> Line | None:
+        if frame != cls.frame:
+            cls.line = line_of(frame)
+            cls.frame = frame
+        return cls.line
+
+
 class GameStream:
     """One open stream: a ``wire.Follower`` whose frames become lines in a queue."""
 
@@ -60,7 +75,7 @@ class GameStream:
         bound, the stream ends instead (``_fall_behind``)."""
         if self.too_slow:
             return
-        line = line_of(frame)
+        line = _LastLine.of(frame)
         if line is None:
             return
         if self._queue.qsize() >= self._bound:
@@ -107,7 +122,12 @@ class GameStream:
         renewed = time.monotonic()
         while True:
             try:
-                line = await asyncio.wait_for(self._queue.get(), KEEPALIVE_S)
+                # A line waiting is taken at once, with no timer; the wait for one is timed.
+                if self._queue.empty():
+                    async with asyncio.timeout(KEEPALIVE_S):
+                        line = await self._queue.get()
+                else:
+                    line = self._queue.get_nowait()
             except TimeoutError:
                 yield b"\n"
             else:

@@ -8,6 +8,7 @@ never the composition root."""
 from brandubh.hub.http.base import DatabaseHealth, refusal_json
 from brandubh.hub.http.base import Services as WebServices
 from brandubh.hub.http.headers import SecurityHeaders
+from brandubh.hub.http.lean import LeanRoutes
 from brandubh.hub.http.mail import Services as MailServices
 from brandubh.hub.http.site import RedactSecrets, exception_handlers, routes
 from brandubh.hub.http.web import GZIP_MIN_BYTES
@@ -15,6 +16,7 @@ from brandubh.hub.http.web import GZIP_MIN_BYTES
 __all__ = [
     "GZIP_MIN_BYTES",
     "DatabaseHealth",
+    "LeanRoutes",
     "MailServices",
     "RedactSecrets",
     "SecurityHeaders",

@@ -15,7 +15,7 @@ from starlette.routing import Route
 
 from brandubh.hub.botapi import BotGames
 from brandubh.hub.errors import Refusal
-from brandubh.hub.http.base import read_json_body, services
+from brandubh.hub.http.base import Services, read_json_body, services
 from brandubh.hub.http.tokens import NO_STORE, bearer
 from brandubh.hub.live import Player
 from brandubh.hub.tokens import Bearer
@@ -26,16 +26,20 @@ SCOPE: Final = "bot:play"
 STREAM_HEADERS: Final = {**NO_STORE, "Content-Encoding": "identity", "X-Accel-Buffering": "no"}
 
 
-def _bots(request: Request) -> BotGames:
-    found = services(request).bots
+def bots_of(web: Services) -> BotGames:
+    """The Bot API's games, which the composition root gives every hub."""
+    found = web.bots
     if found is None:  # pragma: no cover - the composition root always gives it
         raise Refusal("unavailable", "the Bot API is not running on this hub")
     return found
 
 
-def _number(request: Request, name: str) -> int | None:
+def _bots(request: Request) -> BotGames:
+    return bots_of(services(request))
+
+
+def count_of(name: str, raw: str | None) -> int | None:
     """A query parameter that is a count (absent: None), else ``bad_field``."""
-    raw = request.query_params.get(name)
     if raw is None:
         return None
     if not raw.isdigit() or len(raw) > 9:
@@ -43,8 +47,13 @@ def _number(request: Request, name: str) -> int | None:
     return int(raw)
 
 
-def _ok(n: int, **more: object) -> Response:
-    return JSONResponse({"ok": True, "n": n, **more}, headers=NO_STORE)
+def _number(request: Request, name: str) -> int | None:
+    return count_of(name, request.query_params.get(name))
+
+
+def done(n: int) -> Response:
+    """A Bot API action's answer: done, and the game's event number after it."""
+    return JSONResponse({"ok": True, "n": n}, headers=NO_STORE)
 
 
 async def _holder(request: Request) -> Bearer:
@@ -71,15 +80,30 @@ async def stream_game(request: Request) -> Response:
     return StreamingResponse(body(), media_type="application/x-ndjson", headers=STREAM_HEADERS)
 
 
-async def move(request: Request) -> Response:
-    bots = _bots(request)
+async def play_move(
+    web: Services, authorization: str | None, game_id: str, text: str, ply: str | None
+) -> int:
+    """``POST /api/bot/game/<game_id>/move/<text>?ply=<ply>`` (the path's ids checked
+    already): the game's event number after the move. For Starlette's route and for the
+    lean path in front of it (lean.py) alike."""
+    bots = bots_of(web)
     # Stamped on arrival, before the token is read: its deadline is judged by this.
     with bots.stamped() as received:
-        holder = await _holder(request)
-        ply = _number(request, "ply")
-        game_id, text = request.path_params["game_id"], request.path_params["move"]
-        n = await bots.move(holder.token_id, holder.account_id, game_id, text, ply, received)
-    return _ok(n)
+        holder = await web.tokens.bearer(authorization, SCOPE)
+        at = count_of("ply", ply)
+        return await bots.move(holder.token_id, holder.account_id, game_id, text, at, received)
+
+
+async def move(request: Request) -> Response:
+    params = request.path_params
+    n = await play_move(
+        services(request),
+        request.headers.get("authorization"),
+        params["game_id"],
+        params["move"],
+        request.query_params.get("ply"),
+    )
+    return done(n)
 
 
 async def resign(request: Request) -> Response:
@@ -97,7 +121,7 @@ async def _game_action(request: Request, action: Literal["resign", "abort"]) -> 
         holder = await _holder(request)
         act = bots.resign if action == "resign" else bots.abort
         n = await act(holder.token_id, holder.account_id, request.path_params["game_id"])
-    return _ok(n)
+    return done(n)
 
 
 async def draw(request: Request) -> Response:
@@ -109,7 +133,7 @@ async def draw(request: Request) -> Response:
         holder = await _holder(request)
         game_id = request.path_params["game_id"]
         n = await bots.draw(holder.token_id, holder.account_id, game_id, answer == "yes")
-    return _ok(n)
+    return done(n)
 
 
 async def chat(request: Request) -> Response:
@@ -121,7 +145,7 @@ async def chat(request: Request) -> Response:
         raise Refusal("bad_field", "text: the line, a string")
     player = Player(holder.account_id, holder.name)
     n = await bots.chat(player, request.path_params["game_id"], text)
-    return JSONResponse({"ok": True, "n": n}, headers=NO_STORE)
+    return done(n)
 
 
 ROUTES: Final = (

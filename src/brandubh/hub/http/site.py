@@ -94,16 +94,24 @@ def checked(route: Route) -> Route:
 
     async def guarded(request: Request) -> Response:
         for name, value in request.path_params.items():
-            if not isinstance(value, str) or not ID_SHAPES.get(name, ANY_ID).match(value):
+            refused = misshapen(name, value)
+            if refused is not None:
                 if not request.url.path.startswith("/api/"):
                     raise HTTPException(404)
-                if name == "token":
-                    raise Refusal("token_unknown")  # as mail/tokens.py answers it
-                raise Refusal("not_found", f"no {name.replace('_', ' ')} has that form")
+                raise refused
         response: Response = await endpoint(request)
         return response
 
     return Route(route.path, guarded, methods=route.methods, name=route.name)
+
+
+def misshapen(name: str, value: object) -> Refusal | None:
+    """The refusal of an /api/ path's id ``name`` that is not of its shape; None if it is."""
+    if isinstance(value, str) and ID_SHAPES.get(name, ANY_ID).match(value):
+        return None
+    if name == "token":
+        return Refusal("token_unknown")  # as mail/tokens.py answers it
+    return Refusal("not_found", f"no {name.replace('_', ' ')} has that form")
 
 
 # Path parameters that are secrets: whoever holds one may act with it (mailed tokens, a

@@ -1,8 +1,9 @@
 """Personal API tokens, the hub's side: creating one (shown once), an account's list,
 revoking, and the guard of token routes: a request's bearer token resolved to its account
 and scopes (kept a minute in the hub, cache.py), checked against revocation and counted
-against the token's rate window in one Redis call (lua/api_request.lua), its last use noted
-in PostgreSQL at most once a minute (a Redis marker, keys.api_used, and a memo per hub)."""
+against the token's rate window in one Redis call (lua/api_request.lua, on the commit path's
+pipelined lane when there is one), its last use noted in PostgreSQL at most once a minute (a
+Redis marker, keys.api_used, and a memo per hub)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from redis.asyncio import Redis
 from brandubh.hub.accounts import reachable
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal
-from brandubh.hub.redis import Scripts, keys
+from brandubh.hub.redis import Lane, Scripts, keys
 from brandubh.hub.tokens.cache import Held, HolderCache
 from brandubh.hub.tokens.secret import bearer_text, digest_of, new_token
 from brandubh.store import ApiToken, Store, StoreUnavailable
@@ -45,9 +46,19 @@ class Bearer:
 
 
 class ApiTokens:
-    def __init__(self, redis: Redis, scripts: Scripts, store: Store, settings: Settings) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        scripts: Scripts,
+        store: Store,
+        settings: Settings,
+        lane: Lane | None = None,
+    ) -> None:
         self.redis = redis
         self.scripts = scripts
+        # One Redis: every token request's one call goes on the lane (lane.py), as a move's
+        # commit does, rather than through redis-py's pool, which costs more than the call.
+        self.lane = lane
         self.store = store
         self.settings = settings
         self.held = HolderCache(HELD_MOST, HELD_S)
@@ -121,14 +132,19 @@ class ApiTokens:
         """Count a request of this token in its window, or RateLimited (nothing counted),
         or ``token_invalid`` if it was revoked; whether its account became a bot."""
         s = self.settings
-        reply = await self.scripts.api_request(
-            keys=[
-                keys.api_requests(token.id),
-                keys.api_revoked(token.id),
-                keys.api_bot(token.account_id),
-            ],
-            args=[int(s.token_window_s * 1000), secrets.token_hex(8), s.token_requests],
-        )
+        keys_ = [
+            keys.api_requests(token.id),
+            keys.api_revoked(token.id),
+            keys.api_bot(token.account_id),
+        ]
+        # The nonce is the request's member of the window: sent again (the lane's fallback
+        # after a lost connection), the script counts the request once.
+        nonce = secrets.token_hex(8)
+        args: list[int | str] = [int(s.token_window_s * 1000), nonce, s.token_requests]
+        if self.lane is not None:
+            reply = await self.lane.script(self.scripts.api_request, keys_, args)
+        else:
+            reply = await self.scripts.api_request(keys=keys_, args=args)
         state = int(reply[0])
         if state < 0:
             self.held.drop(digest)
