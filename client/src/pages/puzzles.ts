@@ -135,7 +135,11 @@ export function mountPuzzles(root: HTMLElement, ctx: AppContext, mode: PuzzlePag
     prompt.textContent = `${puzzle.prompt}${puzzle.depth > 1 ? ` (${puzzle.depth} moves)` : ""}.`;
     topBar.replaceChildren(sideBar(otherSide(side), `The ${otherSide(side)}`, "pz-them"));
     bottomBar.replaceChildren(sideBar(side, `You play the ${side} — your move`, "pz-you"));
-    message.textContent = "";
+    // Until the first move, the outcome's place says how a puzzle goes (it is never empty).
+    message.textContent =
+      puzzle.depth > 1
+        ? `Play your move on the board. The ${otherSide(side)} answer, and you find the next: at each of your moves only one move does it.`
+        : "Play your move on the board: only one move does it.";
     message.removeAttribute("data-kind");
     detail.textContent = "";
     hint.textContent = "";
