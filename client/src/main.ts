@@ -139,6 +139,8 @@ function renderConnection(): void {
     connPill.textContent = secs > 0 ? `Offline — retrying in ${secs} s` : "Offline — retrying";
     retry.hidden = false;
   }
+  // Where the pill is a dot (a phone, or a row full of sections), its words show on hover.
+  connPill.title = connPill.textContent ?? "";
   if (live.player) whoami.textContent = live.player.name;
 }
 live.subscribe((c) => {

@@ -296,6 +296,28 @@ class GuardedWebSocket(WebSocketsSansIOProtocol):
             if isinstance(headers, list):  # (emptied in place: a view of it may be cached)
                 headers.clear()
 
+    def handle_parser_exception(self) -> None:
+        # uvicorn closes the transport at once after its close frame (1007, 1009). With the
+        # peer's bytes still unread in the kernel's buffer that close is a reset, and a peer
+        # still sending loses the close frame it was meant to read (seen under load: a
+        # frame past the limit closed with no code). So the close frame, then a half-close;
+        # what still comes is discarded (data_received, up to LATE_BYTES) until the peer
+        # closes too, or the close timeout.
+        if self.close_sent:  # (websockets reports the same failure for every later read)
+            return
+        assert self.conn.close_sent is not None
+        close = self.conn.close_sent
+        self.queue.put_nowait(
+            {"type": "websocket.disconnect", "code": close.code, "reason": close.reason}
+        )
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        self.close_sent = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        # (As close_timer, so that the app's end, which follows at once, leaves the
+        # transport to it: uvicorn closes the transport then only when there is none.)
+        self.close_timer = self.loop.call_later(self.close_timeout, self.transport.close)
+
     def send_receive_event_to_app(self) -> None:
         # A text message that is not UTF-8 is closed with 1007 (RFC 6455, 8.1), as uvicorn
         # does, but without the traceback uvicorn logs for it. (The app refuses a text
