@@ -182,6 +182,7 @@ EXPORTED = {
     "http": [
         "GZIP_MIN_BYTES",
         "DatabaseHealth",
+        "LeanRoutes",
         "MailServices",
         "RedactSecrets",
         "SecurityHeaders",
