@@ -56,12 +56,14 @@ async def gone_since(sock: Socket, game: str, player: Player) -> int:
 
 async def claim_when_due(sock: Socket, game: str, draw: bool = False) -> Msg:
     """Claim until it holds, waiting as long as each refusal (``claim_too_soon``) says."""
-    for i in range(5):
+    for i in range(8):
         reply = await claim(sock, game, f"c{i}", draw)
         if reply["t"] == "ack":
             return reply
         assert reply["code"] == "claim_too_soon", reply
-        await asyncio.sleep(int(reply["message"].rsplit(" in ", 1)[1].split()[0]))
+        # The message gives whole seconds, rounded down ("in 0 s" with 0.9 s left): wait
+        # at least one, so that a loaded machine does not spend every try early.
+        await asyncio.sleep(max(1, int(reply["message"].rsplit(" in ", 1)[1].split()[0])))
     raise AssertionError("the claim never held")
 
 

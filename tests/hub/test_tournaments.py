@@ -136,9 +136,12 @@ def check_arena(v: Msg, export: Msg) -> list[float]:
         assert all(a != b for a, b in itertools.pairwise(opponents)), pid
         attacked = sum(g["attackers"]["id"] == pid for g in mine)
         assert abs(attacked - (len(mine) - attacked)) <= 1, (pid, attacked, len(mine))
+        # An aborted game (no first move in time, as a player cut off by a fault may be)
+        # scores nothing and leaves a streak as it was (docs/tournaments.md).
         outcomes[pid] = [
             "draw" if g["result"] == "draw" else "win" if g[g["result"]]["id"] == pid else "loss"
             for g in mine
+            if g["result"] != "aborted"
         ]
     for row in v["standings"]:
         pid = row["player"]["id"]

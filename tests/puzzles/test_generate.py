@@ -105,10 +105,15 @@ def start_run(out: Path, games: int) -> subprocess.Popen[bytes]:
     )
 
 
+# Games enough that a run cannot end between its first game and the signal (compiled, 5
+# games at depth 1 had all ended by then once: exit 0 where 130 was awaited).
+STOPPED_GAMES = 60
+
+
 @pytest.mark.parametrize("stop", [signal.SIGKILL, signal.SIGINT])
 def test_a_stopped_run_goes_on_without_duplicates(tmp_path: Path, stop: signal.Signals) -> None:
     out = tmp_path / "p.jsonl"
-    run = start_run(out, 5)
+    run = start_run(out, STOPPED_GAMES)
     try:
         wait_for_sync(
             lambda: progress_path(out).exists() and len(keys_of(out)) >= 1,
@@ -124,13 +129,13 @@ def test_a_stopped_run_goes_on_without_duplicates(tmp_path: Path, stop: signal.S
         assert b"stopped" in err and b"Traceback" not in err
     first = keys_of(out)
     before = lines_of(out)
-    assert 1 <= len(first) < 5
-    again = start_run(out, 5)
+    assert 1 <= len(first) < STOPPED_GAMES
+    again = start_run(out, STOPPED_GAMES)
     said, err = again.communicate(timeout=600)
     assert again.returncode == 0, err
     assert f"({len(first)} earlier, 0 left)" in said.decode()
     keys = keys_of(out)
-    assert len(keys) == len(set(keys)) == 5
+    assert len(keys) == len(set(keys)) == STOPPED_GAMES
     assert keys[: len(first)] == first
     after = lines_of(out)
     assert after[: len(before)] == before
