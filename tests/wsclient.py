@@ -31,6 +31,23 @@ def random_address() -> str:
     return f"198.{18 + (n >> 16)}.{(n >> 8) & 255}.{n & 255}"
 
 
+class _RetryIdempotent(httpx.AsyncHTTPTransport):
+    """Sends a GET or HEAD again, once, when the server closed the connection under it.
+
+    The hub closes a keep-alive connection idle for ``keep_alive_s``; a request sent on it
+    at that moment meets a close (or a reset) instead of a response. HTTP lets a client retry an
+    idempotent request then (RFC 9112, 9.3.1) and browsers do; httpx does not.
+    """
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return await super().handle_async_request(request)
+        except (httpx.RemoteProtocolError, httpx.ReadError):  # a close, or a reset
+            if request.method not in ("GET", "HEAD"):
+                raise
+            return await super().handle_async_request(request)
+
+
 class Player:
     """An HTTP session (cookie jar) that can open websockets as that session."""
 
@@ -41,7 +58,9 @@ class Player:
         # each player rather than to the whole test run.
         self.address = address or random_address()
         self.http = httpx.AsyncClient(
-            base_url=base_url, headers={"Origin": base_url, "X-Forwarded-For": self.address}
+            base_url=base_url,
+            headers={"Origin": base_url, "X-Forwarded-For": self.address},
+            transport=_RetryIdempotent(),
         )
         self.me: Msg = {}
         self.email = ""
