@@ -33,6 +33,7 @@ from brandubh.puzzles import (
     selfplay_sources,
 )
 from brandubh.puzzles.generate import play_selfplay
+from brandubh.run import worker_pool
 
 
 def perft_rate() -> float:
@@ -82,7 +83,11 @@ def generation_figures(games: int) -> None:
         with tempfile.TemporaryDirectory() as tmp:
             started = time.perf_counter()
             summary = generate(
-                sources, Path(tmp) / "p.jsonl", max_depth=3, workers=workers, log=io.StringIO()
+                sources,
+                Path(tmp) / "p.jsonl",
+                max_depth=3,
+                pool=worker_pool(workers),
+                log=io.StringIO(),
             )
             spent = time.perf_counter() - started
         print(

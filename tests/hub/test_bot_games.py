@@ -15,9 +15,9 @@ from typing import Any
 
 import redis
 
-from brandubh.hub.live.bot_turns import end_with_parent, sigint_held_back
 from brandubh.hub.live.games import client_source
 from brandubh.hub.redis import keys
+from brandubh.run import end_with_parent, sigint_held_back
 from brandubh.run.redis_server import EmbeddedRedis
 from services import HubProcess
 from waiting import wait_for, wait_for_sync

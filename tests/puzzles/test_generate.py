@@ -25,6 +25,7 @@ from brandubh.puzzles import (
     selfplay_sources,
 )
 from brandubh.puzzles.generate import archive_sources, play_selfplay
+from brandubh.run import worker_pool
 from brandubh.run.cli import main
 from waiting import wait_for_sync
 
@@ -43,7 +44,7 @@ def test_two_workers_find_proved_puzzles(tmp_path: Path) -> None:
     out = tmp_path / "p.jsonl"
     log = io.StringIO()
     sources = selfplay_sources(["nielsen"], 3, seed=3)
-    summary = generate(sources, out, max_depth=2, workers=2, log=log)
+    summary = generate(sources, out, max_depth=2, pool=worker_pool(2), log=log)
     assert not summary.stopped and summary.skipped == 0
     puzzles = [parse_puzzle(line) for line in lines_of(out)]
     assert len(puzzles) == summary.found > 0
@@ -53,7 +54,7 @@ def test_two_workers_find_proved_puzzles(tmp_path: Path) -> None:
     assert sorted(keys_of(out)) == sorted(s.key for s in sources)
     assert "3/3 games" in log.getvalue() and "positions/s" in log.getvalue()
     # Run again: every source is done, nothing is added.
-    again = generate(sources, out, max_depth=2, workers=2, log=io.StringIO())
+    again = generate(sources, out, max_depth=2, pool=worker_pool(2), log=io.StringIO())
     assert (again.skipped, again.found) == (3, 0)
     assert len(lines_of(out)) == len(puzzles)
 

@@ -235,11 +235,12 @@ def generate(
     out: Path,
     *,
     max_depth: int,
-    workers: int,
+    pool: multiprocessing.pool.Pool,
     log: TextIO = sys.stderr,
 ) -> Summary:
-    """Examine every source not yet examined in ``workers`` processes, appending new
-    puzzles to ``out``; Ctrl-C (or SIGTERM) stops at once, keeping what is written."""
+    """Examine every source not yet examined in ``pool``'s processes (brandubh.run's
+    worker_pool), appending new puzzles to ``out``; the pool is closed at the end. Ctrl-C
+    (or SIGTERM) stops at once, keeping what is written."""
     progress = progress_path(out)
     settings = {"max_depth": max_depth}
     done = _read_progress(progress, settings)
@@ -251,9 +252,6 @@ def generate(
     stopped = False
     if not progress.exists():
         progress.write_text(json.dumps(settings) + "\n", "utf-8")
-    context = multiprocessing.get_context("spawn")
-    with sigint_held_back():
-        pool = context.Pool(workers, initializer=_init_worker, initargs=(os.getpid(),))
     try:
         with (
             _sigterm_as_interrupt(),
@@ -335,21 +333,6 @@ def _whole_lines(path: Path) -> list[str]:
 
 
 @contextlib.contextmanager
-def sigint_held_back() -> Iterator[None]:
-    """Block SIGINT in this thread while the pool's processes are spawned (they inherit the
-    mask until ``_init_worker`` ignores it), as the hub's bot pool does: a Ctrl-C while a
-    worker imports would otherwise break the pool with a traceback."""
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
-
-
-@contextlib.contextmanager
 def _sigterm_as_interrupt() -> Iterator[None]:
     """SIGTERM stops the run as Ctrl-C does (in the main thread only)."""
     if threading.current_thread() is not threading.main_thread():
@@ -364,20 +347,3 @@ def _sigterm_as_interrupt() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGTERM, before)
-
-
-def _init_worker(parent: int) -> None:
-    """A worker ignores Ctrl-C (the parent stops the pool) and ends when the parent is gone,
-    even killed by SIGKILL."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(0)
-
-    if os.getppid() != parent:
-        os._exit(0)
-    threading.Thread(target=watch, name="parent watchdog", daemon=True).start()

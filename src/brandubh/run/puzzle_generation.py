@@ -17,6 +17,7 @@ from brandubh.puzzles import (
     read_archive,
     selfplay_sources,
 )
+from brandubh.run.pools import worker_pool
 
 __all__ = ["run_generate"]
 
@@ -48,7 +49,7 @@ def run_generate(
         except (OSError, ValueError) as exc:
             raise click.ClickException(f"could not read the archive: {exc}") from None
     try:
-        summary = generate(sources, out, max_depth=max_depth, workers=workers)
+        summary = generate(sources, out, max_depth=max_depth, pool=worker_pool(workers))
     except ProgressMismatch as exc:
         raise click.UsageError(str(exc)) from None
     left = summary.sources - summary.skipped - summary.examined

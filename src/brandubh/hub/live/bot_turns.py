@@ -20,10 +20,6 @@ import contextlib
 import logging
 import multiprocessing
 import os
-import signal
-import threading
-import time
-from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Final
 
@@ -39,7 +35,7 @@ from brandubh.hub.live.games import GameService
 from brandubh.hub.live.state import BOT_ID, GameState
 from brandubh.hub.redis import Scripts, keys
 from brandubh.hub.redis import client as redis_client
-from brandubh.run import die_with_parent
+from brandubh.run import end_with_parent, sigint_held_back
 
 log = logging.getLogger(__name__)
 
@@ -48,50 +44,6 @@ LEASE_MS: Final = 3_000  # a claimed turn is due again this long after its last 
 RENEW_S: Final = 1.0
 CLAIM_BATCH: Final = 4
 FAIR_DELAY_MS: Final = 250  # a player's further turn waits this long while one is thinking
-
-
-def end_with_parent(parent: int) -> None:
-    """Pool initializer: end this worker when the hub that started it dies, even by SIGKILL.
-
-    Linux sends PR_SET_PDEATHSIG's signal when the parent goes (embedded.die_with_parent);
-    elsewhere a watchdog thread checks the parent's pid. With the workers gone,
-    multiprocessing's resource_tracker sees its pipe close and ends too.
-    """
-    die_with_parent(parent, signal.SIGKILL)
-    # Ctrl-C in a terminal signals the whole group: the hub stops this pool itself, and a
-    # search interrupted here would only print a traceback. (SIGINT came blocked from
-    # the parent, sigint_held_back, so none arrived before this point; one pending now is
-    # dropped as the disposition becomes "ignore".)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    if os.getppid() != parent:
-        os._exit(0)
-    threading.Thread(target=watch, name="parent watchdog", daemon=True).start()
-
-
-@contextlib.contextmanager
-def sigint_held_back() -> Iterator[None]:
-    """Block SIGINT in this thread while it spawns pool processes, which inherit the mask.
-
-    A spawned worker imports for a few hundred milliseconds before its initializer can
-    ignore SIGINT; a terminal's Ctrl-C in that window killed it (a broken pool and a
-    traceback). The hub itself still gets the signal: other threads do not block it.
-    """
-    if not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def whom_of(state: GameState) -> set[str]:
