@@ -110,10 +110,10 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
     h("h1", { text: "Analysis board" }),
     h(
       "div",
-      { class: "ab-layout" },
+      { class: "ab-layout board-page" },
       h(
         "div",
-        { class: "ab-board" },
+        { class: "ab-board board-page-board" },
         h("div", { class: "ab-controls", role: "group", "aria-label": "Step through the line" }, buttons.first, buttons.prev, buttons.next, buttons.end, flip.button, evaluate),
         caption,
         board.root,
@@ -122,7 +122,7 @@ export function mountAnalysisBoard(root: HTMLElement, ctx: AppContext, search: s
       ),
       h(
         "div",
-        { class: "ab-side" },
+        { class: "ab-side board-page-side" },
         h("section", { class: "panel ab-panel", "aria-labelledby": "ab-eval-title" }, h("h2", { id: "ab-eval-title", text: "The bot's evaluation" }), evalOut),
         h("section", { class: "panel ab-panel", "aria-labelledby": "ab-line-title" }, h("h2", { id: "ab-line-title", text: "Line" }), line),
         h(

@@ -74,11 +74,11 @@ export function mountPuzzles(root: HTMLElement, ctx: AppContext, mode: PuzzlePag
     h("h1", { text: TITLES[mode] }),
     h(
       "div",
-      { class: "pz-layout" },
-      h("div", { class: "pz-board" }, prompt, topBar, board.root, bottomBar),
+      { class: "pz-layout board-page" },
+      h("div", { class: "pz-board board-page-board" }, prompt, topBar, board.root, bottomBar),
       h(
         "div",
-        { class: "pz-side" },
+        { class: "pz-side board-page-side" },
         h("section", { class: "panel pz-panel pz-outcome", id: "pz-outcome", "aria-label": "How it went" }, message, detail, hint, rating, streakOut, h("div", { class: "pz-actions" }, next, retry)),
         h(
           "section",
