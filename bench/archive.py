@@ -35,14 +35,10 @@ from brandubh.store import FinishedGame, Seat, Store, upgrade_url
 
 # One hub launcher for the tests and the benchmarks: tests/services.py.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from measure import pct
 from services import HubProcess
 
 PLIES = 12
-
-
-def pct(xs: list[float], p: float) -> float:
-    s = sorted(xs)
-    return s[min(len(s) - 1, int(len(s) * p / 100))] if s else float("nan")
 
 
 async def used(r: aioredis.Redis) -> tuple[int, int, int]:

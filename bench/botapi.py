@@ -28,12 +28,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import email
-import email.policy
 import json
 import os
 import random
-import re
 import secrets
 import statistics
 import sys
@@ -50,59 +47,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 from brandubh.engine import Game  # noqa: E402
 from brandubh.run.redis_server import EmbeddedRedis  # noqa: E402
+from measure import confirmation_token, hub_cpu_s, load_average, pct, redis_cpu_s  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 from wsclient import Player, Socket  # noqa: E402
 
 PASSWORD = "a bench of bots and people"
 LIFTED = "1000000"
-
-
-def cpu_s(pid: int) -> float:
-    """User plus system CPU seconds of a process."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def family(pid: int) -> list[int]:
-    """The process and its descendants (the hub's workers), as they are now."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(stat[1])
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        out.append(p)
-        todo += [c for c, parent in parents.items() if parent == p]
-    return out
-
-
-def hub_cpu_s(pid: int) -> float:
-    total = 0.0
-    for p in family(pid):
-        with contextlib.suppress(OSError):  # gone meanwhile
-            total += cpu_s(p)
-    return total
-
-
-def redis_cpu_s(client: redis.Redis) -> float:
-    info = client.info("cpu")
-    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
-
-
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
-
-
-def load_average() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def line_of_moves(seed: int, ruleset: str, plies: int) -> list[str]:
@@ -124,19 +74,6 @@ def line_of_moves(seed: int, ruleset: str, plies: int) -> list[str]:
 
 
 # -- accounts -------------------------------------------------------------------------------
-
-
-async def confirmation_token(mail_dir: Path, address: str) -> str:
-    for _ in range(600):
-        for path in mail_dir.glob("*.eml"):
-            mail = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            body = mail.get_body(("plain",))
-            text = f"{mail['To']}\n{body.get_content() if body is not None else ''}"
-            found = re.search(r"/verify-email/([A-Za-z0-9_-]+)", text)
-            if address in text and found:
-                return found.group(1)
-        await asyncio.sleep(0.1)
-    raise SystemExit(f"no confirmation mail to {address} in {mail_dir}")
 
 
 @dataclass

@@ -47,7 +47,8 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 from brandubh.hub.redis import keys  # noqa: E402
 from brandubh.run.redis_server import EmbeddedCluster, EmbeddedRedis  # noqa: E402
-from load import CORNERS, Staged, pct, report, run_load, stage  # noqa: E402
+from load import CORNERS, Staged, report, run_load, stage  # noqa: E402
+from measure import pct  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 
 # Every simulated player comes from 127.0.0.1: lift the per-address limits.

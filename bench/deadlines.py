@@ -39,12 +39,8 @@ from brandubh.run.redis_server import EmbeddedRedis
 
 # One hub launcher for the tests and the benchmarks: tests/services.py.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from measure import pct
 from services import HubProcess, shared_database
-
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p / 100 * len(values)))] if values else float("nan")
 
 
 async def stage(url: str, games: int) -> list[str]:

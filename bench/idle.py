@@ -30,7 +30,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 import services  # noqa: E402
 from brandubh.run.redis_server import EmbeddedRedis  # noqa: E402
-from load import cpu_s, redis_cpu_s  # noqa: E402
+from measure import cpu_s, redis_cpu_s  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 
 SETTLE_S = 3.0  # a hub's start (migrations checked, scripts loaded, first beat) is not idle

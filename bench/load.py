@@ -73,6 +73,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 import rawws  # noqa: E402
 from brandubh.run.redis_server import EmbeddedRedis  # noqa: E402
+from measure import cpu_s, pct, redis_cpu_s  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 
 CORNERS = ("a1", "a7", "g1", "g7")
@@ -134,24 +135,6 @@ def start_node_relay() -> tuple[subprocess.Popen[str], str] | str:
     if found.returncode:
         return "the ws package is not installed: npm install --prefix bench"
     return start_server([node, str(HERE / "relay_node.mjs")], "relay_node.mjs")
-
-
-def cpu_s(pid: int) -> float:
-    """User plus system CPU seconds a process has used."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def redis_cpu_s(client: redis.Redis) -> float:
-    info = client.info("cpu")
-    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
-
-
-def pct(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p / 100 * len(values)))]
 
 
 def pubsub_received(urls: list[str]) -> list[int]:

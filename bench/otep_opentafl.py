@@ -51,11 +51,12 @@ import httpx
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
-from botapi import LIFTED, PASSWORD, confirmation_token, load_average  # noqa: E402
+from botapi import LIFTED, PASSWORD  # noqa: E402
 from brandubh.engine import format_otn_rules, parse_otn_record  # noqa: E402
 from brandubh.run.redis_server import EmbeddedRedis  # noqa: E402
 from bridge.bridge_helpers import BridgeProcess, real_engine  # noqa: E402
 from bridge.opentafl import CLASSPATH_ENV, opentafl_engine, opentafl_folder  # noqa: E402
+from measure import confirmation_token, load_average  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 from wsclient import Player  # noqa: E402
 

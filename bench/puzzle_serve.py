@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import sys
 import tempfile
@@ -37,38 +36,12 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 from brandubh.run.redis_server import EmbeddedRedis  # noqa: E402
 from brandubh.store import Store  # noqa: E402
 from handmade_puzzles import handmade  # noqa: E402
+from measure import hub_cpu_s, load_average  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 from wsclient import random_address  # noqa: E402
 
 ONE, TWO, _, _ = handmade()
 LIFTED = "1000000"
-
-
-def cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def hub_cpu_s(pid: int) -> float:
-    """The hub process and its children's CPU seconds (user + system)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                parents[int(entry.name)] = int(
-                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
-                )
-    total, todo = 0.0, [pid]
-    while todo:
-        p = todo.pop()
-        with contextlib.suppress(OSError):
-            total += cpu_s(p)
-        todo += [c for c, parent in parents.items() if parent == p]
-    return total
-
-
-def load_average() -> str:
-    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 async def phase(

@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import email
-import email.policy
-import re
 import secrets
 import statistics
 import sys
@@ -32,6 +29,7 @@ from brandubh.run.redis_server import EmbeddedRedis
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
+from measure import confirmation_token  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 
 PASSWORD = "a flood of passphrases"
@@ -50,20 +48,6 @@ async def time_logins(base: str, email: str, n: int) -> list[float]:
             out.append((time.perf_counter() - t0) * 1000)
             assert r.status_code == 200, r.text
     return out
-
-
-async def confirmation_token(mail_dir: Path, address: str) -> str:
-    """The token of the confirmation link mailed to ``address`` (an .eml file, no SMTP)."""
-    for _ in range(100):
-        for path in mail_dir.glob("*.eml"):
-            mail = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
-            body = mail.get_body(("plain",))
-            text = f"{mail['To']}\n{body.get_content() if body is not None else ''}"
-            found = re.search(r"/verify-email/([A-Za-z0-9_-]+)", text)
-            if address in text and found:
-                return found.group(1)
-        await asyncio.sleep(0.1)
-    raise SystemExit(f"no confirmation mail to {address} in {mail_dir}")
 
 
 async def flood(base: str, stop: asyncio.Event, done: list[int], who: int) -> None:

@@ -49,6 +49,7 @@ from brandubh.run.serve import raise_descriptor_limit
 from brandubh.store import Store
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from measure import pct
 from services import HubProcess, shared_database
 
 # The arena starts this long after its creation (s, a player): every player joins first
@@ -61,11 +62,6 @@ def cpu_s(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = sum(int(x) for x in fields[11:15])
     return ticks / os.sysconf("SC_CLK_TCK")
-
-
-def pct(values: list[float], p: float) -> float:
-    values = sorted(values)
-    return values[min(len(values) - 1, int(p / 100 * len(values)))] if values else float("nan")
 
 
 async def accounts(db_url: str, redis_url: str, n: int) -> list[tuple[str, str]]:
