@@ -164,6 +164,7 @@ EXPORTED = {
         "Subscription",
         "TurnNotices",
         "Watchers",
+        "chunk_writer",
         "connection",
         "on_server_stop",
         "unsafe_request_allowed",

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from brandubh.hub.botapi.lines import move_id
-from brandubh.hub.botapi.stream import GameStream
+from brandubh.hub.botapi.stream import DirectWriter, GameStream
 from brandubh.hub.errors import Refusal
 from brandubh.hub.live import GameState, Player
 from brandubh.hub.wire import connection
@@ -43,8 +43,11 @@ class BotGames:
             raise Refusal("not_a_player", f"you do not play game {game_id}")
         return state
 
-    async def stream(self, player: Player, game_id: str, since: int | None) -> GameStream:
-        """Open a stream of one of the player's games, from ``since`` (None: from its state)."""
+    async def stream(
+        self, player: Player, game_id: str, since: int | None, direct: DirectWriter | None = None
+    ) -> GameStream:
+        """Open a stream of one of the player's games, from ``since`` (None: from its state),
+        its lines written through ``direct`` while its connection takes them."""
         await self.game_of(player.id, game_id)
         held = self._streams.get(player.id, 0)
         if held >= MAX_STREAMS:
@@ -52,7 +55,7 @@ class BotGames:
                 "too_many_games", f"an account may have {MAX_STREAMS} game streams open at once"
             )
         self._streams[player.id] = held + 1
-        stream = GameStream(self.services, player, game_id)
+        stream = GameStream(self.services, player, game_id, direct)
         try:
             await stream.open(since)
         except BaseException:

@@ -7,7 +7,13 @@ Its queue is bounded as a websocket's outbound queue is (``Settings.outbound_que
 the replay window that a catch-up sends at once): the HTTP answer waits while its client does
 not read, and a reader that falls that many lines behind has its backlog dropped for one last
 ``too_slow`` line, and its stream stops following the game; the client resumes with
-``since`` (docs/protocol.md §2.9)."""
+``since`` (docs/protocol.md §2.9).
+
+A line is written at once, straight to the connection as a chunk of the answer (the
+protocol's direct writer: wire's ``chunk_writer``), as a socket's frame is, while nothing
+waits before it and the connection takes writes: no task wakes for it. Otherwise it joins
+the queue, which the answer's task sends (waiting while the transport is paused); the task
+also sends the answer's headers, the keep-alive lines and the end."""
 
 from __future__ import annotations
 
@@ -16,7 +22,7 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Final
 
 from brandubh.hub.botapi.lines import KEEPALIVE_S, Line, line_of, too_slow_line
@@ -29,6 +35,9 @@ from brandubh.hub.wire import Subscription, connection
 PRESENCE_RENEW_S: Final = 20.0
 
 log = logging.getLogger(__name__)
+
+# Writes a line to the connection now if it takes it; False if not (queue it instead).
+DirectWriter = Callable[[bytes], bool]
 
 
 class _LastLine:
@@ -49,7 +58,13 @@ class _LastLine:
 class GameStream:
     """One open stream: a ``wire.Follower`` whose frames become lines in a queue."""
 
-    def __init__(self, services: connection.Services, player: Player, game_id: str) -> None:
+    def __init__(
+        self,
+        services: connection.Services,
+        player: Player,
+        game_id: str,
+        direct: DirectWriter | None = None,
+    ) -> None:
         self.services = services
         self.player = player
         self.id = secrets.token_hex(8)  # this stream's presence entry, as a socket's id
@@ -64,6 +79,11 @@ class GameStream:
         self._ending = False
         self.too_slow = False
         self._leaving: asyncio.Task[None] | None = None
+        # Writes a line to the connection now (None: every line takes the queue, as under
+        # another HTTP protocol, or once the answer's task stopped reading lines).
+        self._direct = direct
+        self._holding = False  # the task holds a line it has not yet written
+        self._wrote = time.monotonic()  # when a line (or a keep-alive) last went out
 
     @property
     def queued(self) -> int:
@@ -78,6 +98,23 @@ class GameStream:
         line = _LastLine.of(frame)
         if line is None:
             return
+        direct = self._direct
+        # Straight to the connection only with nothing before it (queued, or held by the
+        # task), so that lines keep their order; never once the stream's end is queued.
+        if (
+            direct is not None
+            and not self._holding
+            and not self._ending
+            and not self._queue.qsize()
+            and direct(line.text)
+        ):
+            self._wrote = time.monotonic()
+            if line.final:  # the task ends the answer after it
+                self._ending = True
+                self._queue.put_nowait(Line(b"", final=True))
+            return
+        if line.final:
+            self._ending = True  # what comes after it is never read: nothing direct either
         if self._queue.qsize() >= self._bound:
             self._fall_behind()
         else:
@@ -117,29 +154,47 @@ class GameStream:
         sub.start(since)
 
     async def lines(self) -> AsyncIterator[bytes]:
-        """The stream's bytes, until the game's final state (or a failed catch-up, or the
-        server's stop)."""
+        """The stream's bytes that its task sends, until the game's final state (or a
+        failed catch-up, or the server's stop); the lines written direct are not among them."""
         renewed = time.monotonic()
-        while True:
-            try:
-                # A line waiting is taken at once, with no timer; the wait for one is timed.
-                if self._queue.empty():
-                    async with asyncio.timeout(KEEPALIVE_S):
-                        line = await self._queue.get()
+        queue = self._queue
+        try:
+            while True:
+                line: Line | None = None
+                if not queue.empty():  # a line waiting is taken at once, with no timer
+                    line = queue.get_nowait()
                 else:
-                    line = self._queue.get_nowait()
-            except TimeoutError:
-                yield b"\n"
-            else:
-                if line.text:
-                    yield line.text
-                if line.final:
-                    return
-            # (Not once it has fallen behind: its entry is gone, and stays gone.)
-            if self._open and time.monotonic() - renewed >= PRESENCE_RENEW_S:
-                renewed = time.monotonic()
-                with contextlib.suppress(*UNREACHABLE):  # renewed again at the next turn
-                    await self._sub.renew()
+                    # An empty line after KEEPALIVE_S with none written, direct or not.
+                    quiet = time.monotonic() - self._wrote
+                    if quiet < KEEPALIVE_S:
+                        try:
+                            async with asyncio.timeout(KEEPALIVE_S - quiet):
+                                line = await queue.get()
+                        except TimeoutError:
+                            pass
+                if line is None:
+                    if time.monotonic() - self._wrote >= KEEPALIVE_S:
+                        self._holding = True
+                        yield b"\n"
+                        self._holding = False
+                        self._wrote = time.monotonic()
+                else:
+                    if line.text:
+                        self._holding = True
+                        yield line.text
+                        self._holding = False
+                        self._wrote = time.monotonic()
+                    if line.final:
+                        return
+                # (Not once it has fallen behind: its entry is gone, and stays gone.)
+                if self._open and time.monotonic() - renewed >= PRESENCE_RENEW_S:
+                    renewed = time.monotonic()
+                    with contextlib.suppress(*UNREACHABLE):  # renewed again at the next turn
+                        await self._sub.renew()
+        finally:
+            # The task no longer sends lines (the end, or its client went): none direct
+            # either, which would come after the answer's end or on a closed connection.
+            self._direct = None
 
     async def close(self) -> None:
         """Stop following (the client went, or the game ended)."""

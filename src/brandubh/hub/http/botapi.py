@@ -19,6 +19,7 @@ from brandubh.hub.http.base import Services, read_json_body, services
 from brandubh.hub.http.tokens import NO_STORE, bearer
 from brandubh.hub.live import Player
 from brandubh.hub.tokens import Bearer
+from brandubh.hub.wire import chunk_writer
 
 SCOPE: Final = "bot:play"
 # Streamed as it comes: no gzip (the middleware passes an encoded answer by), no proxy
@@ -65,7 +66,10 @@ async def stream_game(request: Request) -> Response:
     holder = await _holder(request)
     since = _number(request, "since")
     player = Player(holder.account_id, holder.name)
-    stream = await bots.stream(player, request.path_params["game_id"], since)
+    # Its lines go straight to the connection while it keeps up (hub/botapi/stream.py);
+    # the answer's task sends the headers, the keep-alives, what waited, and the end.
+    direct = chunk_writer(request.scope)
+    stream = await bots.stream(player, request.path_params["game_id"], since, direct)
 
     async def body() -> AsyncIterator[bytes]:
         try:

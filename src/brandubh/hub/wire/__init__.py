@@ -12,7 +12,12 @@ from brandubh.hub.wire.origin import unsafe_request_allowed
 from brandubh.hub.wire.presence import Presence, TurnNotices
 from brandubh.hub.wire.sockets import SessionGuard, Sockets
 from brandubh.hub.wire.subscription import Follower, Subscription
-from brandubh.hub.wire.transport import GuardedHttp, GuardedWebSocket, on_server_stop
+from brandubh.hub.wire.transport import (
+    GuardedHttp,
+    GuardedWebSocket,
+    chunk_writer,
+    on_server_stop,
+)
 from brandubh.hub.wire.watchers import Watchers
 
 __all__ = [
@@ -29,6 +34,7 @@ __all__ = [
     "Subscription",
     "TurnNotices",
     "Watchers",
+    "chunk_writer",
     "connection",
     "on_server_stop",
     "unsafe_request_allowed",

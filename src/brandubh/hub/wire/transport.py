@@ -14,18 +14,23 @@ reverse proxy").
 ``GuardedWebSocket`` also lets the app write a binary frame straight to the transport
 (``write_frame``, found in the socket's scope by ``direct_writer``): the bytes uvicorn's
 ASGI send would write, without its coroutines or a task woken to await them.
+``GuardedHttp`` does the same for a streamed answer to a GET (``write_chunk``, found by
+``chunk_writer``): one chunk of its body, framed as uvicorn frames it, once its headers
+are out and while its transport takes writes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import struct
+import weakref
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from starlette.types import Scope
 from uvicorn.config import Config
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.flow_control import FlowControl
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
@@ -56,10 +61,12 @@ SETTINGS = Settings.from_env()  # read in each worker process, as create_app doe
 # frames it had in flight and its close (a few hundred bytes) fit many times over.
 LATE_BYTES: Final = 16 * 1024
 # The scope extension under which a socket's protocol offers ``write_frame`` to the app
-# (``{"write": write_frame}``, an extension's data being a map, as ASGI has it).
+# (``{"write": write_frame}``, an extension's data being a map, as ASGI has it), and an
+# HTTP request's its ``write_chunk`` (``{"write_chunk": ...}``).
 DIRECT: Final = "brandubh.direct"
 
-# Writes one binary frame now if the socket can take it; False if not (queue it instead).
+# Writes one binary frame (or body chunk) now if the connection can take it; False if not
+# (queue it instead).
 DirectWriter = Callable[[bytes], bool]
 
 
@@ -70,6 +77,44 @@ def direct_writer(scope: Scope) -> DirectWriter | None:
     extensions = scope.get("extensions")
     entry = extensions.pop(DIRECT, None) if isinstance(extensions, dict) else None
     return entry.get("write") if isinstance(entry, dict) else None
+
+
+def chunk_writer(scope: Scope) -> DirectWriter | None:
+    """The direct writer of an HTTP answer's body chunks, taken out of its scope; None
+    under another HTTP protocol than ``GuardedHttp``, or for another method than GET."""
+    extensions = scope.get("extensions")
+    entry = extensions.pop(DIRECT, None) if isinstance(extensions, dict) else None
+    return entry.get("write_chunk") if isinstance(entry, dict) else None
+
+
+class _ChunkWriter:
+    """Writes one chunk of a request's answer now, framed as uvicorn's send frames it
+    (``<size in hex>\\r\\n<bytes>\\r\\n``), if its headers went out chunked, its body is not
+    complete, its client is there and its transport is not paused; False otherwise (the
+    caller sends it through the ASGI send, which waits)."""
+
+    __slots__ = ("_cycle", "_flow", "_transport")
+
+    def __init__(self, cycle: RequestResponseCycle) -> None:
+        # The cycle holds the scope that holds this writer: held weakly, no reference cycle.
+        self._cycle = weakref.ref(cycle)
+        self._transport: asyncio.Transport = cycle.transport
+        self._flow: FlowControl = cycle.flow
+
+    def __call__(self, data: bytes) -> bool:
+        cycle = self._cycle()
+        if (
+            cycle is None
+            or not cycle.response_started
+            or cycle.response_complete
+            or cycle.disconnected
+            or not cycle.chunked_encoding
+            or self._flow.write_paused
+            or self._transport.is_closing()
+        ):
+            return False
+        self._transport.write(b"%x\r\n%b\r\n" % (len(data), data))
+        return True
 
 
 def binary_frame(data: bytes) -> bytes:
@@ -155,6 +200,11 @@ class GuardedHttp(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._disarm()
         super().on_headers_complete()
+        cycle = self.cycle
+        # (Not for an upgrade, which makes no cycle: the cycle is this request's own.)
+        if cycle is not None and cycle.scope is self.scope and self.scope["method"] == "GET":
+            entry: dict[object, object] = {"write_chunk": _ChunkWriter(cycle)}
+            self.scope.setdefault("extensions", {})[DIRECT] = entry
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
