@@ -4,29 +4,24 @@ the hub holds at most its bound of lines for it (BRANDUBH_OUTBOUND_QUEUE, read f
 client reads what reached it, in order, and resumes with ``since`` to the game's last move
 (docs/protocol.md §2.9).
 
-The hub runs in this process (the app ``brandubh serve`` runs, on uvicorn, real Redis and
-PostgreSQL) only so that its listening socket's send buffer can be fixed small: on loopback
-the kernel would grow it to some MiB, more than a whole game's lines, and no line would
-ever wait in the hub."""
+The hub runs in this process (the app ``brandubh serve`` runs, on uvicorn with its
+protocols, real Redis and PostgreSQL) only so that its listening socket's send buffer can be
+fixed small (inproc_hub.py): the lines go direct until the connection's writes pause, then
+wait in the hub's queue."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import random
 import socket
-from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from api_tokens import make_token
+from inproc_hub import hub_here, next_move
 
 from brandubh.engine import Game
-from brandubh.hub.app import create_app
-from brandubh.hub.config import Settings
 from services import TEST_ENV, mail_env
 from waiting import wait_for
 from wsclient import Msg, friend_game
@@ -34,40 +29,6 @@ from wsclient import Msg, friend_game
 QUEUE = 8  # the hub's outbound queue in this test (BRANDUBH_OUTBOUND_QUEUE)
 BOUND = QUEUE + 20  # a stream's: the queue plus the replay window a catch-up sends at once
 MAX_PLIES = 360  # under every rule set's move limit
-
-
-def next_move(game: Game, rng: random.Random) -> str:
-    """A legal move that does not end the game, so that it goes on as long as needed."""
-    texts = game.legal_texts()
-    rng.shuffle(texts)
-    for text in texts:
-        game.play(text)
-        if not game.is_over:
-            return str(game.moves[-1])
-        game.pop()
-    raise AssertionError(f"every move ends the game at ply {game.ply}")
-
-
-@contextlib.asynccontextmanager
-async def hub_here(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[str]:
-    """The hub's app on uvicorn in this loop, its socket's send buffer fixed at 16 KiB: its URL."""
-    sock = socket.socket()
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 16 * 1024)  # accepted ones inherit it
-    sock.bind(("127.0.0.1", 0))
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    for key, value in {**env, "BRANDUBH_PUBLIC_URL": url}.items():  # its mail's links
-        monkeypatch.setenv(key, value)
-    config = uvicorn.Config(
-        create_app(Settings.from_env()), lifespan="on", log_level="warning", ws="none"
-    )
-    srv = uvicorn.Server(config)
-    task = asyncio.create_task(srv.serve(sockets=[sock]))
-    await wait_for(lambda: srv.started, "the hub started", every=0.05)
-    try:
-        yield url
-    finally:
-        srv.should_exit = True
-        await task
 
 
 async def test_a_stream_whose_reader_stops_is_bounded_ended_and_resumed(
