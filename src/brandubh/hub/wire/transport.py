@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING, ClassVar, Final
 
 from starlette.types import Scope
 from uvicorn.config import Config
-from uvicorn.protocols.http.flow_control import FlowControl
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -93,13 +92,12 @@ class _ChunkWriter:
     complete, its client is there and its transport is not paused; False otherwise (the
     caller sends it through the ASGI send, which waits)."""
 
-    __slots__ = ("_cycle", "_flow", "_transport")
+    __slots__ = ("_cycle",)
 
     def __init__(self, cycle: RequestResponseCycle) -> None:
-        # The cycle holds the scope that holds this writer: held weakly, no reference cycle.
+        # The cycle holds the scope that holds this writer: held weakly, no reference cycle
+        # (nor one through its transport, which holds the protocol that holds the scope).
         self._cycle = weakref.ref(cycle)
-        self._transport: asyncio.Transport = cycle.transport
-        self._flow: FlowControl = cycle.flow
 
     def __call__(self, data: bytes) -> bool:
         cycle = self._cycle()
@@ -109,11 +107,11 @@ class _ChunkWriter:
             or cycle.response_complete
             or cycle.disconnected
             or not cycle.chunked_encoding
-            or self._flow.write_paused
-            or self._transport.is_closing()
+            or cycle.flow.write_paused
+            or cycle.transport.is_closing()
         ):
             return False
-        self._transport.write(b"%x\r\n%b\r\n" % (len(data), data))
+        cycle.transport.write(b"%x\r\n%b\r\n" % (len(data), data))
         return True
 
 
