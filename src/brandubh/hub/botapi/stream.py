@@ -56,7 +56,8 @@ class _LastLine:
 
 
 class GameStream:
-    """One open stream: a ``wire.Follower`` whose frames become lines in a queue."""
+    """One open stream: a ``wire.Follower`` whose frames become lines, written direct or
+    queued for the answer's task."""
 
     def __init__(
         self,
