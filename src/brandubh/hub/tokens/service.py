@@ -146,12 +146,12 @@ class ApiTokens:
 
     async def spend(self, holder: Holder, act: Callable[[TokenCheck | None], Awaitable[T]]) -> T:
         """A Bot API move's second half: ``act`` (the move) given the request's check, which
-        its commit does first in the same script call (one Redis call for both: lane.py);
-        if ``act`` ends before that call (refused first, or a resend acknowledged), the
-        check's own call then, its refusal put before ``act``'s outcome. Either way the
-        request is checked and counted once, before any change, and counted whatever the
-        commit answers, as by ``bearer``. Without the lane (Redis Cluster: the token's keys
-        are in other slots than the game's) the check is its own call before ``act``."""
+        its commit does first, in the same script call; checked and counted once either way.
+        """
+        # A move that ends before its commit's call (refused on Redis's state, a resend
+        # found) changed nothing: the check's own call follows, its refusal put before the
+        # move's outcome. Without the lane (Redis Cluster: the token's keys are in other
+        # slots than the game's), the check is its own call before the move, as bearer's.
         check = self._check(holder.digest, holder.held)
         if self.lane is None:
             await self._run(check)
