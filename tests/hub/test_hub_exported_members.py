@@ -15,6 +15,8 @@ EXPORTED = {
         "Orphan",
         "ReplicaWait",
         "Scripts",
+        "TokenAnswer",
+        "TokenCheck",
         "client",
         "keys",
         "lua_source",
@@ -194,7 +196,17 @@ EXPORTED = {
     ],
     "tournaments": ["TournamentRunner", "TournamentService"],
     "lessons": ["Learn", "Lessons", "MoveAnswer"],
-    "tokens": ["MAX_LIVE", "PREFIX", "SCOPES", "ApiTokens", "Bearer", "check_name", "check_scopes"],
+    "tokens": [
+        "MAX_LIVE",
+        "PREFIX",
+        "SCOPES",
+        "ApiTokens",
+        "Bearer",
+        "Holder",
+        "TokenCheck",
+        "check_name",
+        "check_scopes",
+    ],
 }
 
 

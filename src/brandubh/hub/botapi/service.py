@@ -13,6 +13,7 @@ from brandubh.hub.botapi.lines import move_id
 from brandubh.hub.botapi.stream import DirectWriter, GameStream
 from brandubh.hub.errors import Refusal
 from brandubh.hub.live import GameState, Player
+from brandubh.hub.redis import TokenCheck
 from brandubh.hub.wire import connection
 
 # Streams one account may hold open on one hub: each holds a subscription and its queue.
@@ -93,15 +94,24 @@ class BotGames:
             stream.end()
 
     async def move(
-        self, token_id: str, player_id: str, game_id: str, text: str, ply: int | None, received: int
+        self,
+        token_id: str,
+        player_id: str,
+        game_id: str,
+        text: str,
+        ply: int | None,
+        received: int,
+        check: TokenCheck | None = None,
     ) -> int:
         """A move at ``ply`` (None: the game's current ply); another move at a ply its token
-        played already is ``stale_ply``."""
+        played already is ``stale_ply``. ``check``: the token's request, checked and
+        counted by the move's commit (its caller's when the commit is never called)."""
         if ply is None:
             ply = (await self.game_of(player_id, game_id)).ply
         msg_id = move_id(token_id, game_id, str(ply))
+        games = self.services.games
         try:
-            done = await self.services.games.move(player_id, game_id, ply, text, msg_id, received)
+            done = await games.move(player_id, game_id, ply, text, msg_id, received, check=check)
         except Refusal as exc:
             if exc.code == "id_reused":  # the same ply, another move: that ply was played
                 raise Refusal("stale_ply", f"ply {ply} has been played already") from None

@@ -18,7 +18,7 @@ from brandubh.hub.errors import Refusal
 from brandubh.hub.http.base import Services, read_json_body, services
 from brandubh.hub.http.tokens import NO_STORE, bearer
 from brandubh.hub.live import Player
-from brandubh.hub.tokens import Bearer
+from brandubh.hub.tokens import Bearer, TokenCheck
 from brandubh.hub.wire import chunk_writer
 
 SCOPE: Final = "bot:play"
@@ -89,13 +89,20 @@ async def play_move(
 ) -> int:
     """``POST /api/bot/game/<game_id>/move/<text>?ply=<ply>`` (the path's ids checked
     already): the game's event number after the move. For Starlette's route and for the
-    lean path in front of it (lean.py) alike."""
+    lean path in front of it (lean.py) alike. The token's check (revoked? within its rate
+    window?) is done by the move's commit, in the same Redis call (ApiTokens.spend)."""
     bots = bots_of(web)
+    tokens = web.tokens
     # Stamped on arrival, before the token is read: its deadline is judged by this.
     with bots.stamped() as received:
-        holder = await web.tokens.bearer(authorization, SCOPE)
-        at = count_of("ply", ply)
-        return await bots.move(holder.token_id, holder.account_id, game_id, text, at, received)
+        holder = await tokens.holder(authorization, SCOPE)
+
+        async def play(check: TokenCheck | None) -> int:
+            at = count_of("ply", ply)
+            token_id, account_id = holder.token_id, holder.account_id
+            return await bots.move(token_id, account_id, game_id, text, at, received, check)
+
+        return await tokens.spend(holder, play)
 
 
 async def move(request: Request) -> Response:

@@ -24,7 +24,7 @@ from brandubh.hub.live.cache import GameCache
 from brandubh.hub.live.changes import Build, Change, script_refusal
 from brandubh.hub.live.state import GameState, counts_of
 from brandubh.hub.live.terms import is_live
-from brandubh.hub.redis import Lane, Orphan, Scripts, keys
+from brandubh.hub.redis import Lane, Orphan, Scripts, TokenCheck, keys
 from brandubh.hub.redis import client as redis_client
 
 _RETRIES: Final = 16
@@ -65,6 +65,13 @@ Reply = list[bytes | int]
 LostHook = Callable[[str], None]
 
 
+def _token_part(reply: Reply, check: TokenCheck) -> Reply:
+    """commit.lua's reply given a token's check: the check's answer judged (its refusal
+    raised, nothing committed), then the commit's own reply."""
+    check.answered(reply)
+    return cast(Reply, reply[3])
+
+
 def _text(value: bytes | int) -> str:
     """A value of a refusal's reply, as text."""
     return value.decode() if isinstance(value, bytes) else str(value)
@@ -80,9 +87,11 @@ def arguments(
     hub_id: str,
     received: int | None = None,
     safe: int | None = None,
+    check: TokenCheck | None = None,
 ) -> tuple[list[str], list[bytes]]:
     """The keys and the two arguments of commit.lua (see the script's header): the map of
-    what to check and write, and the event ``frame`` (events.py)."""
+    what to check and write, and the event ``frame`` (events.py); with ``check``, a Bot
+    API move's token request, which the script checks and counts first."""
     new = change.new
     fields = new.fields(change.write)
     params: dict[str, object] = {
@@ -109,6 +118,10 @@ def arguments(
         params["max_age"] = STAMP_MAX_AGE_MS
     if safe is not None:
         params["safe"] = safe
+    if check is not None:
+        params["token_window"] = check.window_ms
+        params["token_nonce"] = check.nonce
+        params["token_most"] = check.most
     if change.deadline_change == "set":
         params["placeholder"] = events.PLACEHOLDER
     if new.status == "ended":
@@ -139,7 +152,7 @@ def arguments(
         params["moves_all"] = "".join(m + " " for m in old.moves)
         params["reps_all"] = counts_of(old.recent)
     bucket = keys.bucket(old.id)
-    return [
+    keys_ = [
         keys.game(old.id),
         keys.events(old.id),
         keys.acks(old.id),
@@ -154,7 +167,10 @@ def arguments(
         keys.conditional_jobs(bucket),
         keys.presence(old.id),
         keys.gone(old.id),
-    ], [cast(bytes, msgpack.packb(params, use_bin_type=False)), frame]
+    ]
+    if check is not None:
+        keys_ += check.keys
+    return keys_, [cast(bytes, msgpack.packb(params, use_bin_type=False)), frame]
 
 
 class Committer:
@@ -198,6 +214,7 @@ class Committer:
         first: GameState | None = None,
         received: int | None = None,
         safe: int | None = None,
+        check: TokenCheck | None = None,
     ) -> Committed:
         """Build a change against the game's state and commit it, retrying on a race.
 
@@ -205,7 +222,9 @@ class Committer:
         usual move costs one round trip. ``received`` is when the move reached this hub
         (Redis clock, RedisClock.stamp; its caller holds the watermark back meanwhile):
         commit.lua judges the deadline by it. ``safe`` is, for a timeout, the time up to
-        which the scheduler may judge deadlines (clock.Marks).
+        which the scheduler may judge deadlines (clock.Marks). ``check``, a Bot API move's
+        token request, goes with the first commit call (then judged: its refusal raised);
+        a path that never calls commit.lua leaves it to its caller.
         """
         cache = self.cache
         state = first or (cache.get(game_id) if cached else None)
@@ -229,11 +248,15 @@ class Committer:
                 continue
             seed = await self._seed(change.new.id) if change.new.status == "ended" else b""
             frame = events.frame(change, seed)
+            carry = check if check is not None and check.answer is None else None
             keys_, args = arguments(
-                state, change, frame, actor, msg_id, fingerprint, self.hub_id, received, safe
+                state, change, frame, actor, msg_id, fingerprint, self.hub_id, received, safe, carry
             )
             try:
-                reply = await self._evalsha(keys_, args, self._orphan(change, frame))
+                orphan = self._orphan(change, frame, carry is not None)
+                reply = await self._evalsha(keys_, args, orphan)
+                if carry is not None:
+                    reply = _token_part(reply, carry)
                 committed = self.settle(reply, change, frame)
             except Refusal as exc:
                 exc.msg_id = exc.msg_id or msg_id or None
@@ -307,9 +330,10 @@ class Committer:
             return cast(Reply, await self.lane.script(commit, keys_, args, orphan))
         return cast(Reply, await redis_client.script(self.scripts.commit, keys_, args))
 
-    def _orphan(self, change: Change, frame: bytes) -> Orphan | None:
+    def _orphan(self, change: Change, frame: bytes, checked: bool = False) -> Orphan | None:
         """What to do with the reply of a commit whose caller is gone (lane.py): settle
-        it as the caller would have, so its event still reaches ``on_commit``."""
+        it as the caller would have, so its event still reaches ``on_commit`` (``checked``:
+        the reply is a token check's, the commit's inside it if the token let it run)."""
         if not self.hub_id:
             return None  # pub/sub brings every event back here
 
@@ -318,6 +342,10 @@ class Committer:
                 if self._on_lost is not None:
                     self._on_lost(change.new.id)
                 return
+            if checked:
+                if len(reply) < 4:  # the token was refused: nothing was committed
+                    return
+                reply = cast(Reply, reply[3])
             try:
                 self.settle(reply, change, frame)
             except Refusal:

@@ -25,7 +25,7 @@ from brandubh.hub.live.commit import CommitHook, Committed, Committer, LostHook
 from brandubh.hub.live.state import BOT_ID, ORIGINS, GameState, Hash, Player, pack_snapshot
 from brandubh.hub.live.terms import check_bot_level, check_terms
 from brandubh.hub.messages import frames
-from brandubh.hub.redis import Lane, ReplicaWait, Scripts, keys
+from brandubh.hub.redis import Lane, ReplicaWait, Scripts, TokenCheck, keys
 from brandubh.store import Store, StoreUnavailable
 
 _RETRIES: Final = 16
@@ -472,12 +472,14 @@ class GameService:
         msg_id: str,
         received: int | None = None,
         takebacks: int | None = None,
+        check: TokenCheck | None = None,
     ) -> Committed:
         """Validate and commit a move; a resend of an applied message id is acknowledged again.
 
         ``received``: when the move reached this hub (RedisClock.stamp), by which its
         deadline is judged. ``takebacks``: a move thought out by the service (the bot's, a
         conditional reply) at a state with that many takebacks, refused after another one.
+        ``check``: a Bot API move's token request, checked and counted by the commit's call.
         """
         allowance = self.allowance_ms
 
@@ -488,7 +490,7 @@ class GameService:
 
         fp = changes.fingerprint("move", f"{ply}:{text}")
         return await self.committer.act(
-            player_id, game_id, msg_id, fp, build, cached=True, received=received
+            player_id, game_id, msg_id, fp, build, cached=True, received=received, check=check
         )
 
     async def resign(self, player_id: str, game_id: str, msg_id: str) -> Committed:

@@ -15,6 +15,9 @@ PUBLISHING: Final = frozenset(
 )
 # The scripts that take seeks off the lobby: lua/seek_remove.lua's ``remove_seek`` goes first.
 SEEK_REMOVING: Final = frozenset({"seek_add", "seek_take"})
+# The scripts that check a personal API token's request: lua/token_check.lua's
+# ``token_check`` goes first (one copy for a request's own call and a Bot API move's commit).
+TOKEN_CHECKING: Final = frozenset({"api_request", "commit"})
 
 
 def _read(name: str) -> str:
@@ -64,6 +67,7 @@ class TournamentScripts:
 PRELUDES: Final = {
     "publish": PUBLISHING,
     "seek_remove": SEEK_REMOVING,
+    "token_check": TOKEN_CHECKING,
     "tournament_prelude": frozenset(f"tournament_{f.name}" for f in fields(TournamentScripts)),
 }
 

@@ -2,24 +2,25 @@
 revoking, and the guard of token routes: a request's bearer token resolved to its account
 and scopes (kept a minute in the hub, cache.py), checked against revocation and counted
 against the token's rate window in one Redis call (lua/api_request.lua, on the commit path's
-pipelined lane when there is one), its last use noted in PostgreSQL at most once a minute (a
-Redis marker, keys.api_used, and a memo per hub)."""
+pipelined lane when there is one; for a Bot API move on one Redis, inside the move's commit:
+``holder`` then ``spend``), its last use noted in PostgreSQL at most once a minute (a Redis
+marker, keys.api_used, and a memo per hub)."""
 
 from __future__ import annotations
 
 import logging
 import math
 import secrets
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar
 
 from redis.asyncio import Redis
 
 from brandubh.hub.accounts import reachable
 from brandubh.hub.config import Settings
 from brandubh.hub.errors import RateLimited, Refusal
-from brandubh.hub.redis import Lane, Scripts, keys
+from brandubh.hub.redis import Lane, Scripts, TokenAnswer, TokenCheck, keys
 from brandubh.hub.tokens.cache import Held, HolderCache
 from brandubh.hub.tokens.secret import bearer_text, digest_of, new_token
 from brandubh.store import ApiToken, Store, StoreUnavailable
@@ -32,6 +33,7 @@ HELD_MOST: Final = 10_000  # holders a hub keeps at most
 MARK_MS: Final = int(HELD_S * 1000) + 30_000
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,23 @@ class Bearer:
     token_id: str
     scopes: tuple[str, ...]
     bot: bool = False  # a bot account's token (when the token was resolved)
+
+
+@dataclass(frozen=True, slots=True)
+class Holder:
+    """A request's token resolved to its holder, its scope checked, the request not yet
+    checked against revocation nor counted (``ApiTokens.holder``, then ``spend``)."""
+
+    digest: bytes
+    held: Held
+
+    @property
+    def token_id(self) -> str:
+        return self.held.token.id
+
+    @property
+    def account_id(self) -> str:
+        return self.held.token.account_id
 
 
 class ApiTokens:
@@ -108,15 +127,52 @@ class ApiTokens:
         digest = digest_of(bearer_text(authorization))
         held = self.held.get(digest) or await self._resolve(digest)
         token = held.token
-        if await self._count(digest, token):
-            held.bot = True  # for good: an upgrade is never undone
+        await self._run(self._check(digest, held))
         if scope is not None and scope not in token.scopes:
-            raise Refusal(
-                "token_scope",
-                f"this token lacks the scope {scope}: make a token with it on your account page",
-            )
+            raise _lacks(scope)
         await self._note_use(held)
         return Bearer(token.account_id, held.name, token.id, token.scopes, held.bot)
+
+    async def holder(self, authorization: str | None, scope: str) -> Holder:
+        """A Bot API move's first half: the holder of the request's token, which has
+        ``scope``; the request is checked and counted by ``spend``. (A token that lacks the
+        scope is checked and counted first, then refused ``token_scope``, as by ``bearer``.)"""
+        digest = digest_of(bearer_text(authorization))
+        held = self.held.get(digest) or await self._resolve(digest)
+        if scope not in held.token.scopes:
+            await self._run(self._check(digest, held))
+            raise _lacks(scope)
+        return Holder(digest, held)
+
+    async def spend(self, holder: Holder, act: Callable[[TokenCheck | None], Awaitable[T]]) -> T:
+        """A Bot API move's second half: ``act`` (the move) given the request's check, which
+        its commit does first, in the same script call; checked and counted once either way.
+        """
+        # A move that ends before its commit's call (refused on Redis's state, a resend
+        # found) changed nothing: the check's own call follows, its refusal put before the
+        # move's outcome. Without the lane (Redis Cluster: the token's keys are in other
+        # slots than the game's), the check is its own call before the move, as bearer's.
+        check = self._check(holder.digest, holder.held)
+        if self.lane is None:
+            await self._run(check)
+            await self._note_use(holder.held)
+            return await act(None)
+        try:
+            done = await act(check)
+        except Exception:
+            await self._spent(holder.held, check)
+            raise
+        await self._spent(holder.held, check)
+        return done
+
+    async def _spent(self, held: Held, check: TokenCheck) -> None:
+        """After a move given ``check``: the check's own call if the move never made it
+        (raising the token's refusal), and the use of a request let through noted."""
+        if check.answer is None:
+            await self._run(check)
+        elif check.answer.state:
+            return
+        await self._note_use(held)
 
     async def _resolve(self, digest: bytes) -> Held:
         """The token's holder from PostgreSQL, kept; ``token_invalid`` if none is live."""
@@ -128,35 +184,48 @@ class ApiTokens:
         token, name, bot = found
         return self.held.put(digest, token, name, bot, asked)
 
-    async def _count(self, digest: bytes, token: ApiToken) -> bool:
-        """Count a request of this token in its window, or RateLimited (nothing counted),
-        or ``token_invalid`` if it was revoked; whether its account became a bot."""
+    def _check(self, digest: bytes, held: Held) -> TokenCheck:
+        """A request of this token, to be checked against revocation and counted in its
+        window once (lua/token_check.lua), then judged by ``_judge``."""
         s = self.settings
-        keys_ = [
+        token = held.token
+        return TokenCheck(
             keys.api_requests(token.id),
             keys.api_revoked(token.id),
             keys.api_bot(token.account_id),
-        ]
-        # The nonce is the request's member of the window: sent again (the lane's fallback
-        # after a lost connection), the script counts the request once.
-        nonce = secrets.token_hex(8)
-        args: list[int | str] = [int(s.token_window_s * 1000), nonce, s.token_requests]
+            int(s.token_window_s * 1000),
+            # The nonce is the request's member of the window: sent again (the lane's
+            # fallback after a lost connection), the script counts the request once.
+            secrets.token_hex(8),
+            s.token_requests,
+            lambda answer: self._judge(digest, held, answer),
+        )
+
+    async def _run(self, check: TokenCheck) -> None:
+        """The check in its own Redis call (lua/api_request.lua), judged."""
+        args: list[int | str] = [check.window_ms, check.nonce, check.most]
         if self.lane is not None:
-            reply = await self.lane.script(self.scripts.api_request, keys_, args)
+            reply = await self.lane.script(self.scripts.api_request, check.keys, args)
         else:
-            reply = await self.scripts.api_request(keys=keys_, args=args)
-        state = int(reply[0])
-        if state < 0:
+            reply = await self.scripts.api_request(keys=check.keys, args=args)
+        check.answered(reply)
+
+    def _judge(self, digest: bytes, held: Held, answer: TokenAnswer) -> None:
+        """RateLimited (nothing counted), or ``token_invalid`` if the token was revoked;
+        a request counted for an account that became a bot makes its holder a bot's."""
+        s = self.settings
+        if answer.state < 0:
             self.held.drop(digest)
             raise Refusal("token_invalid", "this token was revoked: make a new one if you need one")
-        if state:
-            wait = max(1, math.ceil(int(reply[1]) / 1000))
+        if answer.state:
+            wait = max(1, math.ceil(answer.wait_ms / 1000))
             raise RateLimited(
                 f"too many requests with this token ({s.token_requests} a window of "
                 f"{s.token_window_s:g} s): try again in {wait} s",
                 wait,
             )
-        return bool(int(reply[2]))
+        if answer.bot:
+            held.bot = True  # for good: an upgrade is never undone
 
     async def _note_use(self, held: Held) -> None:
         """Note the token's use in PostgreSQL at most once a minute: this hub asks Redis
@@ -172,3 +241,10 @@ class ApiTokens:
                 await self.store.token_used(token_id)
             except StoreUnavailable as exc:  # bookkeeping: the request is still good
                 log.warning("a token's last use was not noted: %s", exc.detail)
+
+
+def _lacks(scope: str) -> Refusal:
+    return Refusal(
+        "token_scope",
+        f"this token lacks the scope {scope}: make a token with it on your account page",
+    )
