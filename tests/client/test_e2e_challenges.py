@@ -17,7 +17,7 @@ import httpx
 import pytest
 from layout import assert_no_overlap, overlaps, panel_boxes
 
-from pages import DESKTOP, PHONE, SIZES, in_view, name_of, shot, sign_up, true_in_page
+from pages import DESKTOP, NOT_RESIZED, PHONE, SIZES, in_view, name_of, shot, sign_up, true_in_page
 
 Page = Any  # playwright.sync_api.Page
 HubProcess = Any  # services.HubProcess
@@ -26,12 +26,15 @@ GAME_URL = re.compile(r"/g/([A-Za-z0-9_-]{6,32})$")
 NOT_RELOADED = "window.__notReloaded = true"
 
 # Every layout shift from the page's start (buffered: the first answers of the server count).
-SHIFTS_FROM_START = """
+SHIFTS_FROM_START = (
+    NOT_RESIZED
+    + """
 window.__shifts = [];
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) window.__shifts.push(e.value);
+  for (const e of list.getEntries()) if (!window.__byResize(e)) window.__shifts.push(e.value);
 }).observe({ type: "layout-shift", buffered: true });
 """
+)
 
 # The header's items, none of which may lie over another.
 HEADER_ITEMS = {

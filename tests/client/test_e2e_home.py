@@ -16,6 +16,7 @@ import pytest
 from layout import overlaps, panel_boxes
 
 from pages import (
+    NOT_RESIZED,
     SIZES,
     click_move,
     friend_game_via_home,
@@ -30,11 +31,13 @@ Page = Any
 HubProcess = Any
 
 # Every layout shift from the page's start (buffered: the first answers count), with what moved.
-SHIFTS = """
+SHIFTS = (
+    NOT_RESIZED
+    + """
 window.__shifts = [];
 new PerformanceObserver((list) => {
   for (const e of list.getEntries())
-    window.__shifts.push({
+    if (!window.__byResize(e)) window.__shifts.push({
       value: e.value,
       at: Math.round(e.startTime),
       ids: e.sources.map((s) => {
@@ -47,6 +50,7 @@ new PerformanceObserver((list) => {
     });
 }).observe({ type: "layout-shift", buffered: true });
 """
+)
 
 # The parts of the home page, none over another.
 HOME_PARTS = {
@@ -91,6 +95,8 @@ def timeline(page: Page) -> Any:
             .map((r) => [Math.round(r.startTime), Math.round(r.responseEnd)]),
           ready: performance.getEntriesByName("home-live-ready")
             .map((m) => Math.round(m.startTime)),
+          resized: window.__resized,
+          size: [innerWidth, innerHeight],
         })"""
     )
 

@@ -19,6 +19,7 @@ from layout import assert_no_overlap
 import wsclient
 from pages import (
     DESKTOP,
+    NOT_RESIZED,
     PHONE,
     SIZES,
     click_move,
@@ -38,12 +39,15 @@ HubProcess = Any
 PASSWORD = "correct horse battery"
 
 # Every layout shift from the page's start (buffered: the first answers of the server count).
-SHIFTS_FROM_START = """
+SHIFTS_FROM_START = (
+    NOT_RESIZED
+    + """
 window.__shifts = [];
 new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) window.__shifts.push(e.value);
+  for (const e of list.getEntries()) if (!window.__byResize(e)) window.__shifts.push(e.value);
 }).observe({ type: "layout-shift", buffered: true });
 """
+)
 
 
 # Whether an element's own text is drawn whole (not cut with an ellipsis): its first text

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from pages import click_move, shot, sign_up, wait_my_turn
+from pages import NOT_RESIZED, click_move, shot, sign_up, wait_my_turn
 
 Page = Any  # playwright.sync_api.Page (imported lazily: the browser fixture may skip)
 HubProcess = Any  # conftest.HubProcess
@@ -30,16 +30,19 @@ GAME_URL = re.compile(r"/g/([A-Za-z0-9_-]{6,32})$")
 EVENT_URL = re.compile(r"/t/([A-Za-z0-9_-]{4,40})$")
 
 # Every layout shift from the page's start, with the ids of what moved.
-SHIFTS = """
+SHIFTS = (
+    NOT_RESIZED
+    + """
 window.__shifts = [];
 new PerformanceObserver((list) => {
   for (const e of list.getEntries())
-    window.__shifts.push({
+    if (!window.__byResize(e)) window.__shifts.push({
       value: e.value,
       ids: e.sources.map((s) => s.node && s.node.id).filter(Boolean),
     });
 }).observe({ type: "layout-shift", buffered: true });
 """
+)
 
 
 def connected(page: Page) -> None:
