@@ -1,25 +1,30 @@
-"""Bot games through the Bot API over HTTP against the same games through websockets.
+"""Bot games through the Bot API (over HTTP, and over the bot socket) against the same
+games through people's websockets.
 
     python bench/botapi.py [--games 100] [--plies 40] [--pace-ms 100] [--rounds 3]
                            [--ruleset nielsen]
 
 One hub (and its Redis and PostgreSQL) started by the script. Two confirmed accounts a
 game, signed up and confirmed as people are (the confirmation mail read from the hub's
-mail folder), each with a ``bot:play`` token. Then twice ``--games`` friend games at once,
+mail folder), each with a ``bot:play`` token. Then three times ``--games`` friend games at once,
 made and joined with the accounts' sessions, with the same moves (chosen from the game's
 seed so that none ends the game) played:
 
 - websocket: each player's socket watches the game and sends ``move`` frames;
 - Bot API: each side's token holds the game's stream open and sends
-  ``POST /api/bot/game/<id>/move/<move>?ply=<ply>``.
+  ``POST /api/bot/game/<id>/move/<move>?ply=<ply>``;
+- bot socket: each side's token opens the bot socket (``/api/bot/socket``), which watches
+  the game and sends ``move`` frames, as a person's socket does.
 
 A mover waits ``--pace-ms`` after it sees its turn, then moves. ``--rounds`` times (default
-3), each path in turn with new games, so that the two are measured under the same load.
+3), each path in turn with new games (each round starting with the next path), so that
+the three are measured under the same load.
 Printed for each path, side by side (the median of the rounds): moves, per-move latency
 (p50 / p99: from the mover's send until the opponent's socket or stream holds the event),
 the hub's CPU per move (the hub process and its children, user + system), Redis's, and this
 generator's (it runs in this one process and shares the machine's cores with the hub);
-then each round's hub CPU per move on both paths and their ratio, and the ratios' spread.
+then each round's hub CPU per move on each bot path against the websocket's, their ratio,
+and the ratios' spread.
 The machine's load average before and after. Nothing is asserted.
 """
 
@@ -52,6 +57,9 @@ from services import HubProcess, shared_database  # noqa: E402
 from wsclient import Player, Socket  # noqa: E402
 
 PASSWORD = "a bench of bots and people"
+BOT_SOCKET = "/api/bot/socket"
+SOCKET_PATH_NAME = "bot socket"
+PATHS = ("websocket", "Bot API", SOCKET_PATH_NAME)
 LIFTED = "1000000"
 
 
@@ -169,9 +177,13 @@ async def read_stream(
 
 
 class WsGame:
-    """One game on the websocket path: each player's socket, read by a task of its own."""
+    """One game on the websocket path: each player's socket, read by a task of its own.
+    With ``token``, each side's bot socket instead (/api/bot/socket, its bot:play token)."""
 
-    def __init__(self, game_id: str, sides: dict[str, Account], moves: list[str]) -> None:
+    def __init__(
+        self, game_id: str, sides: dict[str, Account], moves: list[str], token: bool = False
+    ) -> None:
+        self.token = token
         self.game_id, self.sides, self.moves = game_id, sides, moves
         self.seen = {side: Seen() for side in sides}
         self.acks: dict[str, Seen] = {side: Seen() for side in sides}
@@ -180,7 +192,13 @@ class WsGame:
 
     async def setup(self) -> None:
         for side, acc in self.sides.items():
-            sock = await acc.player.connect()
+            if self.token:
+                p = acc.player
+                sock = await Socket.open(
+                    p.base_url, address=p.address, token=acc.token, path=BOT_SOCKET
+                )
+            else:
+                sock = await acc.player.connect()
             await sock.watch(self.game_id)
             self.socks[side] = sock
             reader = read_socket(sock, self.game_id, self.seen[side], self.acks[side])
@@ -249,11 +267,13 @@ async def run_path(
     hub: HubProcess,
     client: redis.Redis,
 ) -> dict[str, Any]:
-    kind = WsGame if name == "websocket" else BotGame
     games: list[WsGame | BotGame] = []
     for (a, b), line in zip(pairs, lines, strict=True):
         game_id, sides = await friend_game(a, b, args.ruleset)
-        games.append(kind(game_id, sides, line))
+        if name == "Bot API":
+            games.append(BotGame(game_id, sides, line))
+        else:
+            games.append(WsGame(game_id, sides, line, token=name == SOCKET_PATH_NAME))
     # Sockets and streams open first: the measure is of the moves alone.
     await asyncio.gather(*(g.setup() for g in games))
     await asyncio.sleep(1)
@@ -293,30 +313,32 @@ async def bench(args: argparse.Namespace, hub: HubProcess, client: redis.Redis, 
     )
     pairs = [(accounts[2 * i], accounts[2 * i + 1]) for i in range(args.games)]
     lines = [line_of_moves(i, args.ruleset, args.plies) for i in range(args.games)]
-    rounds: list[tuple[dict[str, Any], dict[str, Any]]] = []
+    rounds: list[tuple[dict[str, Any], ...]] = []
     for i in range(args.rounds):
-        done = []
-        for name in ("websocket", "Bot API"):
+        # Each round starts with the next path, so that none is always run last, on the
+        # load (PostgreSQL's endings, say) that the others left behind.
+        done: dict[str, dict[str, Any]] = {}
+        for name in PATHS[i % len(PATHS) :] + PATHS[: i % len(PATHS)]:
             print(
                 f"round {i + 1}, {name}: {args.games} games at once (load {load_average()})",
                 flush=True,
             )
-            done.append(await run_path(name, pairs, lines, args, hub, client))
-        rounds.append((done[0], done[1]))
+            done[name] = await run_path(name, pairs, lines, args, hub, client)
+        rounds.append(tuple(done[name] for name in PATHS))
     results = [
         {
             key: statistics.median(r[side][key] for r in rounds)
             for key in rounds[0][side]
             if key != "name"
         }
-        for side in (0, 1)
+        for side in range(len(PATHS))
     ]
     print(
         f"\n{args.games} games at once, {args.plies} plies each, {args.ruleset}, a mover "
         f"waiting {args.pace_ms} ms after its turn; one hub; the median of {args.rounds} "
         "rounds"
     )
-    print(f"  {'':28}{'websocket':>12}{'Bot API':>12}")
+    print(f"  {'':28}" + "".join(f"{name:>12}" for name in PATHS))
     rows = [
         ("moves", "moves", "{:>12,.0f}"),
         ("moves/s", "moves_per_s", "{:>12,.0f}"),
@@ -331,17 +353,19 @@ async def bench(args: argparse.Namespace, hub: HubProcess, client: redis.Redis, 
     ]
     for label, key, fmt in rows:
         print(f"  {label:28}" + "".join(fmt.format(r[key]) for r in results))
-    ratios = []
-    for i, (ws, bot) in enumerate(rounds):
-        ratios.append(bot["hub_us"] / ws["hub_us"])
+    for name, at in (("Bot API", 1), (SOCKET_PATH_NAME, 2)):
+        ratios = []
+        for i, r in enumerate(rounds):
+            ws, bot = r[0], r[at]
+            ratios.append(bot["hub_us"] / ws["hub_us"])
+            print(
+                f"  round {i + 1}: hub CPU per move {ws['hub_us']:,.0f} us websocket, "
+                f"{bot['hub_us']:,.0f} us {name}: {ratios[-1]:.2f}"
+            )
         print(
-            f"  round {i + 1}: hub CPU per move {ws['hub_us']:,.0f} us websocket, "
-            f"{bot['hub_us']:,.0f} us Bot API: {ratios[-1]:.2f}"
+            f"  {name} / websocket, hub CPU per move: median {statistics.median(ratios):.2f}, "
+            f"spread {min(ratios):.2f}-{max(ratios):.2f}"
         )
-    print(
-        f"  Bot API / websocket, hub CPU per move: median {statistics.median(ratios):.2f}, "
-        f"spread {min(ratios):.2f}-{max(ratios):.2f}"
-    )
     for acc in accounts:
         await acc.bot.aclose()
         await acc.player.close()

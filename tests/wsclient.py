@@ -184,15 +184,20 @@ class Socket:
         cookie: str | None = None,
         origin: str | None = None,
         address: str | None = None,
+        token: str | None = None,
+        path: str = "/ws",
     ) -> Socket:
+        """A websocket on ``path`` (the bot socket's with a ``token``), its hello read."""
         headers = {}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
         if address:
             headers["X-Forwarded-For"] = address
         if cookie:
             headers["Cookie"] = f"bd_session={cookie}"
         if origin:
             headers["Origin"] = origin
-        url = base_url.replace("http://", "ws://") + "/ws"
+        url = base_url.replace("http://", "ws://") + path
         ws = await websockets.connect(url, additional_headers=headers, max_size=2**20)
         sock = cls(ws)
         sock.hello = await sock.recv()

@@ -13,7 +13,7 @@ import contextlib
 import gc
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from pathlib import Path
 
 from redis.asyncio import Redis
@@ -31,7 +31,7 @@ from brandubh.engine import RULESETS
 from brandubh.hub import loops
 from brandubh.hub.accounts import Accounts, Resets, Sessions, Verification
 from brandubh.hub.analysis import Analyses
-from brandubh.hub.botapi import BotGames
+from brandubh.hub.botapi import BOT_SOCKET_PATH, BotGames, serve_bot_socket
 from brandubh.hub.challenges import AccountNotices, Challenges, EventStreams
 from brandubh.hub.chat import ChatService
 from brandubh.hub.config import Settings
@@ -479,19 +479,28 @@ class Hub:
             self.sockets.tell_lobby(frames.games(await self.lobby.watch_list()))
 
     async def websocket(self, ws: WebSocket) -> None:
+        """``/ws``: a socket speaking for its session."""
+        await self._socket(ws, connection.serve(self.connection_services, ws))
+
+    async def bot_socket(self, ws: WebSocket) -> None:
+        """``/api/bot/socket``: a socket speaking for a ``bot:play`` token (hub/botapi/)."""
+        await self._socket(ws, serve_bot_socket(self.connection_services, self.tokens, ws))
+
+    async def _socket(self, ws: WebSocket, serving: Coroutine[object, object, None]) -> None:
         # In use from before the socket is accepted (no move can come sooner) to its end.
         # (enter and leave, not in_use: its generator and an exit stack would be held for
         # the socket's life, about 1.3 KiB.)
         try:
             await self.marks.enter()
         except outage.UNREACHABLE as exc:  # an idle hub's first mark could not be written
+            serving.close()
             outage.report("socket", exc)
             await ws.accept()
             why = "the service is unavailable: try again shortly"
             await ws.close(CLOSE_TRY_AGAIN_LATER, why)
             return
         try:
-            await connection.serve(self.connection_services, ws)
+            await serving
         finally:
             self.marks.leave()
 
@@ -518,21 +527,33 @@ def client_dir(settings: Settings) -> Path:
 
 
 class Entry:
-    """The ASGI entry: a socket on /ws goes straight to its endpoint, all else to the web.
+    """The ASGI entry: a socket on /ws (or the bot socket's path) goes straight to its
+    endpoint, all else to the web.
 
     A socket lives for hours. Routed through Starlette, it would keep a coroutine frame of
     each middleware and of the router for all that time (about 4 KiB a socket), for
     middleware that acts on HTTP answers only."""
 
-    def __init__(self, web: ASGIApp, socket: Callable[[WebSocket], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        web: ASGIApp,
+        socket: Callable[[WebSocket], Awaitable[None]],
+        bot_socket: Callable[[WebSocket], Awaitable[None]] | None = None,
+    ) -> None:
         self.web = web
         self.socket = socket
+        self.bot_socket = bot_socket
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and scope["path"] == "/ws":
-            await self.socket(WebSocket(scope, receive, send))
-        else:
-            await self.web(scope, receive, send)
+        if scope["type"] == "websocket":
+            path = scope["path"]
+            if path == "/ws":
+                await self.socket(WebSocket(scope, receive, send))
+                return
+            if path == BOT_SOCKET_PATH and self.bot_socket is not None:
+                await self.bot_socket(WebSocket(scope, receive, send))
+                return
+        await self.web(scope, receive, send)
 
 
 async def load_shipped_puzzles(store: Store) -> int:
@@ -623,7 +644,7 @@ def create_app(settings: Settings | None = None) -> Entry:
     web_app.state.services = web_services
     web_app.state.mail = mail_web
     # A bot's move skips Starlette's layers (http/lean.py); all else goes on to them.
-    return Entry(LeanRoutes(web_app, web_services, handlers), hub.websocket)
+    return Entry(LeanRoutes(web_app, web_services, handlers), hub.websocket, hub.bot_socket)
 
 
 async def unavailable(request: Request, exc: Exception) -> Response:

@@ -29,6 +29,7 @@ CLOSE_TOO_MANY_ERRORS: Final = 4001
 CLOSE_TOO_SLOW: Final = 4002
 CLOSE_HEARTBEAT: Final = 4003
 CLOSE_SESSION_ENDED: Final = 4004  # logged out (here or everywhere), or password changed
+CLOSE_TOKEN_REFUSED: Final = 4005  # the bot socket: its token unknown, revoked, without bot:play
 
 GAME_ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{6,32}\Z")
 MSG_ID_RE: Final = re.compile(r"^[A-Za-z0-9_.:-]{1,64}\Z")

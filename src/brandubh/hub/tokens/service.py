@@ -133,6 +133,27 @@ class ApiTokens:
         await self._note_use(held)
         return Bearer(token.account_id, held.name, token.id, token.scopes, held.bot)
 
+    async def still_good(self, authorization: str | None) -> None:
+        """A bot socket's token read again (about once a second while it acts, as a
+        socket's session is): ``token_invalid`` once revoked. While its holder is kept, the
+        revocation's mark says so (it outlives any holder kept before it); past that, the
+        holder is read from PostgreSQL again. Its frames are not counted in the token's
+        window: the socket's own budgets bound them."""
+        digest = digest_of(bearer_text(authorization))
+        held = self.held.get(digest)
+        if held is None:
+            await self._resolve(digest)
+            return
+        revoked = keys.api_revoked(held.token.id)
+        if self.lane is not None:
+            marked = await self.lane.call("EXISTS", revoked)
+        else:
+            marked = await self.redis.exists(revoked)
+        if marked:
+            self.held.drop(digest)
+            raise Refusal("token_invalid", "this token was revoked, so its sockets close")
+        await self._note_use(held)
+
     async def holder(self, authorization: str | None, scope: str) -> Holder:
         """A Bot API move's first half: the holder of the request's token, which has
         ``scope``; the request is checked and counted by ``spend``. (A token that lacks the

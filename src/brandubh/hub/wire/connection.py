@@ -9,7 +9,8 @@ while the transport is paused) until it is empty. So no task wakes per frame, or
 kept, and a reader too slow for the queue is still closed (4002). Under another
 websocket protocol than ``GuardedWebSocket`` every frame takes the queue.
 
-The player a socket speaks for comes from its session cookie, never from a message. A
+The player a socket speaks for comes from its session cookie (or, on the bot socket,
+its ``bot:play`` token: hub/botapi/socket.py), never from a message. A
 socket without a player, or following a game it does not play, is a spectator: it can
 receive, and every action it tries is refused.
 """
@@ -24,7 +25,7 @@ import time
 from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import Final, Protocol, TypeAlias
 
 from starlette.datastructures import Headers
 from starlette.requests import cookie_parser
@@ -41,6 +42,7 @@ from brandubh.hub.messages import (
     CLOSE_INTERNAL_ERROR,
     CLOSE_ORIGIN_REFUSED,
     CLOSE_SESSION_ENDED,
+    CLOSE_TOKEN_REFUSED,
     CLOSE_TOO_MANY_ERRORS,
     CLOSE_TOO_SLOW,
     CLOSE_TRY_AGAIN_LATER,
@@ -64,7 +66,10 @@ from brandubh.hub.wire.watchers import Watchers
 
 log = logging.getLogger(__name__)
 
-# A socket acts only if its session was seen alive at most SESSION_CHECK_S ago; a check
+# A bot token's socket (Speaker): its token read again, None while it is good.
+Recheck: TypeAlias = Callable[[], Awaitable[Refusal | None]]
+
+# A socket acts only if its session (or token) was seen alive at most SESSION_CHECK_S ago; a check
 # is sent along with an action (not waited for) once the last is SESSION_RENEW_S old.
 SESSION_CHECK_S: Final = 1.0
 SESSION_RENEW_S: Final = 0.5
@@ -124,6 +129,7 @@ class Connection:
         account: bool,
         session_id: str | None = None,
         pending: bool = False,
+        recheck: Recheck | None = None,
     ) -> None:
         self.services = services
         self.ws = ws
@@ -131,6 +137,7 @@ class Connection:
         self.account = account  # the session is an account's, not a guest's
         self.pending = pending  # a newcomer's, seated from an invitation (accounts.md)
         self.session_id = session_id
+        self.recheck = recheck  # a bot token's socket: its token read again (Speaker)
         self.session_checked = time.monotonic()  # the session was read just now
         self._renewing = False  # a check of the session is on its way
         self.id = secrets.token_hex(8)
@@ -235,14 +242,39 @@ class Connection:
         an end may have been lost); once half that old, it is checked again on the way,
         pipelined with the action's own command: a socket acting more often than every
         SESSION_RENEW_S never waits for the check."""
-        if self.session_id is None:
+        if self.session_id is None and self.recheck is None:
             return True
         age = time.monotonic() - self.session_checked
         if age >= SESSION_CHECK_S:
             return False
         if age >= SESSION_RENEW_S and not self._renewing:
-            self._renew(self.session_id)
+            if self.recheck is not None:
+                self._renew_token(self.recheck)
+            elif self.session_id is not None:
+                self._renew(self.session_id)
         return True
+
+    def _renew_token(self, recheck: Recheck) -> None:
+        asked = time.monotonic()
+
+        def answered(reply: asyncio.Future[Refusal | None]) -> None:
+            self._renewing = False
+            if reply.cancelled() or reply.exception() is not None:
+                return  # unknown: the next action past SESSION_CHECK_S waits for a check
+            why = reply.result()
+            if why is None:
+                self.session_checked = max(self.session_checked, asked)
+            else:
+                self._token_refused(why)
+
+        self._renewing = True
+        asyncio.ensure_future(recheck()).add_done_callback(answered)
+
+    def _token_refused(self, why: Refusal) -> None:
+        """A token found revoked (or without its scope) closes its socket (4005); one over
+        its rate, or unread for an outage, only has this action refused."""
+        if why.code in ("token_invalid", "token_scope"):
+            self.close(CLOSE_TOKEN_REFUSED, why.code)
 
     def _renew(self, sid: str) -> None:
         asked = time.monotonic()
@@ -264,11 +296,18 @@ class Connection:
 
     async def check_session(self) -> None:
         """Refuse to act for a session that ended, after reading it (at most once a
-        second: ``session_fresh``)."""
+        second: ``session_fresh``); a token's socket reads its token."""
         sid = self.session_id
+        asked = time.monotonic()
+        if self.recheck is not None:
+            why = await self.recheck()
+            if why is not None:
+                self._token_refused(why)
+                raise why
+            self.session_checked = max(self.session_checked, asked)
+            return
         if sid is None:
             return
-        asked = time.monotonic()
         if not await self.services.sessions.alive([sid]):
             self.close(CLOSE_SESSION_ENDED, "session ended")
             raise Refusal("session_ended")
@@ -397,8 +436,39 @@ class Connection:
         self.subs.clear()
 
 
+@dataclass(frozen=True, slots=True)
+class Speaker:
+    """Whom a socket speaks for: a session's player (or none: a spectator), or a bot
+    token's account, whose ``recheck`` reads the token again as a session is read (None
+    while it is good, else its refusal); ``budget`` keys the budget its sockets share."""
+
+    player: Player | None
+    account: bool
+    session_id: str | None = None
+    pending: bool = False
+    budget: str | None = None
+    recheck: Recheck | None = None
+
+
 async def serve(services: Services, ws: WebSocket) -> None:
-    """The websocket endpoint: check the origin, find the session, run the connection."""
+    """The websocket endpoint, ``/ws``: the socket speaks for its session cookie's player."""
+
+    async def of_session(headers: Headers) -> Speaker:
+        cookie = cookie_parser(headers.get("cookie", "")).get(COOKIE)
+        session = await services.sessions.get_session(cookie)
+        if session is None:
+            return Speaker(None, False)
+        sid = session.id
+        return Speaker(session.player, session.account, sid, bool(session.pending), budget=sid)
+
+    await serve_as(services, ws, of_session)
+
+
+async def serve_as(
+    services: Services, ws: WebSocket, speaker: Callable[[Headers], Awaitable[Speaker]]
+) -> None:
+    """Check the origin, find whom the socket speaks for (a refusal closes it with
+    4005, after an error frame saying why), run the connection."""
     # Read uncached (not ws.headers, ws.cookies): what the socket's object caches, it keeps
     # for the socket's life, and the handshake is not needed once accepted.
     headers = Headers(scope=ws.scope)
@@ -413,32 +483,30 @@ async def serve(services: Services, ws: WebSocket) -> None:
         return
     try:
         try:
-            cookie = cookie_parser(headers.get("cookie", "")).get(COOKIE)
-            session = await services.sessions.get_session(cookie)
+            who = await speaker(headers)
         except UNREACHABLE as exc:
             outage.report("socket", exc)
             await ws.accept()
             await ws.close(CLOSE_TRY_AGAIN_LATER, "the service is unavailable: try again shortly")
             return
-        player = session.player if session else None
-        sid = session.id if session else None
+        except Refusal as exc:
+            await ws.accept()
+            await ws.send_bytes(frames.error(exc.code, exc.message))
+            await ws.close(CLOSE_TOKEN_REFUSED, exc.code)
+            return
+        player = who.player
         conn = Connection(
-            services,
-            ws,
-            player,
-            bool(session and session.account),
-            sid,
-            pending=bool(session and session.pending),
+            services, ws, player, who.account, who.session_id, who.pending, who.recheck
         )
         player_id = player.id if player else None
-        if sid is not None:
-            conn.shared = budgets.join(sid)
-        services.sockets.add(conn, player_id, sid)
+        if who.budget is not None:
+            conn.shared = budgets.join(who.budget)
+        services.sockets.add(conn, player_id, who.session_id)
         try:
             await conn.run()
         finally:
             services.sockets.discard(conn, player_id)
-            if sid is not None:
-                budgets.leave(sid)
+            if who.budget is not None:
+                budgets.leave(who.budget)
     finally:
         budgets.release(address)
