@@ -52,7 +52,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 from brandubh.engine import Game  # noqa: E402
 from brandubh.run.redis_server import EmbeddedRedis  # noqa: E402
-from measure import confirmation_token, hub_cpu_s, load_average, pct, redis_cpu_s  # noqa: E402
+from measure import confirmation_token, hub_cpu_s, load_average, pct, redis_cpu_s, settled  # noqa: E402
 from services import HubProcess, shared_database  # noqa: E402
 from wsclient import Player, Socket  # noqa: E402
 
@@ -274,9 +274,10 @@ async def run_path(
             games.append(BotGame(game_id, sides, line))
         else:
             games.append(WsGame(game_id, sides, line, token=name == SOCKET_PATH_NAME))
-    # Sockets and streams open first: the measure is of the moves alone.
+    # Sockets and streams open first, and what the last path left the hub done (its games'
+    # endings: ratings, the archive): the measure is of the moves alone.
     await asyncio.gather(*(g.setup() for g in games))
-    await asyncio.sleep(1)
+    await settled(hub.pid)
     hub0, redis0, gen0 = hub_cpu_s(hub.pid), redis_cpu_s(client), time.process_time()
     start = time.perf_counter()
     results = await asyncio.gather(*(play(g, args.pace_ms / 1000) for g in games))

@@ -9,6 +9,7 @@ import email
 import email.policy
 import os
 import re
+import time
 from pathlib import Path
 
 import redis
@@ -45,6 +46,21 @@ def hub_cpu_s(pid: int) -> float:
         with contextlib.suppress(OSError):  # gone meanwhile
             total += cpu_s(p)
     return total
+
+
+async def settled(pid: int, busy: float = 0.05, every: float = 0.5, most: float = 30.0) -> float:
+    """Wait until a hub uses under ``busy`` of a core over ``every`` seconds (what an
+    earlier run left it, such as finished games' ratings and archiving, done), at most
+    ``most`` seconds; the seconds waited."""
+    start = time.perf_counter()
+    before = hub_cpu_s(pid)
+    while time.perf_counter() - start < most:
+        await asyncio.sleep(every)
+        now = hub_cpu_s(pid)
+        if now - before < busy * every:
+            break
+        before = now
+    return time.perf_counter() - start
 
 
 def redis_cpu_s(client: redis.Redis) -> float:

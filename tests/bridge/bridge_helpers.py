@@ -105,10 +105,13 @@ def bad_engine(folder: Path, kind: str) -> tuple[str, ...]:
     return (sys.executable, str(path))
 
 
-def config_for(url: str, token: str, engine: tuple[str, ...], **accept: object) -> BridgeConfig:
-    """A bridge's settings for a test: the site, the token, the engine, the accept rules."""
+def config_for(
+    url: str, token: str, engine: tuple[str, ...], transport: str = "http", **accept: object
+) -> BridgeConfig:
+    """A bridge's settings for a test: the site, the token, the engine, the accept rules,
+    the transport its games are played over."""
     rules = AcceptRules(**accept)  # type: ignore[arg-type]
-    return BridgeConfig(url=url, token=token, engine=engine, accept=rules)
+    return BridgeConfig(url=url, token=token, engine=engine, accept=rules, transport=transport)
 
 
 def persons_turn(state: Msg, person: str) -> bool:

@@ -209,7 +209,8 @@ async def test_two_bridges_play_a_whole_rated_game_between_bot_accounts(
     hub: HubProcess,
 ) -> None:
     (ann, ann_token), (bob, bob_token) = await bot_account(hub), await bot_account(hub)
-    bridges = [bridge_for(hub, ann_token), bridge_for(hub, bob_token)]
+    # One plays over HTTP, the other over the bot socket.
+    bridges = [bridge_for(hub, ann_token), bridge_for(hub, bob_token, "--transport", "socket")]
     try:
         async with httpx.AsyncClient(
             base_url=hub.url, headers={"Authorization": f"Bearer {ann_token}"}

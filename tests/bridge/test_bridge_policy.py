@@ -141,6 +141,7 @@ def test_settings_from_a_file_with_options_over_them(tmp_path: Path) -> None:
         ({"bots": False, "people": False}, "bots and people are both false"),
         ({"max_games": 0}, "max_games is 0: from 1 to 64"),
         ({"token_file": "/no/such/file"}, "token_file '/no/such/file' cannot be read"),
+        ({"transport": "carrier pigeon"}, "transport must be http or socket, not 'carrier pigeon'"),
     ],
 )
 def test_each_wrong_setting_is_named(options: dict[str, Any], said: str) -> None:

@@ -1,9 +1,15 @@
 """The bot socket (``/api/bot/socket``) on a real hub: a ``bot:play`` token's socket plays
 a whole game against a person's socket with the site's own frames; a resent move is
 applied once; a missing, unknown or scopeless token, and a session cookie alone, are
-refused (an error frame, then 4005); a revoked token's open socket is closed (4005)."""
+refused (an error frame, then 4005); a revoked token's open socket is closed (4005); the
+example in docs/api.md plays as it says."""
 
 from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
 
 import msgpack
 import websockets
@@ -140,3 +146,36 @@ async def test_a_revoked_token_closes_its_socket(hub: HubProcess) -> None:
     assert set(answers) <= {"stale_ply", "bad_ply", "token_invalid"}, answers
     stored = await alice.game(game)
     assert stored["moves"] == []
+
+
+def docs_example() -> str:
+    """The Python example of docs/api.md's "The bot socket" section."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    section = text[text.index("### The bot socket") :]
+    found = re.search(r"```python\n(.*?)```", section, re.S)
+    assert found is not None, "docs/api.md's bot socket section has no Python example"
+    return found.group(1)
+
+
+async def test_the_docs_example_plays_until_the_game_ends(hub: HubProcess) -> None:
+    game, alice, bob = await friend_game(hub.url)
+    made = await make_token(bob, "engine", ["bot:play"])
+    space: dict[str, Any] = {}
+    exec(compile(docs_example(), "docs/api.md", "exec"), space)
+    address = hub.url.replace("http://", "ws://")
+    bot = asyncio.create_task(space["play"](address, made["token"], game))
+    (side, sock), *_ = (await seated(game, alice)).items()
+    try:
+        if side == "attackers":  # the person moves first, the example answers
+            snap = await sock.seen_or_next(lambda m: m["t"] == "snapshot")
+            await sock.move(game, 0, snap["state"]["legal"][0])
+            await sock.seen_or_next(lambda m: moved(m, 2))
+        else:  # the example moves first
+            await sock.seen_or_next(lambda m: moved(m, 1))
+        await sock.send({"t": "resign", "game": game, "id": "r"})
+        await asyncio.wait_for(bot, 15)  # it returns once the game is over
+    finally:
+        bot.cancel()
+    stored = await alice.game(game)
+    assert stored["state"]["result"]["reason"] == "resignation"
+    assert len(stored["moves"]) in (1, 2)

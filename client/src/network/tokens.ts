@@ -6,7 +6,7 @@ import { ApiError, request as call } from "./api";
 /** The scopes a token may have, in the server's order (hub/tokens/scopes.py), each with
  *  the sentence the account page shows beside its box. */
 export const SCOPES: readonly { id: string; text: string }[] = [
-  { id: "bot:play", text: "Play as a bot: the program plays this account's games (the Bot API)." },
+  { id: "bot:play", text: "Play as a bot: the program plays this account's games, over HTTP or over the bot socket (the Bot API)." },
   { id: "challenge:write", text: "Send challenges, and accept or decline the challenges sent to you." },
   { id: "games:read", text: "Read your games, including those in progress." },
 ];

@@ -43,6 +43,7 @@ class Answer:
     status: int
     body: dict[str, Any]
     failure: str = ""
+    refused: str = ""  # a refusal's code given apart from a body (the bot socket's)
 
     @property
     def ok(self) -> bool:
@@ -50,7 +51,7 @@ class Answer:
 
     @property
     def error(self) -> str:
-        return str(self.body.get("error") or "")
+        return self.refused or str(self.body.get("error") or "")
 
     @property
     def why(self) -> str:

@@ -19,7 +19,8 @@ __all__ = ["TOKEN_ENV", "BridgeConfig", "ConfigError", "load_config"]
 TOKEN_ENV: Final = "BRANDUBH_TOKEN"
 # The service's bounds on seconds per move (whole minutes, one minute to one week).
 MOVE_TIME_RANGE: Final = (60, 7 * 24 * 3600)
-_TOP: Final = frozenset({"url", "token_file", "engine", "engine_dir", "accept"})
+_TOP: Final = frozenset({"url", "token_file", "engine", "engine_dir", "accept", "transport"})
+TRANSPORTS: Final = ("http", "socket")
 _ACCEPT: Final = frozenset(AcceptRules.__dataclass_fields__)
 
 
@@ -37,6 +38,9 @@ class BridgeConfig:
     engine: tuple[str, ...]
     engine_dir: Path | None = None
     accept: AcceptRules = field(default_factory=AcceptRules)
+    # How a game is followed and played: "http" (the game stream and a POST a move) or
+    # "socket" (the bot socket, docs/protocol.md §2.9.1: a move at a person's cost).
+    transport: str = "http"
 
 
 def _accept(table: Mapping[str, Any], rules: AcceptRules) -> AcceptRules:
@@ -163,12 +167,16 @@ def load_config(
     # A path on the command line is from here; one in the file, from the file's folder.
     token_file = _path(given, data, "token_file", base)
     engine_dir = _path(given, data, "engine_dir", base)
+    transport = str(given.get("transport") or data.get("transport") or "http")
+    if transport not in TRANSPORTS:
+        raise ConfigError(f"transport must be http or socket, not {transport!r}")
     return BridgeConfig(
         url=url,
         token=_token(os.environ if env is None else env, token_file),
         engine=_engine(engine),
         engine_dir=engine_dir,
         accept=rules,
+        transport=transport,
     )
 
 

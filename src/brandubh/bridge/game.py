@@ -1,5 +1,6 @@
 """One game played by the engine: the Bot API's game stream in (resumed with ``since``),
-the engine's moves out (sent with ``ply``, so a retry is applied once). The engine failing
+the engine's moves out (sent with ``ply``, so a retry is applied once), over HTTP or over
+the bot socket (gamesocket.py). The engine failing
 in any way resigns this game, logged with the reason; the game's end ends the task."""
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from typing import Any, Final
 
 import httpx
 
-from brandubh.bridge.client import Api, Backoff, Fatal, StreamRefused
+from brandubh.bridge.client import Answer, Api, Backoff, Fatal, StreamRefused
 from brandubh.bridge.config import BridgeConfig
 from brandubh.bridge.engine import EngineFailure, OtepEngine
+from brandubh.bridge.gamesocket import GameSocket, SocketLost
 from brandubh.engine import (
     EngineError,
     Game,
@@ -30,7 +32,13 @@ __all__ = ["GameRunner", "finish_code", "opponent_move_line", "think_seconds"]
 log = logging.getLogger(__name__)
 
 # Refusals of a move that mean the game moved on without it: the stream says how.
-_MOVED_ON: Final = frozenset({"game_not_active", "deadline_passed", "not_your_turn", "stale_ply"})
+_MOVED_ON: Final = frozenset(
+    {"game_not_active", "deadline_passed", "not_your_turn", "stale_ply", "id_reused"}
+)
+# Refusals on the bot socket that say "not now" (the HTTP transport's 429 and 503): the
+# move is sent again after RESEND_SECONDS.
+_TRY_AGAIN: Final = frozenset({"rate_limited", "unavailable"})
+RESEND_SECONDS: Final = 1.0
 
 
 def think_seconds(move_time: int, left_ms: float) -> float:
@@ -89,6 +97,8 @@ class GameRunner:
         self.unsent: tuple[int, str, str] | None = None  # (ply, move, position after) to send
         self.failed = ""  # why the engine lost this game, once it did
         self.ended = False
+        # transport = "socket": the game followed and played over the bot socket.
+        self.socket = GameSocket(config.url, config.token) if config.transport == "socket" else None
 
     async def run(self) -> None:
         """Play until the game ends (or the site says it is not ours); never raises but
@@ -112,10 +122,17 @@ class GameRunner:
         backoff = Backoff()
         while not self.ended:
             params = {"since": since} if since is not None else None
+            if self.socket is not None:
+                lines = self.socket.lines(self.id, since)
+            else:
+                lines = self.api.lines(f"/api/bot/game/stream/{self.id}", params)
             try:
-                async for line in self.api.lines(f"/api/bot/game/stream/{self.id}", params):
+                async for line in lines:
                     backoff.reset()
                     kind = line.get("type")
+                    if kind == "answer":  # to a move sent on the socket
+                        await self._answered(line)
+                        continue
                     if kind == "gameFull":
                         await self._full(line)
                     elif kind == "gameState":
@@ -132,7 +149,7 @@ class GameRunner:
             except StreamRefused as exc:
                 log.error("%s: the site refuses its stream (%s): leaving it", self.label, exc)
                 return
-            except httpx.HTTPError as exc:
+            except (httpx.HTTPError, SocketLost) as exc:
                 log.warning("%s: stream lost (%s)", self.label, exc)
             if self.ended:
                 return
@@ -286,8 +303,42 @@ class GameRunner:
         site: kept, and sent again after the stream's next backoff, not resigned."""
         if self.unsent is None:
             return
-        ply, text, after = self.unsent
+        ply, text, _ = self.unsent
+        if self.socket is not None:
+            # Its answer comes among the socket's frames (_answered); not sent (the socket
+            # closed), it is sent again when the reopened socket shows the same turn.
+            await self.socket.send_move(self.id, ply, text)
+            return
         answer = await self.api.post(f"/api/bot/game/{self.id}/move/{text}", params={"ply": ply})
+        await self._settle(answer)
+
+    async def _answered(self, line: dict[str, Any]) -> None:
+        """The socket's answer to a move: the unsent move's, if it is for its ply."""
+        if self.unsent is None or line.get("id") != f"m{self.unsent[0]}":
+            return
+        if line.get("ok"):
+            await self._settle(Answer(200, {}))
+        elif line.get("code") in _TRY_AGAIN:
+            # The site's store out of reach, or the socket's budget spent: the same move
+            # again shortly (played once), as the HTTP transport retries its POST.
+            log.warning(
+                "%s: %s not taken yet (%s): sending it again",
+                self.label,
+                line.get("id"),
+                line.get("code"),
+            )
+            await asyncio.sleep(RESEND_SECONDS)
+            await self._send_move()
+        else:
+            said = {"message": line.get("message")}
+            await self._settle(Answer(400, said, refused=str(line.get("code"))))
+
+    async def _settle(self, answer: Answer) -> None:
+        """The site's answer to the unsent move: taken, moved on without it, to be sent
+        again (unreachable), or refused (the engine loses the game)."""
+        if self.unsent is None:
+            return
+        ply, text, after = self.unsent
         if answer.ok:
             self.unsent, self.done_ply = None, ply
             await self._tell(f"move {format_otn_position(after)}")

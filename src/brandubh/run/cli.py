@@ -381,8 +381,8 @@ def engine(level: int, seed: str) -> None:
     "--config",
     "config_file",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="A TOML file of these settings (url, token_file, engine, engine_dir, and an "
-    "[accept] table); options given here win over it.",
+    help="A TOML file of these settings (url, token_file, engine, engine_dir, transport, "
+    "and an [accept] table); options given here win over it.",
 )
 @click.option("--url", help="The site's address, as https://brandubh.example.org.")
 @click.option(
@@ -407,6 +407,12 @@ def engine(level: int, seed: str) -> None:
 @click.option("--bots/--no-bots", default=None, help="Accept bots' challenges (default yes).")
 @click.option("--people/--no-people", default=None, help="Accept people's (default yes).")
 @click.option("--max-games", type=int, help="Games at once; more are declined 'later' (default 1).")
+@click.option(
+    "--transport",
+    type=click.Choice(["http", "socket"]),
+    help="How games are played: http (a game stream, a POST a move; the default) or socket "
+    "(the bot socket, which costs the site what a person's moves do).",
+)
 @click.option(
     "--log-level",
     type=click.Choice(["debug", "info", "warning", "error"]),

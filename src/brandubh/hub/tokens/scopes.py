@@ -10,7 +10,10 @@ from brandubh.hub.errors import Refusal
 
 # Each scope and what it lets a program do (docs/api.md, "Scopes"); the client shows these.
 SCOPES: Final[dict[str, str]] = {
-    "bot:play": "Play as a bot: the program plays this account's games (the Bot API).",
+    "bot:play": (
+        "Play as a bot: the program plays this account's games, over HTTP or over the bot "
+        "socket (the Bot API)."
+    ),
     "challenge:write": "Send challenges, and accept or decline the challenges sent to you.",
     "games:read": "Read your games, including those in progress.",
 }

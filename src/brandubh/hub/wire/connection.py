@@ -10,7 +10,7 @@ kept, and a reader too slow for the queue is still closed (4002). Under another
 websocket protocol than ``GuardedWebSocket`` every frame takes the queue.
 
 The player a socket speaks for comes from its session cookie (or, on the bot socket,
-its ``bot:play`` token: hub/botapi/socket.py), never from a message. A
+its ``bot:play`` token: hub/botapi/bot_socket.py), never from a message. A
 socket without a player, or following a game it does not play, is a spectator: it can
 receive, and every action it tries is refused.
 """
