@@ -13,7 +13,7 @@ from typing import Any
 
 import msgpack
 import websockets
-from api_tokens import make_token
+from api_tokens import bearer, make_token
 
 from brandubh.hub.messages import CLOSE_TOKEN_REFUSED
 from services import HubProcess
@@ -118,6 +118,19 @@ async def test_what_is_not_a_bot_token_is_refused(hub: HubProcess) -> None:
     sock = await p.connect()
     assert sock.hello["player"]["id"] == p.id
     await sock.close()
+
+
+async def test_a_bot_account_s_socket_cannot_seek_in_the_lobby(hub: HubProcess) -> None:
+    p = await Player(hub.url).signup()
+    made = await make_token(p, "engine", ["bot:play"])
+    async with bearer(hub, made["token"]) as client:
+        r = await client.post("/api/bot/account/upgrade")
+    assert r.status_code == 200, r.text
+    bot = await bot_socket(hub, made["token"])
+    await bot.send({"t": "seek", "ruleset": "nielsen", "move_time": 600, "id": "s1"})
+    refused = await bot.reply_to("s1")
+    assert refused["t"] == "error" and refused["code"] == "bot_account", refused
+    await bot.close()
 
 
 async def test_a_revoked_token_closes_its_socket(hub: HubProcess) -> None:
