@@ -5,7 +5,7 @@ sent as frames whose answers come back among them (docs/bridge.md, "Transport").
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from typing import Any, Final
 
 import msgpack
@@ -26,16 +26,15 @@ class SocketLost(Exception):
     """The socket closed or could not be opened: open it again (with ``since``)."""
 
 
-def line_of_frame(game_id: str, msg: dict[str, Any]) -> dict[str, Any] | None:
+def line_of_frame(game_id: str, msg: Mapping[str, object]) -> dict[str, Any] | None:
     """The game stream's line that a frame of the socket stands for (``gameFull``,
-        ``gameState``), an ``answer`` to a move (``id``, ``ok``, and a refusal's ``code`` and
-    ``message``), or
-        None for a frame the bridge need not see; pure."""
+    ``gameState``), an ``answer`` to a move (``id``, ``ok``, and a refusal's ``code`` and
+    ``message``), or None for a frame the bridge need not see; pure."""
     kind = msg.get("t")
     if kind in ("snapshot", "event") and msg.get("game") != game_id:
         return None
-    if kind == "snapshot":
-        state = msg["state"]
+    state = msg.get("state")
+    if kind == "snapshot" and isinstance(state, dict):
         return {
             "type": "gameFull",
             "id": game_id,
@@ -47,7 +46,7 @@ def line_of_frame(game_id: str, msg: dict[str, Any]) -> dict[str, Any] | None:
         }
     if kind == "event":
         event = {k: v for k, v in msg.items() if k not in ("t", "game", "n", "state")}
-        return {"type": "gameState", "n": msg["n"], "event": event, "state": msg["state"]}
+        return {"type": "gameState", "n": msg["n"], "event": event, "state": state}
     if kind == "ack" and "id" in msg:
         return {"type": "answer", "id": msg["id"], "ok": True}
     if kind == "error" and "id" in msg:
@@ -71,7 +70,7 @@ class GameSocket:
         """The game's lines from ``since`` (None: its state now), then each as it comes,
         until the socket closes: SocketLost then (Fatal for a refused token, StreamRefused
         when the site will not let it follow the game)."""
-        refused: dict[str, Any] = {}
+        refused: dict[str, object] = {}
         try:
             async with websockets.connect(
                 self.url,
@@ -86,7 +85,7 @@ class GameSocket:
                     refused = {"code": first.get("code"), "message": first.get("message")}
                     _lost(CLOSE_TOKEN_REFUSED, refused)
                 self._ws = ws
-                watch: dict[str, Any] = {"t": "watch", "game": game_id}
+                watch: dict[str, object] = {"t": "watch", "game": game_id}
                 if since is not None:
                     watch["since"] = since
                 await ws.send(msgpack.packb(watch))
@@ -130,7 +129,7 @@ class GameSocket:
         return True
 
 
-def _lost(code: int | None, refused: dict[str, Any]) -> None:
+def _lost(code: int | None, refused: Mapping[str, object]) -> None:
     """Raise why the socket ended: Fatal for its token refused (4005), else SocketLost."""
     if code == CLOSE_TOKEN_REFUSED:
         said = f"{refused.get('code')}: {refused.get('message')}" if refused else "4005"
